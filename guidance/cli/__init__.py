@@ -1,0 +1,83 @@
+"""The `cf-guidance` command line (click). Thin: parse options, call the library, print.
+
+Subcommands load lazily (the table below maps a name to "module:attribute") so that
+`cf-guidance --help` and each command import only what they use. Library errors
+(`GuidanceError`) become one line on stderr and the error's exit code.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from typing import Any
+
+import click
+
+from guidance.errors import GuidanceError
+
+#: name -> "module:attribute" of a click command or group.
+COMMANDS: dict[str, str] = {
+    "compile": "guidance.cli.policy:compile_cmd",
+    "explain": "guidance.cli.policy:explain_cmd",
+    "check": "guidance.cli.policy:check_cmd",
+    "rules": "guidance.cli.policy:rules_cmd",
+    "hook": "guidance.cli.hooks:hook_cmd",
+    "init": "guidance.cli.install:init_cmd",
+    "verify": "guidance.cli.install:verify_cmd",
+    "uninstall": "guidance.cli.install:uninstall_cmd",
+    "model-server": "guidance.cli.modelserver:model_server_cmd",
+    "ledger": "guidance.cli.ledger:ledger_group",
+    "jobs": "guidance.cli.ledger:jobs_cmd",
+    "trust": "guidance.cli.ledger:trust_cmd",
+    "status": "guidance.cli.ledger:status_cmd",
+    "headless": "guidance.cli.headless:headless_group",
+    "analyze": "guidance.cli.autopilot:analyze_cmd",
+    "ab": "guidance.cli.autopilot:ab_cmd",
+    "autopilot": "guidance.cli.autopilot:autopilot_group",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(name for name in COMMANDS if self._available(name))
+
+    def _available(self, name: str) -> bool:
+        module = COMMANDS[name].split(":")[0]
+        return importlib.util.find_spec(module) is not None
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name == module_name:
+                return None
+            raise
+        command = getattr(module, attr, None)
+        return command if isinstance(command, click.Command) else None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cf-guidance", prog_name="cf-guidance")
+def cli() -> None:
+    """Enforce CLAUDE.md on every tool use of an AI coding agent."""
+
+
+def main(argv: list[str] | None = None) -> Any:
+    try:
+        return cli.main(args=argv, prog_name="cf-guidance", standalone_mode=False)
+    except GuidanceError as exc:
+        click.echo(f"cf-guidance: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("cf-guidance: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)

@@ -1,0 +1,75 @@
+"""What a gate is: a module with `GATE`, `RULES` and one entry function `check(ctx)`.
+
+Hot path module: standard library only, no `typing` at run time.
+
+Each rule has a stable code (never reused), a kebab-case name, a default verdict and a
+doc with the headings "What it does", "Why is this bad?", "Example", "Use instead".
+The registry (`guidance.gates.registry`) lists every gate in evaluation order; the rule
+reference (docs/rules.md) is generated from it.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from guidance.decision import Trace
+    from guidance.event import Event
+    from guidance.shell.model import ShellAnalysis
+
+#: Policy levels, least to most strict. The level changes how gates treat uncertainty
+#: (unparsable shell, dynamic program names, writes outside the project), never whether a
+#: clearly dangerous command is denied.
+STANDARD = "standard"
+STRICT = "strict"
+PARANOID = "paranoid"
+LEVELS = (STANDARD, STRICT, PARANOID)
+
+
+class Rule:
+    """A rule's identity and documentation; findings refer to it by `code`."""
+
+    __slots__ = ("code", "name", "verdict", "summary", "doc")
+
+    def __init__(self, code: str, name: str, verdict: str, summary: str, doc: str) -> None:
+        self.code = code
+        self.name = name
+        self.verdict = verdict
+        self.summary = summary
+        self.doc = doc
+
+
+class GateContext:
+    """Everything a gate may look at for one event. Gates do no I/O beyond path resolution."""
+
+    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras")
+
+    def __init__(
+        self,
+        event: Event,
+        bundle: dict[str, Any],
+        *,
+        level: str = STANDARD,
+        trace: Trace | None = None,
+        extras: dict[str, Any] | None = None,
+    ) -> None:
+        self.event = event
+        self.bundle = bundle
+        self.level = level
+        self.trace = trace
+        self._shell: ShellAnalysis | None = None
+        #: Optional inputs later layers provide (session history, trust tier, ...).
+        self._extras = extras if extras is not None else {}
+
+    @property
+    def shell(self) -> ShellAnalysis | None:
+        """The analysed command of a Bash event (computed once, shared by all gates)."""
+        if self._shell is None and self.event.command is not None:
+            from guidance.shell import analyze
+
+            self._shell = analyze(self.event.command)
+        return self._shell
+
+    def extra(self, name: str) -> Any:
+        return self._extras.get(name)

@@ -1,0 +1,1 @@
+"""Hook entrypoint (installed as guidance.hooks)."""

@@ -1,0 +1,1 @@
+"""Installer (installed as guidance.installer)."""

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs (venv, package, pinned Claude Code) and run it.
+# Used by the README's Quick start and by CI (.ci/run). Fails when any test fails or none ran.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.328}"
+VENV="${CF_GUIDANCE_VENV:-.venv}"
+
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+"$VENV/bin/python" -m pip install --quiet -e ".[test]"
+
+# The real Claude Code for the end-to-end tests, pinned; its platform package ships a native binary.
+CLAUDE_PREFIX=".tools/claude-code"
+if [ ! -x "$CLAUDE_PREFIX/node_modules/.bin/claude" ] || \
+   ! grep -q "\"version\": \"$CLAUDE_CODE_VERSION\"" "$CLAUDE_PREFIX/node_modules/@anthropic-ai/claude-code/package.json" 2>/dev/null; then
+    if command -v npm >/dev/null 2>&1; then
+        mkdir -p "$CLAUDE_PREFIX"
+        npm install --silent --no-audit --no-fund --prefix "$CLAUDE_PREFIX" \
+            "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" >/dev/null 2>&1 \
+            || echo "warning: could not install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" >&2
+    else
+        echo "warning: npm not found; end-to-end tests need the claude binary" >&2
+    fi
+fi
+if [ -x "$CLAUDE_PREFIX/node_modules/.bin/claude" ]; then
+    export CF_GUIDANCE_CLAUDE_BIN="$PWD/$CLAUDE_PREFIX/node_modules/.bin/claude"
+fi
+
+echo "== mypy --strict"
+"$VENV/bin/python" -m mypy
+
+echo "== pytest"
+set +e
+"$VENV/bin/python" -m pytest "$@"
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then
+    echo "error: pytest collected no tests" >&2
+    exit 1
+fi
+exit "$rc"
