@@ -32,7 +32,7 @@ _encode_str: Callable[[str], str] | None
 try:
     import _json
 
-    _scan = _json.make_scanner(_Context())
+    _scan = _json.make_scanner(_Context())  # type: ignore[arg-type]  # duck-typed context
     _encode_str = _json.encode_basestring_ascii
 except ImportError:  # pragma: no cover - every CPython ships _json
     _scan = None

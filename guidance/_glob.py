@@ -96,7 +96,8 @@ def glob_match(pattern: str, path: str) -> bool:
     path = path.strip("/") if path != "/" else ""
     if pattern.endswith("/"):
         pattern += "**"
-    anchored = "/" in pattern.rstrip("/").removesuffix("/**") or pattern.startswith("/")
+    # gitignore: a separator at the start or in the middle anchors the pattern to the root.
+    anchored = "/" in pattern.rstrip("/")
     pattern = pattern.lstrip("/")
     if pattern.startswith("./"):
         pattern = pattern[2:]
