@@ -1,0 +1,96 @@
+"""Where cf-guidance keeps its per-repository state: the one module that names every path.
+
+Hot path module: standard library only (os), no `pathlib` or `typing` at run time.
+
+Layout under ``<project>/.claude-flow/guidance/`` (or ``$GUIDANCE_STATE_DIR``)::
+
+    cache/        compiled policy bundles (guidance.policy.cache)
+    keys/         ledger.key: 32 random bytes, mode 0600 (HMAC key of the ledger)
+    ledger/       the append-only ledger and its checkpoints (guidance.ledger)
+    spool/        jobs written by hooks for the detached worker (guidance.jobs.spool)
+    proposals/    autopilot proposals waiting for review
+    backups/      settings files as they were before `cf-guidance init` changed them
+    logs/         worker and autopilot logs
+    install.json  what `cf-guidance init` added, so `uninstall` removes exactly that
+
+The project root of a hook call is ``$CLAUDE_PROJECT_DIR``, else ``$GUIDANCE_PROJECT_DIR``,
+else the event's ``cwd``, else the process's working directory.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+#: Environment variable that moves the whole state directory (absolute, or relative to the project).
+STATE_DIR_ENV = "GUIDANCE_STATE_DIR"
+#: Environment variables naming the project root, in order of preference.
+PROJECT_DIR_ENVS = ("CLAUDE_PROJECT_DIR", "GUIDANCE_PROJECT_DIR")
+#: The state directory relative to the project root.
+STATE_RELATIVE = os.path.join(".claude-flow", "guidance")
+#: The top-level directory git must ignore (it holds the key and the ledger).
+STATE_TOP = ".claude-flow"
+
+SUBDIRS = ("cache", "keys", "ledger", "spool", "proposals", "backups", "logs")
+
+
+def project_dir(environ: Mapping[str, str] | None = None, event_cwd: str = "") -> str:
+    """The project root for a hook call (absolute)."""
+    env = os.environ if environ is None else environ
+    for name in PROJECT_DIR_ENVS:
+        value = env.get(name, "")
+        if value:
+            return os.path.abspath(value)
+    return os.path.abspath(event_cwd or os.getcwd())
+
+
+def state_dir(project: str, environ: Mapping[str, str] | None = None) -> str:
+    """The state directory of `project` (absolute); `$GUIDANCE_STATE_DIR` wins."""
+    env = os.environ if environ is None else environ
+    override = env.get(STATE_DIR_ENV, "")
+    if override:
+        return os.path.abspath(os.path.join(project, os.path.expanduser(override)))
+    return os.path.join(os.path.abspath(project), STATE_RELATIVE)
+
+
+class StateLayout:
+    """Every path inside one state directory. Creating them is `ensure()`'s job, not the constructor's."""
+
+    __slots__ = ("root", "cache", "keys", "ledger", "spool", "proposals", "backups", "logs")
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.cache = os.path.join(root, "cache")
+        self.keys = os.path.join(root, "keys")
+        self.ledger = os.path.join(root, "ledger")
+        self.spool = os.path.join(root, "spool")
+        self.proposals = os.path.join(root, "proposals")
+        self.backups = os.path.join(root, "backups")
+        self.logs = os.path.join(root, "logs")
+
+    @classmethod
+    def for_project(cls, project: str, environ: Mapping[str, str] | None = None) -> StateLayout:
+        return cls(state_dir(project, environ))
+
+    @property
+    def ledger_key(self) -> str:
+        """The ledger's HMAC key: 32 random bytes, mode 0600, created by `cf-guidance init`."""
+        return os.path.join(self.keys, "ledger.key")
+
+    @property
+    def worker_marker(self) -> str:
+        """Touched when a hook starts the detached worker; its mtime rate-limits spawns."""
+        return os.path.join(self.spool, ".worker-spawned")
+
+    @property
+    def install_manifest(self) -> str:
+        """What `cf-guidance init` added (files created, lines appended), read by `uninstall`."""
+        return os.path.join(self.root, "install.json")
+
+    def ensure(self) -> None:
+        """Create the state directory and its subdirectories, private to the user (0700)."""
+        for path in (self.root,) + tuple(getattr(self, name) for name in SUBDIRS):
+            os.makedirs(path, mode=0o700, exist_ok=True)
