@@ -10,6 +10,7 @@ the tool results the client sent back, which is how a test sees what the model w
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -271,6 +272,11 @@ def _str_or_none(value: Any) -> str | None:
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     model_server: ModelServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up mid-answer is normal (a killed run); anything else is shown."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
