@@ -1,0 +1,720 @@
+"""The append-only ledger file: appends under a lock, a head pointer, verify, repair, export.
+
+Files in ``<state>/ledger/``::
+
+    ledger.jsonl       one sealed record per line (guidance.ledger.record)
+    head.json          {"seq", "hash", "bytes"} of the last record: appends need not reread the file
+    checkpoints.jsonl  one {"note", "offset"} per signed checkpoint (guidance.ledger.checkpoint)
+    origin             the ledger's origin line (cf-guidance/ledger/v1/<random id>)
+    ledger.lock        the filelock every writer holds while appending
+    quarantine/        torn tails cut off by `repair` (kept, never deleted)
+
+Every writer holds the lock while it writes, so a line without its newline that a writer
+sees under the lock was left by a writer that died mid-append: a torn tail, which the next
+append quarantines (and `verify` reports as torn, not as tampering). The head pointer is a
+cache: when it disagrees with the file's size it is rebuilt from the file's last line.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import hmac
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from guidance.errors import LedgerError, LedgerIntegrityError
+from guidance.ledger import checkpoint as cp
+from guidance.ledger import keys as keymod
+from guidance.ledger.record import FORMAT, GENESIS, parse_body, parse_line, record_hash, record_mac, seal, split
+from guidance.ledger.redact import redact
+from guidance.state import StateLayout
+
+#: A signed checkpoint is written every this many records (and at session end).
+CHECKPOINT_EVERY = 1000
+#: Seconds an appender waits for the lock before giving up with LedgerError.
+LOCK_TIMEOUT = 30.0
+#: How far back `recent_jobs` looks for job ids already applied.
+JOB_WINDOW = 2048
+EXPORT_FORMAT = "cf-guidance-ledger-export/1"
+
+#: A fault hook gets (stage, fd, data) before each write; tests use it to simulate ENOSPC
+#: (raise OSError) or a crash mid-append (write part of `data` to `fd`, then SIGKILL).
+FaultHook = Callable[[str, int, bytes], None]
+
+TORN = "torn"
+TAMPERED = "tampered"
+OK = "ok"
+
+
+def utc_now() -> str:
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + ".%03dZ" % int(now % 1 * 1000)
+
+
+class Head:
+    """The ledger's last record: its seq, hash and the file size after it."""
+
+    __slots__ = ("seq", "hash", "bytes")
+
+    def __init__(self, seq: int, digest: str, size: int) -> None:
+        self.seq = seq
+        self.hash = digest
+        self.bytes = size
+
+    @property
+    def size(self) -> int:
+        """Number of records."""
+        return self.seq + 1
+
+
+class Report:
+    """What `verify` found. `status` is ok, torn or tampered; `problem` is one line."""
+
+    __slots__ = ("status", "records", "problem", "bad_seq", "bad_line", "torn_bytes", "checkpoints", "last_checkpoint", "head", "unanchored")
+
+    def __init__(self) -> None:
+        self.status = OK
+        self.records = 0
+        self.problem = ""
+        self.bad_seq: int | None = None
+        self.bad_line: int | None = None
+        self.torn_bytes = 0
+        self.checkpoints = 0
+        self.last_checkpoint: cp.Checkpoint | None = None
+        self.head = GENESIS
+        #: records after the last signed checkpoint (only the HMAC protects them)
+        self.unanchored = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == OK
+
+    def fail(self, status: str, problem: str, *, seq: int | None = None, line: int | None = None) -> Report:
+        if self.status == OK or (self.status == TORN and status == TAMPERED):
+            self.status = status
+            self.problem = problem
+            self.bad_seq = seq
+            self.bad_line = line
+        return self
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "records": self.records,
+            "head": self.head,
+            "problem": self.problem,
+            "bad_seq": self.bad_seq,
+            "bad_line": self.bad_line,
+            "torn_bytes": self.torn_bytes,
+            "checkpoints": self.checkpoints,
+            "last_checkpoint": self.last_checkpoint.size if self.last_checkpoint else None,
+            "unanchored": self.unanchored,
+        }
+
+
+class LockTimeout(LedgerError):
+    """The ledger lock was held by another process for longer than the timeout."""
+
+
+class _FileLock:
+    """An exclusive flock on a lock file, re-entrant within one process.
+
+    A plain `fcntl.flock` on a descriptor kept open costs microseconds; the appender takes it
+    once per append. A thread lock in front keeps threads of one process apart (flock is
+    per open file description, so it would not).
+    """
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        self.path = path
+        self.timeout = timeout
+        self._fd: int | None = None
+        self._depth = 0
+        self._thread = threading.RLock()
+
+    def __enter__(self) -> _FileLock:
+        self._thread.acquire()
+        if self._depth == 0:
+            try:
+                self._acquire()
+            except BaseException:
+                self._thread.release()
+                raise
+        self._depth += 1
+        return self
+
+    def _acquire(self) -> None:
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        deadline = time.monotonic() + self.timeout
+        delay = 0.0005
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise LockTimeout(f"{self.path} stayed locked for {self.timeout:.0f} s; is a writer stuck? see `cf-guidance status`") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.02)
+
+    def __exit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        self._thread.release()
+
+
+def _write_all(fd: int, data: bytes, fault: FaultHook | None, stage: str) -> None:
+    if fault is not None:
+        fault(stage, fd, data)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _os_error(action: str, path: Path, exc: OSError) -> LedgerError:
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC:
+        hint = "free disk space"
+    elif exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        hint = "make the state directory writable (or set GUIDANCE_STATE_DIR)"
+    else:
+        hint = "check the state directory"
+    return LedgerError(f"cannot {action} {path}: {reason}; {hint}")
+
+
+class Ledger:
+    """One state directory's ledger. Safe to use from many processes at once."""
+
+    def __init__(
+        self,
+        state_dir: str | os.PathLike[str],
+        *,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+        fault: FaultHook | None = None,
+        lock_timeout: float = LOCK_TIMEOUT,
+    ) -> None:
+        self.state_dir = Path(state_dir)
+        self.dir = Path(StateLayout(str(state_dir)).ledger)
+        self.path = self.dir / "ledger.jsonl"
+        self.head_path = self.dir / "head.json"
+        self.checkpoints_path = self.dir / "checkpoints.jsonl"
+        self.origin_path = self.dir / "origin"
+        self.quarantine_dir = self.dir / "quarantine"
+        self.checkpoint_every = checkpoint_every
+        self._fault = fault
+        self._lock = _FileLock(self.dir / "ledger.lock", lock_timeout)
+        self._ready = False
+        self._keyring: keymod.Keyring | None = None
+        self._cache: Head | None = None
+
+    # -- keys and origin -------------------------------------------------------------------
+
+    @property
+    def keyring(self) -> keymod.Keyring:
+        if self._keyring is None:
+            self._keyring = keymod.load(self.state_dir)
+        return self._keyring
+
+    def origin(self, *, create: bool = False) -> str:
+        try:
+            return self.origin_path.read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            if not create:
+                return ""
+        origin = cp.ORIGIN_PREFIX + os.urandom(8).hex()
+        self.origin_path.write_text(origin + "\n", encoding="utf-8")
+        return origin
+
+    # -- appending -----------------------------------------------------------------------------
+
+    def append(self, entry: dict[str, Any], *, sync: bool = True) -> dict[str, Any]:
+        """Append one entry; returns the record written (with seq and hash)."""
+        return self.append_many([entry], sync=sync)[0]
+
+    def append_many(self, entries: Iterable[dict[str, Any]], *, sync: bool = True, skip_applied_jobs: bool = False) -> list[dict[str, Any]]:
+        """Append entries in order under one lock hold and one fsync.
+
+        With `skip_applied_jobs`, entries whose `job` id is already among the last
+        JOB_WINDOW records are skipped (the worker's idempotence after a crash).
+        """
+        items = list(entries)
+        try:
+            self._prepare()
+            with self._lock:
+                return self._append_locked(items, sync, skip_applied_jobs)
+        except OSError as exc:
+            raise _os_error("append to ledger", self.path, exc) from None
+
+    def _prepare(self) -> None:
+        if not self._ready:
+            self.dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            self._ready = True
+
+    def _append_locked(self, items: list[dict[str, Any]], sync: bool, skip_applied_jobs: bool) -> list[dict[str, Any]]:
+        keyring = self.keyring
+        if self._cache is None:
+            self.origin(create=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            head = self._current_head(fd)
+            if skip_applied_jobs:
+                applied = self._recent_jobs(fd, head)
+                items = [item for item in items if not (item.get("job") and item["job"] in applied)]
+            if not items:
+                return []
+            chunks: list[bytes] = []
+            written: list[dict[str, Any]] = []
+            seq, prev = head.seq, head.hash
+            for item in items:
+                seq += 1
+                body = self._body(item, seq, prev, keyring.kid)
+                line, prev = seal(body, keyring.key)
+                chunks.append(line)
+                body["hash"] = prev
+                written.append(body)
+            data = b"".join(chunks)
+            _write_all(fd, data, self._fault, "append")
+            if sync:
+                os.fsync(fd)
+            new_head = Head(seq, prev, head.bytes + len(data))
+            self._store_head(new_head)
+            if new_head.size // self.checkpoint_every > head.size // self.checkpoint_every:
+                self._checkpoint_locked(fd, new_head)
+            return written
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _body(item: dict[str, Any], seq: int, prev: str, kid: str) -> dict[str, Any]:
+        body = {k: redact(v) for k, v in item.items() if k not in ("hash", "mac", "prev", "seq", "kid", "v")}
+        body.setdefault("kind", "event")
+        body.setdefault("session_id", "")
+        body.setdefault("agent_id", "")
+        body.setdefault("ts", utc_now())
+        body.update(v=FORMAT, seq=seq, prev=prev, kid=kid)
+        return body
+
+    def _store_head(self, head: Head) -> None:
+        self._cache = head
+        data = json.dumps({"seq": head.seq, "hash": head.hash, "bytes": head.bytes}).encode()
+        fd = os.open(self.head_path, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            _write_all(fd, data.ljust(160), self._fault, "head")
+            os.ftruncate(fd, 160)
+        finally:
+            os.close(fd)
+
+    def _current_head(self, fd: int) -> Head:
+        """The head for the file open at `fd` (under the lock); repairs a torn tail."""
+        size = os.fstat(fd).st_size
+        cached = self._cache
+        if cached is not None and cached.bytes == size:
+            return cached
+        try:
+            stored = json.loads(self.head_path.read_bytes())
+            head = Head(int(stored["seq"]), str(stored["hash"]), int(stored["bytes"]))
+            if head.bytes == size:
+                self._cache = head
+                return head
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        head = self._head_from_tail(fd, size, repair=True)
+        self._store_head(head)
+        return head
+
+    def _read_tail(self, fd: int, size: int, want_lines: int) -> tuple[bytes, int]:
+        """The last bytes of the file holding at least `want_lines` full lines (or all), and their offset."""
+        chunk = 64 * 1024
+        while True:
+            start = max(0, size - chunk)
+            data = os.pread(fd, size - start, start)
+            if start == 0 or data.count(b"\n") > want_lines:
+                return data, start
+            chunk *= 4
+
+    def _head_from_tail(self, fd: int, size: int, *, repair: bool) -> Head:
+        if size == 0:
+            return Head(-1, GENESIS, 0)
+        data, start = self._read_tail(fd, size, 1)
+        cut = data.rfind(b"\n") + 1
+        if cut < len(data):  # torn tail: a writer died mid-append
+            if not repair:
+                raise LedgerIntegrityError("ledger ends in a torn record; run `cf-guidance ledger repair`")
+            self._quarantine_tail(fd, start + cut, data[cut:])
+            size = start + cut
+            data = data[:cut]
+            if size == 0:
+                return Head(-1, GENESIS, 0)
+        last = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        body, digest, mac = split(last)
+        record = parse_body(body)
+        self._check_mac(record, body, mac)
+        if record_hash(body) != digest:
+            raise LedgerIntegrityError(f"last ledger record (seq {record['seq']}) does not hash; run `cf-guidance ledger verify`")
+        return Head(record["seq"], digest, size)
+
+    def _check_mac(self, record: dict[str, Any], body: bytes, mac: str) -> None:
+        key = self.keyring.by_id.get(record["kid"])
+        if key is None:
+            raise LedgerIntegrityError(f"record seq {record['seq']} names unknown key {record['kid']}; restore keys/retired/ or check for tampering")
+        if not hmac.compare_digest(record_mac(key, body), mac):
+            raise LedgerIntegrityError(f"record seq {record['seq']} has a bad HMAC; run `cf-guidance ledger verify`")
+
+    def _quarantine_tail(self, fd: int, offset: int, tail: bytes) -> Path:
+        """Move a torn tail to quarantine/ (fsynced) and cut it off the ledger."""
+        self.quarantine_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        target = self.quarantine_dir / f"torn-{offset}-{time.time_ns()}.bin"
+        qfd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            _write_all(qfd, tail, None, "quarantine")
+            os.fsync(qfd)
+        finally:
+            os.close(qfd)
+        os.ftruncate(fd, offset)
+        os.fsync(fd)
+        self._cache = None
+        return target
+
+    def _recent_jobs(self, fd: int, head: Head) -> set[str]:
+        if head.bytes == 0:
+            return set()
+        data, _ = self._read_tail(fd, head.bytes, JOB_WINDOW)
+        jobs: set[str] = set()
+        for line in data.split(b"\n")[-JOB_WINDOW - 1 :]:
+            if b'"job":' not in line:
+                continue
+            try:
+                job = json.loads(line).get("job")
+            except ValueError:
+                continue  # the first, partial line of the chunk
+            if isinstance(job, str):
+                jobs.add(job)
+        return jobs
+
+    def head(self) -> Head:
+        """The current head (reads only the head pointer or the last line)."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
+            return Head(-1, GENESIS, 0)
+        try:
+            size = os.fstat(fd).st_size
+            try:
+                stored = json.loads(self.head_path.read_bytes())
+                if int(stored["bytes"]) == size:
+                    return Head(int(stored["seq"]), str(stored["hash"]), size)
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+            return self._head_from_tail(fd, size, repair=False)
+        finally:
+            os.close(fd)
+
+    # -- checkpoints ---------------------------------------------------------------------------
+
+    def checkpoint(self) -> cp.Checkpoint | None:
+        """Sign a checkpoint at the current head (e.g. at session end); None if already covered."""
+        try:
+            self._prepare()
+            with self._lock:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
+                try:
+                    return self._checkpoint_locked(fd, self._current_head(fd))
+                finally:
+                    os.close(fd)
+        except OSError as exc:
+            raise _os_error("write a checkpoint for", self.path, exc) from None
+
+    def _checkpoint_locked(self, fd: int, head: Head) -> cp.Checkpoint | None:
+        if head.size == 0:
+            return None
+        origin = self.origin(create=True)
+        verifiers = cp.verifiers_for(self.keyring)
+        stored = self.checkpoints(verifiers)
+        last: tuple[cp.Checkpoint, int] | None = stored[-1] if stored else None
+        if last is not None:
+            previous, offset = last
+            if previous.size == head.size and previous.head == head.hash:
+                return None
+            self._check_consistent(fd, previous, offset, head)
+        note = cp.sign(origin, head.size, head.hash, cp.Signer(self.keyring.key))
+        line = json.dumps({"note": note, "offset": head.bytes}, ensure_ascii=False).encode() + b"\n"
+        cfd = os.open(self.checkpoints_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            _write_all(cfd, line, self._fault, "checkpoint")
+            os.fsync(cfd)
+        finally:
+            os.close(cfd)
+        return cp.parse(note, verifiers)
+
+    def _check_consistent(self, fd: int, previous: cp.Checkpoint, offset: int, head: Head) -> None:
+        """Refuse to sign a head that does not extend the previously signed one (C2SP rule)."""
+        if previous.size > head.size:
+            raise LedgerIntegrityError(f"ledger has {head.size} records but checkpoint {previous.size} was signed; refusing to sign an inconsistent checkpoint")
+        data = os.pread(fd, head.bytes - offset, offset) if offset <= head.bytes else b""
+        last_line = os.pread(fd, min(offset, 1 << 20), max(0, offset - (1 << 20))).rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        try:
+            body, digest, _ = split(last_line)
+            ok = parse_body(body)["seq"] == previous.size - 1 and digest == previous.head and record_hash(body) == digest
+        except LedgerIntegrityError:
+            ok = False
+        prev = previous.head
+        for raw in data.split(b"\n")[:-1] if ok else []:
+            body, digest, _ = split(raw)
+            if parse_body(body)["prev"] != prev or record_hash(body) != digest:
+                ok = False
+                break
+            prev = digest
+        if not ok or prev != head.hash:
+            raise LedgerIntegrityError(f"records after checkpoint {previous.size} do not extend it; refusing to sign; run `cf-guidance ledger verify`")
+
+    def checkpoints(self, verifiers: list[cp.Verifier] | None = None) -> list[tuple[cp.Checkpoint, int]]:
+        """Every stored checkpoint, verified, with its offset hint; LedgerIntegrityError on a bad one."""
+        if verifiers is None:
+            verifiers = cp.verifiers_for(self.keyring)
+        out: list[tuple[cp.Checkpoint, int]] = []
+        for number, note, offset in self._checkpoint_notes():
+            try:
+                out.append((cp.parse(note, verifiers), offset))
+            except LedgerIntegrityError as exc:
+                raise type(exc)(f"checkpoint {number}: {exc}") from None
+        return out
+
+    def _checkpoint_notes(self) -> Iterator[tuple[int, str, int]]:
+        try:
+            raw = self.checkpoints_path.read_bytes()
+        except FileNotFoundError:
+            return
+        for number, line in enumerate(raw.split(b"\n")[:-1], 1):
+            try:
+                item = json.loads(line)
+                note, offset = item["note"], item["offset"]
+                if not isinstance(note, str) or type(offset) is not int:
+                    raise TypeError
+            except (ValueError, KeyError, TypeError):
+                raise LedgerIntegrityError(f"checkpoint {number} is not a {{note, offset}} line") from None
+            yield number, note, offset
+
+    # -- reading and verifying -----------------------------------------------------------------
+
+    def lines(self) -> Iterator[bytes]:
+        """Raw lines (without newline) of every complete record."""
+        try:
+            handle = open(self.path, "rb")
+        except FileNotFoundError:
+            return
+        with handle:
+            for line in handle:
+                if line.endswith(b"\n"):
+                    yield line[:-1]
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        for line in self.lines():
+            yield parse_line(line)
+
+    def verify(self) -> Report:
+        """Check every record's hash, chain link and HMAC, the head pointer and every checkpoint."""
+        report = Report()
+        keyring = self.keyring
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            data = b""
+        hashes = _verify_records(data, report, keyring.by_id)
+        if report.status == TAMPERED:
+            return report
+        try:
+            stored = json.loads(self.head_path.read_bytes())
+            if int(stored["seq"]) + 1 > report.records:
+                report.fail(TAMPERED, f"head pointer says {int(stored['seq']) + 1} records but the ledger has {report.records}: records were removed", seq=report.records)
+        except FileNotFoundError:
+            pass
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # the head pointer is a cache; a torn one is rebuilt on the next append
+        try:
+            checkpoints = [c for c, _ in self.checkpoints(cp.verifiers_for(keyring))]
+        except LedgerIntegrityError as exc:
+            return report.fail(TAMPERED, str(exc))
+        _check_checkpoints(checkpoints, hashes, self.origin(), report)
+        return report
+
+    # -- repair and export ---------------------------------------------------------------------
+
+    def repair(self) -> tuple[str, Path | None]:
+        """Fix a torn tail: complete a whole record missing its newline, else quarantine the bytes.
+
+        Returns (what was done, quarantine file). Never touches a ledger that was tampered with.
+        """
+        report = self.verify()
+        if report.status == TAMPERED:
+            raise LedgerIntegrityError(f"cannot repair: {report.problem} (record seq {report.bad_seq}); repair only fixes a torn tail after a crash")
+        if report.status == OK:
+            return "nothing to repair", None
+        with self._lock:
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
+            try:
+                size = os.fstat(fd).st_size
+                data, start = self._read_tail(fd, size, 1)
+                cut = data.rfind(b"\n") + 1
+                tail = data[cut:]
+                if _is_next_record(tail, report, self.keyring.by_id):
+                    os.write(fd, b"\n")
+                    os.fsync(fd)
+                    self._cache = None
+                    self._store_head(self._head_from_tail(fd, size + 1, repair=False))
+                    return "completed the last record's missing newline", None
+                target = self._quarantine_tail(fd, start + cut, tail)
+                self._store_head(self._head_from_tail(fd, start + cut, repair=False))
+                return f"moved {len(tail)} torn bytes to {target}", target
+            finally:
+                os.close(fd)
+
+    def verifier_keys(self) -> list[str]:
+        return [v.text() for v in cp.verifiers_for(self.keyring)]
+
+    def export(self, out: str | os.PathLike[str]) -> dict[str, Any]:
+        """Write records, checkpoints and public keys to `out` (after a final checkpoint)."""
+        report = self.verify()
+        if report.status != OK:
+            raise LedgerIntegrityError(f"cannot export: ledger is {report.status}: {report.problem}")
+        self.checkpoint()
+        notes = [note for _, note, _ in self._checkpoint_notes()]
+        payload = {
+            "format": EXPORT_FORMAT,
+            "origin": self.origin(),
+            "verifier_keys": self.verifier_keys(),
+            "checkpoints": notes,
+            "records": [line.decode("utf-8") for line in self.lines()],
+        }
+        target = Path(out)
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, target)
+        return {"records": len(payload["records"]), "checkpoints": len(notes), "path": str(target)}
+
+
+def _is_next_record(tail: bytes, report: Report, keys: dict[str, bytes]) -> bool:
+    try:
+        body, digest, mac = split(tail)
+        record = parse_body(body)
+    except LedgerIntegrityError:
+        return False
+    key = keys.get(record["kid"])
+    return (
+        key is not None
+        and record["seq"] == report.records
+        and record["prev"] == report.head
+        and record_hash(body) == digest
+        and hmac.compare_digest(record_mac(key, body), mac)
+    )
+
+
+def _verify_records(data: bytes, report: Report, keys: dict[str, bytes] | None) -> list[str]:
+    """Walk the records; `keys` None skips HMACs (export verification without the secret)."""
+    hashes: list[str] = []
+    prev = GENESIS
+    lines = data.split(b"\n")
+    tail = lines.pop()  # b"" when the file ends with a newline
+    for number, line in enumerate(lines, 1):
+        seq = number - 1
+        try:
+            body, digest, mac = split(line)
+            record = parse_body(body)
+        except LedgerIntegrityError as exc:
+            report.fail(TAMPERED, f"line {number}: {exc}", seq=seq, line=number)
+            return hashes
+        if record["seq"] != seq:
+            report.fail(TAMPERED, f"line {number}: seq {record['seq']} where {seq} was expected (a record was removed, inserted or moved)", seq=seq, line=number)
+            return hashes
+        if record["prev"] != prev:
+            report.fail(TAMPERED, f"record seq {seq}: prev does not match the previous record's hash (chain broken)", seq=seq, line=number)
+            return hashes
+        if record_hash(body) != digest:
+            report.fail(TAMPERED, f"record seq {seq}: content does not match its hash (edited)", seq=seq, line=number)
+            return hashes
+        if keys is not None:
+            key = keys.get(record["kid"])
+            if key is None:
+                report.fail(TAMPERED, f"record seq {seq}: signed with unknown key {record['kid']}", seq=seq, line=number)
+                return hashes
+            if not hmac.compare_digest(record_mac(key, body), mac):
+                report.fail(TAMPERED, f"record seq {seq}: bad HMAC (rewritten without the key)", seq=seq, line=number)
+                return hashes
+        hashes.append(digest)
+        prev = digest
+    report.records = len(hashes)
+    report.head = prev
+    if tail:
+        report.torn_bytes = len(tail)
+        report.fail(TORN, f"the last {len(tail)} bytes are an incomplete record (a writer crashed mid-append); run `cf-guidance ledger repair`", seq=len(hashes), line=len(lines) + 1)
+    return hashes
+
+
+def _check_checkpoints(checkpoints: list[cp.Checkpoint], hashes: list[str], origin: str, report: Report) -> None:
+    last_size = 0
+    for number, checkpoint in enumerate(checkpoints, 1):
+        if origin and checkpoint.origin != origin:
+            report.fail(TAMPERED, f"checkpoint {number} is for {checkpoint.origin}, not this ledger ({origin}): files were swapped")
+            return
+        if checkpoint.size <= last_size:
+            report.fail(TAMPERED, f"checkpoint {number} (size {checkpoint.size}) does not grow past the previous one ({last_size}): an old checkpoint was replayed")
+            return
+        if checkpoint.size > len(hashes):
+            report.fail(TAMPERED, f"checkpoint {number} covers {checkpoint.size} records but the ledger has {len(hashes)}: records were removed", seq=len(hashes))
+            return
+        if hashes[checkpoint.size - 1] != checkpoint.head:
+            report.fail(TAMPERED, f"checkpoint {number}: record seq {checkpoint.size - 1} does not have the signed head hash", seq=checkpoint.size - 1)
+            return
+        last_size = checkpoint.size
+        report.checkpoints = number
+        report.last_checkpoint = checkpoint
+    report.unanchored = len(hashes) - last_size
+
+
+def verify_export(path: str | os.PathLike[str], verifier_keys: list[str] | None = None) -> Report:
+    """Verify an export without the secret: hashes, chain and signed checkpoints.
+
+    `verifier_keys` pins the public keys to trust (an auditor's copy); by default the keys
+    inside the export are used, which proves integrity only relative to those keys.
+    Records after the last checkpoint are not covered by any signature and fail the check.
+    """
+    report = Report()
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return report.fail(TAMPERED, f"cannot read export {path}: {exc}")
+    if not isinstance(payload, dict) or payload.get("format") != EXPORT_FORMAT:
+        return report.fail(TAMPERED, f"{path} is not a {EXPORT_FORMAT} file")
+    try:
+        verifiers = [cp.parse_verifier(text) for text in (verifier_keys if verifier_keys is not None else payload["verifier_keys"])]
+        records = payload["records"]
+        notes = payload["checkpoints"]
+        if not all(isinstance(r, str) for r in records) or not all(isinstance(n, str) for n in notes):
+            raise TypeError
+    except (KeyError, TypeError):
+        return report.fail(TAMPERED, "export lacks records, checkpoints or verifier keys")
+    except LedgerIntegrityError as exc:
+        return report.fail(TAMPERED, str(exc))
+    data = "".join(r + "\n" for r in records).encode("utf-8")
+    hashes = _verify_records(data, report, None)
+    if report.status != OK:
+        return report
+    try:
+        checkpoints = [cp.parse(note, verifiers) for note in notes]
+    except LedgerIntegrityError as exc:
+        return report.fail(TAMPERED, f"checkpoint: {exc}")
+    _check_checkpoints(checkpoints, hashes, str(payload.get("origin", "")), report)
+    if report.ok and report.unanchored:
+        report.fail(TAMPERED, f"{report.unanchored} records after the last signed checkpoint are not covered by a signature")
+    return report
