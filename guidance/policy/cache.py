@@ -1,0 +1,193 @@
+"""The compiled bundle, cached as plain JSON and loaded with the standard library only.
+
+Hot path module: no `json`, `hashlib`, `typing` or `pathlib` at import time.
+
+    load_bundle(project)  hit:  read cache → stat each source (size, mtime_ns) → return
+                          racy: a source changed within RACY_NS of the last check → hash it
+                          miss: compile (lazy import) → write atomically → return
+
+The cache lives at `<state dir>/cache/bundle.json` (`.claude-flow/guidance/cache/bundle.json`
+by default). A corrupt, unreadable or foreign cache is ignored and rebuilt, never trusted; an
+unwritable state directory only means the bundle is compiled in memory every time.
+On a miss the compiler runs with strict=False: a malformed rule becomes an error diagnostic in
+the bundle and every other rule (and every built-in gate) still applies.
+"""
+
+from __future__ import annotations
+
+import os
+
+from guidance import __version__
+from guidance import _fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+CACHE_NAME = "bundle.json"
+SOURCE_NAMES = ("CLAUDE.md", "CLAUDE.local.md")
+#: A file modified this close to the last check may change again within one mtime tick
+#: without a visible stat change (git's "racy clean" problem): confirm it by content hash.
+RACY_NS = 2_000_000_000
+_EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+
+def cache_path(project_dir: str, state_dir: str | None = None) -> str:
+    """Where the bundle of `project_dir` is cached."""
+    if state_dir is None:
+        from guidance.state import state_dir as default_state_dir
+
+        state_dir = default_state_dir(project_dir)
+    return os.path.join(state_dir, "cache", CACHE_NAME)
+
+
+def load_bundle(project_dir: str, state_dir: str | None = None) -> dict[str, Any]:
+    """The compiled policy bundle of `project_dir`, from the cache when it is still valid."""
+    root = os.path.abspath(project_dir)
+    path = cache_path(root, state_dir)
+    cached = _read_cache(path, root)
+    if cached is not None:
+        state = _freshness(cached)
+        if state == "fresh":
+            return cached
+        if state == "same-content":
+            _write_cache(path, cached)
+            return cached
+    bundle = _compile(root)
+    _write_cache(path, bundle)
+    return bundle
+
+
+def _read_cache(path: str, root: str) -> dict[str, Any] | None:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        bundle = _fastjson.loads(data.decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    if not isinstance(bundle, dict):
+        return None
+    sources = bundle.get("sources")
+    if (
+        bundle.get("format") != 1
+        or bundle.get("compiler") != __version__
+        or bundle.get("root") != root
+        or not isinstance(sources, list)
+        or len(sources) != len(SOURCE_NAMES)
+        or not isinstance(bundle.get("checked_ns"), int)
+    ):
+        return None
+    for entry, name in zip(sources, SOURCE_NAMES):
+        if (
+            not isinstance(entry, dict)
+            or entry.get("name") != name
+            or entry.get("path") != os.path.join(root, name)
+            or not isinstance(entry.get("size"), int)
+            or not isinstance(entry.get("mtime_ns"), int)
+            or not isinstance(entry.get("sha256"), str)
+        ):
+            return None
+    for key in ("settings", "constitution", "retrieval"):
+        if not isinstance(bundle.get(key), dict):
+            return None
+    for key in ("shards", "checks", "diagnostics"):
+        if not isinstance(bundle.get(key), list):
+            return None
+    return bundle
+
+
+def _freshness(bundle: dict[str, Any]) -> str:
+    """"fresh" (stat unchanged), "same-content" (stat changed, bytes did not) or "stale"."""
+    checked_ns: int = bundle["checked_ns"]
+    stat_changed = False
+    racy = False
+    for entry in bundle["sources"]:
+        try:
+            st = os.stat(entry["path"])
+        except OSError:
+            if entry.get("exists"):
+                return "stale"
+            continue
+        if not entry.get("exists"):
+            return "stale"
+        if st.st_size != entry["size"]:
+            return "stale"
+        if st.st_mtime_ns != entry["mtime_ns"]:
+            stat_changed = True
+        elif st.st_mtime_ns + RACY_NS > checked_ns:
+            racy = True
+    if not stat_changed and not racy:
+        return "fresh"
+    for entry in bundle["sources"]:
+        digest = _file_sha256(entry["path"]) if entry.get("exists") else _EMPTY_SHA256
+        if digest != entry["sha256"]:
+            return "stale"
+    # Same bytes: refresh the stat fields so the next load is a plain stat hit.
+    for entry in bundle["sources"]:
+        try:
+            st = os.stat(entry["path"])
+        except OSError:
+            continue
+        entry["mtime_ns"] = st.st_mtime_ns
+        entry["size"] = st.st_size
+    return "same-content"
+
+
+def _file_sha256(path: str) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            while True:
+                chunk = handle.read(1 << 20)
+                if not chunk:
+                    break
+                digest.update(chunk)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+def _ensure_site_packages() -> None:
+    # The hook may run under `python -S` to save start-up time; the compiler needs
+    # markdown-it-py and pydantic from site-packages, so add them on this (rare) slow path.
+    import sys
+
+    if sys.flags.no_site:
+        import site
+
+        site.main()
+
+
+def _compile(root: str) -> dict[str, Any]:
+    _ensure_site_packages()
+    from guidance.policy.compiler import compile_project
+
+    return compile_project(root, strict=False)
+
+
+def _write_cache(path: str, bundle: dict[str, Any]) -> None:
+    import time
+
+    bundle["checked_ns"] = time.time_ns()
+    directory = os.path.dirname(path)
+    tmp = f"{path}.{os.getpid()}.{bundle['checked_ns']}.tmp"
+    try:
+        os.makedirs(directory, exist_ok=True)
+        data = _fastjson.dumps(bundle).encode("utf-8")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError:
+        # Read-only checkout or full disk: the bundle is still used, only not cached.
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
