@@ -20,6 +20,8 @@ from typing import Any, Literal
 
 from guidance.errors import RunnerError
 
+#: The Claude Code release the tests are pinned to (scripts/test.sh installs it).
+PINNED_VERSION = "2.1.328"
 #: Environment variable naming the claude binary to use (scripts/test.sh sets it).
 CLAUDE_BIN_ENV = "CF_GUIDANCE_CLAUDE_BIN"
 #: Where scripts/test.sh installs the pinned Claude Code, relative to the repository.

@@ -1,0 +1,31 @@
+"""Fixtures for end-to-end runs of the real `claude` binary against the scripted model server.
+
+The binary comes from `guidance.headless.claude.find_claude` (CF_GUIDANCE_CLAUDE_BIN, the
+repo's pinned install, then PATH). Without it these tests skip, except under CI=true where
+a missing binary fails them: CI must prove the hooks against the real client.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from e2e_harness import Sandbox, in_ci
+
+from guidance.errors import RunnerError
+from guidance.headless.claude import find_claude
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> Path:
+    try:
+        return find_claude()
+    except RunnerError as exc:
+        if in_ci():
+            pytest.fail(f"CI=true but the claude binary is missing: {exc}")
+        pytest.skip(f"end-to-end tests need the claude binary: {exc}")
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, claude_bin: Path) -> Sandbox:
+    return Sandbox(tmp_path, claude_bin)

@@ -1,0 +1,90 @@
+"""Helpers for end-to-end runs: a sandboxed project, a scripted session, script turns.
+
+Imported by the e2e tests as `e2e_harness` (pytest puts this directory on sys.path).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from guidance.headless.claude import ClaudeRun, claude_env, run_claude
+from guidance.modelserver import ModelServer, ToolResult
+
+def in_ci() -> bool:
+    """Same rule as tests/conftest.py (which plain `pytest` cannot import from here)."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+#: Per-run ceiling; a healthy scripted run takes one to a few seconds.
+RUN_TIMEOUT_S = 60.0
+
+
+@dataclass
+class ScriptedRun:
+    """One finished run: what the client reported and what the model was told."""
+
+    claude: ClaudeRun
+    server: ModelServer
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return self.claude.result
+
+    def told(self, turn: int, position: int = 0) -> ToolResult:
+        """The tool result the model received for tool call `position` of script turn `turn`."""
+        return self.server.tool_result(f"toolu_{turn}_{position}")
+
+    def denied(self) -> set[str]:
+        return self.claude.denied_tool_use_ids()
+
+
+class Sandbox:
+    """A git project, an isolated HOME and a victim directory outside the project."""
+
+    def __init__(self, root: Path, binary: Path) -> None:
+        self.binary = binary
+        self.project = root / "project"
+        self.home = root / "home"
+        self.victim = root / "victim"
+        self.project.mkdir()
+        self.victim.mkdir()
+        (self.victim / "precious.txt").write_text("keep me\n")
+        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
+
+    def run(
+        self,
+        turns: Sequence[Mapping[str, Any]],
+        *,
+        prompt: str = "Do the task.",
+        output_format: str = "json",
+        env: Mapping[str, str] | None = None,
+        max_turns: int = 20,
+    ) -> ScriptedRun:
+        server = ModelServer({"turns": list(turns)})
+        with server:
+            claude = run_claude(
+                prompt,
+                self.project,
+                claude_env(server.url, self.home, extra=env),
+                output_format="stream-json" if output_format == "stream-json" else "json",
+                max_turns=max_turns,
+                timeout=RUN_TIMEOUT_S,
+                binary=self.binary,
+            )
+        assert not claude.timed_out, f"claude timed out: {claude.stderr[-2000:]}"
+        return ScriptedRun(claude, server)
+
+
+def bash(command: str) -> dict[str, Any]:
+    """A script turn making one Bash call."""
+    return {"tool_uses": [{"name": "Bash", "input": {"command": command, "description": "step"}}]}
+
+
+def tool(name: str, **tool_input: Any) -> dict[str, Any]:
+    """A script turn making one call of tool `name`."""
+    return {"tool_uses": [{"name": name, "input": tool_input}]}
