@@ -40,11 +40,6 @@ GRADES: tuple[tuple[float, str], ...] = ((90, "A"), (80, "B"), (70, "C"), (60, "
 #: Individual rule deductions listed per criterion before the rest are summarised.
 MAX_LISTED_RULES = 8
 
-_IMPERATIVE = re.compile(
-    r"\b(never|always|must|shall|do not|don't|dont|avoid|ensure|require[sd]?|forbidden|"
-    r"should|only|prefer|make sure|ask before|confirm before)\b",
-    re.IGNORECASE,
-)
 _VAGUE = re.compile(
     r"\b(try to|should probably|might want to|consider|if possible|when appropriate|"
     r"where possible|as needed|if needed|ideally|generally|usually)\b",
@@ -174,7 +169,9 @@ class _Facts:
         self.checks: list[dict[str, Any]] = list(bundle.get("checks", []))
         self.diagnostics: list[dict[str, Any]] = list(bundle.get("diagnostics", []))
         self.constitution_rules: list[str] = list(bundle.get("constitution", {}).get("rules", []))
-        self.imperative = [s for s in self.shards if _is_imperative(s)]
+        # The compiler keeps only imperative bullets and machine rules as shards; descriptive
+        # bullets are context. So every shard is an imperative rule.
+        self.imperative = self.shards
         self.enforced = [s for s in self.imperative if s.get("checks")]
         self.errors = [d for d in self.diagnostics if d.get("level") == "error"]
         self.warnings = [d for d in self.diagnostics if d.get("level") == "warning"]
@@ -198,10 +195,6 @@ class _Facts:
             "warnings": len(self.warnings),
             **kinds,
         }
-
-
-def _is_imperative(shard: dict[str, Any]) -> bool:
-    return bool(shard.get("checks")) or bool(_IMPERATIVE.search(str(shard.get("text", ""))))
 
 
 def _short(text: str, limit: int = 70) -> str:
@@ -443,7 +436,7 @@ def score_bundle(text: str, bundle: dict[str, Any], *, compile_error: str = "") 
     return Analysis(composite=composite, grade=grade_for(composite), dimensions=dimensions, metrics=facts.metrics())
 
 
-def analyze(shared_text: str, local_text: str | None = None, *, root: str | None = None) -> Analysis:
+def analyze(shared_text: str, local_text: str | None = None, *, root: str = "") -> Analysis:
     """Compile the policy (shared plus optional local overlay) and score it.
 
     The Markdown dimensions look at `shared_text` (the file being judged); the compiled ones
@@ -453,7 +446,7 @@ def analyze(shared_text: str, local_text: str | None = None, *, root: str | None
     from guidance.policy.compiler import compile_sources
 
     try:
-        bundle = compile_sources(shared_text, local_text, root=root)
+        bundle = compile_sources(shared_text, local_text, root=root, strict=False)
     except PolicyError as exc:
         return score_bundle(shared_text, {}, compile_error=str(exc))
     return score_bundle(shared_text, bundle)

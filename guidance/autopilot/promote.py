@@ -84,14 +84,23 @@ class _Outline:
                 open_items.pop()
             elif token.type == "fence" and token.map and token.info.strip().split()[:1] == ["guidance"]:
                 first, last = token.map
-                self.guidance_lines.update(range(first + 1, last - 1))
+                closing = self.lines[last - 1].strip() if last - 1 > first else ""
+                closed = bool(closing) and set(closing) == {token.markup[0]}
+                self.guidance_lines.update(range(first + 1, last - 1 if closed else last))
+
+    def _item(self, index: int) -> tuple[int, int] | None:
+        """The innermost list item holding 0-based line `index` (its text starts there or above)."""
+        if index in self.items:
+            return self.items[index]
+        holding = [span for span in self.items.values() if span[0] <= index < span[1]]
+        return max(holding, default=None)
 
     def rule_lines(self, line_no: int) -> tuple[str, list[str]] | None:
         """The verbatim lines of the rule starting at 1-based `line_no`, and its kind."""
         index = line_no - 1
         if index in self.guidance_lines:
             return "guidance", [self.lines[index].strip()]
-        span = self.items.get(index)
+        span = self._item(index)
         if span is None:
             return None
         chunk = self.lines[span[0] : span[1]]
@@ -103,7 +112,7 @@ class _Outline:
         index = line_no - 1
         if index in self.guidance_lines:
             return index, index + 1
-        return self.items.get(index)
+        return self._item(index)
 
 
 def block_span(text: str) -> tuple[int, int] | None:

@@ -44,7 +44,6 @@ def good_bundle() -> dict:
         shard("S-c", "Never read `.env` files.", "CLAUDE.md:14", checks=["S-c#1"], constitution=True),
         shard("S-d", "Never commit secrets or credentials.", "CLAUDE.md:15", constitution=True),
         shard("S-e", "Never run `git push --force`.", "CLAUDE.md:19", checks=["S-e#1"]),
-        shard("S-f", "`src/` holds the code, `tests/` the tests.", "CLAUDE.md:23"),
         shard("S-g", "Follow the formatting conventions; handle every error explicitly.", "CLAUDE.md:27"),
     ]
     checks = [
@@ -73,11 +72,11 @@ def test_deductions_explain_every_lost_point() -> None:
 def test_enforceability_is_the_share_of_imperative_rules_with_checks() -> None:
     result = score_bundle(GOOD, good_bundle())
     enforce = result.dimension("enforceability")
-    # 5 imperative rules (S-f describes, "Follow ..." has no imperative word), 4 enforced:
-    # 70 * 4/5 earned from the share; 4 checks of 5 wanted: 30 * 4/5.
-    assert result.metrics["imperative_rules"] == 5
+    # Every shard is an imperative rule (the compiler drops descriptive bullets); 6 rules,
+    # 4 enforced: 70 * 4/6 earned from the share; 4 checks of the 5 wanted: 30 * 4/5.
+    assert result.metrics["imperative_rules"] == 6
     assert result.metrics["enforced_rules"] == 4
-    assert enforce.score == pytest.approx(70 * 4 / 5 + 30 * 4 / 5, abs=0.01)
+    assert enforce.score == pytest.approx(70 * 4 / 6 + 30 * 4 / 5, abs=0.01)
     advisory = [d for d in enforce.deductions if d.source == "CLAUDE.md:15"]
     assert advisory and "secrets" in advisory[0].reason
 
@@ -99,7 +98,7 @@ def test_adding_an_enforced_rule_raises_the_score() -> None:
     [
         ([], "", 100.0),
         ([{"level": "warning", "source": "CLAUDE.md:3", "message": "w"}], "", 95.0),
-        ([{"level": "error", "source": "CLAUDE.md:3", "message": "bad guidance line"}], "", 25 + 75 * 7 / 8),
+        ([{"level": "error", "source": "CLAUDE.md:3", "message": "bad guidance line"}], "", 25 + 75 * 6 / 7),
         ([], "CLAUDE.md:4: unclosed guidance block", 0.0),
     ],
 )
@@ -144,3 +143,54 @@ def test_render_lists_deductions_largest_first() -> None:
     text = score_bundle("", {}).render("CLAUDE.md")
     assert text.startswith("CLAUDE.md: ")
     assert "Deductions (largest first):" in text
+
+
+# --- with the real compiler ---------------------------------------------------------------
+
+from conftest import CORPUS  # noqa: E402
+
+from guidance.autopilot.analyzer import analyze  # noqa: E402
+
+
+def corpus_files() -> list:
+    return sorted(p for p in CORPUS.glob("*.md") if p.name != "SOURCES.md")
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda p: p.name)
+def test_every_corpus_file_scores_and_explains_itself(path) -> None:
+    result = analyze(path.read_text(encoding="utf-8", errors="replace"))
+    assert 0 <= result.composite <= 100
+    assert result.grade == grade_for(result.composite)
+    for dim in result.dimensions:
+        assert 0 <= dim.score <= 100
+        assert dim.score + sum(d.points for d in dim.deductions) == pytest.approx(100, abs=0.05)
+    # Enforceability is what the compiler enforced, not how often the file says NEVER.
+    enforced, rules = result.metrics["enforced_rules"], result.metrics["rules"]
+    if rules:
+        share = enforced / rules
+        assert result.dimension("enforceability").score >= 70 * share - 0.01
+
+
+def test_a_ban_the_compiler_enforces_raises_enforceability() -> None:
+    base = GOOD.replace("- Never run `make deploy` from a laptop.\n", "- Never deploy from a laptop.\n")
+    before, after = analyze(base), analyze(GOOD)
+    assert after.metrics["enforced_rules"] == before.metrics["enforced_rules"] + 1
+    assert after.dimension("enforceability").score > before.dimension("enforceability").score
+    assert compare(before, after)["delta"] >= 0.5
+    advisory = [d.reason for d in before.dimension("enforceability").deductions]
+    assert any("Never deploy from a laptop" in r for r in advisory)
+
+
+def test_shouting_without_checks_does_not_score() -> None:
+    shouting = "# X\n\n## Rules\n\n" + "".join(f"- NEVER do bad thing {i}. ALWAYS MUST be good.\n" for i in range(10))
+    result = analyze(shouting)
+    assert result.metrics["rules"] == 10 and result.metrics["enforced_rules"] == 0
+    assert result.dimension("enforceability").score == 0
+
+
+def test_a_broken_guidance_line_costs_compilability_and_names_the_line() -> None:
+    text = GOOD + "\n```guidance\nfrobnicate everything\n```\n"
+    result = analyze(text)
+    compil = result.dimension("compilability")
+    assert compil.score < 100
+    assert any(d.source.startswith("CLAUDE.md:") for d in compil.deductions)

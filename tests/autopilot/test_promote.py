@@ -158,3 +158,51 @@ def test_identical_local_rules_promote_nothing() -> None:
     merged = bundle([dict(s, origin="local", source="CLAUDE.local.md:1") for s in shared["shards"]], shared["checks"])
     plan = find_promotable(shared, merged, "- x\n")
     assert plan.promotions == [] and plan.conflicts == []
+
+
+# --- with the real compiler ---------------------------------------------------------------
+
+from guidance.policy.compiler import compile_sources  # noqa: E402
+
+
+def plan_for(shared: str, local: str, **kw):  # type: ignore[no-untyped-def]
+    shared_b = compile_sources(shared, None)
+    merged_b = compile_sources(shared, local)
+    return shared_b, find_promotable(shared_b, merged_b, local, **kw)
+
+
+def test_real_compiler_promotes_a_local_ban_and_the_candidate_compiles_to_the_same_check() -> None:
+    local = "# Mine\n\n## Deploys\n\n- Never run `make deploy`.\n- Keep commits small.\n"
+    shared_b, plan = plan_for(SHARED, local)
+    assert [p.lines for p in plan.promotions] == [["- Never run `make deploy`."]]
+    out = build_candidate(SHARED, shared_b, plan, generated="T")
+    cand = compile_sources(out, None)
+    checks = [c for c in cand["checks"] if c["rule"] == plan.promotions[0].id]
+    assert [(c["kind"], c["verdict"], c["pattern"]) for c in checks] == [("command", "deny", ["make", "deploy"])]
+    # Promoting again from the candidate finds nothing new.
+    again = find_promotable(cand, compile_sources(out, local), local)
+    assert again.promotions == []
+
+
+def test_real_compiler_machine_rules_and_constitution_overrides() -> None:
+    local = (
+        "## Safety\n\n- [R900] Avoid `terraform destroy`.\n\n"
+        "```guidance\n[R050] deny command kubectl delete * -- use the pipeline\nallow command rm -rf ./build\n```\n"
+    )
+    shared_b, plan = plan_for(SHARED, local)
+    assert [p.id for p in plan.promotions] == ["R050"]
+    assert plan.promotions[0].lines == ["[R050] deny command kubectl delete * -- use the pipeline"]
+    assert [c.id for c in plan.conflicts] == ["R900"]
+    out = build_candidate(SHARED, shared_b, plan, generated="T")
+    cand = compile_sources(out, None)
+    assert any(c["rule"] == "R050" and c["pattern"][:2] == ["kubectl", "delete"] for c in cand["checks"])
+    assert not [d for d in cand["diagnostics"] if d["level"] == "error"]
+
+
+def test_real_compiler_nested_bullet_is_copied_alone_and_dedented() -> None:
+    local = "- Deploy notes:\n  - Never run `make deploy`.\n"
+    _, plan = plan_for("# x\n", local)
+    lines = sorted(p.lines for p in plan.promotions)
+    # The parent stops where its nested item begins; the nested rule stands on its own.
+    assert ["- Never run `make deploy`."] in lines
+    assert all(len(x) == 1 for x in lines)

@@ -1,0 +1,369 @@
+"""A/B benchmark: the same tasks under two policies, paired, with a real significance test.
+
+The anchor's A/B (`abBenchmark` with `SyntheticContentAwareExecutor`) scores text that only
+depends on whether a file contains NEVER/ALWAYS/MUST, so a candidate with one more rule gains
+exactly 0.000 and nothing can ever be promoted. Here every task is run by an executor that
+drives the agent with the policy installed (normally the headless runner's scripted executor:
+the real `claude` binary, the real hooks, a scripted model) and pass/fail comes from the
+task's assertions on what happened.
+
+Runs are paired and interleaved: for each repeat and task, the baseline and the candidate run
+back to back, alternating which goes first, so drift (a warming cache, a loaded machine) hits
+both arms alike. A pair with an infrastructure error on either side is left out of the test
+and reported. The result: per-task and overall deltas, the exact McNemar test on the
+discordant pairs, Newcombe's interval on the difference of pass rates, `deltaGain`
+(candidate pass rate minus baseline pass rate) and the tasks that flipped, in order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from guidance.autopilot.stats import mcnemar_exact, paired_difference_interval
+
+REPORT_VERSION = 1
+#: Significance level of the paired test.
+ALPHA = 0.05
+
+Arm = Literal["baseline", "candidate"]
+ARMS: tuple[Arm, Arm] = ("baseline", "candidate")
+
+
+class RunOutcome(BaseModel):
+    """One run of one task under one policy."""
+
+    task: str
+    arm: Arm
+    repeat: int
+    passed: bool = False
+    error: str = Field("", description="infrastructure error (timeout, crash); the pair is left out")
+    violations: int = 0
+    denials: int = 0
+    turns: int = 0
+    cost_usd: float = 0.0
+    duration_s: float = 0.0
+    failures: list[str] = []
+
+
+class Executor(Protocol):
+    """Runs one task with `policy` (CLAUDE.md text) installed and reports what happened."""
+
+    def __call__(self, policy: str, task: Any, arm: Arm, repeat: int) -> RunOutcome: ...
+
+
+class ArmSummary(BaseModel):
+    runs: int
+    passed: int
+    pass_rate: float
+    violations: int
+    denials: int
+    mean_turns: float
+    cost_usd: float
+    duration_s: float
+
+
+class TaskDelta(BaseModel):
+    task: str
+    baseline_pass_rate: float
+    candidate_pass_rate: float
+    delta: float
+    gained: int
+    lost: int
+    violations_delta: int
+    denials_delta: int
+    turns_delta: float
+    cost_delta: float
+    duration_delta: float
+
+
+class Flip(BaseModel):
+    task: str
+    repeat: int
+    direction: Literal["gained", "lost"]
+
+
+class PairedTest(BaseModel):
+    method: str = "exact McNemar (two-sided binomial on discordant pairs)"
+    pairs: int
+    both: int
+    gained: int
+    lost: int
+    neither: int
+    p_value: float
+    interval: tuple[float, float] = Field(description="95% Newcombe interval on candidate minus baseline pass rate")
+
+
+class PolicyRef(BaseModel):
+    name: str
+    sha256: str
+
+
+class ABReport(BaseModel):
+    version: int = REPORT_VERSION
+    baseline_policy: PolicyRef
+    candidate_policy: PolicyRef
+    suite: str
+    executor: str
+    repeat: int
+    started: str
+    duration_s: float
+    baseline: ArmSummary
+    candidate: ArmSummary
+    delta: dict[str, float]
+    deltaGain: float
+    test: PairedTest
+    significant: bool
+    regressions: list[str] = Field(description="tasks with a pair that passed under the baseline only")
+    flipped: list[Flip]
+    tasks: list[TaskDelta]
+    errors: list[str]
+    runs: list[RunOutcome]
+
+    def summary_line(self) -> str:
+        return (
+            f"A/B {self.suite}: pass {self.baseline.pass_rate:.0%} -> {self.candidate.pass_rate:.0%}, "
+            f"deltaGain {self.deltaGain:+.3f}, 95% CI [{self.test.interval[0]:+.3f}, {self.test.interval[1]:+.3f}], "
+            f"McNemar p={self.test.p_value:.4f} ({self.test.gained} gained, {self.test.lost} lost)"
+            + (f", {len(self.errors)} errors" if self.errors else "")
+        )
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def run_ab(
+    baseline: str,
+    candidate: str,
+    tasks: Sequence[Any],
+    execute: Executor,
+    *,
+    repeat: int = 1,
+    suite: str = "suite",
+    executor_name: str = "injected",
+    names: tuple[str, str] = ("baseline", "candidate"),
+    progress: Callable[[RunOutcome], None] | None = None,
+) -> ABReport:
+    """Run every task `repeat` times under both policies, paired and interleaved."""
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    clock = time.monotonic()
+    policies = {"baseline": baseline, "candidate": candidate}
+    runs: list[RunOutcome] = []
+    for r in range(repeat):
+        for index, task in enumerate(tasks):
+            order = ARMS if (r + index) % 2 == 0 else ARMS[::-1]
+            for arm in order:
+                try:
+                    outcome = execute(policies[arm], task, arm, r)
+                except Exception as exc:  # an executor bug or crash must not lose the other runs
+                    outcome = RunOutcome(task=str(task.id), arm=arm, repeat=r, error=f"{type(exc).__name__}: {exc}")
+                runs.append(outcome)
+                if progress is not None:
+                    progress(outcome)
+    return summarise(
+        runs,
+        [str(t.id) for t in tasks],
+        baseline_ref=PolicyRef(name=names[0], sha256=_sha(baseline)),
+        candidate_ref=PolicyRef(name=names[1], sha256=_sha(candidate)),
+        suite=suite,
+        executor=executor_name,
+        repeat=repeat,
+        started=started,
+        duration_s=round(time.monotonic() - clock, 3),
+    )
+
+
+def _arm_summary(runs: list[RunOutcome]) -> ArmSummary:
+    n = len(runs)
+    passed = sum(1 for r in runs if r.passed)
+    return ArmSummary(
+        runs=n,
+        passed=passed,
+        pass_rate=round(passed / n, 4) if n else 0.0,
+        violations=sum(r.violations for r in runs),
+        denials=sum(r.denials for r in runs),
+        mean_turns=round(sum(r.turns for r in runs) / n, 3) if n else 0.0,
+        cost_usd=round(sum(r.cost_usd for r in runs), 6),
+        duration_s=round(sum(r.duration_s for r in runs), 3),
+    )
+
+
+def summarise(
+    runs: list[RunOutcome],
+    task_ids: list[str],
+    *,
+    baseline_ref: PolicyRef,
+    candidate_ref: PolicyRef,
+    suite: str,
+    executor: str,
+    repeat: int,
+    started: str,
+    duration_s: float,
+) -> ABReport:
+    """Pair the runs by (task, repeat) and compute the deltas and the paired test."""
+    by_key: dict[tuple[str, int], dict[str, RunOutcome]] = {}
+    for run in runs:
+        by_key.setdefault((run.task, run.repeat), {})[run.arm] = run
+    errors: list[str] = []
+    pairs: list[tuple[RunOutcome, RunOutcome]] = []
+    for (task, r), arms in by_key.items():
+        missing = [arm for arm in ARMS if arm not in arms]
+        broken = [f"{arm}: {arms[arm].error}" for arm in ARMS if arm in arms and arms[arm].error]
+        if missing or broken:
+            why = "; ".join(broken) or f"no {', '.join(missing)} run"
+            errors.append(f"{task} #{r}: left out of the test ({why})")
+            continue
+        pairs.append((arms["baseline"], arms["candidate"]))
+    both = sum(1 for b, c in pairs if b.passed and c.passed)
+    lost = sum(1 for b, c in pairs if b.passed and not c.passed)
+    gained = sum(1 for b, c in pairs if c.passed and not b.passed)
+    neither = len(pairs) - both - lost - gained
+    base_runs = [b for b, _ in pairs]
+    cand_runs = [c for _, c in pairs]
+    base, cand = _arm_summary(base_runs), _arm_summary(cand_runs)
+    task_deltas: list[TaskDelta] = []
+    for task in task_ids:
+        tp = [(b, c) for b, c in pairs if b.task == task]
+        if not tp:
+            continue
+        tb, tc = _arm_summary([b for b, _ in tp]), _arm_summary([c for _, c in tp])
+        task_deltas.append(
+            TaskDelta(
+                task=task,
+                baseline_pass_rate=tb.pass_rate,
+                candidate_pass_rate=tc.pass_rate,
+                delta=round(tc.pass_rate - tb.pass_rate, 4),
+                gained=sum(1 for b, c in tp if c.passed and not b.passed),
+                lost=sum(1 for b, c in tp if b.passed and not c.passed),
+                violations_delta=tc.violations - tb.violations,
+                denials_delta=tc.denials - tb.denials,
+                turns_delta=round(tc.mean_turns - tb.mean_turns, 3),
+                cost_delta=round(tc.cost_usd - tb.cost_usd, 6),
+                duration_delta=round(tc.duration_s - tb.duration_s, 3),
+            )
+        )
+    order = {task: i for i, task in enumerate(task_ids)}
+    flipped = [
+        Flip(task=b.task, repeat=b.repeat, direction="gained" if c.passed else "lost")
+        for b, c in sorted(pairs, key=lambda p: (p[0].repeat, order.get(p[0].task, 0)))
+        if b.passed != c.passed
+    ]
+    p_value = mcnemar_exact(gained, lost)
+    gain = round(cand.pass_rate - base.pass_rate, 4)
+    return ABReport(
+        baseline_policy=baseline_ref,
+        candidate_policy=candidate_ref,
+        suite=suite,
+        executor=executor,
+        repeat=repeat,
+        started=started,
+        duration_s=duration_s,
+        baseline=base,
+        candidate=cand,
+        delta={
+            "pass_rate": gain,
+            "violations": cand.violations - base.violations,
+            "denials": cand.denials - base.denials,
+            "mean_turns": round(cand.mean_turns - base.mean_turns, 3),
+            "cost_usd": round(cand.cost_usd - base.cost_usd, 6),
+            "duration_s": round(cand.duration_s - base.duration_s, 3),
+        },
+        deltaGain=gain,
+        test=PairedTest(
+            pairs=len(pairs),
+            both=both,
+            gained=gained,
+            lost=lost,
+            neither=neither,
+            p_value=round(p_value, 6),
+            interval=tuple(round(x, 4) for x in paired_difference_interval(both, lost, gained, neither)),  # type: ignore[arg-type]
+        ),
+        significant=p_value < ALPHA and gained > lost,
+        regressions=sorted({f.task for f in flipped if f.direction == "lost"}),
+        flipped=flipped,
+        tasks=task_deltas,
+        errors=errors,
+        runs=runs,
+    )
+
+
+def write_reports(report: ABReport, out_dir: Path) -> tuple[Path, Path]:
+    """Write `ab-report.json` and the self-contained `ab-report.html`; return both paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path, html_path = out_dir / "ab-report.json", out_dir / "ab-report.html"
+    json_path.write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    html_path.write_text(render_html(report), encoding="utf-8")
+    return json_path, html_path
+
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem;color:#1b1f24}
+h1{font-size:1.3rem}table{border-collapse:collapse;margin:1rem 0}
+td,th{border:1px solid #d0d7de;padding:.3rem .6rem;text-align:right}
+th{background:#f6f8fa}td.l,th.l{text-align:left}
+.gain{color:#1a7f37;font-weight:600}.loss{color:#cf222e;font-weight:600}
+.verdict{padding:.6rem 1rem;border-radius:6px;background:#f6f8fa;display:inline-block}
+"""
+
+
+def render_html(report: ABReport) -> str:
+    """One self-contained HTML page: verdict, overall table, flips first, per-task deltas."""
+    e = html.escape
+    t = report.test
+
+    def pct(x: float) -> str:
+        return f"{x:.0%}"
+
+    verdict = (
+        "candidate is significantly better" if report.significant
+        else "no significant difference" if t.gained == t.lost or t.p_value >= ALPHA
+        else "candidate is significantly worse"
+    )
+    rows = [
+        ("pass rate", pct(report.baseline.pass_rate), pct(report.candidate.pass_rate), f"{report.delta['pass_rate']:+.3f}"),
+        ("violations", report.baseline.violations, report.candidate.violations, f"{report.delta['violations']:+g}"),
+        ("denials", report.baseline.denials, report.candidate.denials, f"{report.delta['denials']:+g}"),
+        ("mean turns", report.baseline.mean_turns, report.candidate.mean_turns, f"{report.delta['mean_turns']:+g}"),
+        ("cost (USD)", report.baseline.cost_usd, report.candidate.cost_usd, f"{report.delta['cost_usd']:+g}"),
+        ("time (s)", report.baseline.duration_s, report.candidate.duration_s, f"{report.delta['duration_s']:+g}"),
+    ]
+    overall = "".join(f"<tr><th class=l>{e(str(a))}</th><td>{e(str(b))}</td><td>{e(str(c))}</td><td>{e(str(d))}</td></tr>" for a, b, c, d in rows)
+    flips = "".join(
+        f"<tr><td class=l>{e(f.task)}</td><td>{f.repeat}</td><td class={'gain' if f.direction == 'gained' else 'loss'}>{f.direction}</td></tr>"
+        for f in report.flipped
+    ) or "<tr><td class=l colspan=3>no task flipped</td></tr>"
+    tasks = "".join(
+        f"<tr><td class=l>{e(d.task)}</td><td>{pct(d.baseline_pass_rate)}</td><td>{pct(d.candidate_pass_rate)}</td>"
+        f"<td class={'gain' if d.delta > 0 else 'loss' if d.delta < 0 else ''}>{d.delta:+.2f}</td><td>{d.gained}</td><td>{d.lost}</td>"
+        f"<td>{d.violations_delta:+d}</td><td>{d.denials_delta:+d}</td><td>{d.turns_delta:+g}</td><td>{d.duration_delta:+g}</td></tr>"
+        for d in sorted(report.tasks, key=lambda d: (d.delta == 0, d.delta, d.task))
+    )
+    errors = "".join(f"<li>{e(x)}</li>" for x in report.errors)
+    data = e(json.dumps({"deltaGain": report.deltaGain, "p_value": t.p_value, "interval": list(t.interval)}))
+    return f"""<!doctype html>
+<html lang=en><head><meta charset=utf-8><title>A/B: {e(report.suite)}</title><style>{_CSS}</style></head>
+<body data-summary="{data}">
+<h1>A/B benchmark: {e(report.baseline_policy.name)} vs {e(report.candidate_policy.name)}</h1>
+<p class=verdict><b>{e(verdict)}</b>: deltaGain {report.deltaGain:+.3f},
+95% interval [{t.interval[0]:+.3f}, {t.interval[1]:+.3f}], {e(t.method)} p = {t.p_value:.4g}
+({t.gained} gained, {t.lost} lost of {t.pairs} pairs)</p>
+<p>Suite <code>{e(report.suite)}</code>, executor <code>{e(report.executor)}</code>, repeat {report.repeat},
+started {e(report.started)}, {report.duration_s:g} s.</p>
+<h2>Overall</h2>
+<table><tr><th class=l></th><th>baseline</th><th>candidate</th><th>delta</th></tr>{overall}</table>
+<h2>Flipped pairs (in run order)</h2>
+<table><tr><th class=l>task</th><th>repeat</th><th>direction</th></tr>{flips}</table>
+<h2>Per task</h2>
+<table><tr><th class=l>task</th><th>baseline</th><th>candidate</th><th>delta</th><th>gained</th><th>lost</th>
+<th>violations</th><th>denials</th><th>turns</th><th>time (s)</th></tr>{tasks}</table>
+{"<h2>Left out</h2><ul>" + errors + "</ul>" if errors else ""}
+</body></html>
+"""

@@ -1,0 +1,647 @@
+"""The autopilot: promote the CLAUDE.local.md rules that help into CLAUDE.md, or propose it.
+
+One cycle (`run_cycle`):
+
+1. Lock `<state>/autopilot.lock` (filelock, so a lock held by a dead process is released by
+   the kernel and recovered; a live holder makes this cycle skip, reporting its pid).
+2. Load CLAUDE.md and CLAUDE.local.md; remember CLAUDE.md's hash.
+3. Find the promotable local rules by stable id (`promote.find_promotable`); build the
+   candidate with the auto-promotion block; check that every promoted rule compiles to the
+   same checks inside CLAUDE.md (a rule that does not is reported and left out).
+4. Score both with the analyzer; optionally A/B test them (`ab_runner`).
+5. Apply only with `apply` (`--apply` / `GUIDANCE_AUTOPILOT_APPLY=1`), an analyzer delta of at
+   least `min_delta`, and, with the A/B gate on, `deltaGain >= min_ab_gain` and no task that
+   got worse. Otherwise write a proposal. Shared CLAUDE.md is never rewritten by default:
+   users of the anchor, which applies on every session end, complained about exactly that.
+6. Apply = backup, atomic write, ADR in the target repo, ledger record. If CLAUDE.md changed
+   since step 2 (someone edited it), nothing is written. If anything fails after the write,
+   the original is restored from the backup.
+7. Always: the report, the state file and one log line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import filelock
+from pydantic import BaseModel
+
+from guidance.autopilot.ab import ABReport
+from guidance.autopilot.analyzer import Analysis, compare, score_bundle
+from guidance.autopilot.promote import MAX_PROMOTIONS, Conflict, Plan, Promotion, build_candidate, find_promotable
+from guidance.errors import ConfigError, GuidanceError, PolicyError, StateError
+from guidance.state import StateLayout
+
+SHARED_NAME = "CLAUDE.md"
+LOCAL_NAME = "CLAUDE.local.md"
+LOCK_NAME = "autopilot.lock"
+PID_NAME = "autopilot.pid"
+#: Written before CLAUDE.md is replaced and removed once the ADR and ledger record exist; found
+#: by a later cycle, it means an apply was killed half-way and the original is restored.
+JOURNAL_NAME = "autopilot-apply.json"
+REPORT_NAME = "autopilot-report.json"
+STATE_NAME = "autopilot-state.json"
+LOG_NAME = "autopilot.log"
+ADR_DIR = Path("docs") / "adr"
+#: Spool job kind that carries promotions and rollbacks to the ledger.
+LEDGER_KIND = "autopilot"
+
+ENV_ENABLED = "GUIDANCE_AUTOPILOT_ENABLED"
+ENV_MIN_DELTA = "GUIDANCE_AUTOPILOT_MIN_DELTA"
+ENV_AB = "GUIDANCE_AUTOPILOT_AB"
+ENV_MIN_AB_GAIN = "GUIDANCE_AUTOPILOT_MIN_AB_GAIN"
+ENV_APPLY = "GUIDANCE_AUTOPILOT_APPLY"
+
+Decision = Literal[
+    "applied", "proposed", "no-promotable", "unchanged", "locked", "disabled", "aborted",
+    "rolled-back", "error",
+]
+
+#: Runs the A/B benchmark: (baseline text, candidate text, project dir) -> report.
+ABRunner = Callable[[str, str, Path], ABReport]
+
+
+class Settings(BaseModel):
+    """One cycle's options: flags win over the environment, which wins over the defaults."""
+
+    project: Path
+    apply: bool = False
+    ab: bool = False
+    min_delta: float = 0.5
+    min_ab_gain: float = 0.05
+    max_promotions: int = MAX_PROMOTIONS
+    enabled: bool = True
+    source: str = "manual"
+
+    @classmethod
+    def resolve(cls, project: Path, environ: Mapping[str, str] | None = None, **flags: Any) -> Settings:
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {
+            "enabled": _env_bool(env, ENV_ENABLED, True),
+            "apply": _env_bool(env, ENV_APPLY, False),
+            "ab": _env_bool(env, ENV_AB, False),
+            "min_delta": _env_float(env, ENV_MIN_DELTA, 0.5),
+            "min_ab_gain": _env_float(env, ENV_MIN_AB_GAIN, 0.05),
+        }
+        values.update({k: v for k, v in flags.items() if v is not None})
+        return cls(project=project.resolve(), **values)
+
+
+def _env_bool(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{name}={raw!r} is not a boolean; use 1 or 0")
+
+
+def _env_float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number; use e.g. 0.5") from None
+
+
+class CycleReport(BaseModel):
+    """What one cycle did and why; written to `<state>/autopilot-report.json`."""
+
+    started: str
+    source: str
+    decision: Decision
+    reasons: list[str] = []
+    promotions: list[Promotion] = []
+    conflicts: list[Conflict] = []
+    before: Analysis | None = None
+    after: Analysis | None = None
+    delta: float | None = None
+    ab: ABReport | None = None
+    ab_error: str = ""
+    candidate_hash: str = ""
+    proposal: str = ""
+    backup: str = ""
+    adr: str = ""
+    ledger: str = ""
+
+    def line(self) -> str:
+        parts = [self.started, self.source, self.decision]
+        if self.delta is not None:
+            parts.append(f"delta={self.delta:+.1f}")
+        if self.ab is not None:
+            parts.append(f"abGain={self.ab.deltaGain:+.3f} p={self.ab.test.p_value:.4g}")
+        if self.promotions:
+            parts.append("rules=" + ",".join(p.id for p in self.promotions))
+        parts += self.reasons
+        return " ".join(parts)
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _stamp() -> str:
+    ns = time.time_ns()
+    return time.strftime("%Y%m%dT%H%M%S", time.gmtime(ns // 1_000_000_000)) + f"{ns // 1000 % 1_000_000:06d}Z"
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _json(value: Any) -> bytes:
+    import json
+
+    return (json.dumps(value, indent=2) + "\n").encode("utf-8")
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same directory, fsync, rename: readers see old or new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.autopilot-{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _compile(shared: str, local: str | None, root: Path) -> dict[str, Any]:
+    from guidance.policy.compiler import compile_sources
+
+    return compile_sources(shared, local, root=str(root))
+
+
+def _signature(bundle: dict[str, Any], rule: str) -> list[tuple[str, str, str]]:
+    return sorted(
+        (str(c.get("kind")), str(c.get("verdict")), repr(c.get("pattern")) + repr(c.get("before")))
+        for c in bundle.get("checks", [])
+        if c.get("rule") == rule
+    )
+
+
+class Autopilot:
+    """Runs cycles for one project. `ab_runner` and `record` are injectable for tests."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        ab_runner: ABRunner | None = None,
+        record: Callable[[str, dict[str, Any]], str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.project = settings.project
+        self.layout = StateLayout.for_project(str(self.project))
+        self.state_root = Path(self.layout.root)
+        self.ab_runner = ab_runner
+        self.record = record or self._record_in_ledger
+
+    # -- paths ---------------------------------------------------------------------------
+    @property
+    def shared_path(self) -> Path:
+        return self.project / SHARED_NAME
+
+    @property
+    def local_path(self) -> Path:
+        return self.project / LOCAL_NAME
+
+    def _ensure_dirs(self) -> None:
+        for directory in (self.state_root, Path(self.layout.proposals), Path(self.layout.backups), Path(self.layout.logs)):
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+
+    # -- the cycle -----------------------------------------------------------------------
+    def run_cycle(self) -> CycleReport:
+        report = CycleReport(started=_now(), source=self.settings.source, decision="error")
+        if not self.settings.enabled and self.settings.source != "manual":
+            report.decision = "disabled"
+            report.reasons.append(f"{ENV_ENABLED}=0")
+            return report
+        try:
+            self._ensure_dirs()
+        except OSError as exc:
+            raise StateError(f"cannot create the autopilot state in {self.state_root}: {exc.strerror or exc}") from None
+        lock = filelock.FileLock(str(self.state_root / LOCK_NAME))
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:
+            report.decision = "locked"
+            report.reasons.append(f"another autopilot (pid {self._holder()}) holds {LOCK_NAME}; cycle skipped")
+            self._log(report)
+            return report
+        try:
+            (self.state_root / PID_NAME).write_text(str(os.getpid()), encoding="utf-8")
+            try:
+                self._recover(report)
+                self._cycle(report)
+            except GuidanceError as exc:
+                report.decision = "error"
+                report.reasons.append(str(exc))
+            self._finish(report)
+            return report
+        finally:
+            (self.state_root / PID_NAME).unlink(missing_ok=True)
+            lock.release()
+
+    def _holder(self) -> str:
+        try:
+            return (self.state_root / PID_NAME).read_text(encoding="utf-8").strip() or "?"
+        except OSError:
+            return "?"
+
+    def _cycle(self, report: CycleReport) -> None:
+        shared_bytes = _read(self.shared_path)
+        local_bytes = _read(self.local_path)
+        if local_bytes is None:
+            report.decision = "no-promotable"
+            report.reasons.append(f"no {LOCAL_NAME}")
+            return
+        before_hash = _sha(shared_bytes or b"")
+        shared = (shared_bytes or b"").decode("utf-8", errors="replace")
+        local = local_bytes.decode("utf-8", errors="replace")
+        try:
+            shared_bundle = _compile(shared, None, self.project)
+        except PolicyError as exc:
+            report.reasons.append(f"{SHARED_NAME} does not compile: {exc}; fix it first, nothing changed")
+            return
+        try:
+            merged_bundle = _compile(shared, local, self.project)
+        except PolicyError as exc:
+            report.reasons.append(f"{LOCAL_NAME} does not compile: {exc}; nothing changed")
+            return
+        plan = find_promotable(shared_bundle, merged_bundle, local, max_promotions=self.settings.max_promotions)
+        candidate, plan, candidate_bundle = self._candidate(shared, shared_bundle, merged_bundle, plan)
+        report.promotions, report.conflicts = plan.promotions, plan.conflicts
+        if not plan.promotions:
+            report.decision = "no-promotable"
+            report.reasons.append("no new or changed local rule can be promoted")
+            return
+        # Identity of the candidate without its timestamp: the base file and the promoted lines.
+        identity = before_hash + "".join(p.id + "\n".join(p.lines) for p in plan.promotions)
+        report.candidate_hash = _sha(identity.encode("utf-8"))[:16]
+        state = self._load_state()
+        if state.get("lastCandidateHash") == report.candidate_hash and state.get("lastDecision") == "proposed" and not self.settings.apply:
+            report.decision = "unchanged"
+            report.reasons.append(f"same candidate as the last proposal ({state.get('lastProposal', '')})")
+            return
+        report.before = score_bundle(shared, shared_bundle)
+        report.after = score_bundle(candidate, candidate_bundle)
+        report.delta = compare(report.before, report.after)["delta"]
+        gate_ok = True
+        if report.delta < self.settings.min_delta:
+            gate_ok = False
+            report.reasons.append(f"analyzer delta {report.delta:+.1f} < min-delta {self.settings.min_delta}")
+        if self.settings.ab:
+            gate_ok = self._ab_gate(report, shared, candidate) and gate_ok
+        if not self.settings.apply:
+            report.reasons.append(f"not applied: run with --apply (or {ENV_APPLY}=1) to rewrite {SHARED_NAME}")
+        if gate_ok and self.settings.apply:
+            self._apply(report, shared_bytes, before_hash, candidate)
+        else:
+            self._propose(report, before_hash, candidate)
+
+    def _candidate(
+        self, shared: str, shared_bundle: dict[str, Any], merged_bundle: dict[str, Any], plan: Plan
+    ) -> tuple[str, Plan, dict[str, Any]]:
+        """Build the candidate; leave out (and report) rules that do not compile the same in it."""
+        while True:
+            candidate = build_candidate(shared, shared_bundle, plan, generated=_now(), source=LOCAL_NAME)
+            try:
+                bundle = _compile(candidate, None, self.project)
+            except PolicyError as exc:
+                failed = [Conflict(id=p.id, source=p.source, reason=f"candidate does not compile: {exc}") for p in plan.promotions]
+                return shared, Plan(promotions=[], conflicts=plan.conflicts + failed), {}
+            ids = {s["id"] for s in bundle.get("shards", [])}
+            broken = [
+                p for p in plan.promotions
+                if p.id not in ids or _signature(bundle, p.id) != _signature(merged_bundle, p.id)
+            ]
+            if not broken:
+                return candidate, plan, bundle
+            plan = Plan(
+                promotions=[p for p in plan.promotions if p not in broken],
+                conflicts=plan.conflicts
+                + [Conflict(id=p.id, source=p.source, reason=f"does not compile to the same checks in {SHARED_NAME}") for p in broken],
+            )
+            if not plan.promotions:
+                return shared, plan, bundle
+
+    def _ab_gate(self, report: CycleReport, shared: str, candidate: str) -> bool:
+        if self.ab_runner is None:
+            report.ab_error = "no A/B runner available"
+            report.reasons.append("A/B gate: no runner; not applied")
+            return False
+        try:
+            report.ab = self.ab_runner(shared, candidate, self.project)
+        except GuidanceError as exc:
+            report.ab_error = str(exc)
+            report.reasons.append(f"A/B suite failed to run: {exc}; not applied")
+            return False
+        ab = report.ab
+        ok = True
+        if ab.deltaGain < self.settings.min_ab_gain:
+            ok = False
+            report.reasons.append(f"A/B deltaGain {ab.deltaGain:+.3f} < min-ab-gain {self.settings.min_ab_gain}")
+        if ab.regressions:
+            ok = False
+            report.reasons.append("A/B regressions: " + ", ".join(ab.regressions))
+        if ab.test.pairs == 0:
+            ok = False
+            report.reasons.append("A/B: no valid pairs")
+        return ok
+
+    # -- outcomes ------------------------------------------------------------------------
+    def _changed_since(self, before_hash: str) -> bool:
+        return _sha(_read(self.shared_path) or b"") != before_hash
+
+    def _abort_if_changed(self, report: CycleReport, before_hash: str) -> bool:
+        if self._changed_since(before_hash):
+            report.decision = "aborted"
+            report.reasons.append(f"{SHARED_NAME} was edited while the autopilot ran; nothing written, try again")
+            return True
+        return False
+
+    def _propose(self, report: CycleReport, before_hash: str, candidate: str) -> None:
+        if self._abort_if_changed(report, before_hash):
+            return
+        path = Path(self.layout.proposals) / f"CLAUDE.promoted.{_stamp()}.md"
+        atomic_write(path, candidate.encode("utf-8"))
+        report.proposal = str(path)
+        report.decision = "proposed"
+        report.ledger = self._safe_record(report, {"action": "propose", "proposal": str(path)})
+
+    def _apply(self, report: CycleReport, original: bytes | None, before_hash: str, candidate: str) -> None:
+        if self._abort_if_changed(report, before_hash):
+            return
+        backups = Path(self.layout.backups)
+        stamp = _stamp()
+        backup = backups / (f"CLAUDE.md.{stamp}.bak" if original is not None else f"CLAUDE.md.{stamp}.absent")
+        atomic_write(backup, original or b"")
+        report.backup = str(backup)
+        if self._abort_if_changed(report, before_hash):
+            backup.unlink(missing_ok=True)
+            report.backup = ""
+            return
+        journal = self.state_root / JOURNAL_NAME
+        after_hash = _sha(candidate.encode("utf-8"))
+        atomic_write(journal, _json({"backup": str(backup), "sha256_before": before_hash, "sha256_after": after_hash}))
+        atomic_write(self.shared_path, candidate.encode("utf-8"))
+        try:
+            report.adr = str(self._write_adr(report))
+        except BaseException:
+            self._restore(original)
+            journal.unlink(missing_ok=True)
+            raise
+        report.decision = "applied"
+        journal.unlink(missing_ok=True)
+        report.ledger = self._safe_record(
+            report,
+            {
+                "action": "promote",
+                "rules": [p.id for p in report.promotions],
+                "backup": report.backup,
+                "adr": report.adr,
+                "sha256_before": before_hash,
+                "sha256_after": after_hash,
+                "delta": report.delta,
+                "deltaGain": report.ab.deltaGain if report.ab else None,
+            },
+        )
+
+    def _recover(self, report: CycleReport) -> None:
+        """Finish off an apply that was killed between writing CLAUDE.md and its ADR."""
+        journal = self.state_root / JOURNAL_NAME
+        raw = _read(journal)
+        if raw is None:
+            return
+        import json
+
+        try:
+            entry = json.loads(raw)
+            backup = Path(entry["backup"])
+            before, after = str(entry["sha256_before"]), str(entry["sha256_after"])
+        except (ValueError, KeyError, TypeError):
+            journal.unlink(missing_ok=True)
+            report.reasons.append(f"ignored an unreadable {JOURNAL_NAME}")
+            return
+        current = _sha(_read(self.shared_path) or b"")
+        if current == after and backup.exists():
+            self._restore(backup.read_bytes() if backup.suffix == ".bak" else None)
+            backup.rename(backup.with_name(backup.name + ".restored"))
+            report.reasons.append(f"an earlier apply was interrupted; restored {SHARED_NAME} from {backup.name}")
+        elif current != before:
+            report.reasons.append(f"an earlier apply was interrupted and {SHARED_NAME} was edited since; left as it is")
+        journal.unlink(missing_ok=True)
+
+    def _restore(self, original: bytes | None) -> None:
+        if original is None:
+            self.shared_path.unlink(missing_ok=True)
+        else:
+            atomic_write(self.shared_path, original)
+
+    def _write_adr(self, report: CycleReport) -> Path:
+        directory = self.project / ADR_DIR
+        directory.mkdir(parents=True, exist_ok=True)
+        numbers = [int(m.group(1)) for p in directory.glob("ADR-*.md") if (m := re.match(r"ADR-(\d+)", p.name))]
+        number = max(numbers, default=0) + 1
+        first = report.promotions[0].text if report.promotions else "rules"
+        slug = "promote-" + "-".join(re.findall(r"[a-z0-9]+", first.lower()))[:48].strip("-")
+        path = directory / f"ADR-{number:03d}-{slug}.md"
+        atomic_write(path, render_adr(number, report, self.settings).encode("utf-8"))
+        return path
+
+    def _record_in_ledger(self, kind: str, payload: dict[str, Any]) -> str:
+        from guidance.jobs import spool
+
+        job = spool.enqueue(str(self.state_root), kind, payload)
+        spool.spawn_worker(str(self.project), str(self.state_root))
+        return job
+
+    def _safe_record(self, report: CycleReport, payload: dict[str, Any]) -> str:
+        payload = {"source": report.source, "started": report.started, **payload}
+        try:
+            return self.record(LEDGER_KIND, payload)
+        except GuidanceError as exc:
+            report.reasons.append(f"ledger: {exc}")
+            return ""
+
+    # -- record keeping ------------------------------------------------------------------
+    def _load_state(self) -> dict[str, Any]:
+        import json
+
+        try:
+            value = json.loads((self.state_root / STATE_NAME).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def _finish(self, report: CycleReport) -> None:
+        atomic_write(self.state_root / REPORT_NAME, (report.model_dump_json(indent=2) + "\n").encode("utf-8"))
+        state = self._load_state()
+        state.update(
+            {
+                "lastRun": report.started,
+                "lastDecision": report.decision,
+                "lastCandidateHash": report.candidate_hash or state.get("lastCandidateHash", ""),
+                "lastDelta": report.delta,
+            }
+        )
+        if report.decision == "applied":
+            state["lastApplied"] = report.started
+            state["lastAdr"] = report.adr
+        if report.proposal:
+            state["lastProposal"] = report.proposal
+        atomic_write(self.state_root / STATE_NAME, _json(state))
+        self._log(report)
+
+    def _log(self, report: CycleReport) -> None:
+        with open(Path(self.layout.logs) / LOG_NAME, "a", encoding="utf-8") as handle:
+            handle.write(report.line() + "\n")
+
+    # -- rollback ------------------------------------------------------------------------
+    def rollback(self) -> CycleReport:
+        """Restore CLAUDE.md from the newest backup (consumed, so a second rollback goes further back)."""
+        report = CycleReport(started=_now(), source="rollback", decision="error")
+        self._ensure_dirs()
+        lock = filelock.FileLock(str(self.state_root / LOCK_NAME))
+        try:
+            lock.acquire(timeout=0)
+        except filelock.Timeout:
+            report.decision = "locked"
+            report.reasons.append(f"another autopilot (pid {self._holder()}) is running; try again")
+            self._log(report)
+            return report
+        try:
+            backups = sorted(
+                (p for p in Path(self.layout.backups).glob("CLAUDE.md.*") if p.suffix in (".bak", ".absent")),
+                key=lambda p: p.name,
+            )
+            if not backups:
+                raise StateError(f"no autopilot backup in {self.layout.backups}; nothing to roll back")
+            latest = backups[-1]
+            current = _read(self.shared_path)
+            if current is not None:
+                atomic_write(Path(self.layout.backups) / f"CLAUDE.md.{_stamp()}.pre-rollback", current)
+            self._restore(latest.read_bytes() if latest.suffix == ".bak" else None)
+            latest.rename(latest.with_name(latest.name + ".restored"))
+            report.decision = "rolled-back"
+            report.backup = str(latest)
+            report.reasons.append(f"restored {SHARED_NAME} from {latest.name}")
+            report.ledger = self._safe_record(
+                report,
+                {"action": "rollback", "backup": str(latest), "sha256_before": _sha(current or b""), "sha256_after": _sha(_read(self.shared_path) or b"")},
+            )
+            self._log(report)
+            return report
+        finally:
+            lock.release()
+
+
+def render_adr(number: int, report: CycleReport, settings: Settings) -> str:
+    """The decision record of one promotion: what changed and the evidence."""
+    rules = "\n".join(f"- `{p.id}` ({p.status}, from `{p.source}`): {p.text}" for p in report.promotions)
+    conflicts = "\n".join(f"- `{c.id}` (`{c.source}`): {c.reason}" for c in report.conflicts) or "- none"
+    lines = [
+        f"# ADR-{number:03d}: Promote local guidance rules into {SHARED_NAME}",
+        "",
+        "- Status: Accepted",
+        f"- Date: {report.started}",
+        f"- Decided by: cf-guidance autopilot ({report.source}, --apply)",
+        "",
+        "## Context",
+        "",
+        f"These rules were tried in `{LOCAL_NAME}` and are new or changed compared with `{SHARED_NAME}`.",
+        "",
+        "## Decision",
+        "",
+        f"Promote them into the auto-promotion block of `{SHARED_NAME}`:",
+        "",
+        rules,
+        "",
+        "Not promoted:",
+        "",
+        conflicts,
+        "",
+        "## Measured effect",
+        "",
+    ]
+    if report.before and report.after:
+        lines += [
+            f"- Analyzer: {report.before.composite:.1f} ({report.before.grade}) -> {report.after.composite:.1f} "
+            f"({report.after.grade}), delta {report.delta:+.1f} (threshold {settings.min_delta})",
+        ]
+    if report.ab is not None:
+        ab = report.ab
+        lines += [
+            f"- A/B ({ab.suite}, executor {ab.executor}, repeat {ab.repeat}): pass rate "
+            f"{ab.baseline.pass_rate:.0%} -> {ab.candidate.pass_rate:.0%}, deltaGain {ab.deltaGain:+.3f} "
+            f"(threshold {settings.min_ab_gain})",
+            f"- Paired test: {ab.test.method}, p = {ab.test.p_value:.4g} ({ab.test.gained} gained, {ab.test.lost} lost "
+            f"of {ab.test.pairs} pairs); 95% interval on the difference [{ab.test.interval[0]:+.3f}, {ab.test.interval[1]:+.3f}]",
+            f"- Denials {ab.baseline.denials} -> {ab.candidate.denials}, violations {ab.baseline.violations} -> {ab.candidate.violations}",
+        ]
+        if ab.flipped:
+            lines.append("- First flips: " + ", ".join(f"{f.task} #{f.repeat} {f.direction}" for f in ab.flipped[:5]))
+    else:
+        lines.append("- A/B: not run (enable with --ab or GUIDANCE_AUTOPILOT_AB=1)")
+    lines += [
+        "",
+        "## Consequences",
+        "",
+        "The promoted rules are enforced for everyone using this repository's hooks.",
+        f"Backup of the previous `{SHARED_NAME}`: `{report.backup}`; undo with `cf-guidance autopilot rollback`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def parse_interval(text: str) -> float:
+    """`30m`, `90s`, `2h`, `1d` or plain seconds -> seconds."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", text)
+    if not match:
+        raise ConfigError(f"interval {text!r} is not understood; use e.g. 30m, 90s, 2h")
+    value = float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}[match.group(2)]
+    if value <= 0:
+        raise ConfigError("the interval must be positive")
+    return value
+
+
+def run_daemon(
+    autopilot: Autopilot,
+    interval_s: float,
+    *,
+    max_cycles: int | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+    on_cycle: Callable[[CycleReport], None] | None = None,
+) -> int:
+    """Run a cycle every `interval_s` seconds until interrupted (or `max_cycles`); return cycles run."""
+    cycles = 0
+    while max_cycles is None or cycles < max_cycles:
+        report = autopilot.run_cycle()
+        cycles += 1
+        if on_cycle is not None:
+            on_cycle(report)
+        if max_cycles is not None and cycles >= max_cycles:
+            break
+        sleep(interval_s)
+    return cycles
