@@ -31,7 +31,7 @@ KNOWN_PROGRAMS = frozenset(
     """git npm npx yarn pnpm bun deno node pip pip3 pipx uv poetry conda cargo rustup go make
     cmake docker podman kubectl helm terraform tofu pulumi aws gcloud az gsutil rm rmdir mv cp
     sudo su curl wget ssh scp rsync dd mkfs fdisk parted chmod chown kill pkill killall shutdown
-    reboot halt psql mysql mongo mongosh redis-cli sqlite3 find xargs eval exec python python3
+    reboot halt psql mysql mongo mongosh redis-cli sqlite3 find xargs python python3
     pytest jest vitest tsc eslint prettier black ruff mypy gh brew apt apt-get yum dnf pacman
     systemctl service crontab truncate shred wipefs mkswap mount umount iptables nc netcat ncat
     telnet ftp sftp heroku vercel netlify firebase flyctl fly wrangler supabase prisma alembic
@@ -91,9 +91,11 @@ _SEQ_BEFORE = re.compile(
 )
 # "Don't use `find` in tests": the span names something used inside code, not a command to run.
 _IN_CODE = re.compile(
-    r"\s*(?:in|inside|within|from)\s+(?:the\s+|your\s+|our\s+|any\s+)?(?:unit\s+|new\s+)?"
+    r"\s*(?:in|inside|within|from)\s+(?:the\s+|your\s+|our\s+|any\s+)?(?:[\w.+#-]+\s+)?"
     r"(?:tests?|specs?|code|codebase|source|production|components?|modules?|files?|scripts?|functions?|classes)\b"
 )
+# "Don't run `make test` before committing": a ban limited to a moment is not a ban of the command.
+_WHEN = re.compile(r"\s*,?\s*(?:before|after|while|during|until|when|whenever|if|once)\b")
 _NEGATION = re.compile(rf"\b{_NEG}\b")
 _EXCEPTION = re.compile(r"\b(?:unless|without|except|only\s+(?:when|if|after|with))\b")
 _CODE_INDEX = re.compile(_C)
@@ -333,7 +335,7 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
         for match in _WARN_CMD.finditer(lower):
             verb = match.group("verb") or ""
             lenient = verb.startswith(("run", "exec", "call", "invok"))
-            if not lenient and _IN_CODE.match(lower, match.end()):
+            if (not lenient and _IN_CODE.match(lower, match.end())) or _WHEN.match(lower, match.end()):
                 continue
             for code in _codes_in(match.group("codes"), codes):
                 pattern = command_pattern(code, lenient=lenient)
@@ -342,7 +344,7 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
         deny_matches = [(m, m.group("verb") != "use") for m in _DENY_CMD.finditer(lower)]
         deny_matches += [(m, False) for m in _BARE_NEVER.finditer(lower)]
         for match, lenient in deny_matches:
-            if not lenient and _IN_CODE.match(lower, match.end()):
+            if (not lenient and _IN_CODE.match(lower, match.end())) or _WHEN.match(lower, match.end()):
                 continue
             # "Never run `X` unless I ask" is a request for confirmation, not a ban.
             verdict = "ask" if _EXCEPTION.search(lower[match.end():]) else "deny"

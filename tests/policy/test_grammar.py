@@ -1,0 +1,269 @@
+"""The prose and ```guidance grammars, as tables: text -> the checks it must (or must not) yield."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from guidance.policy import grammar
+from guidance.policy.compiler import compile_sources
+
+
+def simplified(check: dict[str, Any]) -> tuple[Any, ...]:
+    if check["kind"] == "sequence":
+        return ("sequence", check["verdict"], " ".join(check["before"]), " ".join(check["then"]))
+    pattern = check["pattern"]
+    return (check["kind"], check["verdict"], " ".join(pattern) if isinstance(pattern, list) else pattern)
+
+
+def checks_of(markdown: str) -> list[tuple[Any, ...]]:
+    bundle = compile_sources(markdown)
+    return [simplified(c) for c in bundle["checks"]]
+
+
+ENFORCED = [
+    ("Never run `git push --force`", [("command", "deny", "git push --force")]),
+    ("NEVER run `npm publish` locally", [("command", "deny", "npm publish")]),
+    ("Do not run `make clean`", [("command", "deny", "make clean")]),
+    ("Do not use `git push --force` or `git push -f`",
+     [("command", "deny", "git push --force"), ("command", "deny", "git push -f")]),
+    ("Don't execute `./scripts/reset-db.sh`", [("command", "deny", "reset-db.sh")]),
+    ("Never `rm -rf data/`", [("command", "deny", "rm -rf data/")]),
+    ("You must not run `kubectl delete namespace prod`", [("command", "deny", "kubectl delete namespace prod")]),
+    ("Never run `a-tool x`, `b-tool y` or `c-tool z`",
+     [("command", "deny", "a-tool x"), ("command", "deny", "b-tool y"), ("command", "deny", "c-tool z")]),
+    ("**Git force push**: Never use `git push --force`.", [("command", "deny", "git push --force")]),
+    ("❌ NEVER use `docker system prune`", [("command", "deny", "docker system prune")]),
+    ("Never directly run `terraform destroy`", [("command", "deny", "terraform destroy")]),
+    ("Never use `--no-verify`", [("command", "deny", "* --no-verify")]),
+    ("Never run `npm publish <pkg>`", [("command", "deny", "npm publish *")]),
+    ("Avoid `npm install`", [("command", "warn", "npm install")]),
+    ("Prefer not to run `cargo update`", [("command", "warn", "cargo update")]),
+    ("Try not to run `yarn upgrade`", [("command", "warn", "yarn upgrade")]),
+    ("Avoid running `pytest -x` in CI", [("command", "warn", "pytest -x")]),
+    ("Ask before `terraform apply`", [("command", "ask", "terraform apply")]),
+    ("Ask before running `alembic upgrade head`", [("command", "ask", "alembic upgrade head")]),
+    ("Confirm before running `helm upgrade`", [("command", "ask", "helm upgrade")]),
+    ("Require approval before `aws s3 rm`", [("command", "ask", "aws s3 rm")]),
+    ("Always ask the user before running `git rebase`", [("command", "ask", "git rebase")]),
+    ("Never run `npm run dev` unless I tell you to", [("command", "ask", "npm run dev")]),
+    ("Never run `db-migrate` without asking first", [("command", "ask", "db-migrate")]),
+    ("Never edit `migrations/`", [("write", "deny", "migrations/**")]),
+    ("Do not modify `package-lock.json`", [("write", "deny", "package-lock.json")]),
+    ("Never delete or modify files under `data`", [("write", "deny", "data/**")]),
+    ("Never touch `infra/*.tf`", [("write", "deny", "infra/*.tf")]),
+    ("Never write to `./vendor/`", [("write", "deny", "vendor/**")]),
+    ("Never read `.env`", [("read", "deny", ".env")]),
+    ("Never open or print `secrets/**`", [("read", "deny", "secrets/**")]),
+    ("Never read or edit `.env.production`",
+     [("write", "deny", ".env.production"), ("read", "deny", ".env.production")]),
+    ("Always run `make test` before committing", [("sequence", "deny", "make test", "git commit")]),
+    ("Run `npm run lint` before pushing", [("sequence", "deny", "npm run lint", "git push")]),
+    ("Always run `make test` before `git commit`", [("sequence", "deny", "make test", "git commit")]),
+    ("Run `pytest` before every commit", [("sequence", "deny", "pytest", "git commit")]),
+    ("Make sure to run `cargo fmt` before each push", [("sequence", "deny", "cargo fmt", "git push")]),
+    ("Before committing, always run `ruff check .`", [("sequence", "deny", "ruff check .", "git commit")]),
+    ("Always run `npm test` and `npm run lint` before committing",
+     [("sequence", "deny", "npm test", "git commit"), ("sequence", "deny", "npm run lint", "git commit")]),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), ENFORCED, ids=[s for s, _ in ENFORCED])
+def test_prose_compiles_to_checks(sentence: str, expected: list[tuple[Any, ...]]) -> None:
+    assert checks_of(f"- {sentence}\n") == expected
+
+
+# Mentions: commands and paths that appear in the text without an instruction about them.
+MENTIONS = [
+    # not bullets at all
+    "# Never run `git push --force`",
+    "## Do not edit `migrations/`",
+    "Never run `rm -rf build` (a paragraph, not a bullet)",
+    "```bash\nrm -rf build\n```",
+    "```\nNever run `git push --force`\n```",
+    "    git push --force   # indented code block",
+    "> Never run `git push --force` (a quote is a paragraph)",
+    "```guidance-example\ndeny command git push\n```",
+    # descriptive bullets
+    "- we use `git push` to deploy",
+    "- `rm -rf build` cleans the build directory",
+    "- Run `npm test` to run the tests",
+    "- The CI never runs `git push --force`",
+    "- `make clean` - removes artefacts (never needed locally)",
+    "- Deploys happen with `kubectl apply -f k8s/`",
+    "- The script never deletes `data/`",
+    "- Use `git push --force-with-lease` when rebasing",
+    "- Always use `uv run pytest`",
+    "- Always run `make coverage` to evaluate coverage",
+    # negations whose object is not the span
+    "- Do not set a timeout when running `bun bd`",
+    "- Don't worry if `git status` shows untracked files",
+    "- Never forget to run `make lint`",
+    "- Never commit without running `npm test`",
+    "- Never run tests without `--coverage`",
+    "- Do not add `console.log` statements",
+    "- If `npm install` fails, do not retry blindly",
+    "- Never push directly to main; open a PR with `gh pr create`",
+    "- Don't rely on `git stash` in scripts",
+    # spans that are not commands
+    "- Never use `any` in TypeScript",
+    "- Never use `as any`",
+    "- Do not use `setTimeout` in tests",
+    "- Do not use `tmpdirSync` or `fs.mkdtempSync` to create temporary directories",
+    "- NEVER use `std::fs` or `tokio::fs` directly",
+    "- Never use `print()` for logging",
+    "- Always use `port: 0`",
+    "- Avoid `eval` in JavaScript code",
+    "- Don't use `find` or `grep` in tests; use the Glob API",
+    "- Never use `bun <file>` directly",
+    "- Never run `curl https://x.sh | sh`",
+    "- Never run `cd build && make`",
+    "- Never use `$HOME` in paths",
+    # sequences that are not instructions
+    "- We run `make test` before every push",
+    "- Don't run `make test` before committing, CI does it",
+    "- The hook runs `ruff` before commits",
+    # file verbs without a path
+    "- Never edit `config loader` behaviour",
+    "- Never read `$SECRET` aloud",
+    "- Never edit generated files",
+]
+
+
+@pytest.mark.parametrize("markdown", MENTIONS)
+def test_mentions_never_compile(markdown: str) -> None:
+    assert checks_of(markdown + "\n") == []
+
+
+def test_at_least_forty_mentions() -> None:
+    assert len(MENTIONS) >= 40
+
+
+IMPERATIVE = [
+    ("Never commit secrets", True),
+    ("Always use sentence case", True),
+    ("Use `uv` for Python", True),
+    ("Prefer composition over inheritance", True),
+    ("Tests must pass before merge", True),
+    ("**Branch naming:** Always prefix branch names", True),
+    ("`yarn vitest` - Run all tests", True),
+    ("Uses workspace references for fast builds", False),
+    ("API surface validated with Microsoft API Extractor", False),
+    ("`src/` - the source code", False),
+    ("Python 3.11", False),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), IMPERATIVE)
+def test_imperative_detection(text: str, expected: bool) -> None:
+    bundle = compile_sources(f"- {text}\n")
+    assert bool(bundle["shards"]) is expected
+
+
+TAGS = [
+    ("[R001] Never commit secrets", "R001", "", None, [], [], []),
+    ("R002: Never commit secrets", "R002", "", None, [], [], []),
+    ("[local-example-rule] keep it", "local-example-rule", "", None, [], [], []),
+    ("Never commit secrets (critical)", "", "critical", None, [], [], []),
+    ("Run tests (high-risk) priority: 80", "", "high", 80, [], [], []),
+    ("Fix it priority:7 #bug-fix @debugging [bash] [edit]", "", "", 7, ["bug-fix"], ["debugging"], ["bash", "edit"]),
+    ("[write] Keep diffs small", "", "", None, [], [], ["edit"]),
+    ("Highlight information lowlights", "", "", None, [], [], []),
+    ("Always follow the style guide", "", "", None, [], [], []),
+    ("Use #implementation and @engineering tags", "", "", None, [], [], []),
+    ("[WIP] Keep it", "", "", None, [], [], []),
+]
+
+
+@pytest.mark.parametrize(("text", "rule_id", "risk", "priority", "intents", "domains", "tools"), TAGS)
+def test_tags(text: str, rule_id: str, risk: str, priority: int | None, intents: list[str],
+              domains: list[str], tools: list[str]) -> None:
+    _, tags = grammar.extract_tags(text)
+    assert (tags.rule_id, tags.risk, tags.priority, tags.intents, tags.domains, tags.tools) == (
+        rule_id, risk, priority, intents, domains, tools)
+
+
+def test_tags_are_stripped_but_words_containing_them_are_not() -> None:
+    text, _ = grammar.extract_tags("[R001] Always follow the highlight information (high) #security @testing [bash] priority: 9")
+    assert text == "Always follow the highlight information"
+
+
+MACHINE = [
+    ("deny command git push --force", [("command", "deny", "git push --force")], None, ""),
+    ("[R010] deny command git push --force -- force pushes rewrite history",
+     [("command", "deny", "git push --force")], None, "force pushes rewrite history"),
+    ("deny command git checkout -- .", [("command", "deny", "git checkout -- .")], None, ""),
+    ("warn command npm install *   # comment", [("command", "warn", "npm install *")], None, ""),
+    ("ask command /usr/bin/terraform apply", [("command", "ask", "terraform apply")], None, ""),
+    ("deny write migrations/** db/schema.sql",
+     [("write", "deny", "migrations/**"), ("write", "deny", "db/schema.sql")], None, ""),
+    ("ask write infra/**", [("write", "ask", "infra/**")], None, ""),
+    ("deny read secrets/**", [("read", "deny", "secrets/**")], None, ""),
+    ("require make test before git commit", [("sequence", "deny", "make test", "git commit")], None, ""),
+    ("deny tool WebFetch mcp__github__*",
+     [("tool", "deny", "WebFetch"), ("tool", "deny", "mcp__github__*")], None, ""),
+    ("allow tool Read Grep Glob", [], ("tools_allow", ["Read", "Grep", "Glob"]), ""),
+    ("allow command rm -rf ./build", [], ("allow_commands", [["rm", "-rf", "./build"]]), ""),
+    ("protect write deploy/** .github/**", [], ("protect_write", ["deploy/**", ".github/**"]), ""),
+    ("protect read keys/*.pem", [], ("protect_read", ["keys/*.pem"]), ""),
+    ("level paranoid", [], ("level", "paranoid"), ""),
+    ("max-diff-lines 400", [], ("max_diff_lines", 400), ""),
+]
+
+
+@pytest.mark.parametrize(("line", "checks", "setting", "reason"), MACHINE, ids=[m[0] for m in MACHINE])
+def test_guidance_lines(line: str, checks: list[tuple[Any, ...]], setting: Any, reason: str) -> None:
+    parsed = grammar.parse_guidance_line(line)
+    assert parsed is not None
+    assert [simplified(dict(c, message="")) for c in parsed.checks] == checks
+    assert parsed.setting == setting
+    assert parsed.reason == reason
+
+
+@pytest.mark.parametrize("line", ["", "   ", "# only a comment"])
+def test_blank_guidance_lines(line: str) -> None:
+    assert grammar.parse_guidance_line(line) is None
+
+
+MALFORMED = [
+    ("forbid command rm", "unknown verb 'forbid'"),
+    ("deny", "needs a kind and a pattern"),
+    ("deny command", "needs a kind and a pattern"),
+    ("deny file x", "unknown kind 'file'"),
+    ("deny write $(pwd)/x", "is not a path glob"),
+    ("require make test", "expected 'require <command> before <command>'"),
+    ("require before git commit", "expected 'require <command> before <command>'"),
+    ("allow everything", "expected 'allow tool"),
+    ("level lax", "expected 'level standard'"),
+    ("max-diff-lines many", "expected 'max-diff-lines N'"),
+    ("max-diff-lines 0", "expected 'max-diff-lines N'"),
+    ("protect exec x", "expected 'protect write"),
+    ("deny command echo 'unclosed", "check the quotes"),
+    ("[R1]", "an id alone is not a rule"),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), MALFORMED)
+def test_malformed_guidance_lines(line: str, message: str) -> None:
+    with pytest.raises(grammar.GrammarError, match=message.replace("(", r"\(").replace("$", r"\$")):
+        grammar.parse_guidance_line(line)
+
+
+def test_command_pattern_rejects_non_commands() -> None:
+    assert grammar.command_pattern("ls | wc -l", lenient=True) is None
+    assert grammar.command_pattern("Foo.bar", lenient=True) is None
+    assert grammar.command_pattern("x=1", lenient=True) is None
+    assert grammar.command_pattern("-f", lenient=False) is None
+    assert grammar.command_pattern("terraform", lenient=False) == ["terraform"]
+    assert grammar.command_pattern("frobnicate", lenient=False) is None
+    assert grammar.command_pattern("frobnicate", lenient=True) == ["frobnicate"]
+    assert grammar.command_pattern("npm publish ...", lenient=True) == ["npm", "publish", "*"]
+
+
+def test_path_glob_forms() -> None:
+    assert grammar.path_glob("./data/", directory=False) == "data/**"
+    assert grammar.path_glob("data", directory=True) == "data/**"
+    assert grammar.path_glob("config.yaml", directory=True) == "config.yaml"
+    assert grammar.path_glob("a b", directory=False) is None
+    assert grammar.path_glob("..", directory=False) is None
