@@ -54,6 +54,11 @@ def test_load_json(tmp_path: Path) -> None:
             "extra.yaml:3: turns.0.colour: Extra inputs are not permitted",
         ),
         (
+            "badjson.json",
+            '{"turns": [\n  {"tool_uses": [{"input": {}}]}\n]}',
+            "badjson.json:2: turns.0.tool_uses.0.name: Field required",
+        ),
+        (
             "badinput.yaml",
             "turns:\n  - tool_uses:\n      - name: Bash\n        input: ls\n",
             "badinput.yaml:4: turns.0.tool_uses.0.input",
