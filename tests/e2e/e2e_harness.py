@@ -42,6 +42,20 @@ class ScriptedRun:
     def denied(self) -> set[str]:
         return self.claude.denied_tool_use_ids()
 
+    def hook_responses(self, hook_name: str) -> list[dict[str, Any]]:
+        """`system/hook_response` messages for `hook_name` (e.g. "PreToolUse:Bash").
+
+        Only present for runs with `hook_events=True` (stream-json, --include-hook-events).
+        """
+        return [
+            m
+            for m in self.claude.messages
+            if isinstance(m, dict)
+            and m.get("type") == "system"
+            and m.get("subtype") == "hook_response"
+            and m.get("hook_name") == hook_name
+        ]
+
 
 class Sandbox:
     """A git project, an isolated HOME and a victim directory outside the project."""
@@ -64,7 +78,15 @@ class Sandbox:
         output_format: str = "json",
         env: Mapping[str, str] | None = None,
         max_turns: int = 20,
+        hook_events: bool = False,
     ) -> ScriptedRun:
+        """Run the scripted `turns` through the real client in the project.
+
+        `hook_events` switches to stream-json with --include-hook-events, so every hook's
+        exit code and stdout are in the output (see `ScriptedRun.hook_responses`).
+        """
+        if hook_events:
+            output_format = "stream-json"
         server = ModelServer({"turns": list(turns)})
         with server:
             claude = run_claude(
@@ -75,6 +97,7 @@ class Sandbox:
                 max_turns=max_turns,
                 timeout=RUN_TIMEOUT_S,
                 binary=self.binary,
+                extra_args=("--include-hook-events",) if hook_events else (),
             )
         assert not claude.timed_out, f"claude timed out: {claude.stderr[-2000:]}"
         return ScriptedRun(claude, server)

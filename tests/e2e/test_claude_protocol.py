@@ -48,27 +48,28 @@ def _install_hand_hook(project: Path, mode: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("mode", "blocks", "told"),
+    ("mode", "exit_code", "blocks", "told"),
     [
-        ("json-deny", True, "[T001] hand hook says no"),
-        ("exit2", True, "[T002] hand hook exit 2"),
-        ("exit1", False, None),
+        ("json-deny", 0, True, "PreToolUse:Bash hook error: [T001] hand hook says no"),
+        ("exit2", 2, True, "]: [T002] hand hook exit 2"),
+        ("exit1", 1, False, "(Bash completed with no output)"),
     ],
 )
-def test_what_blocks(sandbox: Sandbox, mode: str, blocks: bool, told: str | None) -> None:
+def test_what_blocks(
+    sandbox: Sandbox, mode: str, exit_code: int, blocks: bool, told: str
+) -> None:
     _install_hand_hook(sandbox.project, mode)
-    run = sandbox.run([bash(f"rm -rf {sandbox.victim}"), bash("touch safe-ran"), {"text": "ok"}])
+    turns = [bash(f"rm -rf {sandbox.victim}"), bash("touch safe-ran"), {"text": "ok"}]
+    run = sandbox.run(turns, hook_events=True)
     assert run.claude.exit_code == 0, run.claude.stderr
     assert run.result["result"] == "ok"
     assert (sandbox.project / "safe-ran").exists()
     assert sandbox.victim.exists() is blocks
+    assert run.denied() == ({"toolu_0_0"} if blocks else set())
     result = run.told(0)
     assert result.is_error is blocks
-    if told is not None:
-        assert told in result.content
-        assert run.denied() == ({"toolu_0_0"} if mode == "json-deny" else run.denied())
-    else:
-        assert run.denied() == set()
+    assert told in result.content
+    assert [r["exit_code"] for r in run.hook_responses("PreToolUse:Bash")] == [exit_code, 0]
 
 
 def test_no_hook_means_no_protection(sandbox: Sandbox) -> None:
