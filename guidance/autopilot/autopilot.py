@@ -189,7 +189,14 @@ def atomic_write(path: Path, data: bytes) -> None:
 def _compile(shared: str, local: str | None, root: Path) -> dict[str, Any]:
     from guidance.policy.compiler import compile_sources
 
-    return compile_sources(shared, local, root=str(root))
+    return compile_sources(shared, local, root=str(root), strict=False)
+
+
+def _errors(bundle: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    return [
+        d for d in bundle.get("diagnostics", [])
+        if d.get("level") == "error" and str(d.get("source", "")).startswith(name + ":")
+    ]
 
 
 def _signature(bundle: dict[str, Any], rule: str) -> list[tuple[str, str, str]]:
@@ -289,6 +296,14 @@ class Autopilot:
         except PolicyError as exc:
             report.reasons.append(f"{LOCAL_NAME} does not compile: {exc}; nothing changed")
             return
+        local_errors = _errors(merged_bundle, LOCAL_NAME)
+        if local_errors:
+            first = local_errors[0]
+            report.reasons.append(
+                f"{LOCAL_NAME} has {len(local_errors)} compile error(s), first {first.get('source')}: "
+                f"{first.get('message')}; fix them (see `cf-guidance compile`), nothing changed"
+            )
+            return
         plan = find_promotable(shared_bundle, merged_bundle, local, max_promotions=self.settings.max_promotions)
         candidate, plan, candidate_bundle = self._candidate(shared, shared_bundle, merged_bundle, plan)
         report.promotions, report.conflicts = plan.promotions, plan.conflicts
@@ -326,11 +341,14 @@ class Autopilot:
         """Build the candidate; leave out (and report) rules that do not compile the same in it."""
         while True:
             candidate = build_candidate(shared, shared_bundle, plan, generated=_now(), source=LOCAL_NAME)
-            try:
-                bundle = _compile(candidate, None, self.project)
-            except PolicyError as exc:
-                failed = [Conflict(id=p.id, source=p.source, reason=f"candidate does not compile: {exc}") for p in plan.promotions]
-                return shared, Plan(promotions=[], conflicts=plan.conflicts + failed), {}
+            bundle = _compile(candidate, None, self.project)
+            added = len(_errors(bundle, SHARED_NAME)) - len(_errors(shared_bundle, SHARED_NAME))
+            if added > 0:
+                failed = [
+                    Conflict(id=p.id, source=p.source, reason=f"the candidate {SHARED_NAME} gets {added} new compile error(s)")
+                    for p in plan.promotions
+                ]
+                return shared, Plan(promotions=[], conflicts=plan.conflicts + failed), bundle
             ids = {s["id"] for s in bundle.get("shards", [])}
             broken = [
                 p for p in plan.promotions

@@ -22,7 +22,7 @@ def mcnemar_exact(gained: int, lost: int) -> float:
     if n == 0:
         return 1.0
     k = min(gained, lost)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    tail: float = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2 * tail)
 
 
@@ -54,8 +54,8 @@ def paired_difference_interval(
     l2, u2 = wilson(cand, n, z)
     product = (both + lost) * (gained + neither) * (both + gained) * (lost + neither)
     # Newcombe's correction: a positive association is shrunk by n/2 (and never below 0).
-    cross = both * neither - lost * gained
-    cross = cross - n / 2 if cross > n / 2 else min(cross, 0)
+    raw = both * neither - lost * gained
+    cross: float = raw - n / 2 if raw > n / 2 else min(raw, 0)
     phi = cross / math.sqrt(product) if product else 0.0
     theta = p2 - p1
     lower = theta - math.sqrt(max(0.0, (p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2))
