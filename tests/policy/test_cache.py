@@ -1,0 +1,220 @@
+"""The bundle cache: hits, misses, racy edits, corrupt files, unwritable state, hot-path imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from guidance.policy import cache
+from guidance.policy.cache import cache_path, load_bundle
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every compile the cache triggers."""
+    calls: list[str] = []
+    real = cache._compile
+
+    def compile_and_count(root: str) -> dict[str, Any]:
+        calls.append(root)
+        return real(root)
+
+    monkeypatch.setattr(cache, "_compile", compile_and_count)
+    return calls
+
+
+def age(path: Path, seconds: int = 10) -> None:
+    """Move a file's mtime into the past so it is not 'racy'."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns - seconds * 1_000_000_000))
+
+
+def write_policy(project: Path, text: str, name: str = "CLAUDE.md") -> Path:
+    path = project / name
+    path.write_text(text)
+    age(path)
+    return path
+
+
+def test_miss_then_hit(project: Path, counting: list[str]) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    first = load_bundle(str(project))
+    second = load_bundle(str(project))
+    assert counting == [str(project)]
+    assert first["key"] == second["key"] and second["checks"][0]["pattern"] == ["make", "a"]
+    stored = json.loads(Path(cache_path(str(project))).read_text())
+    assert stored["key"] == first["key"]
+    assert cache_path(str(project)) == str(project / ".claude-flow" / "guidance" / "cache" / "bundle.json")
+
+
+def test_state_dir_override(project: Path, tmp_path: Path) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    state = tmp_path / "state"
+    load_bundle(str(project), state_dir=str(state))
+    assert (state / "cache" / "bundle.json").is_file()
+    assert not (project / ".claude-flow").exists()
+
+
+def test_environment_moves_the_state_dir(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GUIDANCE_STATE_DIR", str(tmp_path / "elsewhere"))
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    assert (tmp_path / "elsewhere" / "cache" / "bundle.json").is_file()
+
+
+def test_edit_recompiles(project: Path, counting: list[str]) -> None:
+    path = write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    path.write_text("- Never run `make bb`\n")
+    assert load_bundle(str(project))["checks"][0]["pattern"] == ["make", "bb"]
+    assert len(counting) == 2
+
+
+def test_same_size_edit_with_restored_mtime_is_caught(project: Path, counting: list[str]) -> None:
+    # The racy case: content changes within one mtime tick, size unchanged.
+    path = project / "CLAUDE.md"
+    path.write_text("- Never run `make a`\n")
+    load_bundle(str(project))
+    st = path.stat()
+    path.write_text("- Never run `make b`\n")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert load_bundle(str(project))["checks"][0]["pattern"] == ["make", "b"]
+    assert len(counting) == 2
+
+
+def test_touch_without_change_keeps_the_bundle(project: Path, counting: list[str]) -> None:
+    path = write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    age(path, 5)  # new mtime, same bytes
+    bundle = load_bundle(str(project))
+    assert len(counting) == 1
+    assert bundle["sources"][0]["mtime_ns"] == path.stat().st_mtime_ns
+    load_bundle(str(project))
+    assert len(counting) == 1
+
+
+@pytest.mark.parametrize("change", ["create-local", "delete-shared"])
+def test_sources_appearing_or_disappearing(project: Path, counting: list[str], change: str) -> None:
+    shared = write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    if change == "create-local":
+        write_policy(project, "- Never run `make z`\n", "CLAUDE.local.md")
+    else:
+        shared.unlink()
+    bundle = load_bundle(str(project))
+    assert len(counting) == 2
+    assert [s["exists"] for s in bundle["sources"]] == ([True, True] if change == "create-local" else [False, False])
+
+
+CORRUPT = [
+    b"",
+    b"{",
+    b"\x00\xff\xfe garbage",
+    b"[]",
+    b'{"format": 1}',
+    b"null",
+    b"[" * 100_000,
+]
+
+
+@pytest.mark.parametrize("content", CORRUPT, ids=range(len(CORRUPT)))
+def test_corrupt_cache_is_rebuilt(project: Path, counting: list[str], content: bytes) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    path = Path(cache_path(str(project)))
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    bundle = load_bundle(str(project))
+    assert bundle["checks"][0]["pattern"] == ["make", "a"] and counting
+    assert json.loads(path.read_text())["key"] == bundle["key"]
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda b: b.update(compiler="0.0.0-other"),
+        lambda b: b.update(root="/somewhere/else"),
+        lambda b: b.update(format=2),
+        lambda b: b.update(shards="not a list"),
+        lambda b: b.update(checked_ns="x"),
+        lambda b: b["sources"].pop(),
+        lambda b: b["sources"][0].update(path="/etc/passwd"),
+    ],
+)
+def test_foreign_or_malformed_cache_is_not_trusted(project: Path, counting: list[str], tamper: Any) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    path = Path(cache_path(str(project)))
+    stored = json.loads(path.read_text())
+    tamper(stored)
+    path.write_text(json.dumps(stored))
+    load_bundle(str(project))
+    assert len(counting) == 2
+
+
+def test_unwritable_state_dir_compiles_in_memory(project: Path, tmp_path: Path, counting: list[str]) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    for _ in range(2):
+        assert load_bundle(str(project), state_dir=str(blocker))["checks"][0]["pattern"] == ["make", "a"]
+    assert len(counting) == 2
+    assert blocker.is_file() and blocker.read_text() == ""
+
+
+def test_no_temporary_files_are_left(project: Path) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    path = project / "CLAUDE.md"
+    path.write_text("- Never run `make b`\n")
+    load_bundle(str(project))
+    assert sorted(p.name for p in Path(cache_path(str(project))).parent.iterdir()) == ["bundle.json"]
+
+
+def test_bundle_errors_do_not_prevent_caching(project: Path, counting: list[str]) -> None:
+    write_policy(project, "```guidance\nbogus\n```\n- Never run `make a`\n")
+    load_bundle(str(project))
+    bundle = load_bundle(str(project))
+    assert len(counting) == 1 and bundle["diagnostics"][0]["level"] == "error"
+
+
+FORBIDDEN_ON_HIT = ("json", "re", "typing", "hashlib", "pathlib", "dataclasses", "pydantic", "markdown_it",
+                    "enum", "fnmatch", "subprocess", "click", "yaml", "cryptography")
+
+_PROBE = """
+import sys
+from guidance.policy.cache import load_bundle
+bundle = load_bundle(sys.argv[1])
+print(len(bundle["checks"]))
+print(",".join(sorted(m for m in {forbidden!r} if m in sys.modules)))
+"""
+
+
+def run_probe(project: Path, *flags: str) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("GUIDANCE_STATE_DIR", None)
+    result = subprocess.run(
+        [sys.executable, *flags, "-c", _PROBE.format(forbidden=FORBIDDEN_ON_HIT), str(project)],
+        capture_output=True, text=True, env=env, check=True, timeout=60,
+    )
+    return result.stdout.splitlines()
+
+
+def test_cache_hit_imports_only_the_standard_library(project: Path) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    assert run_probe(project, "-S") == ["1", ""]
+
+
+def test_cache_miss_under_python_S_finds_site_packages(project: Path) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    lines = run_probe(project, "-S")
+    assert lines[0] == "1"
+    assert (project / ".claude-flow" / "guidance" / "cache" / "bundle.json").is_file()
