@@ -1,0 +1,111 @@
+"""Evaluate one event against a compiled bundle: run every gate, keep every finding, decide.
+
+Hot path module: standard library only. No parsing of policy and no I/O beyond path
+resolution happens here; the bundle was compiled (and cached) before.
+
+An exception inside a gate never propagates: it becomes a `GATE-ERROR` finding naming the
+gate (deny when `fail_closed`, else warn) and the other gates still run.
+"""
+
+from __future__ import annotations
+
+from guidance.decision import ALLOW, DENY, WARN, Finding, decide
+from guidance.gates._base import LEVELS, STANDARD, STRICT, GateContext
+from guidance.gates.commands import describe
+from guidance.gates.patterns import matches
+from guidance.gates.registry import ALLOWLISTABLE, ENGINE, GATES
+from guidance.shell.model import ShellAnalysis
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from guidance.decision import Decision, Trace
+    from guidance.event import Event
+
+
+def resolve_level(bundle: dict[str, Any], level: str | None) -> str:
+    """The explicit level, else the bundle's; an unknown name counts as strict (fail toward caution)."""
+    chosen = level or (bundle.get("settings") or {}).get("level") or STANDARD
+    return chosen if chosen in LEVELS else STRICT
+
+
+def evaluate(
+    bundle: dict[str, Any],
+    event: Event,
+    *,
+    level: str | None = None,
+    tracer: Trace | None = None,
+    extras: dict[str, Any] | None = None,
+    fail_closed: bool = False,
+) -> Decision:
+    """The decision for `event`: the most severe finding of all gates (deny > ask > warn > allow)."""
+    chosen = resolve_level(bundle, level)
+    ctx = GateContext(event, bundle, level=chosen, trace=tracer, extras=extras)
+    findings: list[Finding] = []
+    error_verdict = DENY if fail_closed else WARN
+    if tracer is not None:
+        tracer.add("note", message=f"level {chosen}; tool {event.tool or '-'}")
+    if event.command is not None:
+        _analyse(ctx, findings, error_verdict, tracer)
+    allow_commands = (bundle.get("settings") or {}).get("allow_commands") or []
+    for gate in GATES:
+        try:
+            found = gate.check(ctx)
+        except Exception as exc:  # a bug in one gate must not decide the event by crashing
+            found = [_gate_error(gate.GATE, exc, error_verdict)]
+        if allow_commands and found and gate.GATE in ALLOWLISTABLE:
+            found = _apply_allowlist(ctx, found, allow_commands)
+        if tracer is not None:
+            tracer.add("gate", gate=gate.GATE, findings=str(len(found)))
+            for item in found:
+                tracer.add("rule", gate=item.gate, rule=item.rule, verdict=item.verdict, message=item.message, segment=item.segment)
+        findings.extend(found)
+    return decide(findings, tracer)
+
+
+def _analyse(ctx: GateContext, findings: list[Finding], error_verdict: str, tracer: Trace | None) -> None:
+    try:
+        analysis = ctx.shell
+    except Exception as exc:
+        findings.append(_gate_error("shell-analysis", exc, error_verdict))
+        # Gates then see an empty, incomplete analysis (shell-parse reports it by level).
+        ctx._shell = ShellAnalysis(ctx.event.command or "", [], [f"shell analysis failed: {type(exc).__name__}"], False)
+        return
+    if tracer is not None and analysis is not None:
+        for cmd in analysis.commands:
+            tracer.add("segment", text=describe(cmd), program=cmd.program, origin=cmd.origin or "top level")
+        for problem in analysis.problems:
+            tracer.add("note", message=f"shell: {problem}")
+
+
+def _gate_error(gate: str, exc: Exception, verdict: str) -> Finding:
+    detail = str(exc).splitlines()[0][:160] if str(exc) else ""
+    return Finding(
+        ENGINE,
+        "GATE-ERROR",
+        verdict,
+        f"gate {gate} failed: {type(exc).__name__}{': ' + detail if detail else ''}",
+        hint="report this as a bug in cf-guidance",
+    )
+
+
+def _apply_allowlist(ctx: GateContext, found: list[Finding], allow_commands: list[Any]) -> list[Finding]:
+    """Turn findings on a command the project allowlisted (exact pattern) into allow."""
+    analysis = ctx.shell
+    if analysis is None:
+        return found
+    allowed_segments = set()
+    for cmd in analysis.commands:
+        for pattern in allow_commands:
+            if isinstance(pattern, list) and pattern and matches(pattern, cmd, exact=True):
+                allowed_segments.add(describe(cmd)[:200])
+                break
+    if not allowed_segments:
+        return found
+    out: list[Finding] = []
+    for item in found:
+        if item.segment and item.segment in allowed_segments:
+            item = Finding(item.gate, item.rule, ALLOW, item.message + " (allowed by the project allowlist)", evidence=item.evidence, segment=item.segment)
+        out.append(item)
+    return out

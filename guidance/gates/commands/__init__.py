@@ -1,0 +1,112 @@
+"""Command families with their own logic (rm, git, find, databases, cloud, file effects).
+
+Each module reads analysed `Command`s and says what they would do; the gates turn that
+into findings. Hot path: standard library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from guidance.gates._base import GateContext
+    from guidance.paths import Resolver
+
+
+class Args:
+    """A command's arguments split into flags and positionals.
+
+    `short` holds single-letter flags from clusters (`-rf` -> r, f), `long` the long options
+    without values (`--force`, `--output=x` -> `--output`), `values` option values by option
+    (`-C dir` -> values["-C"] = ["dir"] when `-C` takes a value), `positionals` the rest in
+    order. `--` ends the options.
+    """
+
+    __slots__ = ("short", "long", "values", "positionals")
+
+    def __init__(self, args: list[str], takes_value: frozenset[str] = frozenset()) -> None:
+        self.short: set[str] = set()
+        self.long: set[str] = set()
+        self.values: dict[str, list[str]] = {}
+        self.positionals: list[str] = []
+        i = 0
+        n = len(args)
+        while i < n:
+            arg = args[i]
+            i += 1
+            if arg == "--":
+                self.positionals.extend(args[i:])
+                break
+            if arg.startswith("--") and len(arg) > 2:
+                name, eq, value = arg.partition("=")
+                self.long.add(name)
+                if eq:
+                    self.values.setdefault(name, []).append(value)
+                elif name in takes_value and i < n:
+                    self.values.setdefault(name, []).append(args[i])
+                    i += 1
+                continue
+            if arg.startswith("-") and len(arg) > 1 and not arg[1].isdigit():
+                for pos in range(1, len(arg)):
+                    letter = arg[pos]
+                    self.short.add(letter)
+                    if "-" + letter in takes_value:
+                        value = arg[pos + 1 :]
+                        if not value and i < n:
+                            value = args[i]
+                            i += 1
+                        self.values.setdefault("-" + letter, []).append(value)
+                        break
+                continue
+            self.positionals.append(arg)
+
+    def has(self, *names: str) -> bool:
+        """True when any of `-x` (short letter) or `--long` is present."""
+        for name in names:
+            if name.startswith("--"):
+                if name in self.long:
+                    return True
+            elif name[1:] in self.short:
+                return True
+        return False
+
+    def value(self, *names: str) -> list[str]:
+        out: list[str] = []
+        for name in names:
+            out.extend(self.values.get(name, ()))
+        return out
+
+
+#: Programs that run code given to them on stdin or as an argument.
+SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox", "csh", "tcsh"))
+INTERPRETERS = frozenset(
+    ("python", "python2", "python3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "pwsh", "powershell")
+)
+#: Programs that fetch from or send to the network.
+FETCHERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c"))
+SENDERS = frozenset(("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "http", "https", "xh"))
+
+
+def is_interpreter(program: str) -> bool:
+    if program in SHELLS or program in INTERPRETERS:
+        return True
+    # python3.11, node18, perl5.36 ...
+    stripped = program.rstrip("0123456789.")
+    return stripped in INTERPRETERS and stripped != program
+
+
+def describe(cmd: object) -> str:
+    """The text shown as the finding's segment: the command as written, or its words."""
+    text = getattr(cmd, "text", "")
+    if text:
+        return str(text)
+    argv = getattr(cmd, "argv", [])
+    return " ".join(argv)
+
+
+def resolver(ctx: GateContext) -> Resolver:
+    """The path resolver of this event: its cwd, and the bundle's project root."""
+    from guidance.paths import resolver_for
+
+    event = ctx.event
+    root = str(ctx.bundle.get("root") or event.project_dir or event.cwd or "")
+    return resolver_for(event.cwd or root, root)

@@ -1,0 +1,96 @@
+"""Databases and caches: SQL given to psql/mysql/sqlite3/..., redis-cli flushes, dropdb."""
+
+from __future__ import annotations
+
+from guidance.gates.commands import Args
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from guidance.shell.model import Command, ShellAnalysis
+
+SQL_CLIENTS = frozenset(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "cockroach", "sqlcmd", "mongo", "mongosh", "cqlsh", "pgcli", "mycli", "litecli", "usql"))
+_SQL_OPTS = {
+    "psql": ("-c", "--command"),
+    "pgcli": ("-c", "--command"),
+    "mysql": ("-e", "--execute"),
+    "mariadb": ("-e", "--execute"),
+    "mycli": ("-e", "--execute"),
+    "clickhouse-client": ("-q", "--query"),
+    "sqlcmd": ("-Q", "-q"),
+    "mongo": ("--eval",),
+    "mongosh": ("--eval",),
+    "cqlsh": ("-e", "--execute"),
+    "duckdb": ("-c",),
+    "usql": ("-c", "--command"),
+}
+_VALUE_OPTS = frozenset(("-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "--eval", "-h", "--host", "-U", "-u", "--user", "-d", "--dbname", "-p", "--port", "-P", "-D", "--database", "-f", "--file", "-W"))
+
+
+def _words(sql: str) -> list[str]:
+    out: list[str] = []
+    word: list[str] = []
+    for ch in sql.upper():
+        if ch.isalnum() or ch in "_.":
+            word.append(ch)
+        else:
+            if word:
+                out.append("".join(word))
+                word = []
+            if ch == ";":
+                out.append(";")
+    if word:
+        out.append("".join(word))
+    return out
+
+
+def sql_findings(sql: str) -> list[tuple[str, str]]:
+    """(code, detail) for destructive statements in SQL text (DST030 drop/truncate, DST031 unbounded delete)."""
+    out: list[tuple[str, str]] = []
+    words = _words(sql)
+    for i, word in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if word == "DROP" and nxt in ("DATABASE", "TABLE", "SCHEMA", "KEYSPACE", "COLLECTION", "OWNED"):
+            out.append(("DST030", f"DROP {nxt} deletes the data for good"))
+        elif word == "TRUNCATE":
+            out.append(("DST030", "TRUNCATE deletes every row"))
+        elif word == "DROPDATABASE" or (word == "DB.DROPDATABASE"):
+            out.append(("DST030", "dropDatabase() deletes the database"))
+        elif word.endswith(".DROP") and word.startswith("DB."):
+            out.append(("DST030", "collection.drop() deletes the collection"))
+        elif word == "DELETE" and nxt == "FROM":
+            end = words.index(";", i) if ";" in words[i:] else len(words)
+            if "WHERE" not in words[i:end]:
+                out.append(("DST031", "DELETE FROM without WHERE deletes every row"))
+        elif word == "FLUSHALL" or word == "FLUSHDB":
+            out.append(("DST032", f"{word} deletes every key"))
+    return out
+
+
+def analyse(cmd: Command, analysis: ShellAnalysis | None) -> list[tuple[str, str]]:
+    program = cmd.program
+    if program in ("dropdb", "dropuser"):
+        return [("DST030", f"{program} deletes a database or role")]
+    if program in ("redis-cli", "valkey-cli", "keydb-cli"):
+        words = [a.upper() for a in Args(cmd.args, frozenset(("-h", "-p", "-a", "-n", "-u", "--user", "--pass"))).positionals]
+        if "FLUSHALL" in words or "FLUSHDB" in words:
+            return [("DST032", "redis FLUSHALL/FLUSHDB deletes every key")]
+        return []
+    if program in SQL_CLIENTS:
+        parsed = Args(cmd.args, _VALUE_OPTS)
+        texts = parsed.value(*_SQL_OPTS.get(program, ("-c", "-e")))
+        if program in ("sqlite3", "sqlite", "duckdb", "litecli"):
+            texts.extend(parsed.positionals[1:])
+        # heredocs and here-strings carry SQL text
+        texts.extend(target for op, target in cmd.redirects if op == "<<<")
+        if analysis is not None and any(op in ("<<", "<<-") for op, _ in cmd.redirects):
+            texts.append(analysis.source)  # the heredoc body is only in the source text
+        # SQL piped in: `echo "DROP TABLE x" | psql`
+        if analysis is not None and cmd.pipe_prev:
+            for other in analysis.commands:
+                if other.pipe_next == program and other.program in ("echo", "printf", "cat"):
+                    texts.extend(other.args)
+        out: list[tuple[str, str]] = []
+        for text in texts:
+            out.extend(sql_findings(text))
+        return out
+    return []

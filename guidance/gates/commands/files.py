@@ -1,0 +1,163 @@
+"""Which files a command reads and writes, as far as its words say.
+
+Used by the secrets gate (reads of secret files), the protected-paths gate (writes to the
+guard's own files) and the compiled-rules gate (`deny write` / `deny read` globs on Bash).
+Paths are returned as written; callers resolve them.
+"""
+
+from __future__ import annotations
+
+from guidance.gates.commands import Args
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from guidance.shell.model import Command
+
+#: Programs whose file arguments are read.
+READERS = frozenset(
+    (
+        "cat", "tac", "nl", "less", "more", "most", "head", "tail", "bat", "batcat", "od", "xxd",
+        "hexdump", "hd", "strings", "base64", "base32", "basenc", "uuencode", "sort", "uniq",
+        "wc", "cut", "paste", "diff", "cmp", "comm", "column", "fold", "fmt", "pr", "rev",
+        "jq", "yq", "source", ".", "view", "vi", "vim", "nvim", "nano", "emacs", "pico", "ed",
+        "code", "gpg", "openssl", "iconv", "dos2unix", "tar", "zip", "gzip", "bzip2", "xz",
+        "zcat", "zless", "md5sum", "sha1sum", "sha256sum", "file", "expand", "tr", "tee",
+        "split", "csplit", "look", "dotenv", "envsubst", "xargs", "cp", "scp", "rsync", "mv",
+        "install", "ln", "curl", "nc", "ncat", "netcat", "socat", "mail", "sendmail",
+    )
+)
+#: Readers whose first positional argument is a program or pattern, not a file.
+PATTERN_FIRST = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "awk", "gawk", "mawk", "nawk", "sed", "jq", "yq"))
+#: Programs that change or delete every path argument.
+MUTATORS = frozenset(
+    ("rm", "rmdir", "unlink", "shred", "truncate", "touch", "mkdir", "chmod", "chown", "chgrp", "chattr", "setfacl", "wipe", "srm")
+)
+#: Interactive editors: opening a file is writing it.
+EDITORS = frozenset(("vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "code", "subl", "micro", "joe", "kak", "hx"))
+#: Redirect targets that are not files.
+_NOT_FILES = frozenset(("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"))
+
+_SHORT_VALUE_OPTS = {
+    "head": frozenset(("-n", "-c")),
+    "tail": frozenset(("-n", "-c", "-s")),
+    "grep": frozenset(("-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D")),
+    "rg": frozenset(("-e", "-f", "-g", "-t", "-T", "-m", "-A", "-B", "-C", "-j", "-M", "--glob", "--type", "--max-count")),
+    "sed": frozenset(("-e", "-f", "-l")),
+    "awk": frozenset(("-f", "-v", "-F")),
+    "cut": frozenset(("-d", "-f", "-c", "-b")),
+    "chmod": frozenset(("--reference",)),
+    "truncate": frozenset(("-s", "--size", "-r", "--reference")),
+    "tar": frozenset(("-f", "-C", "--file", "--directory", "-T", "-X")),
+    "curl": frozenset(
+        ("-o", "--output", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
+         "-T", "--upload-file", "-H", "--header", "-X", "--request", "-u", "--user", "-A", "-e", "-b", "-c", "-K", "--config")
+    ),
+    "wget": frozenset(("-O", "--output-document", "-o", "--post-file", "--body-file", "--header", "-P")),
+    "cp": frozenset(("-t", "--target-directory", "-S", "--suffix")),
+    "mv": frozenset(("-t", "--target-directory", "-S", "--suffix")),
+    "install": frozenset(("-m", "-o", "-g", "-t", "-S", "--mode", "--owner", "--group", "--target-directory")),
+    "ln": frozenset(("-t", "--target-directory", "-S", "--suffix")),
+    "scp": frozenset(("-P", "-i", "-o", "-F", "-c", "-l", "-J")),
+    "rsync": frozenset(("-e", "--rsh", "--exclude", "--include", "--filter", "-f")),
+    "openssl": frozenset(("-in", "-out", "-inkey", "-passin")),
+    "dd": frozenset(),
+}
+
+
+def _is_file_word(word: str) -> bool:
+    return bool(word) and word not in _NOT_FILES and not word.startswith("&")
+
+
+def redirect_effects(cmd: Command) -> tuple[list[str], list[str]]:
+    reads: list[str] = []
+    writes: list[str] = []
+    for op, target in cmd.redirects:
+        if "<<" in op or op.endswith("&"):
+            continue  # heredoc / here-string: text; `2>&1`: a descriptor, not a file
+        if not _is_file_word(target):
+            continue
+        if ">" in op:
+            writes.append(target)
+            if "<" in op:
+                reads.append(target)
+        elif "<" in op:
+            reads.append(target)
+    return reads, writes
+
+
+def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
+    """(paths read, paths written or deleted) by this command, as written."""
+    reads, writes = redirect_effects(cmd)
+    program = cmd.program
+    args = cmd.args
+    parsed = Args(args, _SHORT_VALUE_OPTS.get(program, frozenset()))
+    pos = parsed.positionals
+    if program in MUTATORS:
+        if program in ("chmod", "chown", "chgrp", "chattr", "setfacl") and pos:
+            pos = pos[1:]  # mode / owner first
+        writes.extend(pos)
+    elif program in ("mv",):
+        writes.extend(pos)
+        writes.extend(parsed.value("-t", "--target-directory"))
+    elif program in ("cp", "install", "ln", "rsync", "scp"):
+        target = parsed.value("-t", "--target-directory")
+        if target:
+            reads.extend(pos)
+            writes.extend(target)
+        elif pos:
+            reads.extend(pos[:-1])
+            writes.append(pos[-1])
+            if program == "ln" and len(pos) == 1:
+                reads.append(pos[0])
+    elif program == "tee":
+        writes.extend(pos)
+    elif program == "dd":
+        for arg in args:
+            if arg.startswith("of="):
+                writes.append(arg[3:])
+            elif arg.startswith("if="):
+                reads.append(arg[3:])
+    elif program in ("sed", "perl") and (parsed.has("-i", "--in-place") or any(a.startswith(("-i", "--in-place")) for a in args)):
+        files = pos[1:] if (program == "sed" and not parsed.value("-e", "-f")) else pos
+        if program == "perl":
+            files = [p for p in pos if not p.startswith("-")][1:] if not parsed.has("-e", "-E") else pos
+        writes.extend(files)
+    elif program in PATTERN_FIRST:
+        explicit = parsed.value("-e", "-f", "--regexp", "--file") or (program in ("awk", "gawk", "mawk", "nawk") and parsed.value("-f"))
+        reads.extend(pos if explicit else pos[1:])
+        reads.extend(parsed.value("-f", "--file"))
+    elif program in EDITORS:
+        reads.extend(pos)
+        writes.extend(pos)
+    elif program in READERS:
+        reads.extend(pos)
+    elif program == "git":
+        _git_effects(args, reads, writes)
+    if program == "curl":
+        writes.extend(parsed.value("-o", "--output"))
+        for value in parsed.value("-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-K", "--config"):
+            at = value.find("@")
+            if at != -1 and value[at + 1 :] not in ("", "-"):
+                reads.append(value[at + 1 :])
+        reads.extend(parsed.value("-T", "--upload-file"))
+    elif program == "wget":
+        writes.extend(parsed.value("-O", "--output-document"))
+        reads.extend(parsed.value("--post-file", "--body-file"))
+    elif program == "openssl":
+        reads.extend(parsed.value("-in", "-inkey"))
+        writes.extend(parsed.value("-out"))
+    elif program == "tar" and (parsed.has("-x", "--extract", "--get") or (args and "x" in args[0] and not args[0].startswith("-"))):
+        writes.extend(parsed.value("-C", "--directory"))
+    return [r for r in reads if _is_file_word(r)], [w for w in writes if _is_file_word(w)]
+
+
+def _git_effects(args: list[str], reads: list[str], writes: list[str]) -> None:
+    from guidance.gates.commands.git import split
+
+    sub, rest, _ = split(args)
+    if sub in ("checkout", "restore", "rm", "mv", "clean"):
+        writes.extend(p for p in rest if not p.startswith("-") and p != "HEAD")
+    elif sub in ("show", "cat-file", "blame", "log", "diff"):
+        for word in rest:
+            if ":" in word:
+                reads.append(word.split(":", 1)[1])

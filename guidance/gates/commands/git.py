@@ -1,0 +1,103 @@
+"""git: global options, the subcommand, and what it does to history, work and remotes."""
+
+from __future__ import annotations
+
+from guidance.gates.commands import Args
+
+#: git options that come before the subcommand and take a value.
+_GLOBAL_WITH_VALUE = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env"))
+
+
+def split(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
+    """(subcommand, its arguments, global options) of `git ARGS`."""
+    globals_: dict[str, list[str]] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("-"):
+            return arg, args[i + 1 :], globals_
+        name, eq, value = arg.partition("=")
+        if name in _GLOBAL_WITH_VALUE and not eq:
+            globals_.setdefault(name, []).append(args[i + 1] if i + 1 < len(args) else "")
+            i += 2
+            continue
+        globals_.setdefault(name, []).append(value)
+        i += 1
+    return "", [], globals_
+
+
+#: Findings of git: (code, detail). Codes are documented in guidance.gates.destructive.
+def analyse(args: list[str]) -> list[tuple[str, str]]:
+    sub, rest, _ = split(args)
+    out: list[tuple[str, str]] = []
+    if sub == "push":
+        _push(rest, out)
+    elif sub == "reset":
+        parsed = Args(rest)
+        if "--hard" in parsed.long:
+            out.append(("DST010", "git reset --hard discards uncommitted changes"))
+    elif sub == "clean":
+        parsed = Args(rest, frozenset(("-e", "--exclude")))
+        dry = parsed.has("-n", "--dry-run") or parsed.has("-i", "--interactive")
+        if parsed.has("-f", "--force") and not dry:
+            out.append(("DST011", "git clean -f deletes untracked files"))
+    elif sub in ("checkout", "restore"):
+        _discard(sub, rest, out)
+    elif sub == "branch":
+        parsed = Args(rest)
+        if "D" in parsed.short or (parsed.has("-d", "--delete") and parsed.has("-f", "--force")):
+            out.append(("DST013", "git branch -D deletes a branch even when it is not merged"))
+    elif sub in ("filter-branch", "filter-repo"):
+        out.append(("DST014", f"git {sub} rewrites the whole history"))
+    elif sub == "reflog" and rest[:1] in (["expire"], ["delete"]):
+        out.append(("DST015", "git reflog expire/delete drops the safety net for lost commits"))
+    elif sub == "gc" and any(a.startswith("--prune") and a.split("=", 1)[-1] in ("now", "all") for a in rest):
+        out.append(("DST015", "git gc --prune=now removes unreachable commits for good"))
+    elif sub == "rebase":
+        parsed = Args(rest)
+        if not parsed.has("--abort", "--continue", "--skip", "--quit", "--edit-todo", "--show-current-patch"):
+            out.append(("DST016", "git rebase rewrites commits; if they were pushed, others lose them"))
+    elif sub == "stash" and rest[:1] in (["clear"], ["drop"]):
+        out.append(("DST017", f"git stash {rest[0]} deletes stashed work"))
+    elif sub == "update-ref" and "-d" in rest:
+        out.append(("DST017", "git update-ref -d deletes a ref"))
+    return out
+
+
+def _push(rest: list[str], out: list[tuple[str, str]]) -> None:
+    parsed = Args(rest, frozenset(("-o", "--push-option", "--repo", "--receive-pack", "--exec")))
+    # `--force-with-lease` is its own option: it refuses to overwrite commits it has not seen.
+    if "--force" in parsed.long or "f" in parsed.short:
+        out.append(("DST012", "git push --force overwrites the remote branch and loses others' commits"))
+    elif "--mirror" in parsed.long:
+        out.append(("DST012", "git push --mirror overwrites and deletes every remote ref"))
+    else:
+        refspecs = parsed.positionals[1:]
+        if any(ref.startswith("+") and len(ref) > 1 for ref in refspecs):
+            out.append(("DST012", "a +refspec force-pushes that ref"))
+    if parsed.has("-d", "--delete") or any(ref.startswith(":") and len(ref) > 1 for ref in parsed.positionals[1:]):
+        out.append(("DST018", "git push --delete removes a branch or tag on the remote"))
+    if "--prune" in parsed.long:
+        out.append(("DST018", "git push --prune removes remote branches that have no local counterpart"))
+
+
+def _discard(sub: str, rest: list[str], out: list[tuple[str, str]]) -> None:
+    parsed = Args(rest, frozenset(("-s", "--source", "-b", "-B", "--orphan", "--conflict", "--pathspec-from-file")))
+    if sub == "restore":
+        if parsed.has("-S", "--staged") and not parsed.has("-W", "--worktree"):
+            return  # only unstages; the working tree is untouched
+        paths = parsed.positionals
+    else:
+        if parsed.has("-f", "--force") and not parsed.positionals[1:]:
+            out.append(("DST019", "git checkout -f discards local changes"))
+            return
+        if "--" in rest:
+            paths = rest[rest.index("--") + 1 :]
+        elif parsed.positionals in ([".",], [":/"], ["*"]):
+            paths = parsed.positionals
+        else:
+            return
+    if any(p in (".", "./", ":/", "*", ":/*", "-A") or p.endswith("/.") for p in paths):
+        out.append(("DST019", f"git {sub} {' '.join(paths)} discards every uncommitted change"))
+    elif paths:
+        out.append(("DST020", f"git {sub} {' '.join(paths)} discards uncommitted changes to those files"))

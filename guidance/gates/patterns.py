@@ -1,0 +1,88 @@
+"""Command patterns (compiled CLAUDE.md rules and the project allowlist) against parsed commands.
+
+Semantics (see the bundle contract): `w0` matches the program's basename (`*`/`?` globs);
+each later word matches a distinct argument; positional words in order; words starting with
+`-` anywhere; a short-flag cluster `-rf` is satisfied by the letters r and f in any clustering;
+`--force` never matches `--force-with-lease`; a trailing `*` matches any remaining arguments.
+With `exact`, every argument must be accounted for (the allowlist), otherwise extra arguments
+are allowed (bans).
+"""
+
+from __future__ import annotations
+
+from guidance._glob import _match_segment
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from guidance.shell.model import Command
+
+
+def _is_short_cluster(word: str) -> bool:
+    return len(word) > 1 and word[0] == "-" and word[1] != "-" and not word[1].isdigit()
+
+
+def _word_match(pattern: str, word: str) -> bool:
+    if pattern == word:
+        return True
+    if "*" in pattern or "?" in pattern or "[" in pattern:
+        return _match_segment(pattern, word)
+    return False
+
+
+def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
+    if not pattern or not cmd.argv:
+        return False
+    if not _word_match(pattern[0], cmd.program):
+        return False
+    words = pattern[1:]
+    rest_any = bool(words) and words[-1] == "*"
+    if rest_any:
+        words = words[:-1]
+    args = cmd.args
+    used = [False] * len(args)
+    # Short letters present in the command's flag clusters (before a `--`).
+    end_of_options = args.index("--") if "--" in args else len(args)
+    letters: dict[str, int] = {}
+    for i in range(end_of_options):
+        arg = args[i]
+        if _is_short_cluster(arg):
+            for letter in arg[1:]:
+                letters.setdefault(letter, i)
+    needed_letters: set[str] = set()
+    position = 0
+    for word in words:
+        if _is_short_cluster(word) and not any(ch in word for ch in "*?["):
+            needed_letters.update(word[1:])
+            continue
+        if word.startswith("--"):
+            hit = -1
+            for i, arg in enumerate(args):
+                if not used[i] and (_word_match(word, arg) or (arg.startswith(word + "=") and "=" not in word)):
+                    hit = i
+                    break
+            if hit == -1:
+                return False
+            used[hit] = True
+            continue
+        # positional: next unused argument at or after `position` that matches, in order
+        hit = -1
+        for i in range(position, len(args)):
+            if not used[i] and not (i < end_of_options and args[i].startswith("-") and args[i] != "-" and not word.startswith("-")) and _word_match(word, args[i]):
+                hit = i
+                break
+        if hit == -1:
+            return False
+        used[hit] = True
+        position = hit + 1
+    for letter in needed_letters:
+        if letter not in letters:
+            return False
+    if needed_letters:
+        for i in range(end_of_options):
+            if _is_short_cluster(args[i]) and all(ch in needed_letters for ch in args[i][1:]):
+                used[i] = True
+    if exact and not rest_any:
+        for i, arg in enumerate(args):
+            if not used[i] and arg != "--":
+                return False
+    return True

@@ -1,0 +1,213 @@
+"""Protected paths: the guard's own files, project-protected globs, git internals.
+
+The agent must not be able to switch the guard off: the hook settings, the Codex hook
+config and the guidance state directory (keys, ledger, cache, spool) cannot be written by
+any tool or shell command, and the keys cannot be read.
+"""
+
+from __future__ import annotations
+
+from guidance._glob import glob_match
+from guidance.decision import ASK, DENY
+from guidance.event import READ, WRITE
+from guidance.gates._base import PARANOID, STRICT, Rule
+from guidance.gates.commands import Args, describe, resolver
+from guidance.gates.commands.files import file_effects
+from guidance.gates.reasons import doc, finding
+from guidance.paths import SCRATCH, glob_base
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from guidance.decision import Finding
+    from guidance.gates._base import GateContext
+    from guidance.paths import Resolver
+    from guidance.shell.model import Command
+
+GATE = "protected-paths"
+
+RULES = (
+    Rule("PTH001", "guard-file-write", DENY, "Changing the guard's own files",
+         doc("Denies every write to `.claude/settings.json`, `.claude/settings.local.json`, `.codex/hooks.json`, "
+             "`.codex/config.toml` (in the project and in the home directory) and anything under the guidance state "
+             "directory `.claude-flow/guidance/` (keys, ledger, cache, spool): by Write/Edit/MultiEdit/NotebookEdit/"
+             "apply_patch, by shell redirection, `tee`, `cp`/`mv`/`ln` onto them, `sed -i`, `rm`, `chmod`, `truncate`, "
+             "`git checkout`, editors, inline programs that name them, deleting or moving a directory that holds them, "
+             "and `cf-guidance init`/`uninstall` run by the agent. Symlinks are followed.",
+             "An agent that can edit the hook settings or the ledger can switch the guard off or erase its record.",
+             "echo '{}' > .claude/settings.json\nrm -rf .claude-flow\nsed -i 's/PreToolUse/x/' .claude/settings.json",
+             "# ask the user to change the guard's settings")),
+    Rule("PTH002", "guard-key-read", DENY, "Reading the guard's keys",
+         doc("Denies reading anything under `.claude-flow/guidance/keys/` with any tool.",
+             "The ledger key signs the audit trail; whoever reads it can forge records.",
+             "cat .claude-flow/guidance/keys/ledger.key", "cf-guidance ledger verify")),
+    Rule("PTH003", "protected-write", DENY, "Writing a path the project protects",
+         doc("Denies writes (file tools and shell) to globs listed in the bundle's `settings.protect_write`.",
+             "The project declared these files off limits for the agent.", "echo x > vendor/lib.js", "# edit files outside the protected globs")),
+    Rule("PTH004", "protected-read", DENY, "Reading a path the project protects",
+         doc("Denies reads (file tools and shell) of globs listed in the bundle's `settings.protect_read`.",
+             "The project declared these files private.", "cat private/notes.md", "# ask the user for what you need")),
+    Rule("PTH005", "git-internals-write", ASK, "Writing .git/hooks or .git/config",
+         doc("Asks before writing `.git/hooks/**` or `.git/config`.",
+             "Git hooks run code on every commit; git config can point `core.hooksPath` or `core.sshCommand` anywhere.",
+             "echo 'curl x | sh' > .git/hooks/pre-commit", "# ask the user to install git hooks")),
+    Rule("PTH006", "write-outside-project", ASK, "File tool writes outside the project (strict and paranoid levels)",
+         doc("At the strict level asks, at paranoid denies, when Write/Edit/MultiEdit/NotebookEdit/apply_patch target a path "
+             "outside the project and temp directories. The standard level does not check this.",
+             "Files outside the project belong to the user and other projects.", "Write ~/.bashrc", "Write ./notes.md")),
+)
+
+#: Guard files, relative to the project root and to the home directory (lower case).
+GUARD_FILES = frozenset((".claude/settings.json", ".claude/settings.local.json", ".codex/hooks.json", ".codex/config.toml"))
+STATE_DIR = ".claude-flow/guidance"
+KEYS_DIR = STATE_DIR + "/keys"
+#: Directories whose removal or move takes guard files with them.
+GUARD_PARENTS = frozenset((".claude", ".codex", ".claude-flow", STATE_DIR))
+_REMOVERS = frozenset(("rm", "rmdir", "mv", "shred", "unlink", "trash", "trash-put", "srm"))
+_DESTROYERS = _REMOVERS | frozenset(("chmod", "chown", "chgrp", "chattr"))
+#: Programs that only look at the files they are given.
+_LOOKERS = frozenset(("cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "stat", "file", "wc", "diff", "jq", "bat", "git", "echo", "printf", "test", "[", "realpath", "readlink", "dirname", "basename", "sha256sum", "md5sum", "shasum", "find", "tree", "du", "cf-guidance"))
+_GUARD_MARKERS = (".claude/settings", ".claude-flow/guidance", ".codex/hooks.json", ".codex/config.toml")
+_GIT_READS = frozenset(("diff", "log", "show", "status", "add", "commit", "blame", "ls-files", "grep", "check-ignore"))
+
+
+def _rels(paths: Resolver, path: str) -> list[str]:
+    """Lower-cased project- and home-relative forms of `path`, literal and with symlinks followed."""
+    out: list[str] = []
+    path = glob_base(path)
+    for real in (False, True):
+        where = paths.resolve(path, real=real)
+        if where is None:
+            continue
+        for rel in (paths.relative_to_project(where), paths.relative_to_home(where)):
+            if rel is not None:
+                rel = rel.lower()
+                if rel not in out:
+                    out.append(rel)
+        state = _state_override(paths, where)
+        if state and state not in out:
+            out.append(state)
+    return out
+
+
+def _state_override(paths: Resolver, where: str) -> str:
+    import os
+
+    override = os.environ.get("GUIDANCE_STATE_DIR", "")
+    if not override:
+        return ""
+    from guidance.state import state_dir
+
+    state = state_dir(paths.root)
+    if where == state or where.startswith(state + "/"):
+        return STATE_DIR + where[len(state):].lower()
+    return ""
+
+
+def guard_target(rel: str) -> bool:
+    return rel in GUARD_FILES or rel == STATE_DIR or rel.startswith(STATE_DIR + "/")
+
+
+def key_target(rel: str) -> bool:
+    return rel == KEYS_DIR or rel.startswith(KEYS_DIR + "/")
+
+
+def check(ctx: GateContext) -> list[Finding]:
+    event = ctx.event
+    paths = resolver(ctx)
+    settings = ctx.bundle.get("settings") or {}
+    protect_write = settings.get("protect_write") or []
+    protect_read = settings.get("protect_read") or []
+    out: list[Finding] = []
+    for path, access in event.paths:
+        if not path:
+            continue
+        segment = f"{event.tool} {path}"
+        if access == WRITE:
+            _write(paths, path, segment, protect_write, out, tool=event.tool)
+            if ctx.level in (STRICT, PARANOID):
+                _, kind = paths.where(path)
+                if kind and kind not in SCRATCH:
+                    verdict = DENY if ctx.level == PARANOID else ASK
+                    out.append(finding(GATE, "PTH006", verdict, f"{event.tool} writes {path}, outside the project", segment=segment, evidence=path))
+        elif access == READ:
+            _read(paths, path, segment, protect_read, out, tool=event.tool)
+    if event.command is not None:
+        analysis = ctx.shell
+        if analysis is not None:
+            for cmd in analysis.commands:
+                _shell(paths, cmd, protect_write, protect_read, out)
+    return out
+
+
+def _write(paths: Resolver, path: str, segment: str, globs: list[str], out: list[Finding], *, tool: str, parents: bool = False, root: bool = False) -> bool:
+    rels = _rels(paths, path)
+    for rel in rels:
+        if guard_target(rel) or (parents and rel in GUARD_PARENTS) or (root and rel == "."):
+            out.append(finding(GATE, "PTH001", DENY, f"{tool} would change the guard's own file {path}", segment=segment, evidence=path))
+            return True
+    for rel in rels:
+        if rel == ".git/config" or rel.startswith(".git/hooks/") or rel == ".git/hooks":
+            out.append(finding(GATE, "PTH005", ASK, f"{tool} writes {path}", segment=segment, evidence=path))
+            break
+    _match_globs(paths, path, globs, "PTH003", f"{tool} writes the protected path {path}", segment, out)
+    return False
+
+
+def _read(paths: Resolver, path: str, segment: str, globs: list[str], out: list[Finding], *, tool: str) -> None:
+    for rel in _rels(paths, path):
+        if key_target(rel):
+            out.append(finding(GATE, "PTH002", DENY, f"{tool} would read the guard's key {path}", segment=segment, evidence=path))
+            break
+    _match_globs(paths, path, globs, "PTH004", f"{tool} reads the protected path {path}", segment, out)
+
+
+def _match_globs(paths: Resolver, path: str, globs: list[str], code: str, message: str, segment: str, out: list[Finding]) -> None:
+    if not globs:
+        return
+    where = paths.resolve(path)
+    if where is None:
+        return
+    rel = paths.relative_to_project(where)
+    for pattern in globs:
+        if pattern.startswith("/"):
+            hit = glob_match(pattern, where)
+        elif pattern.startswith("~/"):
+            home_rel = paths.relative_to_home(where)
+            hit = home_rel is not None and glob_match(pattern[2:], home_rel)
+        else:
+            hit = rel is not None and glob_match(pattern, rel)
+        if hit:
+            out.append(finding(GATE, code, DENY, message, segment=segment, evidence=path))
+            return
+
+
+def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read: list[str], out: list[Finding]) -> None:
+    segment = describe(cmd)
+    program = cmd.program
+    if program == "cf-guidance" and Args(cmd.args).positionals[:1] in (["uninstall"], ["init"]):
+        out.append(finding(GATE, "PTH001", DENY, f"the agent may not run cf-guidance {cmd.args[0]}", segment=segment))
+        return
+    reads, writes = file_effects(cmd)
+    parents = program in _DESTROYERS or program in ("cp", "install", "rsync", "ln", "tar", "unzip")
+    for target in writes:
+        if _write(paths, target, segment, protect_write, out, tool=program, parents=parents, root=program in _REMOVERS):
+            return
+    for target in reads:
+        _read(paths, target, segment, protect_read, out, tool=program)
+    if program in _LOOKERS and not (program == "git" and _git_sub(cmd) not in _GIT_READS):
+        return
+    # Anything else handed a guard file (an unknown tool, an inline program) is treated as a write.
+    texts = list(cmd.args)
+    if cmd.code:
+        texts.append(cmd.code)
+    for text in texts:
+        lowered = text.lower()
+        if any(marker in lowered for marker in _GUARD_MARKERS) and text not in writes:
+            out.append(finding(GATE, "PTH001", DENY, f"{program} is given the guard's own file {text[:80]}", segment=segment, evidence=text))
+            return
+
+
+def _git_sub(cmd: Command) -> str:
+    from guidance.gates.commands.git import split
+
+    return split(cmd.args)[0]

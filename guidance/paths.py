@@ -1,0 +1,272 @@
+"""Resolve a path as the agent wrote it, and say where it points.
+
+Hot path module: standard library only (`os` is loaded at interpreter start anyway).
+
+A path is resolved against the event's working directory: `~`, `$HOME`, `${HOME}`, `$PWD`
+and `$TMPDIR` are expanded, `..` is collapsed (`/tmp/../etc` is `/etc`), and, when asked,
+symlinks are followed for paths that exist. Anything else the shell would expand (`$X`,
+`$(...)`, backticks) cannot be known before the command runs: `resolve` returns None and the
+gate decides what an unknown target means.
+
+`classify` names the kind of place a resolved path is, from most to least dangerous:
+ROOT `/`, HOME the user's home itself, ANCESTOR a directory that contains the project,
+SYSTEM a system directory or a direct child of one (`/etc`, `/usr/bin`, `/home/other`),
+PROJECT_ROOT the project directory itself, PROJECT inside it, TEMP_ROOT a temp directory
+itself, TEMP inside one, OUTSIDE anything else.
+"""
+
+from __future__ import annotations
+
+import os
+
+ROOT = "root"
+HOME = "home"
+ANCESTOR = "project-ancestor"
+SYSTEM = "system"
+PROJECT_ROOT = "project-root"
+PROJECT = "project"
+TEMP_ROOT = "temp-root"
+TEMP = "temp"
+OUTSIDE = "outside"
+
+#: Kinds whose recursive deletion, re-ownership or move destroys the machine or the user's data.
+CATASTROPHIC = frozenset((ROOT, HOME, ANCESTOR, SYSTEM))
+#: Kinds where the agent may freely create and delete files.
+SCRATCH = frozenset((PROJECT, TEMP))
+
+#: Top-level directories of the operating system (Linux and macOS).
+SYSTEM_DIRS = frozenset(
+    (
+        "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
+        "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys",
+        "/usr", "/var", "/nix", "/System", "/Library", "/Applications", "/Users", "/Volumes",
+        "/private", "/cores", "/efi",
+    )
+)
+DEFAULT_TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
+
+_GLOB_CHARS = frozenset("*?[")
+
+
+def home_dir() -> str:
+    home = os.environ.get("HOME", "")
+    if not home.startswith("/"):
+        try:
+            import pwd
+
+            home = pwd.getpwuid(os.getuid()).pw_dir
+        except (ImportError, KeyError):
+            home = "/root" if os.getuid() == 0 else "/"
+    return os.path.normpath(home)
+
+
+def temp_dirs() -> tuple[str, ...]:
+    extra = os.environ.get("TMPDIR", "")
+    if extra.startswith("/"):
+        extra = os.path.normpath(extra)
+        # A TMPDIR of `/` or of a system directory would make that directory "scratch".
+        if extra != "/" and extra not in SYSTEM_DIRS and extra not in DEFAULT_TEMP_DIRS:
+            return DEFAULT_TEMP_DIRS + (extra,)
+    return DEFAULT_TEMP_DIRS
+
+
+def is_within(path: str, directory: str) -> bool:
+    """True when `path` is `directory` or below it (both absolute and normalised)."""
+    if directory == "/":
+        return True
+    return path == directory or path.startswith(directory + "/")
+
+
+def has_glob(path: str) -> bool:
+    return any(ch in _GLOB_CHARS for ch in path)
+
+
+def glob_base(path: str) -> str:
+    """The directory a glob expands inside: `/*` -> `/`, `build/*.o` -> `build`, `*` -> `.`."""
+    if not has_glob(path):
+        return path
+    parts = path.split("/")
+    kept: list[str] = []
+    for part in parts:
+        if has_glob(part):
+            break
+        kept.append(part)
+    base = "/".join(kept)
+    if not base:
+        return "/" if path.startswith("/") else "."
+    return base
+
+
+class Resolver:
+    """Resolves and classifies paths for one event: working directory, project, home, temps."""
+
+    __slots__ = ("cwd", "root", "home", "temps", "_real_root")
+
+    def __init__(self, cwd: str, root: str, *, home: str | None = None, temps: tuple[str, ...] | None = None) -> None:
+        self.home = home if home is not None else home_dir()
+        self.temps = temps if temps is not None else temp_dirs()
+        self._real_root: str | None = None
+        self.root = "/"
+        self.cwd = "/"
+        given = self._expand_home(root or cwd or "/") or "/"
+        self.root = os.path.normpath(given if given.startswith("/") else os.path.abspath(given))
+        self.cwd = self.root
+        if cwd:
+            self.cwd = self.resolve(cwd) or self.root
+
+    def _expand_home(self, path: str) -> str | None:
+        if path == "~" or path.startswith("~/"):
+            return self.home + path[1:]
+        if path.startswith("~"):
+            user, _, rest = path[1:].partition("/")
+            if not user.replace("-", "").replace("_", "").replace(".", "").isalnum():
+                return None
+            base = "/root" if user == "root" else f"/home/{user}"
+            return base + ("/" + rest if rest else "")
+        return path
+
+    def expand(self, path: str) -> str | None:
+        """Expand `~`, `$HOME`, `${HOME}`, `$PWD`, `$TMPDIR`; None if anything else is dynamic."""
+        expanded = self._expand_home(path)
+        if expanded is None:
+            return None
+        path = expanded
+        if "`" in path:
+            return None
+        if "$" in path:
+            tmp = os.environ.get("TMPDIR", "") or "/tmp"
+            for name, value in (("HOME", self.home), ("PWD", self.cwd), ("TMPDIR", tmp)):
+                path = path.replace("${" + name + "}", value)
+                i = path.find("$" + name)
+                while i != -1:
+                    after = path[i + 1 + len(name) : i + 2 + len(name)]
+                    if after and (after.isalnum() or after == "_"):
+                        i = path.find("$" + name, i + 1)
+                        continue
+                    path = path[:i] + value + path[i + 1 + len(name) :]
+                    i = path.find("$" + name, i + len(value))
+            if "$" in path:
+                return None
+        return path
+
+    def resolve(self, path: str, *, real: bool = False) -> str | None:
+        """Absolute, normalised form of `path` as the shell would see it; None if dynamic."""
+        expanded = self.expand(path)
+        if expanded is None or "\x00" in expanded:
+            return None
+        if not expanded.startswith("/"):
+            expanded = self.cwd + "/" + expanded
+        # normpath keeps a leading `//`; collapse it so `//etc` is `/etc`.
+        result = os.path.normpath(expanded)
+        if result.startswith("//"):
+            result = "/" + result.lstrip("/")
+        if real:
+            result = self._realpath(result)
+        return result
+
+    def _realpath(self, path: str) -> str:
+        # Follow symlinks of the longest existing prefix (`link/sub` where link -> /etc).
+        try:
+            if os.path.lexists(path):
+                return os.path.realpath(path)
+            parent, name = os.path.split(path)
+            if parent and parent != path and os.path.lexists(parent):
+                return os.path.join(os.path.realpath(parent), name)
+        except (OSError, ValueError):
+            pass
+        return path
+
+    def _roots(self) -> tuple[str, ...]:
+        if self._real_root is None:
+            self._real_root = self._realpath(self.root)
+        if self._real_root != self.root:
+            return (self.root, self._real_root)
+        return (self.root,)
+
+    def classify(self, path: str) -> str:
+        """The kind of place an absolute, normalised path is (see module docstring)."""
+        if path == "/":
+            return ROOT
+        for root in self._roots():
+            if path == root:
+                return PROJECT_ROOT
+            if is_within(path, root):
+                return PROJECT
+        if path == self.home:
+            return HOME
+        for root in self._roots():
+            if is_within(root, path):
+                return ANCESTOR
+        for temp in self.temps:
+            if path == temp:
+                return TEMP_ROOT
+            if is_within(path, temp):
+                return TEMP
+        if is_within(self.home, path):
+            return ANCESTOR if path != "/" else ROOT
+        top = "/" + path.split("/")[1]
+        if top in SYSTEM_DIRS and path.count("/") <= 2:
+            return SYSTEM
+        return OUTSIDE
+
+    def where(self, path: str, *, real: bool = True) -> tuple[str | None, str]:
+        """Resolve then classify; for paths that exist, the worse of the literal and real place.
+
+        Returns (resolved path or None, kind); kind is "" when the path is dynamic.
+        """
+        literal = self.resolve(glob_base(path))
+        if literal is None:
+            return None, ""
+        kind = self.classify(literal)
+        if real:
+            actual = self._realpath(literal)
+            if actual != literal:
+                other = self.classify(actual)
+                if RANK[other] > RANK[kind]:
+                    return actual, other
+        return literal, kind
+
+    def relative_to_project(self, path: str) -> str | None:
+        """`path` (absolute) relative to the project root, `.` for the root, None if outside."""
+        for root in self._roots():
+            if path == root:
+                return "."
+            if is_within(path, root):
+                return path[len(root) + 1 :] if root != "/" else path[1:]
+        return None
+
+    def relative_to_home(self, path: str) -> str | None:
+        if path == self.home:
+            return "."
+        if is_within(path, self.home) and self.home != "/":
+            return path[len(self.home) + 1 :]
+        return None
+
+
+#: How bad it is to destroy a place of each kind (used to pick the worse of two readings).
+RANK = {
+    ROOT: 8,
+    HOME: 7,
+    ANCESTOR: 6,
+    SYSTEM: 5,
+    OUTSIDE: 4,
+    PROJECT_ROOT: 3,
+    TEMP_ROOT: 2,
+    PROJECT: 1,
+    TEMP: 0,
+}
+
+_CACHE: dict[tuple[str, str, str, str], Resolver] = {}
+
+
+def resolver_for(cwd: str, root: str) -> Resolver:
+    """A Resolver for this cwd/root, cached: gates of one event share it."""
+    home = os.environ.get("HOME", "")
+    tmp = os.environ.get("TMPDIR", "")
+    key = (cwd, root, home, tmp)
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) > 64:
+            _CACHE.clear()
+        found = _CACHE[key] = Resolver(cwd, root)
+    return found
