@@ -1,0 +1,400 @@
+"""Run a suite: each task (times `repeat`) in its own workspace, in parallel, with verdicts.
+
+An attempt ends in one of three states:
+
+- pass / fail: the run happened and its assertions were checked (a failed assertion is a
+  Violation `ASSERT-{taskId}`, spooled for the ledger when a state dir is given);
+- error: the run could not happen or could not finish for a reason that says nothing about
+  the policy (timeout, API error, client crash, dead model server, setup problem). Those are
+  retried (`retries` times, setup problems excepted) and never count as failures.
+
+Over repeats a task gets a pass rate, pass@k and pass^k, a Wilson interval, and a verdict:
+pass, fail, or inconclusive when the interval straddles the task's threshold.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from guidance.errors import ConfigError, GuidanceError, InstallError, RunnerError
+from guidance.headless.assertions import CheckContext, Outcome
+from guidance.headless.collect import RunData, check_isolation, collect
+from guidance.headless.executors import MODES, ExecRequest, ExecResult, Executor, Prompter, make_executor
+from guidance.headless.suite import Suite, Task
+from guidance.headless.workspace import Installer, Workspace, prepare
+
+#: z for a two-sided 95% interval.
+Z95 = 1.959963984540054
+#: Infrastructure error kinds (retried) and the setup kind (not retried).
+INFRA_KINDS = ("timeout", "api-error", "crash", "model-server")
+SETUP = "setup"
+#: HTTP statuses of the API that mean "try again later", not "the policy failed".
+RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
+_RETRYABLE_TEXT = ("overloaded", "rate limit", "rate_limit", "connection error", "econnrefused", "timed out")
+
+
+@dataclass
+class Expectation:
+    id: str
+    type: str
+    description: str
+    status: str  # pass | fail
+    expected: Any = None
+    actual: Any = None
+    reason: str = ""
+
+
+@dataclass
+class Attempt:
+    task_id: str
+    repeat: int
+    status: str  # pass | fail | error
+    error_kind: str = ""
+    error: str = ""
+    retries: int = 0
+    expectations: list[Expectation] = field(default_factory=list)
+    run: RunData | None = None
+    exec: ExecResult | None = None
+    duration_ms: int = 0
+    workspace: str = ""
+    violations: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class TaskResult:
+    task: Task
+    attempts: list[Attempt] = field(default_factory=list)
+
+    @property
+    def runs(self) -> list[Attempt]:
+        """Attempts that produced a verdict (errors excluded)."""
+        return [a for a in self.attempts if a.status != "error"]
+
+    @property
+    def passes(self) -> int:
+        return sum(1 for a in self.runs if a.status == "pass")
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passes / len(self.runs) if self.runs else None
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        return wilson(self.passes, len(self.runs)) if self.runs else None
+
+    def pass_at(self) -> dict[int, float]:
+        n = len(self.runs)
+        return {k: pass_at_k(n, self.passes, k) for k in range(1, n + 1)}
+
+    def pass_hat(self) -> dict[int, float]:
+        n = len(self.runs)
+        return {k: pass_hat_k(n, self.passes, k) for k in range(1, n + 1)}
+
+    @property
+    def verdict(self) -> str:
+        return verdict(self.passes, len(self.runs), self.task.threshold)
+
+
+@dataclass
+class SuiteResult:
+    suite: Suite
+    tasks: list[TaskResult]
+    options: RunOptions
+    started: float
+    duration_ms: int
+    preflight_errors: dict[str, str] = field(default_factory=dict)
+
+    def count(self, verdict_name: str) -> int:
+        return sum(1 for t in self.tasks if t.verdict == verdict_name)
+
+    @property
+    def exit_code(self) -> int:
+        """0 every task passed, 1 some failed or were inconclusive, 2 some could not run."""
+        if any(t.verdict == "error" for t in self.tasks):
+            return 2
+        if all(t.verdict == "pass" for t in self.tasks):
+            return 0
+        return 1
+
+
+@dataclass
+class RunOptions:
+    executor: str | None = None
+    tags: list[str] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    repeat: int = 1
+    jobs: int = 1
+    mode: str = "non-interactive"
+    retries: int = 2
+    keep_workspaces: bool = False
+    #: A project's state dir: failed assertions are spooled there as ASSERT-{taskId} violations.
+    violations_state_dir: Path | None = None
+    base_dir: Path | None = None
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Chance that at least one of k runs drawn from the n observed passes (unbiased estimator)."""
+    if k > n:
+        raise ValueError("k cannot exceed n")
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def pass_hat_k(n: int, c: int, k: int) -> float:
+    """pass^k: chance that all k runs drawn from the n observed pass."""
+    if k > n:
+        raise ValueError("k cannot exceed n")
+    return math.comb(c, k) / math.comb(n, k)
+
+
+def verdict(passes: int, n: int, threshold: float) -> str:
+    """pass / fail / inconclusive / error (no run finished).
+
+    Threshold 1.0 means every run must pass. Below it, the Wilson interval decides: pass when
+    its lower bound reaches the threshold, fail when its upper bound stays below, otherwise
+    the runs cannot tell (inconclusive: repeat more).
+    """
+    if n == 0:
+        return "error"
+    if threshold >= 1.0:
+        return "pass" if passes == n else "fail"
+    low, high = wilson(passes, n)
+    if low >= threshold:
+        return "pass"
+    if high < threshold:
+        return "fail"
+    return "inconclusive"
+
+
+def classify(result: ExecResult, run: RunData) -> tuple[str, str]:
+    """(kind, message) of an infrastructure error, or ("", "") when the run is usable."""
+    if result.timed_out:
+        return "timeout", f"timed out after {result.duration_ms / 1000:.1f}s"
+    if result.infra_error:
+        return "model-server", result.infra_error
+    if not run.result:
+        tail = (result.stderr.strip() or "no result message").splitlines()[-1:] or ["no output"]
+        return "crash", f"client exited {result.exit_code} without a result: {tail[0][:300]}"
+    status = run.result.get("api_error_status")
+    text = str(run.result.get("result") or "") + " " + " ".join(str(e) for e in run.result.get("errors") or [])
+    if run.result.get("terminal_reason") == "api_error" or status is not None:
+        if status in RETRYABLE_STATUS or status is None or any(m in text.lower() for m in _RETRYABLE_TEXT):
+            return "api-error", f"API error{f' {status}' if status else ''}: {text.strip()[:300]}"
+    return "", ""
+
+
+def default_installer() -> Installer:
+    """`cf-guidance init` of the workspace (hooks wired, state dir created), without the smoke test."""
+
+    def run_install(project: Path) -> None:
+        # guidance.installer is the installer/ folder mapped by package-dir (mypy sees it as
+        # the top-level `installer`), hence the import by name.
+        install = getattr(importlib.import_module("guidance.installer"), "install", None)
+        if install is None:
+            raise InstallError("guidance.installer has no install(); reinstall cf-guidance")
+        install(project, agent="claude", verify=False)
+
+    return run_install
+
+
+class Runner:
+    """Runs tasks of one suite; executors and the installer are injectable for tests."""
+
+    def __init__(
+        self,
+        suite: Suite,
+        options: RunOptions,
+        *,
+        executors: dict[str, Executor] | None = None,
+        installer: Installer | None | bool = True,
+        progress: Callable[[str], None] | None = None,
+        prompter: Prompter | None = None,
+    ) -> None:
+        if options.mode not in MODES:
+            raise ConfigError(f"unknown mode {options.mode!r}; use one of {', '.join(MODES)}")
+        if options.repeat < 1 or options.jobs < 1 or options.retries < 0:
+            raise ConfigError("--repeat and --jobs must be at least 1, --retries at least 0")
+        if options.mode == "interactive" and options.jobs > 1:
+            raise ConfigError("--mode interactive asks questions in this terminal; it cannot run with --jobs > 1")
+        self.suite, self.options = suite, options
+        self._executors = dict(executors or {})
+        self._installer: Installer | None = default_installer() if installer is True else (installer or None)
+        self._progress = progress or (lambda line: None)
+        self._prompter = prompter
+        self._lock = threading.Lock()
+        self._done = 0
+        self._total = 0
+
+    def executor_for(self, task: Task) -> Executor:
+        name = self.options.executor or task.executor
+        with self._lock:
+            if name not in self._executors:
+                self._executors[name] = make_executor(name)
+            return self._executors[name]
+
+    def run(self) -> SuiteResult:
+        started = time.time()
+        clock = time.monotonic()
+        tasks = self.suite.select(self.options.tags, self.options.ids)
+        if not tasks:
+            raise ConfigError(f"no task of {self.suite.path} matches the given tags/ids")
+        results = {task.id: TaskResult(task) for task in tasks}
+        preflight = self._preflight(tasks)
+        work = [(task, r) for r in range(self.options.repeat) for task in tasks]
+        self._total = len(work)
+        with ThreadPoolExecutor(max_workers=self.options.jobs, thread_name_prefix="headless") as pool:
+            futures = [pool.submit(self._attempt_with_retries, task, r, preflight) for task, r in work]
+            attempts = [f.result() for f in futures]
+        for attempt in attempts:
+            results[attempt.task_id].attempts.append(attempt)
+        for result in results.values():
+            result.attempts.sort(key=lambda a: a.repeat)
+        return SuiteResult(self.suite, list(results.values()), self.options, started,
+                           int((time.monotonic() - clock) * 1000), preflight)
+
+    def _preflight(self, tasks: list[Task]) -> dict[str, str]:
+        """Executor name -> why it cannot run; each affected task becomes a setup error."""
+        problems: dict[str, str] = {}
+        for task in tasks:
+            name = self.options.executor or task.executor
+            if name in problems:
+                continue
+            try:
+                self.executor_for(task).preflight()
+            except GuidanceError as exc:
+                problems[name] = str(exc)
+        return problems
+
+    def _attempt_with_retries(self, task: Task, repeat: int, preflight: dict[str, str]) -> Attempt:
+        name = self.options.executor or task.executor
+        if name in preflight:
+            attempt = Attempt(task.id, repeat, "error", SETUP, preflight[name])
+        else:
+            retries = 0
+            while True:
+                attempt = self.attempt(task, repeat)
+                if attempt.status != "error" or attempt.error_kind not in INFRA_KINDS or retries >= self.options.retries:
+                    break
+                retries += 1
+                self._progress(f"retry {retries}/{self.options.retries} {task.id}: {attempt.error_kind}: {attempt.error}")
+            attempt.retries = retries
+        with self._lock:
+            self._done += 1
+            done = self._done
+        label = {"pass": "PASS", "fail": "FAIL", "error": "ERROR"}[attempt.status]
+        suffix = f"#{repeat + 1}" if self.options.repeat > 1 else ""
+        detail = f" {attempt.error_kind}: {attempt.error}" if attempt.status == "error" else ""
+        if attempt.status == "fail":
+            failed = [e for e in attempt.expectations if e.status == "fail"]
+            detail = f" {len(failed)} failed: {failed[0].description}" if failed else ""
+        self._progress(f"[{done}/{self._total}] {label} {task.id}{suffix} ({attempt.duration_ms / 1000:.1f}s){detail}")
+        return attempt
+
+    def attempt(self, task: Task, repeat: int) -> Attempt:
+        """One isolated run of `task` and its checks."""
+        clock = time.monotonic()
+        attempt = Attempt(task.id, repeat, "error")
+        ws: Workspace | None = None
+        try:
+            ws = prepare(task, self.suite.directory, install=self._installer, base_dir=self.options.base_dir)
+            attempt.workspace = str(ws.root)
+            executor = self.executor_for(task)
+            request = ExecRequest(task, ws, self.options.mode, self._prompter)
+            try:
+                result = executor.execute(request)
+            except RunnerError as exc:
+                attempt.error_kind, attempt.error = "crash", str(exc)
+                return attempt
+            attempt.exec = result
+            run = collect(task.prompt, result.stdout, stderr=result.stderr, exit_code=result.exit_code,
+                          duration_ms=result.duration_ms, timed_out=result.timed_out, config_dir=ws.config_dir,
+                          changes=ws.changes(), state_dir=_state_dir(ws))
+            attempt.run = run
+            kind, message = classify(result, run)
+            if kind:
+                attempt.error_kind, attempt.error = kind, message
+                return attempt
+            run.leaks = check_isolation(run, workspace=ws.project, allowed_roots=[ws.root], user_paths=_user_config_paths())
+            attempt.expectations = self._check(task, run, ws)
+            failed = [e for e in attempt.expectations if e.status == "fail"]
+            leak_failed = any(e.type == "isolation" for e in failed)
+            attempt.status = "fail" if leak_failed or len(failed) > task.max_violations else "pass"
+            attempt.violations = [self._violation(task, repeat, e, run) for e in failed]
+        except GuidanceError as exc:
+            attempt.error_kind, attempt.error = SETUP, str(exc)
+        finally:
+            attempt.duration_ms = int((time.monotonic() - clock) * 1000)
+            if ws is not None and not self.options.keep_workspaces:
+                ws.cleanup()
+                attempt.workspace = ""
+        return attempt
+
+    def _check(self, task: Task, run: RunData, ws: Workspace) -> list[Expectation]:
+        out: list[Expectation] = []
+        if run.leaks:
+            out.append(Expectation("isolation", "isolation", "the run sees none of the user's own setup", "fail",
+                                   {"leaks": []}, {"leaks": run.leaks}, run.leaks[0]))
+        ctx = CheckContext(run=run, task_id=task.id, workspace=ws.project, suite_dir=self.suite.directory,
+                           env={"HOME": str(ws.home)})
+        for index, assertion in enumerate(task.assertions, 1):
+            try:
+                outcome = assertion.check(ctx)
+            except Exception as exc:  # a check that crashes fails its expectation, not the suite
+                outcome = Outcome(False, None, None, f"check raised {type(exc).__name__}: {exc}")
+            out.append(Expectation(f"exp-{index:03d}", assertion.type, assertion.label(),
+                                   "pass" if outcome.passed else "fail", outcome.expected, outcome.actual, outcome.reason))
+        return out
+
+    def _violation(self, task: Task, repeat: int, expectation: Expectation, run: RunData) -> dict[str, Any]:
+        violation = {
+            "ruleId": f"ASSERT-{task.id}",
+            "task": task.id,
+            "suite": self.suite.name,
+            "repeat": repeat,
+            "expectation": expectation.id,
+            "assertion": expectation.type,
+            "description": expectation.description,
+            "reason": expectation.reason,
+            "session_id": run.session_id,
+        }
+        state_dir = self.options.violations_state_dir
+        if state_dir is not None:
+            from guidance.jobs import spool
+
+            violation["job"] = spool.enqueue(str(state_dir), "violation", violation)
+        return violation
+
+
+def _state_dir(ws: Workspace) -> Path:
+    from guidance.state import state_dir
+
+    return Path(state_dir(str(ws.project), environ={}))
+
+
+def _user_config_paths() -> list[Path]:
+    paths = [Path(os.path.expanduser("~")) / ".claude"]
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        paths.append(Path(configured))
+    return paths

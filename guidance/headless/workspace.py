@@ -1,0 +1,181 @@
+"""One isolated workspace per run: a project copy, its own config dir and HOME, git snapshots.
+
+Layout under a fresh temp dir::
+
+    <root>/project   the fixture (files, a copied directory or a git ref) plus the policy
+    <root>/home      HOME of the run
+    <root>/home/.claude   its CLAUDE_CONFIG_DIR (transcripts land in projects/<slug>/...)
+
+Snapshots are git trees written through a private index file, so they see commits the agent
+makes, uncommitted edits and ignored files alike, without touching the agent's own index.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from guidance.errors import RunnerError, SuiteError
+from guidance.headless.collect import Commit, FileChanges
+from guidance.headless.suite import Task, resolve_path
+from guidance.state import STATE_TOP
+
+#: Paths never counted as side effects: git's own data and the guard's state directory,
+#: which the hooks under test write on every tool call.
+EXCLUDED = (".git", STATE_TOP)
+#: Largest patch text kept for the report.
+MAX_PATCH_CHARS = 200_000
+
+_GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "cf-guidance headless",
+    "GIT_AUTHOR_EMAIL": "headless@cf-guidance.invalid",
+    "GIT_COMMITTER_NAME": "cf-guidance headless",
+    "GIT_COMMITTER_EMAIL": "headless@cf-guidance.invalid",
+}
+
+#: install(project) -> None: puts the policy's hooks in place (cf-guidance init).
+Installer = Callable[[Path], None]
+
+
+@dataclass
+class Workspace:
+    root: Path
+    baseline_tree: str = ""
+    baseline_head: str = ""
+
+    @property
+    def project(self) -> Path:
+        return self.root / "project"
+
+    @property
+    def config_dir(self) -> Path:
+        return self.home / ".claude"
+
+    @property
+    def home(self) -> Path:
+        return self.root / "home"
+
+    def snapshot(self) -> str:
+        """Write the project's current files as a git tree; returns its id."""
+        index = self.root / "snapshot.index"
+        index.unlink(missing_ok=True)
+        env = {"GIT_INDEX_FILE": str(index)}
+        excludes = [f":(exclude){name}" for name in EXCLUDED if name != ".git"]
+        _git(self.project, "add", "--all", "--force", "--", ".", *excludes, env=env)
+        return _git(self.project, "write-tree", env=env).strip()
+
+    def head(self) -> str:
+        proc = _run_git(self.project, "rev-parse", "--verify", "-q", "HEAD")
+        return proc.stdout.strip() if proc.returncode == 0 else ""
+
+    def changes(self) -> FileChanges:
+        """What the run changed since `prepare`: files by status, the patch, new commits."""
+        after = self.snapshot()
+        out = FileChanges()
+        status = _git(self.project, "diff-tree", "-r", "--no-renames", "--name-status", self.baseline_tree, after)
+        for line in status.splitlines():
+            code, _, path = line.partition("\t")
+            {"A": out.created, "D": out.deleted}.get(code[:1], out.modified).append(path)
+        patch = _git(self.project, "diff-tree", "-p", "--no-renames", "--binary", self.baseline_tree, after)
+        out.patch = patch if len(patch) <= MAX_PATCH_CHARS else patch[:MAX_PATCH_CHARS] + "\n[truncated]\n"
+        head = self.head()
+        if head and head != self.baseline_head:
+            span = f"{self.baseline_head}..{head}" if self.baseline_head else head
+            log = _git(self.project, "log", "--format=%x00%H%x09%s", "--name-only", span)
+            for chunk in log.split("\x00")[1:]:
+                first, _, rest = chunk.partition("\n")
+                sha, _, subject = first.partition("\t")
+                out.commits.append(Commit(sha, subject, [f for f in rest.splitlines() if f]))
+        return out
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def prepare(task: Task, suite_dir: Path, *, install: Installer | None, base_dir: Path | None = None) -> Workspace:
+    """Build the isolated workspace of one run of `task` and take the baseline snapshot.
+
+    Raises SuiteError for a fixture that does not exist and RunnerError when git or the
+    installer fail.
+    """
+    root = Path(tempfile.mkdtemp(prefix=f"cfg-{task.id[:40]}-", dir=base_dir))
+    ws = Workspace(root)
+    try:
+        _fill(ws, task, suite_dir)
+        if install is not None and task.policy is not None and task.policy.install:
+            install(ws.project)
+        _commit_fixture(ws)
+        ws.baseline_head = ws.head()
+        ws.baseline_tree = ws.snapshot()
+    except BaseException:
+        ws.cleanup()
+        raise
+    return ws
+
+
+def _fill(ws: Workspace, task: Task, suite_dir: Path) -> None:
+    ws.config_dir.mkdir(parents=True)
+    spec = task.workspace
+    if spec.git is not None:
+        repo = resolve_path(suite_dir, spec.git.repo)
+        if not repo.exists():
+            raise SuiteError(f"task {task.id}: workspace git repo {repo} does not exist")
+        _git(suite_dir, "clone", "--quiet", "--shared", "--no-checkout", str(repo), str(ws.project))
+        proc = _run_git(ws.project, "checkout", "--quiet", "--detach", spec.git.ref)
+        if proc.returncode != 0:
+            raise SuiteError(f"task {task.id}: git ref {spec.git.ref!r} not found in {repo}")
+    elif spec.copy_from is not None:
+        source = resolve_path(suite_dir, spec.copy_from)
+        if not source.is_dir():
+            raise SuiteError(f"task {task.id}: workspace directory {source} does not exist")
+        shutil.copytree(source, ws.project, symlinks=True)
+    else:
+        ws.project.mkdir()
+    for rel, content in spec.files.items():
+        target = ws.project / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+    if task.policy is not None:
+        for name, text in task.policy.sources(suite_dir).items():
+            (ws.project / name).write_text(text, encoding="utf-8")
+    if not (ws.project / ".git").exists():
+        _git(ws.project, "init", "--quiet", "--initial-branch=main")
+    exclude = ws.project / ".git" / "info" / "exclude"
+    exclude.parent.mkdir(parents=True, exist_ok=True)
+    with exclude.open("a", encoding="utf-8") as fh:
+        fh.write("".join(f"/{name}/\n" for name in EXCLUDED if name != ".git"))
+    _git(ws.project, "config", "user.name", _GIT_IDENTITY["GIT_AUTHOR_NAME"])
+    _git(ws.project, "config", "user.email", _GIT_IDENTITY["GIT_AUTHOR_EMAIL"])
+
+
+def _commit_fixture(ws: Workspace) -> None:
+    """Commit the fixture so the agent starts from a clean tree, like a real checkout."""
+    _git(ws.project, "add", "--all", "--", ".")
+    dirty = _run_git(ws.project, "diff", "--cached", "--quiet").returncode != 0
+    if dirty or not ws.head():
+        _git(ws.project, "commit", "--quiet", "--allow-empty", "--no-verify", "-m", "headless fixture")
+
+
+def _run_git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, **_GIT_IDENTITY, "GIT_TERMINAL_PROMPT": "0", **(env or {})}
+    try:
+        return subprocess.run(
+            ["git", *args], cwd=cwd, env=full_env, capture_output=True, text=True, check=False, timeout=120
+        )
+    except FileNotFoundError:
+        raise RunnerError("git not found on PATH; install git to run headless suites") from None
+    except subprocess.TimeoutExpired:
+        raise RunnerError(f"git {args[0]} timed out in {cwd}") from None
+
+
+def _git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    proc = _run_git(cwd, *args, env=env)
+    if proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip().splitlines()
+        raise RunnerError(f"git {args[0]} failed in {cwd}: {detail[-1] if detail else proc.returncode}")
+    return proc.stdout
