@@ -1,0 +1,362 @@
+"""From a command string to the simple commands that would run (`analyze`).
+
+Hot path module: standard library only, no `typing` at run time.
+
+The parse tree is walked once; every simple command is expanded (brace expansion,
+`$IFS` splitting), stripped of assignments and wrappers, and emitted as a `Command`.
+Substitutions, launchers (`bash -c`, `eval`, `xargs`, `find -exec`, `ssh`, ...) and
+interpreter one-liners are followed with a growing `origin` chain and `depth`, up to
+`MAX_SHELL_DEPTH`. Whatever could not be followed is a one-line problem and makes the
+analysis incomplete; `analyze` never raises.
+"""
+
+from __future__ import annotations
+
+from guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
+from guidance.shell.lexer import ParseState
+from guidance.shell.model import Command, ShellAnalysis
+from guidance.shell.parser import CompoundNode, FunctionNode, SimpleNode, parse
+from guidance.shell.unwrap import SHELLS, Arg, nested, strip_wrappers
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from guidance.shell.lexer import Word
+    from guidance.shell.parser import CommandList, Node, Redirect
+
+#: Total characters parsed across all nested shell strings of one analysis.
+_MAX_TOTAL_CHARS = 4 * MAX_COMMAND_CHARS
+#: Programs whose input is code: a substitution feeding them is linked like a pipe.
+_CODE_READERS = SHELLS | frozenset(("eval", "source", "."))
+_INTERPRETER_PREFIXES = ("python", "pypy", "node", "nodejs", "perl", "ruby", "php", "deno", "bun")
+_OPEN, _COMMA, _CLOSE = "\ue000", "\ue001", "\ue002"
+_PROBLEM_CHARS = 120
+
+
+def analyze(command: str) -> ShellAnalysis:
+    """The commands `command` would run; problems instead of exceptions, for any input."""
+    try:
+        return _Analyzer().analyze(command)
+    except (RecursionError, MemoryError) as exc:
+        problem = f"shell analysis gave up: {type(exc).__name__}"
+    except Exception as exc:  # a bug must not turn into an allow: report it as unparsable
+        problem = f"shell analysis failed: {type(exc).__name__}: {exc}"[:_PROBLEM_CHARS]
+    source = command if isinstance(command, str) else ""
+    return ShellAnalysis(source, [], [problem], False)
+
+
+def _join(origin: str, label: str) -> str:
+    return f"{origin}>{label}" if origin else label
+
+
+def _short(text: str) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _Analyzer:
+    __slots__ = ("commands", "problems", "chars", "full")
+
+    def __init__(self) -> None:
+        self.commands: list[Command] = []
+        self.problems: list[str] = []
+        self.chars = 0
+        self.full = False
+
+    def problem(self, message: str) -> None:
+        if message not in self.problems:
+            self.problems.append(message)
+
+    def analyze(self, command: str) -> ShellAnalysis:
+        if not isinstance(command, str):
+            return ShellAnalysis("", [], [f"command is not text but {type(command).__name__}"], False)
+        src = command
+        if len(src) > MAX_COMMAND_CHARS:
+            self.problem(f"command longer than {MAX_COMMAND_CHARS} characters: only the start was analysed")
+            src = src[:MAX_COMMAND_CHARS]
+        self.run(src, "", 0)
+        return ShellAnalysis(command, self.commands, self.problems, not self.problems)
+
+    # -- walking ------------------------------------------------------------------------
+
+    def run(self, src: str, origin: str, depth: int) -> None:
+        """Parse and walk one shell string."""
+        self.chars += len(src)
+        if self.chars > _MAX_TOTAL_CHARS:
+            self.problem("nested shell code too large: rest not analysed")
+            return
+        tree, state = parse(src, ParseState())
+        for message in state.problems:
+            self.problem(f"{origin}: {message}" if origin else message)
+        self.walk_list(tree, origin, depth, False, [])
+
+    def walk_list(self, tree: CommandList, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
+        for and_or, bg in tree.items:
+            for pipeline in and_or:
+                if self.full:
+                    return
+                self.walk_pipeline(pipeline, origin, depth, background or bg, redirects)
+
+    def walk_pipeline(self, nodes: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
+        if len(nodes) == 1:
+            self.walk_node(nodes[0], origin, depth, background, redirects)
+            return
+        groups: list[list[Command]] = []
+        for node in nodes:
+            start = len(self.commands)
+            self.walk_node(node, origin, depth, background, redirects)
+            groups.append([c for c in self.commands[start:] if c.depth == depth and c.origin == origin])
+        for k, group in enumerate(groups):
+            before = next((g[-1].program for g in reversed(groups[:k]) if g), "") if k else ""
+            after = next((g[0].program for g in groups[k + 1 :] if g), "")
+            for cmd in group:
+                if before and not cmd.pipe_prev:
+                    cmd.pipe_prev = before
+                if after and not cmd.pipe_next:
+                    cmd.pipe_next = after
+
+    def walk_node(self, node: Node, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
+        if isinstance(node, SimpleNode):
+            self.simple(node, origin, depth, background, redirects)
+        elif isinstance(node, CompoundNode):
+            for word in node.words:
+                self.substitutions(word.subs, origin, depth)
+            inner = self.redirects(node.redirects, origin, depth)[0] + redirects
+            for body in node.bodies:
+                self.walk_list(body, origin, depth, background, inner)
+        elif isinstance(node, FunctionNode):
+            self.walk_node(node.body, origin, depth, background, redirects)
+
+    def substitutions(self, subs: list[tuple[str, Any]], origin: str, depth: int) -> None:
+        for kind, tree in subs:
+            if tree is None:
+                continue
+            if depth + 1 > MAX_SHELL_DEPTH:
+                self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed ({kind})")
+                continue
+            self.walk_list(tree, _join(origin, kind), depth + 1, False, [])
+
+    def redirects(self, items: list[Redirect], origin: str, depth: int) -> tuple[list[tuple[str, str]], str | None]:
+        """(op, target) pairs and the text fed on stdin by a heredoc or here-string."""
+        pairs: list[tuple[str, str]] = []
+        stdin: str | None = None
+        for item in items:
+            target = item.target
+            if target is not None:
+                self.substitutions(target.subs, origin, depth)
+            if item.heredoc is not None:
+                self.substitutions(item.heredoc.subs, origin, depth)
+                stdin = item.heredoc.text
+            elif item.op == "<<<" and target is not None:
+                stdin = target.value + "\n"
+            pairs.append((item.fd + item.op, target.value if target is not None else ""))
+        return pairs, stdin
+
+    # -- simple commands ----------------------------------------------------------------
+
+    def simple(self, node: SimpleNode, origin: str, depth: int, background: bool, outer: list[tuple[str, str]]) -> None:
+        start = len(self.commands)
+        for word in node.words:
+            if word.subs:
+                self.substitutions(word.subs, origin, depth)
+        redirects, stdin = self.redirects(node.redirects, origin, depth)
+        redirects.extend(outer)
+        args = self.expand(node.words)
+        if not args:
+            if node.redirects:  # `> file` alone still creates or truncates the file
+                self.emit(Command(["true"], text=node.text, origin=origin, depth=depth, redirects=redirects, background=background))
+            return
+        subs_end = len(self.commands)
+        cmd = self.command(args, redirects, origin, depth, background, stdin, node.text, list(node.prefix), False)
+        if cmd is not None and subs_end > start and (cmd.program in _CODE_READERS or cmd.language):
+            self.link_code_feeders(cmd, start, subs_end, depth)
+
+    def link_code_feeders(self, cmd: Command, start: int, end: int, depth: int) -> None:
+        """`source <(curl ...)`, `sh -c "$(curl ...)"`: the substitution's output is code,
+        so it is linked like `curl ... | sh`."""
+        for feeder in self.commands[start:end]:
+            if feeder.depth == depth + 1 and not feeder.pipe_next:
+                feeder.pipe_next = cmd.program
+                if not cmd.pipe_prev:
+                    cmd.pipe_prev = feeder.program
+
+    def expand(self, words: list[Word]) -> list[Arg]:
+        args: list[Arg] = []
+        for word in words:
+            assign = "=" in word.raw and word.raw[:1] not in "\"'\\$"
+            if word.splits:
+                pieces = _split_at(word.value, word.splits)
+                for k, piece in enumerate(pieces):
+                    args.append(Arg(piece, word.dynamic, assign and k == 0))
+            elif word.braces is not None and len(word.braces) >= 3:
+                for k, piece in enumerate(self.brace_expand(word)):
+                    args.append(Arg(piece, word.dynamic, assign and k == 0))
+            else:
+                arg = Arg(word.value, word.dynamic, assign)
+                if word.glob and not args and _is_glob(word.value):
+                    self.problem(f"program name is a glob pattern: {_short(word.value)}")
+                args.append(arg)
+        return args
+
+    def brace_expand(self, word: Word) -> list[str]:
+        value = word.value
+        if _OPEN in value or _COMMA in value or _CLOSE in value or word.braces is None:
+            return [value]
+        chars = list(value)
+        for index in word.braces:
+            chars[index] = {"{": _OPEN, ",": _COMMA, "}": _CLOSE}[chars[index]]
+        budget = [MAX_SHELL_WORDS]
+        expanded = _brace(("".join(chars)), budget)
+        if budget[0] < 0:
+            self.problem(f"brace expansion larger than {MAX_SHELL_WORDS} words not followed")
+            return [value]
+        table = {ord(_OPEN): "{", ord(_COMMA): ",", ord(_CLOSE): "}"}
+        return [piece.translate(table) for piece in expanded]
+
+    def command(
+        self,
+        args: list[Arg],
+        redirects: list[tuple[str, str]],
+        origin: str,
+        depth: int,
+        background: bool,
+        stdin: str | None,
+        text: str,
+        wrappers: list[str],
+        dynamic: bool,
+    ) -> Command | None:
+        """Emit the command `args` runs, then whatever it launches."""
+        if len(args) > MAX_SHELL_WORDS:
+            self.problem(f"command with more than {MAX_SHELL_WORDS} words: the rest was not analysed")
+            args = args[:MAX_SHELL_WORDS]
+        args, assignments, stripped = strip_wrappers(args)
+        wrappers.extend(stripped)
+        if not args:
+            if redirects:
+                return self.emit(Command(["true"], text=text, origin=origin, depth=depth, redirects=redirects, assignments=assignments, background=background))
+            return None
+        argv = [a.value for a in args]
+        cmd = Command(
+            argv,
+            text=text,
+            origin=origin,
+            depth=depth,
+            redirects=redirects,
+            assignments=assignments,
+            wrappers=wrappers,
+            background=background,
+            dynamic=dynamic or any(a.dynamic for a in args),
+        )
+        if args[0].dynamic:
+            self.problem(f"dynamic program name: {_short(argv[0])}")
+        if self.emit(cmd) is None:
+            return None
+        for item in nested(args, stdin is not None):
+            if self.full:
+                break
+            if depth + 1 > MAX_SHELL_DEPTH:
+                self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed ({item.label})")
+                break
+            where = _join(origin, item.label)
+            if item.kind == "shell":
+                self.run(item.text, where, depth + 1)
+            elif item.kind == "stdin" and stdin is not None:
+                self.run(stdin, where, depth + 1)
+            elif item.kind == "argv":
+                inner = " ".join(a.value for a in item.args)
+                self.command(list(item.args), [], where, depth + 1, background, None, inner, [], item.dynamic)
+        if cmd.program.startswith(_INTERPRETER_PREFIXES):
+            self.interpreter(cmd, stdin)
+        return cmd
+
+    def interpreter(self, cmd: Command, stdin: str | None) -> None:
+        from guidance.shell.interpreters import inline_code, translate
+
+        found = inline_code(cmd.program, cmd.argv, stdin)
+        if found is None:
+            return
+        language, code, label = found
+        cmd.language = language
+        cmd.code = code
+        if cmd.depth + 1 > MAX_SHELL_DEPTH:
+            self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed ({label})")
+            return
+        where = _join(cmd.origin, label)
+        depth = cmd.depth + 1
+        result = translate(language, code)
+        for message in result.problems:
+            self.problem(f"{label}: {message}")
+        if result.dynamic:
+            cmd.dynamic = True
+        for action in result.actions:
+            if self.full:
+                return
+            if action.kind == "shell":
+                start = len(self.commands)
+                self.run(action.value, where, depth)
+                if action.dynamic:
+                    for inner in self.commands[start:]:
+                        inner.dynamic = True
+            else:
+                args = [Arg(v, action.dynamic) for v in action.argv]
+                redirects = [(action.op, action.value)] if action.op else []
+                self.command(args, redirects, where, depth, cmd.background, None, " ".join(action.argv), [], action.dynamic)
+
+    def emit(self, cmd: Command) -> Command | None:
+        if len(self.commands) >= MAX_SHELL_COMMANDS:
+            self.problem(f"more than {MAX_SHELL_COMMANDS} commands: the rest was not analysed")
+            self.full = True
+            return None
+        self.commands.append(cmd)
+        return cmd
+
+
+def _is_glob(value: str) -> bool:
+    if "*" in value or "?" in value:
+        return True
+    start = value.find("[")
+    return start != -1 and value.find("]", start + 2) != -1
+
+
+def _split_at(value: str, splits: list[int]) -> list[str]:
+    pieces: list[str] = []
+    last = 0
+    for index in splits:
+        pieces.append(value[last:index])
+        last = index
+    pieces.append(value[last:])
+    return [p for p in pieces if p]
+
+
+def _brace(text: str, budget: list[int]) -> list[str]:
+    """Bash brace expansion of `{a,b}` over marked (unquoted) braces and commas."""
+    i = text.find(_OPEN)
+    while i != -1:
+        depth = 0
+        commas: list[int] = []
+        close = -1
+        for j in range(i, len(text)):
+            c = text[j]
+            if c == _OPEN:
+                depth += 1
+            elif c == _CLOSE:
+                depth -= 1
+                if depth == 0:
+                    close = j
+                    break
+            elif c == _COMMA and depth == 1:
+                commas.append(j)
+        if close != -1 and commas:
+            head, tail = text[:i], text[close + 1 :]
+            bounds = [i, *commas, close]
+            results: list[str] = []
+            for k in range(len(bounds) - 1):
+                for piece in _brace(head + text[bounds[k] + 1 : bounds[k + 1]] + tail, budget):
+                    budget[0] -= 1
+                    if budget[0] < 0:
+                        return results
+                    results.append(piece)
+            return results
+        i = text.find(_OPEN, i + 1)
+    return [text]

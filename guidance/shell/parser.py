@@ -1,0 +1,468 @@
+"""Recursive-descent parser for bash command lists.
+
+Hot path module: standard library only, no `typing` at run time.
+
+Grammar (bash subset, lenient): list = and_or ((";" | "&" | newline) and_or)*;
+and_or = pipeline (("&&" | "||") pipeline)*; pipeline = ["!"] ["time" ["-p"]] command
+(("|" | "|&") command)*; command = simple | "(" list ")" | "{" list "}" | if | for | select
+| while | until | case | "((" arith "))" | "[[" words "]]" | function definition, each
+compound followed by redirections. Errors never stop the parse: they are recorded in the
+shared `ParseState`, the offending token is skipped and parsing goes on, so every command
+before (and, where possible, after) the error is still seen.
+"""
+
+from __future__ import annotations
+
+from guidance.shell.lexer import EOF, MAX_PARSE_NESTING, NEWLINE, OP, REDIRECT_OPS, WORD, Heredoc, Lexer, ParseState
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Union
+
+    from guidance.shell.lexer import Token, Word
+
+    Node = Union["SimpleNode", "CompoundNode", "FunctionNode"]
+
+_NO_STOPS: frozenset[str] = frozenset()
+_CASE_ENDS = frozenset((";;", ";&", ";;&"))
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789-.:")
+
+
+class Redirect:
+    """`op` as written without the fd (">", ">>", "<<", "<<<", ">&", ...); `fd` the
+    explicit descriptor ("2" in `2>&1`); `heredoc` the body for `<<` / `<<-`."""
+
+    __slots__ = ("op", "fd", "target", "heredoc")
+
+    def __init__(self, op: str, fd: str, target: Word | None, heredoc: Heredoc | None) -> None:
+        self.op = op
+        self.fd = fd
+        self.target = target
+        self.heredoc = heredoc
+
+
+class SimpleNode:
+    __slots__ = ("words", "redirects", "src", "start", "end", "prefix")
+
+    def __init__(self, src: str, start: int) -> None:
+        self.words: list[Word] = []
+        self.redirects: list[Redirect] = []
+        self.src = src
+        self.start = start
+        self.end = start
+        #: pipeline prefixes that act as wrappers ("time")
+        self.prefix: list[str] = []
+
+    @property
+    def text(self) -> str:
+        return self.src[self.start : self.end].strip()
+
+
+class CompoundNode:
+    """Subshell, group, if, loops, case, `((...))`: `bodies` are the command lists that may
+    run, `words` the words expanded on the way (for-lists, case subjects and patterns)."""
+
+    __slots__ = ("kind", "bodies", "words", "redirects")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.bodies: list[CommandList] = []
+        self.words: list[Word] = []
+        self.redirects: list[Redirect] = []
+
+
+class FunctionNode:
+    __slots__ = ("name", "body")
+
+    def __init__(self, name: str, body: Node) -> None:
+        self.name = name
+        self.body = body
+
+
+class CommandList:
+    """`items`: and-or lists, each a list of pipelines (a list of nodes), with its `&` flag."""
+
+    __slots__ = ("items",)
+
+    def __init__(self) -> None:
+        self.items: list[tuple[list[list[Node]], bool]] = []
+
+
+def parse(src: str, state: ParseState | None = None) -> tuple[CommandList, ParseState]:
+    """Parse a whole command string; problems are collected, never raised."""
+    state = state if state is not None else ParseState()
+    parser = Parser(src, 0, state)
+    return parser.parse_program(), state
+
+
+class Parser:
+    __slots__ = ("lexer", "state", "src", "_token")
+
+    def __init__(self, src: str, pos: int, state: ParseState) -> None:
+        self.src = src
+        self.state = state
+        self.lexer = Lexer(src, pos, state, self._subparse)
+        self._token: Token | None = None
+
+    # -- token helpers ------------------------------------------------------------------
+
+    def peek(self) -> Token:
+        if self._token is None:
+            self._token = self.lexer.next()
+        return self._token
+
+    def take(self) -> Token:
+        token = self.peek()
+        self._token = None
+        return token
+
+    def _is_op(self, op: str) -> bool:
+        token = self.peek()
+        return token.kind == OP and token.op == op
+
+    def _is_reserved(self, name: str) -> bool:
+        token = self.peek()
+        word = token.word
+        return token.kind == WORD and word is not None and not word.quoted and word.value == name
+
+    def _skip_newlines(self) -> None:
+        while self.peek().kind == NEWLINE:
+            self.take()
+
+    def _expect_word(self, name: str, construct: str) -> None:
+        self._skip_newlines()
+        if self._is_reserved(name):
+            self.take()
+        elif self.peek().kind == EOF:
+            self.state.problem(f"unexpected end of input: missing {name!r} to close {construct!r}")
+        else:
+            self.state.problem(f"syntax error: expected {name!r} in {construct!r}")
+
+    def _expect_op(self, op: str, construct: str) -> None:
+        self._skip_newlines()
+        if self._is_op(op):
+            self.take()
+        elif self.peek().kind == EOF:
+            self.state.problem(f"unexpected end of input: missing {op!r} to close {construct!r}")
+        else:
+            self.state.problem(f"syntax error: expected {op!r} in {construct!r}")
+
+    def _subparse(self, src: str, pos: int, until_paren: bool) -> tuple[Any, int]:
+        """Parse a substitution body: from `pos` to its `)` (or the end of `src`)."""
+        sub = Parser(src, pos, self.state)
+        if until_paren:
+            body = sub.parse_list(_NO_STOPS)
+            if sub._is_op(")"):
+                sub.take()
+            elif sub.peek().kind == EOF:
+                self.state.problem("unterminated $(...) or process substitution")
+            else:
+                self.state.problem("syntax error inside $(...)")
+            end = sub._token.pos if sub._token is not None else sub.lexer.pos
+            return body, end
+        return sub.parse_program(), len(src)
+
+    # -- grammar ------------------------------------------------------------------------
+
+    def parse_program(self) -> CommandList:
+        result = self.parse_list(_NO_STOPS)
+        while self.peek().kind != EOF:
+            token = self.take()
+            shown = token.op if token.kind == OP else token.word.value if token.word is not None else "?"
+            self.state.problem(f"syntax error near {shown!r}")
+            result.items.extend(self.parse_list(_NO_STOPS).items)
+        return result
+
+    def parse_list(self, stops: frozenset[str]) -> CommandList:
+        result = CommandList()
+        state = self.state
+        state.nesting += 1
+        if state.nesting > MAX_PARSE_NESTING:
+            state.problem(f"nesting deeper than {MAX_PARSE_NESTING} levels: rest not analysed")
+            state.aborted = True
+        try:
+            while True:
+                token = self.peek()
+                kind = token.kind
+                if kind == NEWLINE or (kind == OP and token.op in (";", "&")):
+                    self.take()
+                    continue
+                if kind == EOF:
+                    break
+                if kind == OP and (token.op == ")" or token.op in _CASE_ENDS):
+                    break
+                if stops and kind == WORD and token.word is not None and not token.word.quoted:
+                    if token.word.value in stops:
+                        break
+                before = self.lexer.count
+                and_or = self.parse_and_or()
+                if self.lexer.count == before and self._token is token:
+                    break  # no progress: let the caller report the token
+                background = False
+                if self._is_op("&"):
+                    self.take()
+                    background = True
+                result.items.append((and_or, background))
+        finally:
+            state.nesting -= 1
+        return result
+
+    def parse_and_or(self) -> list[list[Node]]:
+        pipelines = [self.parse_pipeline()]
+        while self.peek().kind == OP and self.peek().op in ("&&", "||"):
+            self.take()
+            self._skip_newlines()
+            pipelines.append(self.parse_pipeline())
+        return pipelines
+
+    def parse_pipeline(self) -> list[Node]:
+        prefix: list[str] = []
+        while True:
+            if self._is_reserved("!"):
+                self.take()
+            elif self._is_reserved("time"):
+                self.take()
+                prefix.append("time")
+                if self._is_reserved("-p"):
+                    self.take()
+            else:
+                break
+        nodes = [self.parse_command()]
+        if prefix and isinstance(nodes[0], SimpleNode):
+            nodes[0].prefix = prefix
+        while self.peek().kind == OP and self.peek().op in ("|", "|&"):
+            self.take()
+            self._skip_newlines()
+            nodes.append(self.parse_command())
+        return nodes
+
+    def parse_command(self) -> Node:
+        token = self.peek()
+        if token.kind == OP:
+            if token.op == "(":
+                self.take()
+                node = CompoundNode("subshell")
+                node.bodies.append(self.parse_list(_NO_STOPS))
+                self._expect_op(")", "( ... )")
+                return self._compound_redirects(node)
+            if token.op == "((":
+                self.take()
+                node = CompoundNode("arith")
+                if token.word is not None:
+                    node.words.append(token.word)
+                return self._compound_redirects(node)
+        elif token.kind == WORD and token.word is not None and not token.word.quoted:
+            name = token.word.value
+            if name == "{":
+                self.take()
+                node = CompoundNode("group")
+                node.bodies.append(self.parse_list(frozenset(("}",))))
+                self._expect_word("}", "{ ... }")
+                return self._compound_redirects(node)
+            if name == "if":
+                return self._compound_redirects(self._parse_if())
+            if name in ("while", "until"):
+                self.take()
+                node = CompoundNode(name)
+                node.bodies.append(self.parse_list(frozenset(("do",))))
+                self._parse_do_done(node, name)
+                return self._compound_redirects(node)
+            if name in ("for", "select"):
+                return self._compound_redirects(self._parse_for(name))
+            if name == "case":
+                return self._compound_redirects(self._parse_case())
+            if name == "function":
+                return self._parse_function_keyword()
+            if name == "[[":
+                return self._parse_conditional()
+            if name == "coproc":
+                self.take()
+                return self.parse_command()
+        return self._parse_simple()
+
+    def _compound_redirects(self, node: CompoundNode) -> CompoundNode:
+        while True:
+            token = self.peek()
+            if token.kind == OP and token.op in REDIRECT_OPS:
+                node.redirects.append(self._parse_redirect())
+            else:
+                return node
+
+    def _parse_simple(self) -> Node:
+        token = self.peek()
+        node = SimpleNode(self.src, token.pos)
+        end = token.pos
+        while True:
+            token = self.peek()
+            if token.kind == WORD and token.word is not None:
+                self.take()
+                node.words.append(token.word)
+                end = self.lexer.pos
+                if len(node.words) == 1 and self._is_op("(") and _is_function_name(token.word):
+                    return self._parse_function_body(token.word.value)
+            elif token.kind == OP and token.op in REDIRECT_OPS:
+                node.redirects.append(self._parse_redirect())
+                end = self.lexer.pos if self._token is None else self._token.pos
+            else:
+                break
+        node.end = end
+        return node
+
+    def _parse_redirect(self) -> Redirect:
+        token = self.take()
+        target_token = self.peek()
+        heredoc: Heredoc | None = None
+        target: Word | None = None
+        if target_token.kind == WORD and target_token.word is not None:
+            self.take()
+            target = target_token.word
+            if token.op in ("<<", "<<-"):
+                heredoc = Heredoc(target.value, token.op == "<<-", target.quoted)
+                self.lexer.add_heredoc(heredoc)
+        else:
+            self.state.problem(f"redirection {token.op!r} without a target")
+        return Redirect(token.op, token.fd, target, heredoc)
+
+    def _parse_function_body(self, name: str) -> Node:
+        self.take()  # "("
+        self._expect_op(")", f"{name}()")
+        self._skip_newlines()
+        return FunctionNode(name, self.parse_command())
+
+    def _parse_function_keyword(self) -> Node:
+        self.take()
+        token = self.peek()
+        name = ""
+        if token.kind == WORD and token.word is not None:
+            self.take()
+            name = token.word.value
+        if self._is_op("("):
+            self.take()
+            self._expect_op(")", f"function {name}")
+        self._skip_newlines()
+        return FunctionNode(name, self.parse_command())
+
+    def _parse_if(self) -> CompoundNode:
+        self.take()
+        node = CompoundNode("if")
+        node.bodies.append(self.parse_list(frozenset(("then",))))
+        self._expect_word("then", "if")
+        ends = frozenset(("elif", "else", "fi"))
+        node.bodies.append(self.parse_list(ends))
+        while True:
+            if self._is_reserved("elif"):
+                self.take()
+                node.bodies.append(self.parse_list(frozenset(("then",))))
+                self._expect_word("then", "elif")
+                node.bodies.append(self.parse_list(ends))
+            elif self._is_reserved("else"):
+                self.take()
+                node.bodies.append(self.parse_list(frozenset(("fi",))))
+            else:
+                break
+        self._expect_word("fi", "if")
+        return node
+
+    def _parse_do_done(self, node: CompoundNode, construct: str) -> None:
+        self._skip_newlines()
+        if self._is_reserved("{"):  # bash also accepts `for x in a; { ...; }`
+            self.take()
+            node.bodies.append(self.parse_list(frozenset(("}",))))
+            self._expect_word("}", construct)
+            return
+        self._expect_word("do", construct)
+        node.bodies.append(self.parse_list(frozenset(("done",))))
+        self._expect_word("done", construct)
+
+    def _parse_for(self, name: str) -> CompoundNode:
+        self.take()
+        node = CompoundNode(name)
+        token = self.peek()
+        if token.kind == OP and token.op == "((":
+            self.take()
+            if token.word is not None:
+                node.words.append(token.word)
+        elif token.kind == WORD:
+            self.take()
+            self._skip_newlines()
+            if self._is_reserved("in"):
+                self.take()
+                while True:
+                    token = self.peek()
+                    if token.kind != WORD or token.word is None:
+                        break
+                    self.take()
+                    node.words.append(token.word)
+        else:
+            self.state.problem(f"syntax error: {name!r} without a variable")
+        if self._is_op(";"):
+            self.take()
+        self._parse_do_done(node, name)
+        return node
+
+    def _parse_case(self) -> CompoundNode:
+        self.take()
+        node = CompoundNode("case")
+        token = self.peek()
+        if token.kind == WORD and token.word is not None:
+            self.take()
+            node.words.append(token.word)
+        self._expect_word("in", "case")
+        while True:
+            self._skip_newlines()
+            token = self.peek()
+            if token.kind == EOF:
+                self.state.problem("unexpected end of input: missing 'esac' to close 'case'")
+                break
+            if self._is_reserved("esac"):
+                self.take()
+                break
+            if self._is_op("("):
+                self.take()
+            while True:
+                token = self.peek()
+                if token.kind == WORD and token.word is not None:
+                    self.take()
+                    node.words.append(token.word)
+                    if self._is_op("|"):
+                        self.take()
+                        continue
+                break
+            if self._is_op(")"):
+                self.take()
+            else:
+                self.state.problem("syntax error: expected ')' after a case pattern")
+                if self.peek().kind != EOF:
+                    self.take()
+            node.bodies.append(self.parse_list(frozenset(("esac",))))
+            token = self.peek()
+            if token.kind == OP and token.op in _CASE_ENDS:
+                self.take()
+        return node
+
+    def _parse_conditional(self) -> SimpleNode:
+        """`[[ ... ]]`: operators inside are plain words (`<` is not a redirection)."""
+        start = self.peek().pos
+        node = SimpleNode(self.src, start)
+        while True:
+            token = self.peek()
+            if token.kind == EOF:
+                self.state.problem("unexpected end of input: missing ']]'")
+                break
+            self.take()
+            if token.kind == WORD and token.word is not None:
+                node.words.append(token.word)
+                if token.word.value == "]]" and not token.word.quoted:
+                    break
+            elif token.kind == OP:
+                from guidance.shell.lexer import Word
+
+                word = Word()
+                word.value = word.raw = token.fd + token.op
+                node.words.append(word)
+        node.end = self.lexer.pos
+        return node
+
+
+def _is_function_name(word: Word) -> bool:
+    return not word.quoted and not word.dynamic and bool(word.value) and all(c in _NAME_CHARS for c in word.value)

@@ -1,0 +1,414 @@
+"""Wrappers and launchers: what a simple command really runs.
+
+Hot path module: standard library only, no `typing` at run time.
+
+A *wrapper* (`sudo`, `env`, `nice`, `timeout`, ...) only changes how its command runs: it
+is stripped and recorded. A *launcher* runs further code that must be analysed on its own:
+a shell string (`bash -c`, `eval`, `su -c`, `ssh host CMD`, `watch`, `parallel`), a command
+vector (`xargs`, `find -exec`, `chroot`) or a shell reading its stdin (`bash <<EOF`). The
+launcher itself stays a command, so gates still see `find ... -delete` or `curl | sh`.
+"""
+
+from __future__ import annotations
+
+from guidance.shell.model import program_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Callable
+
+
+class Arg:
+    """A word after expansion: `assign` if it may be an assignment (`NAME=` unquoted)."""
+
+    __slots__ = ("value", "dynamic", "assign")
+
+    def __init__(self, value: str, dynamic: bool = False, assign: bool = False) -> None:
+        self.value = value
+        self.dynamic = dynamic
+        self.assign = assign
+
+    def __repr__(self) -> str:
+        return f"Arg({self.value!r})"
+
+
+class Nested:
+    """Code a launcher runs. kind: "shell" (text is shell code), "argv" (args is a command),
+    "stdin" (the shell reads the command's heredoc / here-string)."""
+
+    __slots__ = ("kind", "label", "text", "args", "dynamic")
+
+    def __init__(self, kind: str, label: str, text: str = "", args: list[Arg] | None = None, dynamic: bool = False) -> None:
+        self.kind = kind
+        self.label = label
+        self.text = text
+        self.args = args if args is not None else []
+        self.dynamic = dynamic
+
+
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
+
+
+def assignment(text: str) -> tuple[str, str] | None:
+    """`NAME=value` / `NAME+=value` -> (NAME, value), else None."""
+    eq = text.find("=")
+    if eq <= 0:
+        return None
+    name = text[: eq - 1] if text[eq - 1] == "+" else text[:eq]
+    if not name or name[0] not in _NAME_START or not all(c in _NAME_CHARS for c in name):
+        return None
+    return name, text[eq + 1 :]
+
+
+def skip_options(args: list[Arg], i: int, short_arg: str = "", long_arg: frozenset[str] = frozenset()) -> int:
+    """Index of the first operand at or after `i`: skips `-x`, `-xVALUE`, `-x VALUE` (for
+    letters in `short_arg`), `--long=v`, `--long v` (for names in `long_arg`) and `--`."""
+    n = len(args)
+    while i < n:
+        word = args[i].value
+        if word == "--":
+            return i + 1
+        if len(word) < 2 or word[0] != "-":
+            return i
+        i = _skip_option(args, i, short_arg, long_arg)
+    return i
+
+
+def _skip_option(args: list[Arg], i: int, short_arg: str, long_arg: frozenset[str]) -> int:
+    """Index after the one option at `i` (and its value)."""
+    word = args[i].value
+    if word.startswith("--"):
+        return i + 2 if "=" not in word and word[2:] in long_arg else i + 1
+    for k in range(1, len(word)):
+        if word[k] in short_arg:
+            return i + 2 if k == len(word) - 1 else i + 1
+    return i + 1
+
+
+def _simple(short_arg: str = "", long_arg: tuple[str, ...] = (), operands: int = 0) -> Callable[[list[Arg], int], int]:
+    longs = frozenset(long_arg)
+
+    def strip(args: list[Arg], i: int) -> int:
+        return skip_options(args, i + 1, short_arg, longs) + operands
+
+    return strip
+
+
+def _command_builtin(args: list[Arg], i: int) -> int:
+    j = i + 1
+    while j < len(args) and args[j].value.startswith("-") and args[j].value != "--":
+        if "v" in args[j].value or "V" in args[j].value:
+            return -1  # `command -v rm` looks the name up, it does not run it
+        j += 1
+    if j < len(args) and args[j].value == "--":
+        j += 1
+    return j
+
+
+def _flock(args: list[Arg], i: int) -> int:
+    j = skip_options(args, i + 1, "wE", frozenset(("timeout", "wait", "conflict-exit-code")))
+    j += 1  # lock file or descriptor
+    if j < len(args) and args[j].value in ("-c", "--command"):
+        return -1  # handled as a launcher
+    return j
+
+
+#: Wrapper name -> function returning the index of the wrapped command (or -1: not a wrapper).
+WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
+    "sudo": _simple("ugpCrtUDRT", ("user", "group", "prompt", "close-from", "role", "type", "other-user", "chdir", "chroot", "command-timeout", "host")),
+    "doas": _simple("uC"),
+    "command": _command_builtin,
+    "builtin": _simple(),
+    "exec": _simple("a"),
+    "nohup": _simple(),
+    "nice": _simple("n", ("adjustment",)),
+    "ionice": _simple("cnpPu", ("class", "classdata", "pid", "pgid", "uid")),
+    "timeout": _simple("sk", ("signal", "kill-after"), operands=1),
+    "time": _simple("fo", ("format", "output")),
+    "stdbuf": _simple("ioe", ("input", "output", "error")),
+    "setsid": _simple(),
+    "flock": _flock,
+    "caffeinate": _simple("tw"),
+    "unbuffer": _simple(),
+    "torsocks": _simple("uapP"),
+    "proxychains": _simple("f"),
+    "proxychains4": _simple("f"),
+    "chrt": _simple(operands=1),
+    "taskset": _simple(operands=1),
+    "nocorrect": _simple(),
+    "noglob": _simple(),
+    "busybox": _simple(),
+    "coproc": _simple(),
+}
+_ENV_SHORT_ARG = "uCP"
+_ENV_LONG_ARG = frozenset(("unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"))
+
+
+def strip_wrappers(args: list[Arg]) -> tuple[list[Arg], list[tuple[str, str]], list[str]]:
+    """Remove leading assignments and wrappers; returns (command args, assignments, wrappers).
+
+    A wrapper with nothing left to run (`sudo -l`, `env`, `command -v rm`) is the command.
+    """
+    assignments: list[tuple[str, str]] = []
+    wrappers: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg.assign:
+            pair = assignment(arg.value)
+            if pair is not None:
+                assignments.append(pair)
+                i += 1
+                continue
+        if arg.dynamic:
+            break
+        name = program_name(arg.value)
+        if name == "env":
+            j, args = _env(args, i, assignments)
+        else:
+            strip = WRAPPERS.get(name)
+            if strip is None:
+                break
+            j = strip(args, i)
+        if j < 0 or j >= len(args):
+            break
+        wrappers.append(name)
+        i = j
+    return args[i:], assignments, wrappers
+
+
+def _env(args: list[Arg], i: int, assignments: list[tuple[str, str]]) -> tuple[int, list[Arg]]:
+    """`env [-i] [-u NAME] [-S STRING] [NAME=V]... cmd`: -S splits its string into words."""
+    j = i + 1
+    n = len(args)
+    found: list[tuple[str, str]] = []
+    while j < n:
+        word = args[j].value
+        split = ""
+        if word in ("-S", "--split-string") and j + 1 < n:
+            split = args[j + 1].value
+            j += 2
+        elif word.startswith("--split-string="):
+            split = word[len("--split-string=") :]
+            j += 1
+        elif word.startswith("-S") and not word.startswith("--"):
+            split = word[2:]
+            j += 1
+        elif word == "-" or word == "--":
+            j += 1
+            if word == "--":
+                break
+            continue
+        elif word.startswith("-"):
+            j = _skip_option(args, j, _ENV_SHORT_ARG, _ENV_LONG_ARG)
+            continue
+        else:
+            pair = assignment(word)
+            if pair is None:
+                break
+            found.append(pair)
+            j += 1
+            continue
+        if split:
+            from guidance.shell.lexer import split_words
+
+            dynamic = "$" in split
+            args = args[:j] + [Arg(w, dynamic) for w in split_words(split)] + args[j:]
+    if j < n:
+        assignments.extend(found)
+    return j, args
+
+
+# -- launchers ------------------------------------------------------------------------
+
+SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "yash", "ash", "rbash", "fish", "csh", "tcsh", "pdksh", "oksh", "posh"))
+_SHELL_LONG_ARG = frozenset(("rcfile", "init-file"))
+
+
+def nested(args: list[Arg], has_stdin: bool) -> list[Nested]:
+    """What a command (already stripped of wrappers) launches in turn."""
+    name = program_name(args[0].value)
+    if name in SHELLS:
+        return _shell(name, args, has_stdin)
+    launcher = _LAUNCHERS.get(name)
+    return launcher(args) if launcher is not None else []
+
+
+def _shell(name: str, args: list[Arg], has_stdin: bool) -> list[Nested]:
+    i = 1
+    n = len(args)
+    command_mode = False
+    while i < n:
+        word = args[i].value
+        if word == "--" or word == "-":
+            i += 1
+            break
+        if word.startswith("--"):
+            i += 2 if word[2:] in _SHELL_LONG_ARG else 1
+            continue
+        if len(word) < 2 or word[0] not in "-+":
+            break
+        i += 1
+        letters = word[1:]
+        if "c" in letters:
+            command_mode = True
+        if "o" in letters or "O" in letters:
+            i += 1  # -o option-name
+    if command_mode:
+        if i >= n:
+            return []
+        code = args[i]
+        return [Nested("shell", f"{name} -c", text=code.value, dynamic=code.dynamic)]
+    if i >= n and has_stdin:
+        return [Nested("stdin", f"{name} <<")]
+    return []
+
+
+def _eval(args: list[Arg]) -> list[Nested]:
+    if len(args) < 2:
+        return []
+    return [Nested("shell", "eval", text=" ".join(a.value for a in args[1:]), dynamic=any(a.dynamic for a in args[1:]))]
+
+
+def _su(args: list[Arg]) -> list[Nested]:
+    label = f"{program_name(args[0].value)} -c"
+    for k in range(1, len(args)):
+        word = args[k].value
+        if word in ("-c", "--command") and k + 1 < len(args):
+            return [Nested("shell", label, text=args[k + 1].value, dynamic=args[k + 1].dynamic)]
+        if word.startswith("--command="):
+            return [Nested("shell", label, text=word[10:], dynamic=args[k].dynamic)]
+    return []
+
+
+_SSH_SHORT_ARG = "bcDEeFIiJLlmOopQRSWwB"
+
+
+def _ssh(args: list[Arg]) -> list[Nested]:
+    i = skip_options(args, 1, _SSH_SHORT_ARG)
+    if i + 1 >= len(args):
+        return []
+    rest = args[i + 1 :]
+    return [Nested("shell", "ssh", text=" ".join(a.value for a in rest), dynamic=any(a.dynamic for a in rest))]
+
+
+_XARGS_SHORT_ARG = "adEILnPsR"
+_XARGS_LONG_ARG = frozenset(("arg-file", "delimiter", "eof", "replace", "max-lines", "max-args", "max-procs", "max-chars", "process-slot-var"))
+
+
+def _xargs(args: list[Arg]) -> list[Nested]:
+    i = 1
+    n = len(args)
+    while i < n:
+        word = args[i].value
+        if word == "--":
+            i += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        if word.startswith("--"):
+            i += 2 if "=" not in word and word[2:] in _XARGS_LONG_ARG else 1
+            continue
+        # -i, -e and -l take an optional attached value only
+        if word[1] in _XARGS_SHORT_ARG and len(word) == 2:
+            i += 2
+        else:
+            i += 1
+    if i >= n:
+        return [Nested("argv", "xargs", args=[Arg("echo")], dynamic=True)]
+    return [Nested("argv", "xargs", args=args[i:], dynamic=True)]
+
+
+_FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
+
+
+def _find(args: list[Arg]) -> list[Nested]:
+    found: list[Nested] = []
+    i = 1
+    n = len(args)
+    while i < n:
+        if args[i].value in _FIND_EXEC:
+            j = i + 1
+            while j < n and args[j].value not in (";", "+"):
+                j += 1
+            inner = args[i + 1 : j]
+            if inner:
+                dynamic = any("{}" in a.value for a in inner)
+                found.append(Nested("argv", "find -exec", args=inner, dynamic=dynamic))
+            i = j + 1
+        else:
+            i += 1
+    return found
+
+
+_PARALLEL_SHORT_ARG = "aCdEIjJnNSX"
+_PARALLEL_LONG_ARG = frozenset(("arg-file", "colsep", "delimiter", "jobs", "sshlogin", "max-args", "timeout", "joblog", "results", "workdir", "env", "replace", "tmpdir", "halt", "retries", "delay"))
+_PARALLEL_SEPARATORS = frozenset((":::", "::::", ":::+", "::::+"))
+
+
+def _parallel(args: list[Arg]) -> list[Nested]:
+    i = skip_options(args, 1, _PARALLEL_SHORT_ARG, _PARALLEL_LONG_ARG)
+    j = i
+    while j < len(args) and args[j].value not in _PARALLEL_SEPARATORS:
+        j += 1
+    template = args[i:j]
+    if template:
+        text = " ".join(a.value for a in template)
+        return [Nested("shell", "parallel", text=text, dynamic=True)]
+    # no template: every input is itself a command
+    return [Nested("shell", "parallel", text=a.value, dynamic=a.dynamic) for a in args[j:] if a.value not in _PARALLEL_SEPARATORS]
+
+
+def _watch(args: list[Arg]) -> list[Nested]:
+    i = 1
+    n = len(args)
+    exec_mode = False
+    while i < n and args[i].value.startswith("-"):
+        word = args[i].value
+        if word == "--":
+            i += 1
+            break
+        if word in ("-x", "--exec"):
+            exec_mode = True
+        i += 2 if word in ("-n", "--interval", "-q", "--equexit") else 1
+    rest = args[i:]
+    if not rest:
+        return []
+    if exec_mode:
+        return [Nested("argv", "watch", args=rest)]
+    return [Nested("shell", "watch", text=" ".join(a.value for a in rest), dynamic=any(a.dynamic for a in rest))]
+
+
+def _flock_launcher(args: list[Arg]) -> list[Nested]:
+    j = skip_options(args, 1, "wE", frozenset(("timeout", "wait", "conflict-exit-code"))) + 1
+    if j + 1 < len(args) and args[j].value in ("-c", "--command"):
+        return [Nested("shell", "flock -c", text=args[j + 1].value, dynamic=args[j + 1].dynamic)]
+    return []
+
+
+def _chroot(args: list[Arg]) -> list[Nested]:
+    i = skip_options(args, 1, "", frozenset(("userspec", "groups"))) + 1
+    return [Nested("argv", "chroot", args=args[i:])] if i < len(args) else []
+
+
+def _script(args: list[Arg]) -> list[Nested]:
+    for k in range(1, len(args) - 1):
+        if args[k].value in ("-c", "--command"):
+            return [Nested("shell", "script -c", text=args[k + 1].value, dynamic=args[k + 1].dynamic)]
+    return []
+
+
+_LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
+    "eval": _eval,
+    "su": _su,
+    "runuser": _su,
+    "ssh": _ssh,
+    "xargs": _xargs,
+    "find": _find,
+    "parallel": _parallel,
+    "watch": _watch,
+    "flock": _flock_launcher,
+    "chroot": _chroot,
+    "script": _script,
+}
