@@ -14,7 +14,9 @@ Layout under ``<project>/.claude-flow/guidance/`` (or ``$GUIDANCE_STATE_DIR``)::
     install.json  what `cf-guidance init` added, so `uninstall` removes exactly that
 
 The project root of a hook call is ``$CLAUDE_PROJECT_DIR``, else ``$GUIDANCE_PROJECT_DIR``,
-else the event's ``cwd``, else the process's working directory.
+else the nearest directory at or above the event's ``cwd`` (or the process's working
+directory) that holds ``.claude-flow/``, else that ``cwd`` itself. Codex sets no project
+variable and may run in a subdirectory, hence the walk up.
 """
 
 from __future__ import annotations
@@ -44,7 +46,15 @@ def project_dir(environ: Mapping[str, str] | None = None, event_cwd: str = "") -
         value = env.get(name, "")
         if value:
             return os.path.abspath(value)
-    return os.path.abspath(event_cwd or os.getcwd())
+    start = os.path.abspath(event_cwd or os.getcwd())
+    here = start
+    while True:
+        if os.path.isdir(os.path.join(here, STATE_TOP)):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return start
+        here = parent
 
 
 def state_dir(project: str, environ: Mapping[str, str] | None = None) -> str:

@@ -173,6 +173,11 @@ def clear_spawn_marker(state_dir: str) -> None:
     remove(StateLayout(state_dir).worker_marker)
 
 
+def _touch(path: str, now_ns: int) -> None:
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    os.utime(path, ns=(now_ns, now_ns))
+
+
 def spawn_worker(project_dir: str, state_dir: str | None = None, *, force: bool = False) -> bool:
     """Start the detached worker unless one was started within SPAWN_INTERVAL_NS; True if started.
 
@@ -191,9 +196,13 @@ def spawn_worker(project_dir: str, state_dir: str | None = None, *, force: bool 
         except OSError:
             pass
     try:
-        fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.close(fd)
-        os.utime(marker, ns=(now_ns, now_ns))
+        _touch(marker, now_ns)
+    except FileNotFoundError:
+        try:
+            os.makedirs(os.path.dirname(marker), mode=0o700, exist_ok=True)
+            _touch(marker, now_ns)
+        except OSError:
+            pass
     except OSError:
         pass  # no marker: spawning more often is harmless, the worker holds a lock
     argv = [sys.executable, "-m", "guidance.jobs.worker", "--project", project_dir]

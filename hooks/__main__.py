@@ -1,0 +1,7 @@
+"""`python -m guidance.hooks COMMAND`: the hook entrypoint without the fast launcher."""
+
+import sys
+
+from .dispatch import main
+
+sys.exit(main())

@@ -1,0 +1,226 @@
+"""The hook entrypoint: command table, stdin, self-timeout, fail-open / fail-closed.
+
+Hot path module: standard library only. `_signal` (loaded with the interpreter) instead
+of `signal`, which imports `enum` (about 10 ms).
+
+`run(name, data, environ)` answers one hook call; `main(argv)` wires it to the process.
+Nothing a caller sends makes either raise: an internal error or our own timeout
+(`GUIDANCE_EVENT_SYNC_TIMEOUT_MS`; a client-side timeout never blocks, so we enforce
+our own) becomes an answer by the fail mode (`GUIDANCE_EVENT_FAIL_CLOSED`). For a
+pre-tool command fail-open goes on with a visible warning and fail-closed denies; other
+commands cannot deny and always warn. Every failure writes one line on stderr. The
+catastrophe guard runs before anything that can fail, and a deny it gave stands in
+every mode.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import _signal  # type: ignore[import-not-found]  # `signal` imports enum: 10 ms
+
+from guidance.decision import ALLOW, DENY
+from guidance.errors import GuidanceError
+from guidance.limits import MAX_EVENT_BYTES
+
+from . import handlers, protocol
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import BinaryIO
+
+    from .handlers import Call
+
+FAIL_CLOSED_ENV = "GUIDANCE_EVENT_FAIL_CLOSED"
+TIMEOUT_ENV = "GUIDANCE_EVENT_SYNC_TIMEOUT_MS"
+DEFAULT_TIMEOUT_MS = 3000
+
+#: What a command is for: PRE can deny a tool call, POST spools work for the worker,
+#: CONTEXT shows text to the model, INFO prints for a person.
+PRE = "pre"
+POST = "post"
+CONTEXT = "context"
+INFO = "info"
+
+
+class Command:
+    """One hook command: the event it is wired to, its kind and its handler."""
+
+    __slots__ = ("name", "hook_event", "kind", "handler", "help")
+
+    def __init__(self, name: str, hook_event: str, kind: str, handler: Callable[[Call], protocol.Answer], help: str) -> None:
+        self.name = name
+        self.hook_event = hook_event
+        self.kind = kind
+        self.handler = handler
+        self.help = help
+
+
+_COMMANDS = (
+    Command("pre-bash", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Bash: shell commands"),
+    Command("pre-edit", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Write, Edit, MultiEdit, NotebookEdit, apply_patch"),
+    Command("pre-read", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Read, Grep, Glob"),
+    Command("pre-task", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Agent/Task prompts"),
+    Command("pre-tool", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse every other tool: mcp__*, WebFetch, WebSearch, ..."),
+    Command("post-bash", "PostToolUse", POST, handlers.post_event, "PostToolUse Bash: spool (sequence rules need successes)"),
+    Command("post-edit", "PostToolUse", POST, handlers.post_event, "PostToolUse file edits: spool"),
+    Command("post-task", "PostToolUse", POST, handlers.post_event, "PostToolUse Agent/Task: spool"),
+    Command("post-failure", "PostToolUseFailure", POST, handlers.post_event, "PostToolUseFailure any tool: spool"),
+    Command("session-end", "SessionEnd", POST, handlers.post_event, "SessionEnd: spool (the worker checkpoints the ledger)"),
+    Command("stop", "Stop", POST, handlers.post_event, "Stop: spool"),
+    Command("user-prompt", "UserPromptSubmit", CONTEXT, handlers.user_prompt, "UserPromptSubmit: inject the top retrieved rules"),
+    Command("session-restore", "SessionStart", CONTEXT, handlers.session_restore, "SessionStart: inject the constitution"),
+    Command("compact", "PreCompact", CONTEXT, handlers.compact, "PreCompact: re-inject the constitution"),
+    Command("status", "", INFO, handlers.status, "print the project, state, fail mode and bundle"),
+    Command("stats", "", INFO, handlers.stats, "print decision counts from the ledger and the spool"),
+)
+COMMANDS = {command.name: command for command in _COMMANDS}
+
+
+class SelfTimeout(BaseException):
+    """Raised by SIGALRM in the main thread when the hook overruns its own budget.
+
+    A BaseException so that no `except Exception` on the way can swallow it.
+    """
+
+
+def _on_alarm(signum: int, frame: object) -> None:
+    raise SelfTimeout
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _timeout_ms(environ: Mapping[str, str], notes: list[str]) -> int:
+    text = environ.get(TIMEOUT_ENV, "")
+    if not text:
+        return DEFAULT_TIMEOUT_MS
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        notes.append(f"{TIMEOUT_ENV}={text!r} is not a number of milliseconds; using {DEFAULT_TIMEOUT_MS}")
+        return DEFAULT_TIMEOUT_MS
+    return value
+
+
+def _arm(timeout_ms: int) -> bool:
+    """Start our own timer; False where signals are unavailable (not the main thread)."""
+    if timeout_ms <= 0:
+        return False
+    try:
+        _signal.signal(_signal.SIGALRM, _on_alarm)
+        _signal.setitimer(_signal.ITIMER_REAL, timeout_ms / 1000.0)
+    except (ValueError, OSError, AttributeError):
+        return False
+    return True
+
+
+def _disarm() -> None:
+    _signal.setitimer(_signal.ITIMER_REAL, 0)
+    _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
+
+
+def run(name: str, read_input: Callable[[], bytes], environ: Mapping[str, str]) -> protocol.Answer:
+    """Answer one hook call; never raises (except KeyboardInterrupt / SystemExit)."""
+    notes: list[str] = []
+    fail_closed = _flag(environ.get(FAIL_CLOSED_ENV, ""))
+    command = COMMANDS.get(name)
+    if command is None:
+        known = ", ".join(COMMANDS)
+        message = f"unknown hook command {name!r}; use one of: {known}"
+        answer = protocol.block(message) if fail_closed else protocol.notice(message)
+        return answer
+    call = handlers.Call(command.name, command.hook_event, environ, fail_closed)
+    armed = _arm(_timeout_ms(environ, notes))
+    try:
+        try:
+            if command.kind != INFO:
+                call.data = _read_bounded(read_input)
+            answer = command.handler(call)
+        finally:
+            if armed:
+                _disarm()
+    except SelfTimeout:
+        answer = _failure(command, call, f"timed out after {_timeout_ms(environ, [])} ms ({TIMEOUT_ENV})", timed_out=True)
+    except GuidanceError as exc:
+        answer = _failure(command, call, str(exc))
+    except Exception as exc:  # the last line of defence: a bug must not become a traceback
+        answer = _failure(command, call, f"internal error {type(exc).__name__}: {exc}")
+    for line in notes + call.warnings:
+        answer = answer.with_warning(line)
+    return answer
+
+
+def _read_bounded(read_input: Callable[[], bytes]) -> bytes:
+    data = read_input()
+    if len(data) > MAX_EVENT_BYTES:
+        raise handlers.BadInput(f"hook event is larger than {MAX_EVENT_BYTES} bytes; it was not read")
+    return data
+
+
+def _failure(command: Command, call: Call, what: str, *, timed_out: bool = False) -> protocol.Answer:
+    """The answer when the handler could not finish, by the command's kind and the fail mode."""
+    what = " ".join(what.split())[:500]  # one line, bounded
+    if command.kind != PRE:
+        return protocol.notice(f"{command.name}: {what}")
+    if call.guard_denied is not None:
+        return protocol.for_decision(call.guard_denied).with_warning(what)
+    if call.fail_closed:
+        reason = (
+            f"[fail-closed] cf-guidance could not check this call: {what}. Instead: retry; if it persists run "
+            f"`cf-guidance verify`, or set {FAIL_CLOSED_ENV}=0 to let unchecked calls through."
+        )
+        if call.payload is not None:
+            answer = protocol.permission(DENY, reason, command.hook_event).with_warning(what)
+        else:
+            # The event could not be read, so its name is unknown: exit 2 blocks whatever it is.
+            answer = protocol.block(reason)
+        verdict = DENY
+    else:
+        answer = protocol.notice(f"could not check this call ({what}); allowed because {FAIL_CLOSED_ENV} is off")
+        verdict = ALLOW
+    if not timed_out:  # after a timeout the file system may be what hangs
+        rule = "fail-closed" if call.fail_closed else "fail-open"
+        handlers.record_decision(call, {"decision": verdict, "rule": rule, "reason": what, "findings": [], "hook": call.name})
+    return answer
+
+
+def _stdin_reader(stream: BinaryIO) -> Callable[[], bytes]:
+    def read() -> bytes:
+        return stream.read(MAX_EVENT_BYTES + 1)
+
+    return read
+
+
+def write_answer(answer: protocol.Answer, stdout: BinaryIO, stderr: BinaryIO) -> int:
+    """Write UTF-8 bytes whatever the locale (`python -S` under a C locale is ASCII)."""
+    for stream, text in ((stdout, answer.stdout), (stderr, answer.stderr)):
+        if not text:
+            continue
+        try:
+            stream.write(text.encode("utf-8", "replace"))
+            stream.flush()
+        except OSError:
+            pass  # the client closed the pipe: nothing left to tell it
+    return answer.exit_code
+
+
+def usage() -> str:
+    lines = ["usage: cf-guidance hook COMMAND  (the event JSON on stdin)", "", "commands:"]
+    lines += [f"  {c.name:<16} {c.help}" for c in _COMMANDS]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run `argv[0]` as a hook command on this process's stdin; return the exit code."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in ("-h", "--help"):
+        sys.stdout.write(usage())
+        return 0 if args else 2
+    answer = run(args[0], _stdin_reader(sys.stdin.buffer), os.environ)
+    return write_answer(answer, sys.stdout.buffer, sys.stderr.buffer)

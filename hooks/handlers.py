@@ -1,0 +1,295 @@
+"""What each hook command does. `guidance.hooks.dispatch` picks the handler and owns failures.
+
+Hot path module: standard library only; the policy compiler (markdown-it, pydantic) is
+reached only through `load_bundle` on a cache miss (guidance.policy.cache makes
+site-packages importable first: the wired command runs `python -S`).
+
+Pre-tool flow: decode → normalise → catastrophe guard (needs nothing but the event) →
+bundle → engine → spool the decision (never waits on the ledger's lock) → answer.
+"""
+
+from __future__ import annotations
+
+import os
+
+from guidance import _fastjson, state
+from guidance.decision import DENY, Decision, Finding, decide
+from guidance.errors import EventError, GuidanceError, StateError
+from guidance.jobs import spool
+
+from . import protocol
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from guidance.event import Event
+
+#: Rule code of the deny that records a spool failure under fail-closed.
+SPOOL_RULE = "spool-unwritable"
+
+
+class BadInput(EventError):
+    """The hook's stdin is not an event this command can use (one line, no traceback)."""
+
+
+class Call:
+    """One hook invocation: its input, where it runs, and what was decided so far."""
+
+    __slots__ = (
+        "name",
+        "hook_event",
+        "environ",
+        "fail_closed",
+        "data",
+        "payload",
+        "project_dir",
+        "state_dir",
+        "guard_denied",
+        "warnings",
+    )
+
+    def __init__(self, name: str, hook_event: str, environ: Mapping[str, str], fail_closed: bool) -> None:
+        self.name = name
+        self.hook_event = hook_event
+        self.environ = environ
+        self.fail_closed = fail_closed
+        self.data = b""
+        self.payload: dict[str, Any] | None = None
+        self.project_dir = ""
+        self.state_dir = ""
+        #: The catastrophe guard's deny, kept so that no later failure can turn it into an allow.
+        self.guard_denied: Decision | None = None
+        #: One-line warnings for stderr, added to whatever the answer is.
+        self.warnings: list[str] = []
+
+    def decode(self) -> dict[str, Any]:
+        """The event object from stdin; BadInput for anything else."""
+        data = self.data
+        if not data.strip():
+            raise BadInput(f"{self.name}: empty stdin; the agent sends the event as JSON on stdin")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadInput(f"{self.name}: stdin is not UTF-8 (byte {exc.start}); send the event JSON unchanged") from None
+        try:
+            payload = _fastjson.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise BadInput(f"{self.name}: stdin is not JSON ({str(exc)[:80]}); send the event JSON unchanged") from None
+        if not isinstance(payload, dict):
+            raise BadInput(f"{self.name}: the event must be a JSON object, got {type(payload).__name__}")
+        event_name = payload.get("hook_event_name")
+        if event_name is not None and event_name != self.hook_event:
+            raise BadInput(
+                f"{self.name} handles {self.hook_event} events, got {str(event_name)[:60]!r}; "
+                "wire it as `cf-guidance init` does"
+            )
+        self.payload = payload
+        cwd = payload.get("cwd")
+        self.project_dir = state.project_dir(self.environ, cwd if isinstance(cwd, str) else "")
+        self.state_dir = state.state_dir(self.project_dir, self.environ)
+        return payload
+
+
+# -- pre-tool ------------------------------------------------------------------------------
+
+
+def pre_tool(call: Call) -> protocol.Answer:
+    from guidance.event import normalise
+
+    payload = call.decode()
+    event = normalise(payload, project_dir=call.project_dir)
+    guard = _catastrophe(event)
+    if guard.verdict == DENY:
+        call.guard_denied = guard
+        decision = guard
+    else:
+        bundle = load_bundle(call)
+        decision = _evaluate(call, bundle, event)
+    return _answer_and_record(call, decision)
+
+
+def _catastrophe(event: Event) -> Decision:
+    """The guard no policy can switch off: needs only the event and shell analysis."""
+    from guidance.gates import catastrophe
+    from guidance.gates._base import GateContext
+
+    return decide(list(catastrophe.check(GateContext(event, {}))))
+
+
+def _evaluate(call: Call, bundle: dict[str, Any], event: Event) -> Decision:
+    from guidance.engine import evaluate
+    from guidance.session import extras_for
+
+    settings = bundle.get("settings") or {}
+    level = settings.get("level") or "standard"
+    extras = extras_for(event, call.state_dir)
+    return evaluate(bundle, event, level=level, extras=extras, fail_closed=call.fail_closed)
+
+
+def _answer_and_record(call: Call, decision: Decision) -> protocol.Answer:
+    record = decision.to_dict()
+    record["hook"] = call.name
+    if not record_decision(call, record) and call.fail_closed and decision.verdict != DENY:
+        finding = Finding(
+            "hooks",
+            SPOOL_RULE,
+            DENY,
+            "cf-guidance cannot record this decision (the spool is not writable) and GUIDANCE_EVENT_FAIL_CLOSED=1.",
+            hint="make the state directory writable, or run `cf-guidance verify`.",
+        )
+        decision = decide([finding])
+    return protocol.for_decision(decision)
+
+
+def record_decision(call: Call, record: dict[str, Any]) -> bool:
+    """Spool a pre-tool decision for the ledger; False (and a warning) if the spool is unusable."""
+    if call.payload is None or not call.state_dir:
+        return False
+    try:
+        spool.enqueue(call.state_dir, spool.DECISION, call.payload, record)
+    except StateError as exc:
+        call.warnings.append(str(exc))
+        return False
+    spool.spawn_worker(call.project_dir, call.state_dir)
+    return True
+
+
+# -- bundle --------------------------------------------------------------------------------
+
+
+def load_bundle(call: Call) -> dict[str, Any]:
+    """The project's compiled bundle (a cache miss compiles it, after `site.main()`: see cache)."""
+    from guidance.policy.cache import load_bundle as load
+
+    return load(call.project_dir, call.state_dir)
+
+
+# -- post events ---------------------------------------------------------------------------
+
+
+def post_event(call: Call) -> protocol.Answer:
+    """Spool the event for the worker and return at once (no output: post events never block)."""
+    payload = call.decode()
+    try:
+        spool.enqueue(call.state_dir, call.name, payload)
+    except StateError as exc:
+        call.warnings.append(str(exc))
+        return protocol.allow()
+    spool.spawn_worker(call.project_dir, call.state_dir)
+    return protocol.allow()
+
+
+# -- context -------------------------------------------------------------------------------
+
+
+def user_prompt(call: Call) -> protocol.Answer:
+    from guidance.policy.retriever import context_text, retrieve
+
+    payload = call.decode()
+    prompt = payload.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return protocol.allow()
+    text = context_text(retrieve(load_bundle(call), prompt))
+    return protocol.context(call.hook_event, text)
+
+
+def constitution_text(bundle: dict[str, Any]) -> str:
+    constitution = bundle.get("constitution") or {}
+    text = constitution.get("text") if isinstance(constitution, dict) else ""
+    return text.strip() if isinstance(text, str) else ""
+
+
+def session_restore(call: Call) -> protocol.Answer:
+    call.decode()
+    return protocol.context(call.hook_event, constitution_text(load_bundle(call)))
+
+
+def compact(call: Call) -> protocol.Answer:
+    call.decode()
+    return protocol.plain(constitution_text(load_bundle(call)))
+
+
+# -- informational -------------------------------------------------------------------------
+
+
+def _here(call: Call) -> None:
+    call.project_dir = state.project_dir(call.environ)
+    call.state_dir = state.state_dir(call.project_dir, call.environ)
+
+
+def status(call: Call) -> protocol.Answer:
+    """Where this hook would look and what it would use, for a person at a terminal."""
+    _here(call)
+    layout = state.StateLayout(call.state_dir)
+    lines = [
+        f"project:      {call.project_dir}",
+        f"state:        {call.state_dir}" + ("" if os.path.isdir(call.state_dir) else "  (missing: run `cf-guidance init`)"),
+        f"fail mode:    {'closed' if call.fail_closed else 'open'}",
+        f"key file:     {'present' if os.path.exists(layout.ledger_key) else 'missing'}",
+        f"spool:        {len(spool.pending(call.state_dir))} job(s) waiting",
+    ]
+    try:
+        bundle = load_bundle(call)
+    except GuidanceError as exc:
+        lines.append(f"policy:       cannot load: {exc}")
+    else:
+        shards = bundle.get("shards") or []
+        checks = bundle.get("checks") or []
+        settings = bundle.get("settings") or {}
+        lines.append(f"policy:       {len(shards)} rule(s), {len(checks)} check(s), level {settings.get('level') or 'standard'}")
+    return protocol.Answer("\n".join(lines) + "\n")
+
+
+def _count(counts: dict[str, int], key: str) -> None:
+    counts[key] = counts.get(key, 0) + 1
+
+
+def stats(call: Call) -> protocol.Answer:
+    """Decisions by verdict and by rule, from the ledger and the jobs still in the spool."""
+    _here(call)
+    verdicts: dict[str, int] = {}
+    rules: dict[str, int] = {}
+    for record in _decision_records(call.state_dir):
+        verdict = record.get("decision")
+        if isinstance(verdict, str):
+            _count(verdicts, verdict)
+        rule = record.get("rule")
+        if isinstance(rule, str) and rule:
+            _count(rules, rule)
+    total = sum(verdicts.values())
+    lines = [f"decisions: {total}"]
+    lines += [f"  {verdict:<6} {n}" for verdict, n in sorted(verdicts.items())]
+    if rules:
+        lines.append("rules that fired:")
+        lines += [f"  {rule:<24} {n}" for rule, n in sorted(rules.items(), key=lambda item: (-item[1], item[0]))[:20]]
+    return protocol.Answer("\n".join(lines) + "\n")
+
+
+def _decision_records(state_dir: str) -> list[dict[str, Any]]:
+    """Decision objects in the ledger files (JSON Lines) and in spooled jobs."""
+    found: list[dict[str, Any]] = []
+    ledger_dir = state.StateLayout(state_dir).ledger
+    try:
+        names = sorted(name for name in os.listdir(ledger_dir) if name.endswith(".jsonl"))
+    except OSError:
+        names = []
+    for name in names:
+        with open(os.path.join(ledger_dir, name), "rb") as handle:
+            for line in handle:
+                try:
+                    record = _fastjson.loads(line.decode("utf-8"))
+                except (ValueError, UnicodeDecodeError):
+                    continue  # a torn last line: `cf-guidance ledger verify` reports it
+                if isinstance(record, dict) and record.get("kind") == spool.DECISION:
+                    inner = record.get("decision")
+                    found.append(inner if isinstance(inner, dict) else record)
+    for path in spool.pending(state_dir):
+        try:
+            job = spool.read_job(path)
+        except StateError:
+            continue
+        if job.get("kind") == spool.DECISION and isinstance(job.get("decision"), dict):
+            found.append(job["decision"])
+    return found

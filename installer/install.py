@@ -1,0 +1,301 @@
+"""`cf-guidance init` and `cf-guidance uninstall`: wire the hooks into a repository and take them out.
+
+init changes, in a target repository:
+- `.claude/settings.json` (and `.codex/hooks.json` for codex): our hook entries merged in;
+- the state directory (`.claude-flow/guidance/`, see guidance.state) and `keys/ledger.key`
+  (32 random bytes, mode 0600; an existing key is never replaced);
+- `CLAUDE.local.md`: a stub, when there is none;
+- `.gitignore`: `CLAUDE.local.md` and `.claude-flow/`, when not yet ignored.
+A changed file is backed up first (`<state>/backups/`), a malformed settings file is refused
+before anything is written, and a second run writes nothing. What init created or appended
+is recorded in `<state>/install.json`; uninstall reads it to take out exactly that, keeping
+the user's own hooks and the state directory (the ledger and its key are audit data).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import time
+
+from guidance.errors import InstallError
+from guidance.state import STATE_TOP, StateLayout
+
+from . import settings as settings_file
+from .report import FileChange, InstallReport
+from .wiring import AGENTS, CLAUDE, CODEX, SETTINGS_FILES, WIRING
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+LOCAL_POLICY = "CLAUDE.local.md"
+LOCAL_STUB = """# CLAUDE.local.md
+
+Rules for this checkout only: this file is git-ignored. cf-guidance enforces them together
+with CLAUDE.md (a local rule with the same id overrides the shared one), and the autopilot
+may propose promoting the ones that prove themselves into CLAUDE.md.
+
+<!-- Write rules as bullets, for example:
+- Avoid `npm install` without `--save-exact`.
+-->
+"""
+GITIGNORE = ".gitignore"
+GITIGNORE_HEADER = "# cf-guidance: local rules, and state (ledger, key) that must not be committed"
+#: Lines init makes sure .gitignore has, and the spellings that already count.
+IGNORED = {
+    LOCAL_POLICY: (LOCAL_POLICY, "/" + LOCAL_POLICY),
+    STATE_TOP + "/": (STATE_TOP, STATE_TOP + "/", "/" + STATE_TOP, "/" + STATE_TOP + "/"),
+}
+KEY_BYTES = 32
+MANIFEST_VERSION = 1
+
+
+def agents_for(agent: str) -> tuple[str, ...]:
+    if agent == "both":
+        return AGENTS
+    if agent in AGENTS:
+        return (agent,)
+    raise InstallError(f"unknown agent {agent!r}; use claude, codex or both")
+
+
+def _target(target: str) -> str:
+    path = os.path.abspath(os.path.expanduser(target))
+    if not os.path.isdir(path):
+        raise InstallError(f"target {path} is not a directory; pass --target with the repository's root")
+    return path
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"cannot read {path}: {exc}; fix it by hand, nothing was changed") from None
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class _Plan:
+    """Text files to write, decided in full before anything is written."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.files: list[tuple[str, str | None, str]] = []  # (path, old text, new text)
+
+    def add(self, path: str, old: str | None, new: str) -> None:
+        self.files.append((path, old, new))
+
+    def diff(self) -> str:
+        out: list[str] = []
+        for path, old, new in self.files:
+            if old == new:
+                continue
+            rel = os.path.relpath(path, self.target)
+            out.extend(
+                difflib.unified_diff(
+                    (old or "").splitlines(keepends=True),
+                    new.splitlines(keepends=True),
+                    fromfile="/dev/null" if old is None else f"a/{rel}",
+                    tofile=f"b/{rel}",
+                )
+            )
+        return "".join(out)
+
+
+def _load_manifest(layout: StateLayout) -> dict[str, Any]:
+    text = _read(layout.install_manifest)
+    if text is None:
+        return {"version": MANIFEST_VERSION, "agents": [], "created": [], "gitignore_lines": [], "local_stub_sha256": ""}
+    try:
+        manifest = json.loads(text)
+    except ValueError:
+        raise InstallError(f"{layout.install_manifest} is not valid JSON; delete it and run init again") from None
+    if not isinstance(manifest, dict):
+        raise InstallError(f"{layout.install_manifest} is not an object; delete it and run init again")
+    return manifest
+
+
+def _gitignore_plan(target: str) -> tuple[str | None, str, list[str]]:
+    path = os.path.join(target, GITIGNORE)
+    old = _read(path)
+    present = {line.strip() for line in (old or "").splitlines()}
+    missing = [line for line, spellings in IGNORED.items() if not present.intersection(spellings)]
+    if not missing:
+        return old, old or "", []
+    added = ([GITIGNORE_HEADER] if GITIGNORE_HEADER not in present else []) + missing
+    prefix = old or ""
+    if prefix and not prefix.endswith("\n"):
+        prefix += "\n"
+    if prefix and not prefix.endswith("\n\n"):
+        prefix += "\n"
+    return old, prefix + "\n".join(added) + "\n", added
+
+
+def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool = False) -> InstallReport:
+    """Wire cf-guidance into the repository at `target` (see module doc); verify unless told not to."""
+    root = _target(target)
+    agents = agents_for(agent)
+    layout = StateLayout.for_project(root)
+    manifest = _load_manifest(layout)
+    plan = _Plan(root)
+    for name in agents:
+        path = os.path.join(root, SETTINGS_FILES[name])
+        current, text = settings_file.load(path)
+        merged = settings_file.merge(current, WIRING[name])
+        plan.add(path, text, text if (merged == current and text is not None) else settings_file.render(merged))
+    local = os.path.join(root, LOCAL_POLICY)
+    local_old = _read(local)
+    plan.add(local, local_old, LOCAL_STUB if local_old is None else local_old)
+    gitignore_old, gitignore_new, gitignore_added = _gitignore_plan(root)
+    plan.add(os.path.join(root, GITIGNORE), gitignore_old, gitignore_new)
+
+    report = InstallReport(target=root, agents=list(agents), state_dir=layout.root, dry_run=dry_run)
+    if dry_run:
+        report.diff = plan.diff()
+        if not os.path.isdir(layout.root):
+            report.notes.append(f"would create {layout.root} and {layout.ledger_key} (mode 0600)")
+        return report
+
+    layout.ensure()
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "%06d" % (time.time_ns() // 1000 % 1_000_000)
+    created = set(manifest.get("created") or [])
+    for path, old, new in plan.files:
+        rel = os.path.relpath(path, root)
+        if old == new:
+            report.changes.append(FileChange(path=rel, action="unchanged"))
+            continue
+        backup = None
+        if old is not None:
+            backup = os.path.join(layout.backups, rel.replace(os.sep, "__") + f".{stamp}.bak")
+            settings_file.write_atomic(backup, old, 0o600)
+        else:
+            created.add(rel)
+        settings_file.write_atomic(path, new)
+        report.changes.append(FileChange(path=rel, action="created" if old is None else "updated",
+                                         backup=os.path.relpath(backup, root) if backup else None))
+    report.changes.append(_ensure_key(layout, root))
+
+    new_manifest = dict(manifest)
+    new_manifest["version"] = MANIFEST_VERSION
+    new_manifest["agents"] = sorted(set(manifest.get("agents") or []) | set(agents))
+    new_manifest["created"] = sorted(created)
+    new_manifest["gitignore_lines"] = list(manifest.get("gitignore_lines") or []) + gitignore_added
+    if local_old is None:
+        new_manifest["local_stub_sha256"] = _sha256(LOCAL_STUB)
+    manifest_text = json.dumps(new_manifest, indent=2, sort_keys=True) + "\n"
+    if _read(layout.install_manifest) != manifest_text:
+        settings_file.write_atomic(layout.install_manifest, manifest_text, 0o600)
+    if CODEX in agents:
+        report.notes.append(
+            "codex runs project hooks only in a trusted project and once each hook is trusted: "
+            "run `cf-guidance verify --agent codex` to see their state and how to trust them"
+        )
+    if verify:
+        from .verify import verify as run_verify
+
+        report.verify = run_verify(root, agent=agent)
+    return report
+
+
+def _ensure_key(layout: StateLayout, root: str) -> FileChange:
+    """The ledger's HMAC key: 32 random bytes, mode 0600, never overwritten."""
+    rel = os.path.relpath(layout.ledger_key, root)
+    try:
+        fd = os.open(layout.ledger_key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return FileChange(path=rel, action="unchanged")
+    try:
+        os.write(fd, os.urandom(KEY_BYTES))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return FileChange(path=rel, action="created", detail="mode 0600")
+
+
+def uninstall(target: str) -> InstallReport:
+    """Take out what init added; the user's hooks, the state directory and its key stay."""
+    root = _target(target)
+    layout = StateLayout.for_project(root)
+    manifest = _load_manifest(layout)
+    created = set(manifest.get("created") or [])
+    report = InstallReport(target=root, agents=list(manifest.get("agents") or []), state_dir=layout.root)
+    for name in AGENTS:
+        rel = SETTINGS_FILES[name]
+        path = os.path.join(root, rel)
+        current, text = settings_file.load(path)
+        if text is None:
+            continue
+        remaining = settings_file.unmerge(current)
+        if remaining == current:
+            report.changes.append(FileChange(path=rel, action="unchanged"))
+        elif not remaining and rel in created:
+            os.unlink(path)
+            _remove_empty_dir(os.path.dirname(path), root)
+            report.changes.append(FileChange(path=rel, action="removed"))
+        else:
+            settings_file.write_atomic(path, settings_file.render(remaining))
+            report.changes.append(FileChange(path=rel, action="updated", detail="our hooks removed, yours kept"))
+
+    local = os.path.join(root, LOCAL_POLICY)
+    local_text = _read(local)
+    stub_removed = False
+    if local_text is not None and LOCAL_POLICY in created:
+        if _sha256(local_text) == manifest.get("local_stub_sha256"):
+            os.unlink(local)
+            stub_removed = True
+            report.changes.append(FileChange(path=LOCAL_POLICY, action="removed"))
+        else:
+            report.changes.append(FileChange(path=LOCAL_POLICY, action="kept", detail="edited since init"))
+
+    # The state directory stays (ledger and key), so .claude-flow/ stays ignored; the
+    # CLAUDE.local.md line goes with the stub it was added for.
+    lines = list(manifest.get("gitignore_lines") or [])
+    drop = {LOCAL_POLICY} if stub_removed else set()
+    if drop and lines == [GITIGNORE_HEADER] + sorted(drop):
+        drop.add(GITIGNORE_HEADER)
+    _remove_gitignore_lines(root, drop, GITIGNORE in created, report)
+    report.notes.append(
+        f"kept {os.path.relpath(layout.root, root)}/: it holds the ledger and its key; "
+        "delete it yourself when you no longer need the audit trail"
+    )
+    manifest["agents"] = []
+    manifest["gitignore_lines"] = [line for line in lines if line not in drop]
+    manifest["created"] = sorted(rel for rel in created if os.path.exists(os.path.join(root, rel)))
+    if os.path.isdir(layout.root):
+        settings_file.write_atomic(layout.install_manifest, json.dumps(manifest, indent=2, sort_keys=True) + "\n", 0o600)
+    return report
+
+
+def _remove_gitignore_lines(root: str, drop: set[str], created: bool, report: InstallReport) -> None:
+    if not drop:
+        return
+    path = os.path.join(root, GITIGNORE)
+    text = _read(path)
+    if text is None:
+        return
+    kept = [line for line in text.splitlines() if line.strip() not in drop]
+    while kept and not kept[-1].strip():
+        kept.pop()
+    if not kept and created:
+        os.unlink(path)
+        report.changes.append(FileChange(path=GITIGNORE, action="removed"))
+        return
+    new = "\n".join(kept) + ("\n" if kept else "")
+    if new != text:
+        settings_file.write_atomic(path, new)
+        report.changes.append(FileChange(path=GITIGNORE, action="updated", detail="removed " + ", ".join(sorted(drop))))
+
+
+def _remove_empty_dir(path: str, root: str) -> None:
+    if os.path.abspath(path) != root:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass  # not empty: the user keeps other files there

@@ -1,0 +1,72 @@
+"""What init, verify and uninstall report (pydantic: printed as text or JSON by the CLI)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+#: A check whose failure means the guard does not protect the repository.
+ERROR = "error"
+#: A check whose failure the user should act on, but the hooks still run (or cannot be checked here).
+WARNING = "warning"
+
+
+class FileChange(BaseModel):
+    path: str
+    action: str  # "created" | "updated" | "unchanged" | "removed" | "kept"
+    backup: str | None = None
+    detail: str = ""
+
+
+class Check(BaseModel):
+    name: str
+    ok: bool
+    detail: str = ""
+    level: str = ERROR
+
+
+class VerifyReport(BaseModel):
+    target: str
+    agents: list[str]
+    checks: list[Check] = Field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks if check.level == ERROR)
+
+    def add(self, name: str, ok: bool, detail: str = "", level: str = ERROR) -> bool:
+        self.checks.append(Check(name=name, ok=ok, detail=detail, level=level))
+        return ok
+
+    def text(self) -> str:
+        lines = []
+        for check in self.checks:
+            mark = "ok  " if check.ok else ("FAIL" if check.level == ERROR else "warn")
+            lines.append(f"{mark} {check.name}" + (f": {check.detail}" if check.detail else ""))
+        lines.append("verify: " + ("all checks passed" if self.ok else "FAILED"))
+        return "\n".join(lines)
+
+
+class InstallReport(BaseModel):
+    target: str
+    agents: list[str]
+    state_dir: str
+    dry_run: bool = False
+    changes: list[FileChange] = Field(default_factory=list)
+    diff: str = ""
+    notes: list[str] = Field(default_factory=list)
+    verify: VerifyReport | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.verify is None or self.verify.ok
+
+    def text(self) -> str:
+        if self.dry_run:
+            head = [f"dry run: nothing written in {self.target}"]
+            return "\n".join(head + [self.diff.rstrip() or "(no changes)"] + self.notes)
+        lines = [f"{change.action:<9} {change.path}" + (f"  (backup: {change.backup})" if change.backup else "")
+                 + (f"  {change.detail}" if change.detail else "") for change in self.changes]
+        lines += self.notes
+        if self.verify is not None:
+            lines.append(self.verify.text())
+        return "\n".join(lines)
