@@ -4,7 +4,8 @@ It lets the real Claude Code client run end to end, deterministically and offlin
 `POST /v1/messages` is answered with the scripted turn that follows the assistant turns
 already in the conversation, as JSON or as an SSE stream. Every request is recorded with
 the tool results the client sent back, which is how a test sees what the model was told
-(for example the reason a hook gave for a denial).
+(for example the reason a hook gave for a denial). `POST /v1/responses` answers the same
+script in the OpenAI Responses API, for the Codex CLI (`guidance.modelserver.responses`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from guidance.errors import RunnerError
-from guidance.modelserver.anthropic import build_message, error_body, sse_stream
+from guidance.modelserver import anthropic, responses
 from guidance.modelserver.script import Script, load_script
 
 HOST = "127.0.0.1"
 MESSAGES_PATH = "/v1/messages"
 COUNT_TOKENS_PATH = "/v1/messages/count_tokens"
+#: OpenAI Responses API, as the Codex CLI calls it (base_url http://127.0.0.1:PORT/v1).
+RESPONSES_PATH = "/v1/responses"
 #: Model name claimed when neither the script nor the request names one.
 DEFAULT_MODEL = "claude-sonnet-4-5"
 #: Largest request body accepted (a long conversation with big tool outputs fits easily).
@@ -186,27 +189,44 @@ class ModelServer:
                 with self._log_path.open("a", encoding="utf-8") as log:
                     log.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
 
-    def _answer_messages(self, body: Mapping[str, Any]) -> tuple[dict[str, Any], LoggedRequest]:
-        messages = body.get("messages")
-        if not isinstance(messages, list):
-            raise ValueError("`messages` must be a list")
-        turn_index = count_assistant_turns(messages)
+    def _answer(self, path: str, body: Mapping[str, Any]) -> tuple[bytes, str, LoggedRequest]:
+        """The scripted answer to a Messages or Responses request: body, content type, record."""
+        key = "messages" if path == MESSAGES_PATH else "input"
+        items = body.get(key)
+        if not isinstance(items, list):
+            raise ValueError(f"`{key}` must be a list")
+        stream = bool(body.get("stream"))
         model = self.script.model or _str_or_none(body.get("model")) or DEFAULT_MODEL
         input_tokens = max(1, len(json.dumps(body)) // 4)
-        message = build_message(self.script.turn_for(turn_index), turn_index, model, input_tokens)
-        results, texts = new_client_content(messages)
+        if path == MESSAGES_PATH:
+            turn_index = count_assistant_turns(items)
+            turn = self.script.turn_for(turn_index)
+            results, texts = new_client_content(items)
+            answer = anthropic.build_message(turn, turn_index, model, input_tokens)
+            rendered = anthropic.sse_stream(answer) if stream else None
+        else:
+            turn_index = responses.count_model_turns(items)
+            turn = self.script.turn_for(turn_index)
+            outputs, text_list = responses.new_client_items(items)
+            # The Responses API has no error flag on a function_call_output.
+            results = tuple(ToolResult(call_id, False, output) for call_id, output in outputs)
+            texts = tuple(text_list)
+            answer = responses.build_response(turn, turn_index, model, input_tokens)
+            rendered = responses.sse_stream(answer) if stream else None
         entry = LoggedRequest(
             method="POST",
-            path=MESSAGES_PATH,
+            path=path,
             status=200,
             model=_str_or_none(body.get("model")),
-            messages=len(messages),
+            messages=len(items),
             turn=turn_index,
-            stream=bool(body.get("stream")),
+            stream=stream,
             tool_results=results,
             texts=texts,
         )
-        return message, entry
+        if rendered is not None:
+            return rendered, "text/event-stream; charset=utf-8", entry
+        return json.dumps(answer).encode("utf-8"), "application/json", entry
 
 
 def count_assistant_turns(messages: list[Any]) -> int:
@@ -292,17 +312,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._fail(400, f"invalid request body: {exc}", path)
             return
         owner = self.server.model_server
-        if path == MESSAGES_PATH:
+        if path in (MESSAGES_PATH, RESPONSES_PATH):
             try:
-                message, entry = owner._answer_messages(body)
+                payload, content_type, entry = owner._answer(path, body)
             except ValueError as exc:
                 self._fail(400, str(exc), path)
                 return
             owner._record(entry)
-            if entry.stream:
-                self._send(200, sse_stream(message), "text/event-stream; charset=utf-8")
-            else:
-                self._send_json(200, message)
+            self._send(200, payload, content_type)
         elif path == COUNT_TOKENS_PATH:
             owner._record(LoggedRequest(method="POST", path=path, status=200))
             self._send_json(200, {"input_tokens": max(1, len(json.dumps(body)) // 4)})
@@ -338,7 +355,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.model_server._record(
             LoggedRequest(method=self.command, path=path, status=status)
         )
-        self._send_json(status, error_body(status, message))
+        self._send_json(status, anthropic.error_body(status, message))
 
     def _read_body(self) -> bytes:
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
