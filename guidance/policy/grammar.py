@@ -270,7 +270,7 @@ def command_pattern(code: str, *, lenient: bool) -> list[str] | None:
 
 def path_glob(code: str, *, directory: bool) -> str | None:
     """The path glob a backticked span stands for, or None if it is not a path."""
-    text = code.strip()
+    text = _PLACEHOLDER.sub("*", code.strip())  # `skills/<name>/SKILL.md` -> skills/*/SKILL.md
     if not text or len(text) > 300 or any(c.isspace() for c in text):
         return None
     if any(c in text for c in "$()=;|&<>`'\"") or text.startswith("-"):
