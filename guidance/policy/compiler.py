@@ -216,7 +216,7 @@ def stage_extract(c: Compilation) -> None:
             where = f"{source.name}:{block.line}"
             constitutional = _in_constitution(block.section)
             if block.kind == "bullet":
-                if not grammar.is_imperative(block.inline.masked):
+                if not grammar.is_imperative(grammar.extract_tags(block.inline.masked)[0]):
                     continue  # descriptive bullets are context, not rules (docs/policy-grammar.md)
                 c.rules.append(Rule(source.origin, where, block.line, block.section, inline=block.inline,
                                     in_constitution_section=constitutional))

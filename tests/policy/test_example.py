@@ -1,0 +1,116 @@
+"""CLAUDE.md.example compiles cleanly and exercises every form of the rule grammar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from guidance.policy.compiler import compile_sources
+from tests.conftest import REPO
+
+EXAMPLE = REPO / "CLAUDE.md.example"
+
+
+@pytest.fixture(scope="module")
+def bundle() -> dict[str, Any]:
+    return compile_sources(EXAMPLE.read_text(encoding="utf-8"))
+
+
+def rendered(check: dict[str, Any]) -> str:
+    if check["kind"] == "sequence":
+        return f"{check['verdict']} sequence {' '.join(check['before'])} before {' '.join(check['then'])}"
+    pattern = check["pattern"]
+    return f"{check['verdict']} {check['kind']} {' '.join(pattern) if isinstance(pattern, list) else pattern}"
+
+
+EXPECTED = {
+    "R001": ["deny command git push --force", "deny command git push -f"],
+    "R002": ["deny command git reset --hard"],
+    "R003": ["deny command rm -rf migrations/"],
+    "R004": ["deny command terraform destroy"],
+    "R005": ["deny command rotate-keys.sh"],
+    "R006": ["deny command * --no-verify"],
+    "R010": ["deny write migrations/versions/**"],
+    "R011": ["deny write poetry.lock", "deny write package-lock.json"],
+    "R012": ["deny write infra/prod/**"],
+    "R020": ["deny read .env", "deny read .env.*", "deny read secrets/**"],
+    "R021": ["deny read config/pci/*.pem"],
+    "R030": ["warn command pip install"],
+    "R031": ["warn command docker compose down -v"],
+    "R032": ["warn command npm audit fix"],
+    "R040": ["ask command alembic upgrade head"],
+    "R041": ["ask command terraform apply"],
+    "R042": ["ask command kubectl rollout restart"],
+    "R043": ["ask command make seed-prod"],
+    "R050": ["deny sequence make test before git commit"],
+    "R051": ["deny sequence make lint before git push"],
+    "R052": ["deny sequence make check-migrations before alembic revision"],
+    "M001": ["deny command git push --force"],
+    "M002": ["deny command git clean -fdx"],
+    "M003": ["warn command npm install *"],
+    "M004": ["ask command kubectl delete *"],
+    "M005": ["deny write ledgerline/settings/production.py"],
+    "M006": ["ask write infra/**"],
+    "M007": ["deny read secrets/**", "deny read .env.production"],
+    "M008": ["deny sequence make test before git push"],
+    "M009": ["deny tool WebFetch"],
+    "M010": ["warn tool mcp__browser__*"],
+}
+
+
+def test_compiles_without_diagnostics(bundle: dict[str, Any]) -> None:
+    assert bundle["diagnostics"] == []
+
+
+def test_every_explicit_rule_compiles_to_its_checks(bundle: dict[str, Any]) -> None:
+    checks = {c["id"]: c for c in bundle["checks"]}
+    found = {s["id"]: [rendered(checks[i]) for i in s["checks"]] for s in bundle["shards"] if not s["id"].startswith("S-")}
+    assert found == EXPECTED
+
+
+def test_advisory_rules_and_mentions(bundle: dict[str, Any]) -> None:
+    advisory = [s["text"] for s in bundle["shards"] if s["enforcement"] == "advisory"]
+    assert len(advisory) == 5 and all(s.startswith(("Always", "Every", "Log", "Keep", "Write")) for s in advisory)
+    texts = " ".join(s["text"] for s in bundle["shards"])
+    for mention in ("make dev", "pg_dump", "make deploy", "rm -rf build", "git push origin"):
+        assert mention not in texts
+        assert all(mention not in rendered(c) for c in bundle["checks"])
+
+
+def test_tags(bundle: dict[str, Any]) -> None:
+    shards = {s["id"]: s for s in bundle["shards"]}
+    assert shards["R001"]["risk"] == "critical" and shards["R006"]["risk"] == "high"
+    assert shards["R002"]["intents"] == ["refactor"] and shards["R003"]["domains"] == ["deployment"]
+    assert shards["R004"]["tools"] == ["bash"] and shards["R010"]["priority"] == 190
+    money = next(s for s in bundle["shards"] if "minor units" in s["text"])
+    assert money["domains"] == ["architecture"] and money["risk"] == "high"
+    regression = next(s for s in bundle["shards"] if "regression test" in s["text"])
+    assert regression["intents"] == ["bug-fix", "testing"] and regression["priority"] == 70
+    assert all("#" not in s["text"] and "@" not in s["text"] and "(critical)" not in s["text"] for s in bundle["shards"])
+
+
+def test_constitution(bundle: dict[str, Any]) -> None:
+    constitution = bundle["constitution"]
+    section_rules = {"R001", "R002", "R003", "R004", "R005", "R006", "R010", "R011", "R012", "R020", "R021"}
+    assert section_rules < set(constitution["rules"])
+    logged = next(s for s in bundle["shards"] if "card numbers or CVVs" in s["text"])
+    assert logged["constitution"] and logged["id"] in constitution["rules"]  # (critical) outside the section
+    assert constitution["text"].startswith("## Non-negotiable safety rules")
+    assert f"- [{logged['id']}] Log the request id" in constitution["text"]
+
+
+def test_settings(bundle: dict[str, Any]) -> None:
+    settings = bundle["settings"]
+    assert settings["level"] == "strict" and settings["max_diff_lines"] == 400
+    assert settings["tools_deny"] == ["WebFetch"] and "mcp__github__*" in settings["tools_allow"]
+    assert settings["allow_commands"] == [["rm", "-rf", "./build"]]
+    assert settings["protect_write"] == [".github/workflows/**"] and settings["protect_read"] == ["keys/**"]
+
+
+def test_grammar_doc_covers_every_machine_verb() -> None:
+    doc = (REPO / "docs" / "policy-grammar.md").read_text(encoding="utf-8")
+    for form in ("deny command", "warn command", "ask command", "deny write", "ask write", "deny read",
+                 "require ", "deny tool", "allow tool", "allow command", "protect write", "protect read",
+                 "level ", "max-diff-lines"):
+        assert form in doc, form
