@@ -323,6 +323,8 @@ class _Correlator:
                 if call.name == tool and not any(h.name == name for h in call.hooks):
                     if event == "PreToolUse" and call.has_result:
                         continue
+                    if event != "PreToolUse" and call.denied_by:  # a denied call never runs
+                        continue
                     hook.tool_use_id = call.id
                     call.hooks.append(hook)
                     break
@@ -340,7 +342,7 @@ class _Correlator:
         hook.exit_code = code if isinstance(code, int) else None
         hook.outcome = str(message.get("outcome") or "")
         hook.decision, hook.reason = _hook_verdict(hook)
-        hook.rule = rule_code(hook.reason)
+        hook.rule = rule_code(hook.reason) if hook.blocked else ""
         target = f" for {hook.tool_use_id}" if hook.tool_use_id else ""
         verdict = hook.decision or hook.outcome or "done"
         self._add("hook", f"{hook.name}{target}: {verdict}{' ' + hook.rule if hook.rule else ''}", message,
@@ -485,8 +487,10 @@ def check_isolation(run: RunData, *, workspace: Path, allowed_roots: list[Path],
         leaks.append(f"init cwd {cwd} is not the workspace {workspace}")
     for key in ("plugins", "mcp_servers"):
         value = init.get(key)
-        if isinstance(value, list) and value:
-            names = ", ".join(str(v.get("name", v)) if isinstance(v, dict) else str(v) for v in value)
+        # Plugins the client ships itself (path "builtin") are part of every run, not a leak.
+        found = [v for v in value if not (isinstance(v, dict) and v.get("path") == "builtin")] if isinstance(value, list) else []
+        if found:
+            names = ", ".join(str(v.get("name", v)) if isinstance(v, dict) else str(v) for v in found)
             leaks.append(f"init lists {key}: {names}")
     roots = [str(p.resolve()) for p in allowed_roots]
     memory = init.get("memory_paths")

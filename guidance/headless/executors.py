@@ -31,10 +31,13 @@ from guidance.errors import RunnerError
 from guidance.headless.claude import DEFAULT_ALLOWED_TOOLS, claude_env, find_claude
 from guidance.headless.suite import Task
 from guidance.headless.workspace import Workspace
+from guidance.modelserver.script import Script
 
 MODES = ("interactive", "non-interactive", "auto-answer")
 #: Variables passed to the real executor so it can authenticate; everything else is scrubbed.
 AUTH_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
+#: Replaced in a task's script by the absolute path of the run's project directory.
+WORKSPACE_PLACEHOLDER = "${WORKSPACE}"
 #: How often the scripted executor checks that its model server still answers.
 SERVER_PROBE_SECONDS = 0.5
 
@@ -333,13 +336,25 @@ class ScriptedExecutor(_ClaudeBase):
         if task.script is None:
             raise RunnerError(f"task {task.id}: the scripted executor needs a script")
         log_path = ws.root / "model-server.jsonl"
-        with ModelServer(task.script, log_path=log_path) as server:
+        with ModelServer(script_for(task.script, ws), log_path=log_path) as server:
             env = claude_env(server.url, ws.home, base=base_environment(), extra={"CLAUDE_CODE_MAX_RETRIES": "1"})
             process = _ClaudeProcess(claude_argv(self.binary(), task), env, request)
             result = process.run(task.timeout, watch=lambda: _probe(server.url))
             result.server_log = [entry.to_dict() for entry in server.requests]
         result.env = self._reproduce_env(env)
         return result
+
+
+def script_for(script: Script, workspace: Workspace) -> Script:
+    """The script with every `${WORKSPACE}` replaced by the run's project path.
+
+    File tools want absolute paths, and a suite cannot know where its workspace will be.
+    """
+    text = script.model_dump_json()
+    if WORKSPACE_PLACEHOLDER not in text:
+        return script
+    path = json.dumps(str(workspace.project))[1:-1]
+    return Script.model_validate_json(text.replace(WORKSPACE_PLACEHOLDER, path))
 
 
 def _probe(url: str) -> str:
@@ -373,7 +388,7 @@ class FakeExecutor:
 
     def execute(self, request: ExecRequest) -> ExecResult:
         started = time.monotonic()
-        answer = self.responder(request) if self.responder is not None else replay_script(request.task)
+        answer = self.responder(request) if self.responder is not None else replay_script(request)
         if isinstance(answer, ExecResult):
             return answer
         return ExecResult(stdout=answer, duration_ms=int((time.monotonic() - started) * 1000), argv=["(fake)"])
@@ -441,17 +456,18 @@ def _assistant(session_id: str, block: dict[str, Any]) -> dict[str, Any]:
     return {"type": "assistant", "session_id": session_id, "message": {"role": "assistant", "content": [block]}}
 
 
-def replay_script(task: Task) -> str:
+def replay_script(request: ExecRequest) -> str:
     """Stream-json of the task's script as if every tool call ran and returned nothing."""
     turns: list[dict[str, Any]] = []
     final = "done"
-    for turn in task.script.turns if task.script is not None else []:
+    script = request.task.script
+    for turn in script_for(script, request.workspace).turns if script is not None else []:
         uses = [{"name": use.name, "input": use.input} for use in turn.tool_uses]
         if uses:
             turns.append({"text": turn.text, "tool_uses": uses})
         elif turn.text:
             final = turn.text
-    return stream(turns=turns, result_text=final)
+    return stream(turns=turns, result_text=final, cwd=str(request.workspace.project))
 
 
 def make_executor(name: str, *, binary: Path | None = None) -> Executor:

@@ -14,12 +14,13 @@ pass, fail, or inconclusive when the interval straddles the task's threshold.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import math
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,6 +68,8 @@ class Attempt:
     duration_ms: int = 0
     workspace: str = ""
     violations: list[dict[str, Any]] = field(default_factory=list)
+    #: Milliseconds spent per phase: prepare (workspace + init), execute, collect, check.
+    phases: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -213,7 +216,10 @@ def default_installer() -> Installer:
         install = getattr(importlib.import_module("guidance.installer"), "install", None)
         if install is None:
             raise InstallError("guidance.installer has no install(); reinstall cf-guidance")
-        install(project, agent="claude", verify=False)
+        report = install(str(project), agent="claude", verify=False)
+        if not getattr(report, "ok", True):
+            text = report.text() if hasattr(report, "text") else str(report)
+            raise InstallError(f"cf-guidance init failed in {project}: {text.strip().splitlines()[-1] if text.strip() else 'no detail'}")
 
     return run_install
 
@@ -316,27 +322,32 @@ class Runner:
         clock = time.monotonic()
         attempt = Attempt(task.id, repeat, "error")
         ws: Workspace | None = None
+        phase = _Phases(attempt.phases)
         try:
-            ws = prepare(task, self.suite.directory, install=self._installer, base_dir=self.options.base_dir)
+            with phase("prepare"):
+                ws = prepare(task, self.suite.directory, install=self._installer, base_dir=self.options.base_dir)
             attempt.workspace = str(ws.root)
             executor = self.executor_for(task)
             request = ExecRequest(task, ws, self.options.mode, self._prompter)
             try:
-                result = executor.execute(request)
+                with phase("execute"):
+                    result = executor.execute(request)
             except RunnerError as exc:
                 attempt.error_kind, attempt.error = "crash", str(exc)
                 return attempt
             attempt.exec = result
-            run = collect(task.prompt, result.stdout, stderr=result.stderr, exit_code=result.exit_code,
-                          duration_ms=result.duration_ms, timed_out=result.timed_out, config_dir=ws.config_dir,
-                          changes=ws.changes(), state_dir=_state_dir(ws))
+            with phase("collect"):
+                run = collect(task.prompt, result.stdout, stderr=result.stderr, exit_code=result.exit_code,
+                              duration_ms=result.duration_ms, timed_out=result.timed_out, config_dir=ws.config_dir,
+                              changes=ws.changes(), state_dir=_state_dir(ws))
             attempt.run = run
             kind, message = classify(result, run)
             if kind:
                 attempt.error_kind, attempt.error = kind, message
                 return attempt
             run.leaks = check_isolation(run, workspace=ws.project, allowed_roots=[ws.root], user_paths=_user_config_paths())
-            attempt.expectations = self._check(task, run, ws)
+            with phase("check"):
+                attempt.expectations = self._check(task, run, ws)
             failed = [e for e in attempt.expectations if e.status == "fail"]
             leak_failed = any(e.type == "isolation" for e in failed)
             attempt.status = "fail" if leak_failed or len(failed) > task.max_violations else "pass"
@@ -384,6 +395,21 @@ class Runner:
 
             violation["job"] = spool.enqueue(str(state_dir), "violation", violation)
         return violation
+
+
+class _Phases:
+    """`with phases("name"):` adds the block's wall time (ms) to a dict."""
+
+    def __init__(self, into: dict[str, int]) -> None:
+        self.into = into
+
+    @contextlib.contextmanager
+    def __call__(self, name: str) -> Iterator[None]:
+        start = time.monotonic()
+        try:
+            yield
+        finally:
+            self.into[name] = self.into.get(name, 0) + int((time.monotonic() - start) * 1000)
 
 
 def _state_dir(ws: Workspace) -> Path:
