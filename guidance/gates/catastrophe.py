@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from guidance.decision import DENY
 from guidance.gates._base import Rule
-from guidance.gates.commands import Args, describe, resolver
+from guidance.gates.commands import Args, describe, resolver_at
 from guidance.gates.commands.rm import deletions
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM
@@ -73,9 +73,8 @@ def check(ctx: GateContext) -> list[Finding]:
     analysis = ctx.shell
     if analysis is None:
         return out
-    paths = resolver(ctx)
     for cmd in analysis.commands:
-        _check_command(cmd, analysis, paths, out)
+        _check_command(cmd, analysis, resolver_at(ctx, cmd), out)
         if cmd.language and _fork_bomb_code(cmd.code):
             out.append(finding(GATE, "CAT004", DENY, f"fork bomb in {cmd.language} code", segment=describe(cmd)))
     return out

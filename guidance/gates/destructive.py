@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from guidance.decision import ASK, DENY, WARN
 from guidance.gates._base import PARANOID, Rule
-from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver
+from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver_at
 from guidance.gates.commands import cloud, db, git
 from guidance.gates.commands.files import file_effects
 from guidance.gates.commands.rm import deletions
@@ -160,9 +160,9 @@ def check(ctx: GateContext) -> list[Finding]:
     analysis = ctx.shell
     if analysis is None:
         return []
-    paths = resolver(ctx)
     out: list[Finding] = []
     for cmd in analysis.commands:
+        paths = resolver_at(ctx, cmd)
         segment = describe(cmd)
         _deletes(ctx, cmd, analysis, paths, segment, out)
         program = cmd.program
@@ -211,10 +211,18 @@ def _deletes(ctx: GateContext, cmd: Command, analysis: ShellAnalysis, paths: Res
                 out.append(finding(GATE, "DST003", ASK, f"recursive delete of all of {where}", segment=segment, evidence=target))
             elif kind == "project" and _is_git_dir(paths, where):
                 out.append(finding(GATE, "DST003", ASK, f"recursive delete of the project's git history {where}", segment=segment, evidence=target))
-        elif kind in CATASTROPHIC and cmd.program not in ("rmdir",):
+        elif (kind in CATASTROPHIC or _system_file(where)) and cmd.program not in ("rmdir",):
             out.append(finding(GATE, "DST004", DENY, f"delete of {where} ({kind})", segment=segment, evidence=target))
         elif kind == OUTSIDE:
             out.append(finding(GATE, "DST005", ASK, f"delete of {where}, outside the project", segment=segment, evidence=target))
+
+
+#: Directories whose files belong to the operating system at any depth.
+_SYSTEM_TREES = ("/etc/", "/bin/", "/sbin/", "/boot/", "/lib/", "/lib32/", "/lib64/", "/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/libexec/", "/usr/share/", "/System/")
+
+
+def _system_file(where: str | None) -> bool:
+    return bool(where) and str(where).startswith(_SYSTEM_TREES)
 
 
 def _is_git_dir(paths: Resolver, where: str | None) -> bool:

@@ -86,3 +86,12 @@ def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
             if not used[i] and arg != "--":
                 return False
     return True
+
+
+def tool_matches(entry: str, tool: str, tool_class: str) -> bool:
+    """A tool-list entry against a tool: exact name, a glob (`mcp__github__*`), or a class (`[web]`)."""
+    if entry.startswith("[") and entry.endswith("]"):
+        return entry[1:-1].lower() == tool_class
+    if entry == tool or entry == "*":
+        return True
+    return _match_segment(entry, tool)

@@ -10,9 +10,9 @@ from guidance._glob import glob_match
 from guidance.decision import DENY, SEVERITY, Finding
 from guidance.event import READ, WRITE
 from guidance.gates._base import Rule
-from guidance.gates.commands import describe, resolver
+from guidance.gates.commands import describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects
-from guidance.gates.patterns import matches
+from guidance.gates.patterns import matches, tool_matches
 from guidance.gates.reasons import doc
 
 TYPE_CHECKING = False
@@ -43,8 +43,8 @@ def check(ctx: GateContext) -> list[Finding]:
     event = ctx.event
     out: list[Finding] = []
     commands = []
-    shell_reads: list[tuple[str, str]] = []
-    shell_writes: list[tuple[str, str]] = []
+    shell_reads: list[tuple[str, str, Resolver]] = []
+    shell_writes: list[tuple[str, str, Resolver]] = []
     if event.command is not None:
         analysis = ctx.shell
         if analysis is not None:
@@ -62,7 +62,7 @@ def check(ctx: GateContext) -> list[Finding]:
                     break
         elif kind == "tool":
             pattern = item.get("pattern")
-            if isinstance(pattern, str) and event.tool and glob_match_tool(pattern, event.tool):
+            if isinstance(pattern, str) and event.tool and tool_matches(pattern, event.tool, event.tool_class):
                 out.append(_finding(item, event.tool))
         elif kind in ("write", "read"):
             pattern = item.get("pattern")
@@ -73,24 +73,17 @@ def check(ctx: GateContext) -> list[Finding]:
                 if commands:
                     for cmd in commands:
                         reads, writes = file_effects(cmd)
-                        shell_reads.extend((r, describe(cmd)) for r in reads)
-                        shell_writes.extend((w, describe(cmd)) for w in writes)
+                        at = resolver_at(ctx, cmd)
+                        shell_reads.extend((r, describe(cmd), at) for r in reads)
+                        shell_writes.extend((w, describe(cmd), at) for w in writes)
             access = WRITE if kind == "write" else READ
-            candidates = [(p, f"{event.tool} {p}") for p, a in event.paths if a == access and p]
+            candidates = [(p, f"{event.tool} {p}", paths) for p, a in event.paths if a == access and p]
             candidates.extend(shell_writes if kind == "write" else shell_reads)
-            for path, segment in candidates:
-                if path_matches(paths, pattern, path):
+            for path, segment, where in candidates:
+                if path_matches(where, pattern, path):
                     out.append(_finding(item, segment, evidence=path))
                     break
     return out
-
-
-def glob_match_tool(pattern: str, tool: str) -> bool:
-    if pattern == tool or pattern == "*":
-        return True
-    from guidance._glob import _match_segment
-
-    return _match_segment(pattern, tool)
 
 
 def path_matches(paths: Resolver, pattern: str, path: str) -> bool:

@@ -11,7 +11,7 @@ from guidance._glob import glob_match
 from guidance.decision import ASK, DENY
 from guidance.event import READ, WRITE
 from guidance.gates._base import PARANOID, STRICT, Rule
-from guidance.gates.commands import Args, describe, resolver
+from guidance.gates.commands import Args, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects
 from guidance.gates.reasons import doc, finding
 from guidance.paths import SCRATCH, glob_base
@@ -135,7 +135,7 @@ def check(ctx: GateContext) -> list[Finding]:
         analysis = ctx.shell
         if analysis is not None:
             for cmd in analysis.commands:
-                _shell(paths, cmd, protect_write, protect_read, out)
+                _shell(resolver_at(ctx, cmd), cmd, protect_write, protect_read, out)
     return out
 
 

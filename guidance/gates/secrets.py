@@ -8,7 +8,7 @@ from __future__ import annotations
 from guidance.decision import ASK, DENY, WARN
 from guidance.event import READ
 from guidance.gates._base import Rule
-from guidance.gates.commands import SENDERS, describe, resolver
+from guidance.gates.commands import SENDERS, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects
 from guidance.gates.reasons import doc, finding
 from guidance.limits import MAX_SCAN_BYTES
@@ -131,16 +131,17 @@ def check(ctx: GateContext) -> list[Finding]:
     if event.command is not None:
         analysis = ctx.shell
         if analysis is not None:
-            _shell(analysis, paths, out)
+            _shell(ctx, analysis, out)
         for label, match in scan_secrets(event.command[:MAX_SCAN_BYTES], generic=False):
             out.append(finding(GATE, "SEC005", WARN, f"{label} on the command line", evidence=redact(match)))
             break
     return out
 
 
-def _shell(analysis: ShellAnalysis, paths: Resolver, out: list[Finding]) -> None:
+def _shell(ctx: GateContext, analysis: ShellAnalysis, out: list[Finding]) -> None:
     senders = [c for c in analysis.commands if c.program in SENDERS]
     for cmd in analysis.commands:
+        paths = resolver_at(ctx, cmd)
         segment = describe(cmd)
         reads, writes = file_effects(cmd)
         secret_reads = [p for p in reads if secret_kind(p, paths)]

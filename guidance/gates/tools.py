@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from guidance.decision import ASK, DENY
 from guidance.gates._base import PARANOID, Rule
-from guidance.gates.policy_rules import glob_match_tool
+from guidance.gates.patterns import tool_matches
 from guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
@@ -38,15 +38,7 @@ RULES = (
 
 
 def listed(entries: list[str], tool: str, tool_class: str) -> bool:
-    for entry in entries:
-        if not isinstance(entry, str):
-            continue
-        if entry.startswith("[") and entry.endswith("]"):
-            if entry[1:-1].lower() == tool_class:
-                return True
-        elif glob_match_tool(entry, tool):
-            return True
-    return False
+    return any(isinstance(entry, str) and tool_matches(entry, tool, tool_class) for entry in entries)
 
 
 def check(ctx: GateContext) -> list[Finding]:

@@ -10,6 +10,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from guidance.gates._base import GateContext
     from guidance.paths import Resolver
+    from guidance.shell.model import Command
 
 
 class Args:
@@ -110,3 +111,33 @@ def resolver(ctx: GateContext) -> Resolver:
     event = ctx.event
     root = str(ctx.bundle.get("root") or event.project_dir or event.cwd or "")
     return resolver_for(event.cwd or root, root)
+
+
+_cwd_cache: list[object] = [None, None, {}]
+
+
+def resolver_at(ctx: GateContext, cmd: Command) -> Resolver:
+    """The resolver for `cmd`, after the top-level `cd`s that run before it (`cd .. && rm -rf x`)."""
+    base = resolver(ctx)
+    analysis = ctx.shell
+    if analysis is None or not any(c.program in ("cd", "pushd") for c in analysis.commands):
+        return base
+    if _cwd_cache[0] is not analysis or _cwd_cache[1] is not base:
+        from guidance.paths import Resolver
+
+        by_command: dict[int, Resolver] = {}
+        current = base
+        for other in analysis.commands:
+            by_command[id(other)] = current
+            if other.program in ("cd", "pushd") and not other.origin:
+                words = [a for a in other.args if not a.startswith("-") or a == "-"]
+                target = words[0] if words else "~"
+                where = current.resolve(target) if target != "-" else base.cwd
+                if where is not None:
+                    current = Resolver(where, base.root, home=base.home, temps=base.temps)
+        _cwd_cache[0] = analysis
+        _cwd_cache[1] = base
+        _cwd_cache[2] = by_command
+    found = _cwd_cache[2]
+    assert isinstance(found, dict)
+    return found.get(id(cmd), base)  # type: ignore[no-any-return]

@@ -32,7 +32,7 @@ def analyse(cmd: Command) -> list[tuple[str, str]]:
     if program in ("terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf"):
         parsed = Args(args, frozenset(("-var", "-var-file", "-target", "-chdir", "--stack", "-s")))
         sub = parsed.positionals[:1]
-        if sub == ["destroy"] or (sub == ["apply"] and parsed.has("-destroy", "--destroy")) or "-destroy" in args:
+        if sub == ["destroy"] or (sub == ["apply"] and ("-destroy" in args or "--destroy" in args)):
             return [("DST042", f"{program} destroy deletes the managed infrastructure")]
         if sub == ["state"] and parsed.positionals[1:2] == ["rm"]:
             return [("DST044", f"{program} state rm forgets managed resources")]

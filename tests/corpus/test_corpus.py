@@ -1,0 +1,33 @@
+"""Run every labelled corpus line and assert its verdict and rule code."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.corpus.loader import Case, all_cases, run
+
+CASES = all_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_case(case: Case) -> None:
+    decision = run(case)
+    verdict = decision.verdict  # type: ignore[attr-defined]
+    findings = decision.findings  # type: ignore[attr-defined]
+    shown = [f"{f.rule}:{f.verdict}" for f in findings]
+    assert verdict == case.verdict, f"{case.id} {case.text!r}: got {verdict} {shown}"
+    if case.code:
+        assert case.code in [f.rule for f in findings if f.verdict == verdict], f"{case.id} {case.text!r}: {shown}"
+
+
+def test_corpus_size() -> None:
+    blocking = [c for c in CASES if c.verdict in ("deny", "ask")]
+    allowed = [c for c in CASES if c.verdict == "allow"]
+    assert len(blocking) >= 250, len(blocking)
+    assert len(allowed) >= 150, len(allowed)
+
+
+def test_every_category_is_covered() -> None:
+    prefixes = {c.code[:3] for c in CASES if c.verdict in ("deny", "ask")}
+    assert {"CAT", "DST", "SEC", "PTH", "TLS", "SHL"} <= prefixes
+    assert any(c.policy for c in CASES if c.verdict == "deny")
