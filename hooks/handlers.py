@@ -122,10 +122,8 @@ def _evaluate(call: Call, bundle: dict[str, Any], event: Event) -> Decision:
     from guidance.engine import evaluate
     from guidance.session import extras_for
 
-    settings = bundle.get("settings") or {}
-    level = settings.get("level") or "standard"
-    extras = extras_for(event, call.state_dir)
-    return evaluate(bundle, event, level=level, extras=extras, fail_closed=call.fail_closed)
+    # level=None: the engine takes the bundle's level (CLAUDE.md `level strict`).
+    return evaluate(bundle, event, extras=extras_for(event, call.state_dir), fail_closed=call.fail_closed)
 
 
 def _answer_and_record(call: Call, decision: Decision) -> protocol.Answer:

@@ -166,6 +166,7 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
     layout.ensure()
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "%06d" % (time.time_ns() // 1000 % 1_000_000)
     created = set(manifest.get("created") or [])
+    originals = dict(manifest.get("originals") or {})
     for path, old, new in plan.files:
         rel = os.path.relpath(path, root)
         if old == new:
@@ -173,8 +174,9 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
             continue
         backup = None
         if old is not None:
-            backup = os.path.join(layout.backups, rel.replace(os.sep, "__") + f".{stamp}.bak")
+            backup = os.path.join(layout.backups, rel.lstrip(".").replace(os.sep, "__") + f".{stamp}.bak")
             settings_file.write_atomic(backup, old, 0o600)
+            originals.setdefault(rel, os.path.relpath(backup, layout.root))
         else:
             created.add(rel)
         settings_file.write_atomic(path, new)
@@ -186,6 +188,7 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
     new_manifest["version"] = MANIFEST_VERSION
     new_manifest["agents"] = sorted(set(manifest.get("agents") or []) | set(agents))
     new_manifest["created"] = sorted(created)
+    new_manifest["originals"] = originals
     new_manifest["gitignore_lines"] = list(manifest.get("gitignore_lines") or []) + gitignore_added
     if local_old is None:
         new_manifest["local_stub_sha256"] = _sha256(LOCAL_STUB)
@@ -240,7 +243,7 @@ def uninstall(target: str) -> InstallReport:
             _remove_empty_dir(os.path.dirname(path), root)
             report.changes.append(FileChange(path=rel, action="removed"))
         else:
-            settings_file.write_atomic(path, settings_file.render(remaining))
+            settings_file.write_atomic(path, _original_text(layout, manifest, rel, remaining))
             report.changes.append(FileChange(path=rel, action="updated", detail="our hooks removed, yours kept"))
 
     local = os.path.join(root, LOCAL_POLICY)
@@ -271,6 +274,20 @@ def uninstall(target: str) -> InstallReport:
     if os.path.isdir(layout.root):
         settings_file.write_atomic(layout.install_manifest, json.dumps(manifest, indent=2, sort_keys=True) + "\n", 0o600)
     return report
+
+
+def _original_text(layout: StateLayout, manifest: dict[str, Any], rel: str, remaining: dict[str, Any]) -> str:
+    """The file as it was before the first init, byte for byte, when only our hooks changed it."""
+    backup = (manifest.get("originals") or {}).get(rel)
+    if backup:
+        text = _read(os.path.join(layout.root, backup))
+        if text is not None:
+            try:
+                if json.loads(text) == remaining:
+                    return text
+            except ValueError:
+                pass
+    return settings_file.render(remaining)
 
 
 def _remove_gitignore_lines(root: str, drop: set[str], created: bool, report: InstallReport) -> None:

@@ -143,8 +143,10 @@ def pending(state_dir: str) -> list[str]:
     directory = spool_dir(state_dir)
     try:
         names = os.listdir(directory)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as exc:
+        raise StateError(f"cannot list the spool {directory}: {exc.strerror or exc}; check the state directory's permissions") from None
     return [os.path.join(directory, name) for name in sorted(names) if name.endswith(_SUFFIX) and not name.startswith(".")]
 
 
