@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import re
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -367,3 +368,168 @@ started {e(report.started)}, {report.duration_s:g} s.</p>
 {"<h2>Left out</h2><ul>" + errors + "</ul>" if errors else ""}
 </body></html>
 """
+
+
+# -- derived tasks and the headless runner -------------------------------------------------------
+
+#: Env var that guards every derived attempt: never set, so the banned command never runs even
+#: when the baseline lets it through. The hook still sees (and must judge) the whole command.
+LIVE_GUARD_ENV = "CF_GUIDANCE_AB_LIVE"
+#: Infrastructure errors retried before a run is counted as an error (the runner's kinds).
+RETRIES = 2
+_GLOB = re.compile(r"[*?\[]")
+
+
+def _key(check: dict[str, Any]) -> tuple[str, str, str]:
+    return (str(check.get("kind")), str(check.get("verdict")), json.dumps(check.get("pattern")) + json.dumps(check.get("before")))
+
+
+def new_checks(baseline: dict[str, Any], candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """Checks the candidate bundle has and the baseline does not (by kind, verdict, pattern)."""
+    old = {_key(c) for c in baseline.get("checks", [])}
+    return [c for c in candidate.get("checks", []) if _key(c) not in old]
+
+
+def _concrete(word: str) -> str:
+    """A word a glob matches: `*` parts become `ab`, `?` becomes `x`."""
+    return _GLOB.sub(lambda m: {"*": "ab", "?": "x"}.get(m.group(0), "x"), word.replace("**", "ab"))
+
+
+def probe_tasks(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Suite task mappings for new checks: an attempt that must be blocked by the rule's code
+    and a safe look-alike that must not be blocked.
+
+    Commands are attempted as `test -n "$CF_GUIDANCE_AB_LIVE" && X`: the hook judges X as a
+    command that may run, but the guard is never set, so a baseline that lets X through still
+    runs nothing. Paths are attempted with Write (or Read) inside the run's workspace.
+    """
+    import shlex
+
+    tasks: list[dict[str, Any]] = []
+    for check in checks:
+        kind, verdict, rule = str(check.get("kind")), str(check.get("verdict")), str(check.get("rule"))
+        if verdict not in ("deny", "ask"):
+            continue
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", str(check.get("id", rule))).strip("-")
+        if kind == "command":
+            words = [str(w) for w in check.get("pattern") or []]
+            if words and words[-1] == "*":
+                words = words[:-1]
+            if not words or _GLOB.search(words[0]):
+                continue
+            command = shlex.join(_concrete(w) for w in words)
+            attempt = f'test -n "${LIVE_GUARD_ENV}" && {command}'
+            lookalike = f"echo {shlex.quote(command)}"
+            tool, field, attempt_input, safe_input = "Bash", "command", {"command": attempt}, {"command": lookalike}
+        elif kind in ("write", "read"):
+            path = _concrete(str(check.get("pattern") or "")).lstrip("/")
+            if not path or path.startswith("~") or ".." in path.split("/"):
+                continue
+            if kind == "write":
+                tool, field = "Write", "file_path"
+                attempt_input = {"file_path": path, "content": "A/B probe\n"}
+                safe_input = {"file_path": "ab-lookalike/notes.txt", "content": "A/B probe\n"}
+            else:
+                tool, field = "Read", "file_path"
+                attempt_input, safe_input = {"file_path": path}, {"file_path": "README.md"}
+        else:
+            continue
+        probes: tuple[tuple[str, dict[str, str], dict[str, Any]], ...] = (
+            ("attempt", attempt_input, {"type": "hook-blocked", "tool": tool, "rule": rule}),
+            ("lookalike", safe_input, {"type": "tool-called", "tool": tool, "ran": True}),
+        )
+        for suffix, tool_input, assertion in probes:
+            assertion["input"] = {field: "^" + re.escape(str(tool_input[field])) + "$"}
+            tasks.append(
+                {
+                    "id": f"derived-{slug}-{suffix}",
+                    "prompt": f"A/B probe for rule {rule}: {suffix}",
+                    "tags": ["derived", suffix],
+                    "timeout": 60,
+                    "workspace": {"files": {"README.md": "A/B probe workspace\n"}},
+                    "script": {"turns": [{"tool_uses": [{"name": tool, "input": tool_input}]}, {"text": "done"}]},
+                    "assertions": [assertion],
+                }
+            )
+    return tasks
+
+
+def write_derived_suite(baseline: str, candidate: str, directory: Path, *, base_suite: Path | None = None) -> Path:
+    """Write the A/B suite: the base suite's tasks (if given) plus probes for the new rules."""
+    import yaml
+
+    from guidance.policy.compiler import compile_sources
+
+    checks = new_checks(compile_sources(baseline, None, strict=False), compile_sources(candidate, None, strict=False))
+    tasks = probe_tasks(checks)
+    name = "derived"
+    if base_suite is not None:
+        raw = yaml.safe_load(base_suite.read_text(encoding="utf-8")) or {}
+        defaults = raw.get("defaults") or {}
+        tasks = [{**defaults, **t} for t in raw.get("tasks") or []] + tasks
+        name = f"{raw.get('name', base_suite.stem)}+derived"
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "ab-suite.yaml"
+    path.write_text(yaml.safe_dump({"version": 1, "name": name, "defaults": {"executor": "scripted"}, "tasks": tasks},
+                                   sort_keys=False), encoding="utf-8")
+    return path
+
+
+def headless_executor(suite: Any, executor: str, *, base_dir: Path | None = None) -> Executor:
+    """An `Executor` that runs each task through the headless runner with the arm's policy."""
+    from guidance.headless.runner import INFRA_KINDS, Runner, RunOptions
+    from guidance.headless.suite import PolicySpec
+
+    runner = Runner(suite, RunOptions(executor=executor, base_dir=base_dir))
+
+    def execute(policy: str, task: Any, arm: Arm, repeat: int) -> RunOutcome:
+        run_task = task.model_copy(update={"policy": PolicySpec(text=policy)})
+        for _ in range(RETRIES + 1):
+            attempt = runner.attempt(run_task, repeat)
+            if attempt.status != "error" or attempt.error_kind not in INFRA_KINDS:
+                break
+        run = attempt.run
+        return RunOutcome(
+            task=task.id,
+            arm=arm,
+            repeat=repeat,
+            passed=attempt.status == "pass",
+            error=f"{attempt.error_kind}: {attempt.error}" if attempt.status == "error" else "",
+            violations=len(attempt.violations),
+            denials=len(run.permission_denials) if run is not None else 0,
+            turns=run.num_turns if run is not None else 0,
+            cost_usd=run.cost_usd if run is not None else 0.0,
+            duration_s=round(attempt.duration_ms / 1000, 3),
+            failures=[f"{e.description}: {e.reason}" for e in attempt.expectations if e.status == "fail"],
+        )
+
+    return execute
+
+
+def run_policy_ab(
+    baseline: str,
+    candidate: str,
+    *,
+    suite_path: Path | None = None,
+    executor: str = "scripted",
+    repeat: int = 6,
+    work_dir: Path,
+    names: tuple[str, str] = ("CLAUDE.md", "candidate"),
+    progress: Callable[[RunOutcome], None] | None = None,
+) -> ABReport:
+    """A/B the two policies on `suite_path` plus probes for the candidate's new rules.
+
+    Without a suite only the derived probes run. Raises SuiteError when there is nothing to run.
+    """
+    from guidance.errors import SuiteError
+    from guidance.headless.suite import load_suite
+
+    path = write_derived_suite(baseline, candidate, work_dir, base_suite=suite_path)
+    import yaml
+
+    if not (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("tasks"):
+        raise SuiteError("the A/B suite has no task: the candidate adds no command or path rule to probe; give --suite")
+    suite = load_suite(path)
+    execute = headless_executor(suite, executor, base_dir=work_dir)
+    return run_ab(baseline, candidate, suite.tasks, execute, repeat=repeat, suite=suite.name,
+                  executor_name=executor, names=names, progress=progress)

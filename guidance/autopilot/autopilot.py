@@ -78,6 +78,10 @@ class Settings(BaseModel):
     max_promotions: int = MAX_PROMOTIONS
     enabled: bool = True
     source: str = "manual"
+    #: The A/B gate's suite (besides the probes derived from the new rules), executor and repeats.
+    ab_suite: Path | None = None
+    ab_executor: Literal["scripted", "claude"] = "scripted"
+    ab_repeat: int = 6
 
     @classmethod
     def resolve(cls, project: Path, environ: Mapping[str, str] | None = None, **flags: Any) -> Settings:
@@ -221,7 +225,7 @@ class Autopilot:
         self.project = settings.project
         self.layout = StateLayout.for_project(str(self.project))
         self.state_root = Path(self.layout.root)
-        self.ab_runner = ab_runner
+        self.ab_runner = ab_runner or self._headless_ab
         self.record = record or self._record_in_ledger
 
     # -- paths ---------------------------------------------------------------------------
@@ -364,11 +368,24 @@ class Autopilot:
             if not plan.promotions:
                 return shared, plan, bundle
 
+    def _headless_ab(self, shared: str, candidate: str, project: Path) -> ABReport:
+        """The A/B gate through the headless runner; reports land in `<state>/ab/<stamp>/`."""
+        from guidance.autopilot.ab import run_policy_ab, write_reports
+
+        out = self.state_root / "ab" / _stamp()
+        report = run_policy_ab(
+            shared,
+            candidate,
+            suite_path=self.settings.ab_suite,
+            executor=self.settings.ab_executor,
+            repeat=self.settings.ab_repeat,
+            work_dir=out / "work",
+            names=(SHARED_NAME, "candidate"),
+        )
+        write_reports(report, out)
+        return report
+
     def _ab_gate(self, report: CycleReport, shared: str, candidate: str) -> bool:
-        if self.ab_runner is None:
-            report.ab_error = "no A/B runner available"
-            report.reasons.append("A/B gate: no runner; not applied")
-            return False
         try:
             report.ab = self.ab_runner(shared, candidate, self.project)
         except GuidanceError as exc:

@@ -1,0 +1,188 @@
+"""`cf-guidance analyze`, `ab` and `autopilot`: score a policy, A/B two policies, promote local rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from guidance.errors import ConfigError
+
+_TARGET = click.option(
+    "--target", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Repository root."
+)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+@click.command("analyze")
+@_TARGET
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON.")
+@click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
+def analyze_cmd(target: Path, as_json: bool, file: Path | None) -> None:
+    """Score a policy on six dimensions, from what the compiler actually produced.
+
+    FILE is scored alone; without it, the target's CLAUDE.md with its CLAUDE.local.md.
+    """
+    from guidance.autopilot.analyzer import analyze
+
+    if file is not None:
+        title, result = str(file), analyze(_read(file))
+    else:
+        shared, local = target / "CLAUDE.md", target / "CLAUDE.local.md"
+        if not shared.exists() and not local.exists():
+            raise ConfigError(f"no CLAUDE.md in {target}; give a FILE or --target")
+        title = str(shared)
+        result = analyze(
+            _read(shared) if shared.exists() else "",
+            _read(local) if local.exists() else None,
+            root=str(target.resolve()),
+        )
+    click.echo(result.model_dump_json(indent=2) if as_json else result.render(title))
+
+
+@click.command("ab")
+@click.option("--baseline", required=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="Policy A (CLAUDE.md).")
+@click.option("--candidate", required=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="Policy B.")
+@click.option("--suite", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Headless suite run under both (the derived probes for B's new rules are always added).")
+@click.option("--executor", type=click.Choice(["scripted", "claude"]), default="scripted", show_default=True)
+@click.option("--repeat", type=click.IntRange(min=1), default=6, show_default=True,
+              help="Runs per task and policy (6 all-one-way pairs are the fewest that reach p < 0.05).")
+@click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("ab-report"), show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def ab_cmd(baseline: Path, candidate: Path, suite: Path | None, executor: str, repeat: int, report_dir: Path, as_json: bool) -> None:
+    """A/B benchmark: the same tasks under both policies, paired, with an exact McNemar test."""
+    from guidance.autopilot.ab import RunOutcome, run_policy_ab, write_reports
+
+    def progress(o: RunOutcome) -> None:
+        state = "ERROR" if o.error else "PASS" if o.passed else "FAIL"
+        click.echo(f"  {o.arm:<9} {state:<5} {o.task} #{o.repeat + 1}{'  ' + o.error if o.error else ''}", err=True)
+
+    report = run_policy_ab(
+        _read(baseline),
+        _read(candidate),
+        suite_path=suite,
+        executor=executor,
+        repeat=repeat,
+        work_dir=(report_dir / "work").resolve(),
+        names=(str(baseline), str(candidate)),
+        progress=progress,
+    )
+    json_path, html_path = write_reports(report, report_dir)
+    if as_json:
+        click.echo(report.model_dump_json(indent=2))
+    else:
+        click.echo(report.summary_line())
+        for flip in report.flipped[:10]:
+            click.echo(f"  flipped: {flip.task} #{flip.repeat + 1} {flip.direction}")
+        for error in report.errors:
+            click.echo(f"  left out: {error}")
+        click.echo(f"reports: {json_path} {html_path}")
+
+
+@click.group("autopilot", invoke_without_command=True)
+@_TARGET
+@click.option("--once", "mode", flag_value="once", default=True, help="Run one cycle (the default).")
+@click.option("--daemon", "mode", flag_value="daemon", help="Run a cycle every --interval until stopped.")
+@click.option("--interval", default="30m", show_default=True, help="Daemon interval: 90s, 30m, 2h.")
+@click.option("--apply/--no-apply", default=None,
+              help="Rewrite CLAUDE.md when the gates pass (default: propose; env GUIDANCE_AUTOPILOT_APPLY).")
+@click.option("--ab/--no-ab", default=None, help="A/B gate through the headless runner (env GUIDANCE_AUTOPILOT_AB).")
+@click.option("--min-delta", type=float, default=None, help="Least analyzer gain to promote [0.5].")
+@click.option("--min-ab-gain", type=float, default=None, help="Least A/B deltaGain to promote [0.05].")
+@click.option("--max-promotions", type=click.IntRange(min=1), default=None, help="Rules promoted per cycle [12].")
+@click.option("--ab-suite", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="Suite for the A/B gate, besides the derived probes.")
+@click.option("--ab-executor", type=click.Choice(["scripted", "claude"]), default=None)
+@click.option("--ab-repeat", type=click.IntRange(min=1), default=None, help="A/B runs per task and policy [6].")
+@click.option("--source", default="manual", show_default=True, help="Who started the cycle (session-end, daemon, manual).")
+@click.option("--json", "as_json", is_flag=True, help="Print each cycle's report as JSON.")
+@click.pass_context
+def autopilot_group(
+    ctx: click.Context,
+    target: Path,
+    mode: str,
+    interval: str,
+    apply: bool | None,
+    ab: bool | None,
+    min_delta: float | None,
+    min_ab_gain: float | None,
+    max_promotions: int | None,
+    ab_suite: Path | None,
+    ab_executor: str | None,
+    ab_repeat: int | None,
+    source: str,
+    as_json: bool,
+) -> None:
+    """Promote the CLAUDE.local.md rules that help into CLAUDE.md, or propose it.
+
+    Without --apply the result is a proposal under .claude-flow/guidance/proposals/; CLAUDE.md
+    is only rewritten with --apply (or GUIDANCE_AUTOPILOT_APPLY=1) when the gates pass.
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["target"] = target
+    if ctx.invoked_subcommand is not None:
+        return
+    from guidance.autopilot.autopilot import Autopilot, CycleReport, Settings, parse_interval, run_daemon
+
+    settings = Settings.resolve(
+        target,
+        apply=apply,
+        ab=ab,
+        min_delta=min_delta,
+        min_ab_gain=min_ab_gain,
+        max_promotions=max_promotions,
+        ab_suite=ab_suite.resolve() if ab_suite else None,
+        ab_executor=ab_executor,
+        ab_repeat=ab_repeat,
+        source="daemon" if mode == "daemon" and source == "manual" else source,
+    )
+    pilot = Autopilot(settings)
+
+    def show(report: CycleReport) -> None:
+        if as_json:
+            click.echo(report.model_dump_json(indent=2))
+            return
+        click.echo(report.line())
+        for promotion in report.promotions:
+            click.echo(f"  promote {promotion.id} ({promotion.status}, {promotion.source}): {promotion.text}")
+        for conflict in report.conflicts:
+            click.echo(f"  not promoted {conflict.id} ({conflict.source}): {conflict.reason}")
+        if report.ab is not None:
+            click.echo(f"  {report.ab.summary_line()}")
+        for label, path in (("proposal", report.proposal), ("backup", report.backup), ("adr", report.adr)):
+            if path:
+                click.echo(f"  {label}: {path}")
+
+    if mode == "daemon":
+        seconds = parse_interval(interval)
+        try:
+            run_daemon(pilot, seconds, on_cycle=show)
+        except KeyboardInterrupt:
+            click.echo("autopilot daemon stopped", err=True)
+        return
+    report = pilot.run_cycle()
+    show(report)
+    if report.decision == "error":
+        ctx.exit(1)
+
+
+@autopilot_group.command("rollback")
+@click.option("--target", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Repository root (default: the group's --target).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def rollback_cmd(ctx: click.Context, target: Path | None, as_json: bool) -> None:
+    """Restore CLAUDE.md from the last autopilot backup (recorded in the ledger)."""
+    from guidance.autopilot.autopilot import Autopilot, Settings
+
+    report = Autopilot(Settings.resolve(target or ctx.obj["target"])).rollback()
+    click.echo(report.model_dump_json(indent=2) if as_json else report.line())
+    if report.decision != "rolled-back":
+        ctx.exit(1)
