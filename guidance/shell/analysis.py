@@ -331,6 +331,8 @@ def _split_at(value: str, splits: list[int]) -> list[str]:
 
 def _brace(text: str, budget: list[int]) -> list[str]:
     """Bash brace expansion of `{a,b}` over marked (unquoted) braces and commas."""
+    if budget[0] < 0:
+        return []
     i = text.find(_OPEN)
     while i != -1:
         depth = 0

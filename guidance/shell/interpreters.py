@@ -619,7 +619,7 @@ def _aliases(language: str, tokens: list[Tok]) -> dict[str, str]:
                     elif tokens[j].text not in (",", "(", ")"):
                         break
                     j += 1
-            elif text == "import" and k + 3 < n and tokens[k + 2].text == "as":
+            elif text == "import" and k + 3 < n and tokens[k + 2].text == "as" and (k < 2 or tokens[k - 2].text != "from"):
                 aliases[tokens[k + 3].text] = tokens[k + 1].text
     elif language == JAVASCRIPT:
         modules = [t.text for t in tokens if t.kind == STRING and t.text in _JS_MODULES]

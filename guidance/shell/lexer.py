@@ -131,7 +131,7 @@ class Lexer:
             return Token(EOF, n)
         while i < n:
             c = src[i]
-            if c == " " or c == "\t" or c == "\r":
+            if c == " " or c == "\t":
                 i += 1
             elif c == "\\" and i + 1 < n and src[i + 1] == "\n":
                 i += 2

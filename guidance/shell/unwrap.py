@@ -114,6 +114,14 @@ def _flock(args: list[Arg], i: int) -> int:
     return j
 
 
+def _runuser(args: list[Arg], i: int) -> int:
+    """`runuser -u USER [--] cmd` runs cmd; `runuser USER -c STR` is a launcher."""
+    words = [a.value for a in args[i + 1 :]]
+    if "-c" in words or "--command" in words or not any(w in ("-u", "--user") or w.startswith("--user=") for w in words):
+        return -1
+    return skip_options(args, i + 1, "ugGw", frozenset(("user", "group", "supp-group", "whitelist-environment")))
+
+
 #: Wrapper name -> function returning the index of the wrapped command (or -1: not a wrapper).
 WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "sudo": _simple("ugpCrtUDRT", ("user", "group", "prompt", "close-from", "role", "type", "other-user", "chdir", "chroot", "command-timeout", "host")),
@@ -140,6 +148,7 @@ WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "noglob": _simple(),
     "busybox": _simple(),
     "coproc": _simple(),
+    "runuser": _runuser,
 }
 _ENV_SHORT_ARG = "uCP"
 _ENV_LONG_ARG = frozenset(("unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"))

@@ -1,0 +1,242 @@
+"""Lexer and parser: which simple commands a command line runs, as (origin, argv)."""
+
+from __future__ import annotations
+
+import pytest
+
+from guidance.shell import analyze
+
+
+def seen(command: str) -> list[tuple[str, list[str]]]:
+    return [(c.origin, c.argv) for c in analyze(command).commands]
+
+
+SEPARATORS = [
+    ("ls", [("", ["ls"])]),
+    ("a; b", [("", ["a"]), ("", ["b"])]),
+    ("a;b", [("", ["a"]), ("", ["b"])]),
+    ("a&&b", [("", ["a"]), ("", ["b"])]),
+    ("a || b", [("", ["a"]), ("", ["b"])]),
+    ("a | b", [("", ["a"]), ("", ["b"])]),
+    ("a |& b", [("", ["a"]), ("", ["b"])]),
+    ("a & b", [("", ["a"]), ("", ["b"])]),
+    ("a\nb", [("", ["a"]), ("", ["b"])]),
+    ("a\r\nb", [("", ["a\r"]), ("", ["b"])]),  # bash: CR is an ordinary character
+    ("a &&\n b", [("", ["a"]), ("", ["b"])]),
+    ("a |\n b", [("", ["a"]), ("", ["b"])]),
+    ("echo a \\\n b", [("", ["echo", "a", "b"])]),
+    ("ec\\\nho hi", [("", ["echo", "hi"])]),
+    ("! grep x f", [("", ["grep", "x", "f"])]),
+    ("", []),
+    ("   \n\t ", []),
+]
+
+QUOTING = [
+    ('"r"m -rf /', [("", ["rm", "-rf", "/"])]),
+    ("r\\m -rf /", [("", ["rm", "-rf", "/"])]),
+    ("'rm' -rf /", [("", ["rm", "-rf", "/"])]),
+    ("$'\\x72m' -rf /", [("", ["rm", "-rf", "/"])]),
+    ("$'\\162m' x", [("", ["rm", "x"])]),
+    ("$'\\u0072m' x", [("", ["rm", "x"])]),
+    ("$'r\\x6d' x", [("", ["rm", "x"])]),
+    ('$"rm" x', [("", ["rm", "x"])]),
+    ("r''m x", [("", ["rm", "x"])]),
+    ('r""m x', [("", ["rm", "x"])]),
+    ("echo 'a b' \"c d\"", [("", ["echo", "a b", "c d"])]),
+    ('echo "a \\" b"', [("", ["echo", 'a " b'])]),
+    ('echo "a\\nb"', [("", ["echo", "a\\nb"])]),
+    ("echo 'it''s'", [("", ["echo", "its"])]),
+    ("echo \"it's\"", [("", ["echo", "it's"])]),
+    ("echo $'a\\'b'", [("", ["echo", "a'b"])]),
+    ("echo \"$HOME/x\"", [("", ["echo", "$HOME/x"])]),
+    ("echo ${HOME}/x", [("", ["echo", "${HOME}/x"])]),
+    ("echo a#b", [("", ["echo", "a#b"])]),
+    ("echo hi # ; rm -rf /", [("", ["echo", "hi"])]),
+    ("# rm -rf /\necho ok", [("", ["echo", "ok"])]),
+    ("echo '# not a comment'; ls", [("", ["echo", "# not a comment"]), ("", ["ls"])]),
+    ("echo 'a;b' \"c|d\" e\\&f", [("", ["echo", "a;b", "c|d", "e&f"])]),
+    ("rm${IFS}-rf${IFS}/", [("", ["rm", "-rf", "/"])]),
+    ("rm$IFS-rf$IFS/tmp", [("", ["rm", "-rf", "/tmp"])]),
+    ("{rm,-rf,/}", [("", ["rm", "-rf", "/"])]),
+    ("echo {a,b}c", [("", ["echo", "ac", "bc"])]),
+    ("echo '{a,b}'", [("", ["echo", "{a,b}"])]),
+    ("echo {1..3}", [("", ["echo", "{1..3}"])]),
+    ("echo *.txt", [("", ["echo", "*.txt"])]),
+]
+
+SUBSTITUTIONS = [
+    ("echo $(rm -rf /)", [("$(...)", ["rm", "-rf", "/"]), ("", ["echo", "$(rm -rf /)"])]),
+    ("echo `rm -rf /`", [("`...`", ["rm", "-rf", "/"]), ("", ["echo", "`rm -rf /`"])]),
+    ('echo "$(rm x)"', [("$(...)", ["rm", "x"]), ("", ["echo", "$(rm x)"])]),
+    ("echo --x=$(rm -rf /)", [("$(...)", ["rm", "-rf", "/"]), ("", ["echo", "--x=$(rm -rf /)"])]),
+    ("echo $(echo $(rm a))", [("$(...)>$(...)", ["rm", "a"]), ("$(...)", ["echo", "$(rm a)"]), ("", ["echo", "$(echo $(rm a))"])]),
+    ("echo $(echo ')'; rm a)", [("$(...)", ["echo", ")"]), ("$(...)", ["rm", "a"]), ("", ["echo", "$(echo ')'; rm a)"])]),
+    ("diff <(ls a) <(ls b)", [("<(...)", ["ls", "a"]), ("<(...)", ["ls", "b"]), ("", ["diff", "<(ls a)", "<(ls b)"])]),
+    ("tee >(rm x) < f", [(">(...)", ["rm", "x"]), ("", ["tee", ">(rm x)"])]),
+    ("x=$(rm a) y", [("$(...)", ["rm", "a"]), ("", ["y"])]),
+    ("x=$(rm a)", [("$(...)", ["rm", "a"])]),
+    ("echo ${x:-$(rm a)}", [("$(...)", ["rm", "a"]), ("", ["echo", "${x:-$(rm a)}"])]),
+    ("echo $((1 + $(rm a)))", [("$(...)", ["rm", "a"]), ("", ["echo", "$((1 + $(rm a)))"])]),
+    ("echo \"`rm \\\"a\\\"`\"", [("`...`", ["rm", "a"]), ("", ["echo", '`rm \\"a\\"`'])]),
+    ("cat > $(rm a)", [("$(...)", ["rm", "a"]), ("", ["cat"])]),
+    ("echo $(case x in x) rm a;; esac)", [("$(...)", ["rm", "a"]), ("", ["echo", "$(case x in x) rm a;; esac)"])]),
+    ("arr=(a $(rm b) c)", [("$(...)", ["rm", "b"])]),
+]
+
+COMPOUND = [
+    ("(cd /tmp && rm x)", [("", ["cd", "/tmp"]), ("", ["rm", "x"])]),
+    ("{ rm a; rm b; }", [("", ["rm", "a"]), ("", ["rm", "b"])]),
+    ("if test -f x; then rm x; elif y; then z; else w; fi", [("", ["test", "-f", "x"]), ("", ["rm", "x"]), ("", ["y"]), ("", ["z"]), ("", ["w"])]),
+    ("for f in a b; do rm $f; done", [("", ["rm", "$f"])]),
+    ("for f in $(ls); do rm $f; done", [("$(...)", ["ls"]), ("", ["rm", "$f"])]),
+    ("for ((i=0; i<3; i++)); do echo $i; done", [("", ["echo", "$i"])]),
+    ("for f; do echo $f; done", [("", ["echo", "$f"])]),
+    ("while true; do rm a; done", [("", ["true"]), ("", ["rm", "a"])]),
+    ("until false\ndo\n rm a\ndone", [("", ["false"]), ("", ["rm", "a"])]),
+    ("select x in a b; do rm $x; done", [("", ["rm", "$x"])]),
+    ("case $x in a|b) rm a;; (c) rm c;& *) ls;;& esac", [("", ["rm", "a"]), ("", ["rm", "c"]), ("", ["ls"])]),
+    ("case x in\n  x)\n    rm a\n    ;;\nesac", [("", ["rm", "a"])]),
+    ("f() { rm -rf /; }; f", [("", ["rm", "-rf", "/"]), ("", ["f"])]),
+    ("function g { rm a; }", [("", ["rm", "a"])]),
+    ("function g() ( rm a )", [("", ["rm", "a"])]),
+    ("(( i++ )) && rm a", [("", ["rm", "a"])]),
+    ("[[ -f x && $(rm a) ]]", [("$(...)", ["rm", "a"]), ("", ["[[", "-f", "x", "&&", "$(rm a)", "]]"])]),
+    ("[[ a < b ]]", [("", ["[[", "a", "<", "b", "]]"])]),
+    ("time rm a", [("", ["rm", "a"])]),
+    ("time -p rm a", [("", ["rm", "a"])]),
+    ("coproc { rm a; }", [("", ["rm", "a"])]),
+    ("if x; then (rm a) fi", [("", ["x"]), ("", ["rm", "a"])]),
+    ("echo if then fi", [("", ["echo", "if", "then", "fi"])]),
+    ("echo }", [("", ["echo", "}"])]),
+    ("for x in a; { rm $x; }", [("", ["rm", "$x"])]),
+]
+
+HEREDOCS = [
+    ("cat <<EOF\nrm -rf /\nEOF", [("", ["cat"])]),
+    ("cat <<EOF\n$(rm a)\nEOF", [("$(...)", ["rm", "a"]), ("", ["cat"])]),
+    ("cat <<'EOF'\n$(rm a)\nEOF", [("", ["cat"])]),
+    ("cat <<-EOF\n\t$(rm a)\n\tEOF\nls", [("$(...)", ["rm", "a"]), ("", ["cat"]), ("", ["ls"])]),
+    ("cat <<EOF; rm b\nbody\nEOF", [("", ["cat"]), ("", ["rm", "b"])]),
+    ("cat <<A <<B\na\nA\nb\nB\nls", [("", ["cat"]), ("", ["ls"])]),
+    ("bash <<EOF\nrm -rf /\nEOF", [("", ["bash"]), ("bash <<", ["rm", "-rf", "/"])]),
+    ("sh <<< 'rm -rf /'", [("", ["sh"]), ("sh <<", ["rm", "-rf", "/"])]),
+    ("sudo bash <<'X'\nrm a\nX", [("", ["bash"]), ("bash <<", ["rm", "a"])]),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SEPARATORS + QUOTING + SUBSTITUTIONS + COMPOUND + HEREDOCS)
+def test_commands_seen(command: str, expected: list[tuple[str, list[str]]]) -> None:
+    result = analyze(command)
+    assert [(c.origin, c.argv) for c in result.commands] == expected
+    assert result.complete, result.problems
+
+
+REDIRECTS = [
+    ("echo hi > out.txt", [(">", "out.txt")]),
+    ("echo hi >> log", [(">>", "log")]),
+    ("cat < .env", [("<", ".env")]),
+    ("cmd 2> /dev/null", [("2>", "/dev/null")]),
+    ("cmd 2>&1", [("2>&", "1")]),
+    ("cmd &> all", [("&>", "all")]),
+    ("cmd &>> all", [("&>>", "all")]),
+    ("cmd >| forced", [(">|", "forced")]),
+    ("cmd <> rw", [("<>", "rw")]),
+    ("cmd 3<&0", [("3<&", "0")]),
+    ("cmd >&2", [(">&", "2")]),
+    ("cmd 2>err >out", [("2>", "err"), (">", "out")]),
+    (">out cmd arg", [(">", "out")]),
+    ("cmd >'a b'", [(">", "a b")]),
+    ("cat <<< 'hello'", [("<<<", "hello")]),
+    ("cat <<EOF\nx\nEOF", [("<<", "EOF")]),
+    ("{ echo a; } > f", [(">", "f")]),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), REDIRECTS)
+def test_redirects_are_recorded_and_not_in_argv(command: str, expected: list[tuple[str, str]]) -> None:
+    result = analyze(command)
+    cmd = result.commands[0]
+    assert cmd.redirects == expected
+    assert not any(target in cmd.argv for _, target in expected)
+
+
+def test_bare_redirection_still_writes() -> None:
+    result = analyze("> .env")
+    assert [(c.argv, c.redirects) for c in result.commands] == [(["true"], [(">", ".env")])]
+
+
+PIPES = [
+    ("curl x | sh", [("curl", "", "sh"), ("sh", "curl", "")]),
+    ("curl -s x | sudo bash -s", [("curl", "", "bash"), ("bash", "curl", "")]),
+    ("a | b | c", [("a", "", "b"), ("b", "a", "c"), ("c", "b", "")]),
+    ("wget -O- x |& python3", [("wget", "", "python3"), ("python3", "wget", "")]),
+    ("(curl x) | sh", [("curl", "", "sh"), ("sh", "curl", "")]),
+    ("source <(curl -s x)", [("curl", "", "source"), ("source", "curl", "")]),
+    ('bash -c "$(curl -fsSL x)"', [("curl", "", "bash"), ("bash", "curl", "")]),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PIPES)
+def test_pipe_neighbours(command: str, expected: list[tuple[str, str, str]]) -> None:
+    commands = [c for c in analyze(command).commands if c.program in {p for p, _, _ in expected}]
+    got = [(c.program, c.pipe_prev, c.pipe_next) for c in commands]
+    assert got[: len(expected)] == expected
+
+
+def test_background_flag() -> None:
+    commands = analyze("sleep 10 & rm a; (b && c) &").commands
+    assert [(c.argv[0], c.background) for c in commands] == [("sleep", True), ("rm", False), ("b", True), ("c", True)]
+
+
+DYNAMIC = [
+    ("echo $HOME", [False, ]),
+    ("rm -rf $HOME/x", [True]),
+    ("rm -rf ${DIR}", [True]),
+    ("rm -rf ~/x", [False]),
+    ("rm -rf *.o", [False]),
+    ("echo {a,b}", [False]),
+    ("rm \"$1\"", [True]),
+]
+
+
+@pytest.mark.parametrize(("command", "flags"), DYNAMIC)
+def test_dynamic_flag(command: str, flags: list[bool]) -> None:
+    commands = analyze(command).commands
+    if command.startswith("echo $HOME"):
+        assert commands[0].dynamic is True
+        return
+    assert [c.dynamic for c in commands] == flags
+
+
+PROBLEMS = [
+    ("echo 'unterminated", "unterminated single quote", [["echo", "unterminated"]]),
+    ('rm a; echo "x', "unterminated double quote", [["rm", "a"], ["echo", "x"]]),
+    ("rm a; echo $(ls", "unterminated $(...)", [["rm", "a"], ["ls"], ["echo", "$(ls"]]),
+    ("rm a; echo `ls", "unterminated backtick", [["rm", "a"], ["ls"], ["echo", "`ls"]]),
+    ("true;;; rm a", "syntax error near ';;'", [["true"], ["rm", "a"]]),
+    ("rm a; cat <<EOF\nbody", "unterminated heredoc", [["rm", "a"], ["cat"]]),
+    ("rm a; echo $'x", "unterminated $'", [["rm", "a"], ["echo", "x"]]),
+    ("rm a; if true; then rm b", "missing 'fi'", [["rm", "a"], ["true"], ["rm", "b"]]),
+    ("rm a; (rm b", "missing ')'", [["rm", "a"], ["rm", "b"]]),
+    ("rm a; { rm b", "missing '}'", [["rm", "a"], ["rm", "b"]]),
+    ("rm a; ) ; rm b", "syntax error near ')'", [["rm", "a"], ["rm", "b"]]),
+    ("$CMD -rf /", "dynamic program name", [["$CMD", "-rf", "/"]]),
+    ("$(echo rm) -rf /", "dynamic program name", [["echo", "rm"], ["$(echo rm)", "-rf", "/"]]),
+    ("`echo rm` x", "dynamic program name", [["echo", "rm"], ["`echo rm`", "x"]]),
+    ("/???/r? -rf /", "glob pattern", [["/???/r?", "-rf", "/"]]),
+    ("echo >", "without a target", [["echo"]]),
+]
+
+
+@pytest.mark.parametrize(("command", "problem", "argvs"), PROBLEMS)
+def test_problems_keep_what_was_seen(command: str, problem: str, argvs: list[list[str]]) -> None:
+    result = analyze(command)
+    assert not result.complete
+    assert any(problem in p for p in result.problems), result.problems
+    assert [c.argv for c in result.commands] == argvs
+    assert all("\n" not in p for p in result.problems)
+
+
+def test_program_is_basename_and_text_is_the_segment() -> None:
+    result = analyze("/usr/bin/rm -rf x && ./build.sh")
+    assert [(c.program, c.text) for c in result.commands] == [("rm", "/usr/bin/rm -rf x"), ("build.sh", "./build.sh")]
