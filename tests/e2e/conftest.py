@@ -7,10 +7,12 @@ a missing binary fails them: CI must prove the hooks against the real client.
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_harness import Sandbox, in_ci
+from e2e_harness import Sandbox, in_ci, victim_parent
 
 from guidance.errors import RunnerError
 from guidance.headless.claude import find_claude
@@ -27,5 +29,9 @@ def claude_bin() -> Path:
 
 
 @pytest.fixture
-def sandbox(tmp_path: Path, claude_bin: Path) -> Sandbox:
-    return Sandbox(tmp_path, claude_bin)
+def sandbox(tmp_path: Path, claude_bin: Path) -> Iterator[Sandbox]:
+    parent = victim_parent()
+    try:
+        yield Sandbox(tmp_path, claude_bin, parent)
+    finally:
+        shutil.rmtree(parent, ignore_errors=True)

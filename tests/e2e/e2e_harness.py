@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,29 @@ from guidance.modelserver import ModelServer, ToolResult
 def in_ci() -> bool:
     """Same rule as tests/conftest.py (which plain `pytest` cannot import from here)."""
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+#: Directories the guard treats as scratch space (deleting there is allowed).
+TEMP_ROOTS = ("/tmp", "/var/tmp", tempfile.gettempdir())
+
+
+def is_temp(path: Path) -> bool:
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(Path(root).resolve()) for root in TEMP_ROOTS)
+
+
+def victim_parent() -> Path:
+    """A fresh directory outside every temp dir, for victims; the caller removes it.
+
+    The user's cache directory is the first choice (CI runs as a user with a HOME); the
+    repository's ignored `.tools/` is the fallback when HOME itself is a temp dir.
+    """
+    candidates = [Path.home() / ".cache", Path(__file__).resolve().parents[2] / ".tools"]
+    for base in candidates:
+        if base.parent.is_dir() and not is_temp(base):
+            base.mkdir(exist_ok=True)
+            return Path(tempfile.mkdtemp(prefix="cf-guidance-e2e-victim-", dir=base))
+    raise RuntimeError(f"no directory outside the temp dirs for a victim: tried {candidates}")
 
 
 #: Per-run ceiling; a healthy scripted run takes one to a few seconds.
@@ -58,13 +82,18 @@ class ScriptedRun:
 
 
 class Sandbox:
-    """A git project, an isolated HOME and a victim directory outside the project."""
+    """A git project and an isolated HOME under `root`, and a victim directory elsewhere.
 
-    def __init__(self, root: Path, binary: Path) -> None:
+    The victim must be outside the project and outside every temp directory: deleting
+    scratch space under /tmp is legitimate, so the guard allows it. It lives under
+    `victim_parent` (see `victim_parent()`).
+    """
+
+    def __init__(self, root: Path, binary: Path, victim_parent: Path) -> None:
         self.binary = binary
         self.project = root / "project"
         self.home = root / "home"
-        self.victim = root / "victim"
+        self.victim = victim_parent / "victim"
         self.project.mkdir()
         self.victim.mkdir()
         (self.victim / "precious.txt").write_text("keep me\n")
