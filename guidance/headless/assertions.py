@@ -13,6 +13,7 @@ import importlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -245,13 +246,16 @@ class TestsPass(Assertion):
         if ctx.workspace is None:
             return Outcome(False, expected, None, "no workspace to run the tests in")
         env = {**os.environ, **ctx.env}
+        # A session of its own, so a timeout kills the command's children too (they hold the pipes).
+        proc = subprocess.Popen(["bash", "-c", self.command], cwd=ctx.workspace, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, text=True, start_new_session=True)
         try:
-            proc = subprocess.run(["bash", "-c", self.command], cwd=ctx.workspace, env=env, capture_output=True,
-                                  text=True, timeout=self.timeout, check=False, stdin=subprocess.DEVNULL)
+            output, _ = proc.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
             return Outcome(False, expected, None, f"{self.command!r} timed out after {self.timeout:g}s")
-        output = (proc.stdout + proc.stderr)[-MAX_OUTPUT_CHARS:]
-        actual = {"exit_code": proc.returncode, "output": output}
+        actual = {"exit_code": proc.returncode, "output": output[-MAX_OUTPUT_CHARS:]}
         return Outcome(proc.returncode == 0, expected, actual,
                        "" if proc.returncode == 0 else f"{self.command!r} exited {proc.returncode}")
 

@@ -218,7 +218,7 @@ def _prepare_task(doc: yamlmap.LocatedYaml, index: int, item: Any, defaults: dic
         try:
             parsed.append(parse_assertion(raw))
         except ValidationError as exc:
-            first = exc.errors()[0]
+            first = _first_error(exc)
             where = doc.where(aloc + tuple(first["loc"]))
             field = ".".join(str(p) for p in first["loc"])
             raise SuiteError(f"{where}: assertion {raw.get('type')!r}: {field + ': ' if field else ''}{first['msg']}") from None
@@ -239,9 +239,15 @@ def _load_script_file(doc: yamlmap.LocatedYaml, loc: yamlmap.Loc, value: Any) ->
         raise SuiteError(f"{where}: script_file: {exc}") from None
 
 
+def _first_error(exc: ValidationError) -> Any:
+    """The error to show: a misspelt key first, since it usually explains the others."""
+    errors = exc.errors()
+    return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+
+
 def _suite_error(doc: yamlmap.LocatedYaml, exc: ValidationError) -> SuiteError:
     errors = exc.errors()
-    first = errors[0]
+    first = _first_error(exc)
     loc = tuple(first["loc"])
     message = str(first["msg"]).removeprefix("Value error, ")
     in_task = loc[:1] == ("tasks",) and len(loc) > 1 and isinstance(loc[1], int)

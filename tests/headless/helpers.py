@@ -1,0 +1,34 @@
+"""Shared builders for the headless tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from guidance.headless.collect import FileChanges, RunData, collect
+from guidance.headless.executors import stream
+
+#: One run: text, a force push a hook denied, an allowed `make test`, a Write, a final answer.
+TURNS: list[dict[str, Any]] = [
+    {"text": "Working on it.", "tool_uses": [
+        {"name": "Bash", "input": {"command": "git push --force origin main"}, "denied_by_hook": "[DST012] no force push"},
+    ]},
+    {"tool_uses": [{"name": "Bash", "input": {"command": "make test"}, "result": "ok"}]},
+    {"tool_uses": [{"name": "Write", "input": {"file_path": "/w/app.py", "content": "x = 1\n"}}]},
+    {"tool_uses": [{"name": "Bash", "input": {"command": "git commit -m wip"}, "result": "1 file changed"}]},
+]
+
+
+def sample_run(**overrides: Any) -> RunData:
+    options: dict[str, Any] = {"turns": TURNS, "result_text": "All done: 3 files updated.", "cost_usd": 0.25,
+                               "usage": {"input_tokens": 1000, "output_tokens": 200}}
+    options.update(overrides)
+    run = collect("do the thing", stream(**options), exit_code=0)
+    run.changes = FileChanges(created=["app.py", "docs/new.md"], modified=["README.md"], deleted=["old.txt"])
+    return run
+
+
+def write_suite(directory: Path, text: str) -> Path:
+    path = directory / "suite.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
