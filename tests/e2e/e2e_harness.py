@@ -5,7 +5,9 @@ Imported by the e2e tests as `e2e_harness` (pytest puts this directory on sys.pa
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -140,3 +142,88 @@ def bash(command: str) -> dict[str, Any]:
 def tool(name: str, **tool_input: Any) -> dict[str, Any]:
     """A script turn making one call of tool `name`."""
     return {"tool_uses": [{"name": name, "input": tool_input}]}
+
+
+# -- Codex ---------------------------------------------------------------------------------
+
+#: Environment variable naming the codex binary; else the repo's `.tools/codex` install, else PATH.
+CODEX_BIN_ENV = "CF_GUIDANCE_CODEX_BIN"
+PINNED_CODEX_BIN = Path(".tools/codex/node_modules/.bin/codex")
+#: A model name Codex 0.169 has metadata for (others add an error item to every run).
+CODEX_MODEL = "gpt-5.5"
+
+
+def find_codex() -> Path | None:
+    configured = os.environ.get(CODEX_BIN_ENV)
+    if configured:
+        return Path(configured)
+    pinned = Path(__file__).resolve().parents[2] / PINNED_CODEX_BIN
+    if pinned.is_file():
+        return pinned
+    on_path = shutil.which("codex")
+    return Path(on_path) if on_path else None
+
+
+@dataclass
+class CodexRun:
+    exit_code: int
+    stdout: str
+    stderr: str
+    events: list[dict[str, Any]]
+    server: ModelServer
+
+    def told(self, turn: int, position: int = 0) -> ToolResult:
+        return self.server.tool_result(f"toolu_{turn}_{position}")
+
+
+def run_codex(sandbox: Sandbox, codex: Path, turns: Sequence[Mapping[str, Any]]) -> CodexRun:
+    """`codex exec --json` in the sandbox project against the scripted Responses API.
+
+    Recipe from reference/codex-e2e.md: a mock provider in CODEX_HOME/config.toml, the
+    project marked trusted (an untrusted project's hooks are skipped silently), plugins
+    off (they reach the network), hook trust bypassed for this run only.
+    """
+    codex_home = sandbox.home / ".codex"
+    codex_home.mkdir(parents=True, exist_ok=True)
+    server = ModelServer({"turns": list(turns)})
+    with server:
+        (codex_home / "config.toml").write_text(
+            f'model = "{CODEX_MODEL}"\n'
+            'model_provider = "mock"\n'
+            "check_for_update_on_startup = false\n"
+            "[model_providers.mock]\n"
+            'name = "Scripted Responses"\n'
+            f'base_url = "{server.url}/v1"\n'
+            'env_key = "MOCK_API_KEY"\n'
+            'wire_api = "responses"\n'
+            "request_max_retries = 0\n"
+            "stream_max_retries = 0\n"
+            "[features]\n"
+            "plugins = false\n"
+            "[analytics]\n"
+            "enabled = false\n"
+            f"[projects.{json.dumps(str(sandbox.project))}]\n"
+            'trust_level = "trusted"\n'
+        )
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
+        env.update(
+            HOME=str(sandbox.home),
+            CODEX_HOME=str(codex_home),
+            MOCK_API_KEY="test",
+            NO_PROXY="127.0.0.1,localhost",
+            no_proxy="127.0.0.1,localhost",
+        )
+        argv = [
+            str(codex), "exec", "--json", "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox", "--dangerously-bypass-hook-trust",
+            "Do the task.",
+        ]
+        done = subprocess.run(
+            argv, cwd=sandbox.project, env=env, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+        )
+    events = []
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            events.append(json.loads(line))
+    return CodexRun(done.returncode, done.stdout, done.stderr, events, server)

@@ -1,0 +1,59 @@
+"""cf-guidance on the real Codex CLI: `cf-guidance init --agent codex`, a scripted session.
+
+The same dispatcher serves Codex through `.codex/hooks.json`. Codex is optional here:
+these tests skip when the codex binary is absent (scripts/test.sh installs only Claude
+Code), also under CI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from e2e_harness import Sandbox, bash, find_codex, run_codex
+
+pytestmark = pytest.mark.e2e
+
+CF_GUIDANCE = Path(sys.executable).with_name("cf-guidance")
+
+
+@pytest.fixture
+def codex_bin() -> Path:
+    codex = find_codex()
+    if codex is None:
+        pytest.skip("codex binary not found (npm install --prefix .tools/codex @openai/codex@0.169.0)")
+    return codex
+
+
+def test_codex_session_is_guarded(sandbox: Sandbox, codex_bin: Path) -> None:
+    project = sandbox.project
+    (project / "CLAUDE.md").write_text("# Rules\n\n## Safety\n\n- Never run `make deploy`.\n")
+    (project / "Makefile").write_text("deploy:\n\ttouch deployed\n")
+    sandbox.home.mkdir(exist_ok=True)
+    done = subprocess.run(
+        [str(CF_GUIDANCE), "init", "--agent", "codex", "--target", str(project)],
+        capture_output=True, text=True, timeout=120, env=dict(os.environ, HOME=str(sandbox.home)),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    # `rm -r`, not `rm -rf`: Codex refuses `rm -f` itself, which would hide whether we did.
+    run = run_codex(
+        sandbox,
+        codex_bin,
+        [bash(f"rm -r {sandbox.victim}"), bash("make deploy"), bash("touch safe-ran"),
+         {"text": "DONE"}],
+    )
+    assert run.exit_code == 0, run.stderr[-2000:]
+    assert [e["item"]["text"] for e in run.events if e.get("item", {}).get("type") == "agent_message"] == ["DONE"]
+
+    blocked = "Command blocked by PreToolUse hook: "
+    assert run.told(0).content.startswith(blocked + "[DST001] ")
+    assert run.told(1).content.startswith(blocked + "[")
+    assert "Never run `make deploy`. (CLAUDE.md:5)" in run.told(1).content
+    assert "blocked" not in run.told(2).content
+
+    assert (sandbox.victim / "precious.txt").read_text() == "keep me\n"
+    assert not (project / "deployed").exists()
+    assert (project / "safe-ran").exists()
