@@ -1,14 +1,39 @@
 """Policy: compile CLAUDE.md into a bundle, cache it, retrieve rules for a prompt.
 
-Import the submodule you need; nothing is imported here, because the hook's hot path loads
-`guidance.policy.cache` and `guidance.policy.retriever` and must not pay for the compiler
-(markdown-it-py, pydantic). Public surface:
+Nothing is imported here: the hook's hot path loads `guidance.policy.cache` and
+`guidance.policy.retriever` and must not pay for the compiler (markdown-it-py, pydantic).
+The names below resolve lazily on first access:
 
-- `guidance.policy.compiler.compile_project(dir, strict=False) -> dict` and
-  `compile_sources(shared_text, local_text, ...) -> dict` (slow path, third-party imports)
-- `guidance.policy.cache.load_bundle(dir, state_dir=None) -> dict` (hot path)
-- `guidance.policy.retriever.retrieve(bundle, text, tool_class=None, k=5)` (hot path)
-- `guidance.policy.report.render_bundle_text(bundle) -> str`
+- `compile_project(dir, strict=False) -> dict`, `compile_sources(shared, local, ...) -> dict`
+  (slow path: third-party imports)
+- `load_bundle(dir, state_dir=None) -> dict` (hot path: standard library only)
+- `retrieve(bundle, text, tool_class=None, k=5) -> [(shard, score)]` (hot path)
+- `render_bundle_text(bundle) -> str`
 
 The bundle's keys are documented in docs/policy-grammar.md.
 """
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+_PUBLIC = {
+    "compile_project": "guidance.policy.compiler",
+    "compile_sources": "guidance.policy.compiler",
+    "load_bundle": "guidance.policy.cache",
+    "render_bundle_text": "guidance.policy.report",
+    "retrieve": "guidance.policy.retriever",
+}
+
+__all__ = sorted(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'guidance.policy' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

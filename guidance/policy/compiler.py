@@ -78,6 +78,7 @@ class Rule:
     machine: grammar.MachineLine | None = None  # ```guidance rules
     in_constitution_section: bool = False
     text: str = ""
+    masked: str = ""  # prose rules: the text with code spans masked and tags stripped
     rule_id: str = ""
     tags: grammar.Tags = field(default_factory=grammar.Tags)
     checks: list[dict[str, Any]] = field(default_factory=list)
@@ -261,8 +262,8 @@ def stage_tag(c: Compilation) -> None:
         del c.rules[limits.MAX_POLICY_RULES:]
     for rule in c.rules:
         if rule.inline is not None:
-            masked, rule.tags = grammar.extract_tags(rule.inline.masked)
-            rule.text = rule.inline.render(masked)
+            rule.masked, rule.tags = grammar.extract_tags(rule.inline.masked)
+            rule.text = rule.inline.render(rule.masked)
             rule.rule_id = rule.tags.rule_id
         elif rule.machine is not None:
             reason = rule.machine.reason
@@ -286,8 +287,7 @@ def stage_checks(c: Compilation) -> None:
             message = rule.machine.reason or rule.machine.text
             rule.checks = [dict(check, message=message) for check in rule.machine.checks]
         elif rule.inline is not None:
-            masked, _ = grammar.extract_tags(rule.inline.masked)
-            rule.checks = grammar.derive_checks(masked, rule.inline.codes, rule.text)
+            rule.checks = grammar.derive_checks(rule.masked, rule.inline.codes, rule.text)
 
 
 # --- stage: merge --------------------------------------------------------------------------
@@ -359,7 +359,8 @@ def stage_shards(c: Compilation) -> None:
     ordered = sorted(enumerate(c.rules), key=lambda pair: (-_priority(pair[1]), pair[0]))
     for _, rule in ordered:
         priority = _priority(rule)
-        intents = rule.tags.intents or [i for i in INTENTS if i in intent_scores(rule.text)] or ["general"]
+        scores = intent_scores(rule.text) if not rule.tags.intents else {}
+        intents = rule.tags.intents or [i for i in INTENTS if i in scores] or ["general"]
         domains = rule.tags.domains or sorted({_INTENT_DOMAIN[i] for i in intents if i in _INTENT_DOMAIN}) or ["general"]
         risk = rule.tags.risk or ("high" if any(ch["verdict"] == "deny" for ch in rule.checks) else "medium")
         check_ids = []

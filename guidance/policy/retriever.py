@@ -127,19 +127,29 @@ def tool_class(tool_name: str) -> str:
     return _TOOL_CLASSES.get(tool_name, "")
 
 
+#: ASCII punctuation -> space (apostrophes kept: "doesn't" is one word in the intent table).
+_SEPARATORS = {c: " " for c in range(128) if not chr(c).isalnum() and chr(c) != "'"}
+_SEPARATORS[0x2019] = "'"
+
+
 def words(text: str) -> list[str]:
     """Lowercased words (letters, digits and apostrophes) in order, for intent matching."""
     out: list[str] = []
-    current: list[str] = []
-    for ch in text.lower():
-        if ch.isalnum() or ch in "'\u2019":
-            current.append("'" if ch == "\u2019" else ch)
-        elif current:
-            out.append("".join(current).strip("'"))
-            current = []
-    if current:
-        out.append("".join(current).strip("'"))
-    return [w for w in out if w]
+    for word in text.lower().translate(_SEPARATORS).split():
+        if not word.isalnum():
+            # Non-ASCII punctuation (dashes, emoji) or apostrophes: split character by character.
+            current: list[str] = []
+            for ch in word:
+                if ch.isalnum() or ch == "'":
+                    current.append(ch)
+                elif current:
+                    out.append("".join(current))
+                    current = []
+            if current:
+                out.append("".join(current))
+            continue
+        out.append(word)
+    return [w.strip("'") for w in out if w.strip("'")]
 
 
 def _stem(word: str) -> str:
@@ -163,21 +173,35 @@ def terms(text: str) -> list[str]:
     return out
 
 
+def _build_index() -> tuple[dict[str, list[tuple[str, int]]], list[tuple[str, str, int]]]:
+    single: dict[str, list[tuple[str, int]]] = {}
+    phrases: list[tuple[str, str, int]] = []
+    for intent, groups in INTENT_TABLE.items():
+        for index, (alternatives, _) in enumerate(groups):
+            for alt in alternatives:
+                if " " in alt:
+                    phrases.append((f" {alt} ", intent, index))
+                else:
+                    single.setdefault(alt, []).append((intent, index))
+    return single, phrases
+
+
+_WORD_GROUPS, _PHRASE_GROUPS = _build_index()
+
+
 def intent_scores(text: str) -> dict[str, float]:
     """Score of every intent with a match in `text` (anchor table, word-bounded)."""
     tokens = words(text)
-    vocabulary = set(tokens)
+    hits: set[tuple[str, int]] = set()
+    for token in set(tokens):
+        hits.update(_WORD_GROUPS.get(token, ()))
     joined = " " + " ".join(tokens) + " "
+    for phrase, intent, index in _PHRASE_GROUPS:
+        if phrase in joined:
+            hits.add((intent, index))
     scores: dict[str, float] = {}
-    for intent, groups in INTENT_TABLE.items():
-        score = 0.0
-        for alternatives, weight in groups:
-            for alt in alternatives:
-                if (" " in alt and f" {alt} " in joined) or alt in vocabulary:
-                    score += weight
-                    break
-        if score > 0:
-            scores[intent] = score
+    for intent, index in hits:
+        scores[intent] = scores.get(intent, 0.0) + INTENT_TABLE[intent][index][1]
     return scores
 
 
