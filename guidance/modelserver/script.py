@@ -19,10 +19,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from guidance.errors import ConfigError
+from guidance.errors import ConfigError, SuiteError
+from guidance.headless import yamlmap
+from guidance.headless.yamlmap import LocatedYaml
 
 #: Text of the turn served past the end of a script that has no text turn at all.
 FALLBACK_TEXT = "done"
@@ -75,57 +76,32 @@ def load_script(path: str | Path) -> Script:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read the model script ({exc})") from None
-    data = _parse(path, text)
+    located = _parse(path, text)
     try:
-        return Script.model_validate(data)
+        return Script.model_validate(located.data)
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = tuple(first["loc"])
         where = ".".join(str(part) for part in loc) or "top level"
-        line = _line_of(text, loc)
-        prefix = f"{path}:{line}" if line else str(path)
         raise ConfigError(
-            f"{prefix}: {where}: {first['msg']} (see docs/model-server.md for the script format)"
+            f"{located.path}:{located.line_for(loc)}: {where}: {first['msg']} "
+            "(see docs/model-server.md for the script format)"
         ) from None
 
 
-def _parse(path: Path, text: str) -> Any:
-    if path.suffix.lower() == ".json":
+def _parse(path: Path, text: str) -> LocatedYaml:
+    """The data with the line of every node; JSON is read as JSON but located as YAML."""
+    if path.suffix.lower() != ".json":
         try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+            return yamlmap.loads(text, path)
+        except SuiteError as exc:
+            raise ConfigError(str(exc)) from None
     try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or "syntax error"
-        raise ConfigError(f"{path}{line}: invalid YAML: {problem}") from None
-
-
-def _line_of(text: str, loc: tuple[Any, ...]) -> int | None:
-    """1-based line of the node at `loc` (or of its deepest existing parent), if findable."""
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return None
-    if node is None:
-        return None
-    for part in loc:
-        child = _child(node, part)
-        if child is None:
-            break
-        node = child
-    return int(node.start_mark.line) + 1
-
-
-def _child(node: yaml.Node, part: Any) -> yaml.Node | None:
-    if isinstance(node, yaml.MappingNode):
-        for key, value in node.value:
-            if getattr(key, "value", None) == str(part):
-                return value  # type: ignore[no-any-return]
-    elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-        if 0 <= part < len(node.value):
-            return node.value[part]  # type: ignore[no-any-return]
-    return None
+        lines = yamlmap.loads(text, path).lines
+    except SuiteError:  # valid JSON that YAML cannot read (tabs): no line numbers
+        lines = {(): 1}
+    return LocatedYaml(path, data, lines)
