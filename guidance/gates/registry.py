@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from guidance.decision import DENY
 from guidance.gates import catastrophe, destructive, diff_size, policy_rules, protected_paths, secrets, shell_parse, tools
+from guidance.gates import rate_limit, sequence, threat
 from guidance.gates._base import Rule
 from guidance.gates.reasons import doc
 
@@ -19,12 +20,15 @@ if TYPE_CHECKING:
 GATES: tuple[ModuleType, ...] = (
     catastrophe,
     protected_paths,
+    threat,
     secrets,
     destructive,
     policy_rules,
+    sequence,
     tools,
     diff_size,
     shell_parse,
+    rate_limit,
 )
 
 #: Gates whose findings the project allowlist (`allow command ...`) may turn into allow.

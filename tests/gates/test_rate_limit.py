@@ -1,0 +1,54 @@
+"""Rate-limit gate: the per-minute limit follows the agent's trust tier."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from guidance.decision import DENY, WARN
+from guidance.event import Event
+from guidance.gates import rate_limit
+from guidance.gates._base import GateContext
+
+
+def run(rate: int | None, tier: str | None, *, base: int = 100, hook: str = "PreToolUse") -> list[Any]:
+    extras: dict[str, Any] = {"rate_base": base}
+    if rate is not None:
+        extras["rate_per_min"] = rate
+    if tier is not None:
+        extras["trust_tier"] = tier
+        extras["trust_score"] = 0.5
+    event = Event(hook_event=hook, tool="Bash", command="ls", agent_id="")
+    return rate_limit.check(GateContext(event, {}, extras=extras))
+
+
+@pytest.mark.parametrize(
+    ("tier", "limit"),
+    [("trusted", 200), ("standard", 100), ("probation", 50), ("untrusted", 10)],
+)
+def test_limit_follows_tier(tier: str, limit: int) -> None:
+    assert rate_limit.limit_for(100, tier) == limit
+    assert run(limit - 1, tier) == [] or [f.verdict for f in run(limit - 1, tier)] == [WARN]
+    assert [f.verdict for f in run(limit, tier)] == [DENY]
+    assert [f.rule for f in run(limit, tier)] == [rate_limit.OVER]
+
+
+@pytest.mark.parametrize(("rate", "verdicts"), [(0, []), (79, []), (80, [WARN]), (99, [WARN]), (100, [DENY]), (500, [DENY])])
+def test_standard_tier_thresholds(rate: int, verdicts: list[str]) -> None:
+    assert [f.verdict for f in run(rate, "standard")] == verdicts
+
+
+def test_without_extras_the_gate_is_silent() -> None:
+    assert run(None, None) == []
+    assert run(5, None) == []
+
+
+def test_only_pre_tool_events_are_limited() -> None:
+    assert run(1000, "untrusted", hook="UserPromptSubmit") == []
+
+
+def test_message_names_agent_tier_and_limit() -> None:
+    finding = run(10, "untrusted")[0]
+    assert "agent main (untrusted, trust 0.50)" in finding.message and "limit is 10" in finding.message
+    assert finding.hint
