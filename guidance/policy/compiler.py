@@ -34,6 +34,8 @@ DEFAULT_PRIORITY = 50
 CONSTITUTION_PRIORITY_BONUS = 100
 MAX_CONSTITUTION_LINES = 60
 MAX_RULE_CHARS = 2_000
+#: Diagnostics kept per compile (a file of 20,000 duplicate bullets must not yield a huge bundle).
+MAX_DIAGNOSTICS = 200
 
 #: Heading words that put a section in the constitution (whole words, any case).
 _CONSTITUTION_HEADING = re.compile(r"\b(safety|security|critical|non[- ]?negotiable|always|never)\b", re.IGNORECASE)
@@ -470,6 +472,16 @@ def bundle_key(sources: list[Source]) -> str:
     return digest.hexdigest()
 
 
+def _capped(diagnostics: list[dict[str, str]]) -> list[dict[str, str]]:
+    if len(diagnostics) <= MAX_DIAGNOSTICS:
+        return diagnostics
+    kept = diagnostics[: MAX_DIAGNOSTICS - 1]
+    rest = diagnostics[MAX_DIAGNOSTICS - 1 :]
+    worst = next((d for level in ("error", "warning") for d in rest if d["level"] == level), rest[0])
+    summary = f"{len(rest)} more diagnostics not listed; the next {worst['level']} is: {worst['message']}"
+    return [*kept, {"level": worst["level"], "source": worst["source"], "message": summary}]
+
+
 def stage_validate(c: Compilation) -> None:
     c.bundle = {
         "format": FORMAT,
@@ -482,7 +494,7 @@ def stage_validate(c: Compilation) -> None:
         "shards": c.shards,
         "checks": c.checks,
         "retrieval": c.retrieval,
-        "diagnostics": c.diagnostics,
+        "diagnostics": _capped(c.diagnostics),
     }
     from guidance.policy.model import BundleModel
 

@@ -310,3 +310,14 @@ def test_every_diagnostic_names_file_and_line() -> None:
     bundle = compile_sources("```guidance\nbad\n```\n- [R1] a must\n- [R1] b must\n```\n", b"\x00")
     assert bundle["diagnostics"]
     assert all(SOURCE_RE.match(d["source"]) for d in bundle["diagnostics"])
+
+
+def test_diagnostics_are_capped_but_errors_stay_visible() -> None:
+    text = "- Never run `make x`\n" * 300 + "```guidance\nbogus\n```\n"
+    bundle = compile_sources(text)
+    assert len(bundle["diagnostics"]) == compiler.MAX_DIAGNOSTICS
+    assert ("error", "CLAUDE.md:302") in levels(bundle)
+    last = bundle["diagnostics"][-1]
+    assert last["level"] == "warning" and last["message"].startswith("101 more diagnostics not listed")
+    with pytest.raises(PolicyError, match="CLAUDE.md:302"):
+        compile_sources(text, strict=True)
