@@ -39,12 +39,17 @@ def check(ctx: GateContext) -> list[Finding]:
         return []
     verdict = _BY_LEVEL.get(ctx.level, WARN)
     out: list[Finding] = []
-    if not analysis.complete or analysis.problems:
-        problems = "; ".join(analysis.problems[:3]) or "the analysis is incomplete"
-        out.append(finding(GATE, "SHL001", verdict, f"the command could not be fully analysed: {problems}", segment=ctx.event.command[:200]))
+    dynamic = None
     for cmd in analysis.commands:
         first = cmd.argv[0] if cmd.argv else ""
         if "$" in first or "`" in first:
-            out.append(finding(GATE, "SHL002", verdict, f"the program name {first[:60]} is computed when the command runs", segment=describe(cmd)))
+            dynamic = finding(GATE, "SHL002", verdict, f"the program name {first[:60]} is computed when the command runs", segment=describe(cmd))
             break
+    # A dynamic program name is also listed as a problem; SHL002 already says it.
+    problems = [p for p in analysis.problems if not (dynamic and p.startswith("dynamic program"))]
+    if problems or (not analysis.complete and dynamic is None):
+        shown = "; ".join(problems[:3]) or "the analysis is incomplete"
+        out.append(finding(GATE, "SHL001", verdict, f"the command could not be fully analysed: {shown}", segment=ctx.event.command[:200]))
+    if dynamic is not None:
+        out.append(dynamic)
     return out

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from guidance.gates import registry
+from guidance.gates.registry import GATES, all_rules, rules_markdown
+
+REPO = Path(__file__).resolve().parents[2]
+HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")
+
+
+def test_codes_are_unique() -> None:
+    codes = [rule.code for _, rule in all_rules()]
+    assert len(codes) == len(set(codes))
+
+
+def test_names_are_unique_and_kebab_case() -> None:
+    names = [rule.name for _, rule in all_rules()]
+    assert len(names) == len(set(names))
+    for name in names:
+        assert name == name.lower() and " " not in name and "_" not in name
+
+
+@pytest.mark.parametrize(("gate", "rule"), all_rules(), ids=[r.code for _, r in all_rules()])
+def test_every_doc_has_the_four_headings(gate: str, rule: object) -> None:
+    doc = rule.doc  # type: ignore[attr-defined]
+    positions = [doc.find(h) for h in HEADINGS]
+    assert all(p >= 0 for p in positions), rule.code  # type: ignore[attr-defined]
+    assert positions == sorted(positions)
+    assert rule.verdict in ("deny", "ask", "warn")  # type: ignore[attr-defined]
+
+
+def test_every_gate_module_is_registered() -> None:
+    gate_dir = REPO / "guidance" / "gates"
+    modules = {p.stem for p in gate_dir.glob("*.py") if not p.stem.startswith("_") and p.stem not in ("registry", "reasons", "patterns")}
+    registered = {gate.__name__.rsplit(".", 1)[-1] for gate in GATES}
+    assert modules <= registered, modules - registered
+
+
+def test_every_code_a_gate_emits_is_registered() -> None:
+    """Every rule code literal in the gate sources (`"DST012"`) belongs to a registered rule."""
+    known = {rule.code for _, rule in all_rules()}
+    gates = REPO / "guidance" / "gates"
+    own = ("catastrophe", "destructive", "secrets", "protected_paths", "policy_rules", "tools", "diff_size", "shell_parse", "reasons")
+    sources = [gates / f"{name}.py" for name in own] + list((gates / "commands").glob("*.py")) + [REPO / "guidance" / "engine.py"]
+    seen = set()
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                value = node.value
+                if len(value) == 6 and value[:3] in ("CAT", "DST", "SEC", "PTH", "TLS", "DIF", "SHL") and value[3:].isdigit():
+                    seen.add(value)
+    assert seen <= known, seen - known
+    assert {code for code in known if code.startswith(OWN_PREFIXES)} - {"GATE-ERROR"} <= seen
+
+
+OWN_PREFIXES = ("CAT", "DST", "SEC", "PTH", "TLS", "DIF", "SHL", "GATE-ERROR")
+
+
+def test_every_rule_of_the_core_gates_has_a_hint() -> None:
+    from guidance.gates.reasons import HINTS
+
+    for _, rule in all_rules():
+        if rule.code.startswith(OWN_PREFIXES):
+            assert HINTS.get(rule.code), rule.code
+
+
+def test_docs_rules_md_is_up_to_date() -> None:
+    committed = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert committed == rules_markdown(), "regenerate with: cf-guidance rules --markdown > docs/rules.md"
+
+
+def test_catastrophe_runs_first() -> None:
+    assert GATES[0].GATE == "catastrophe"
+    assert registry.all_rules()[-1][1].code == "GATE-ERROR"

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import pytest
+
+from guidance.paths import (
+    ANCESTOR, HOME, OUTSIDE, PROJECT, PROJECT_ROOT, ROOT, SYSTEM, TEMP, TEMP_ROOT, Resolver, glob_base, has_glob, is_within,
+)
+
+R = Resolver("/home/dev/project/src", "/home/dev/project", home="/home/dev", temps=("/tmp", "/var/tmp"))
+
+
+@pytest.mark.parametrize(
+    ("given", "resolved"),
+    [
+        ("/tmp/../etc", "/etc"),
+        ("//etc", "/etc"),
+        ("/./usr/./lib/", "/usr/lib"),
+        ("~", "/home/dev"),
+        ("~/x", "/home/dev/x"),
+        ("$HOME/x", "/home/dev/x"),
+        ("${HOME}", "/home/dev"),
+        ("$HOMEDIR/x", None),
+        ("$PWD/a", "/home/dev/project/src/a"),
+        ("~root", "/root"),
+        ("../..", "/home/dev"),
+        ("a/../../b", "/home/dev/project/b"),
+        ("$X", None),
+        ("$(pwd)/x", None),
+        ("`pwd`", None),
+        ("a\x00b", None),
+    ],
+)
+def test_resolve(given: str, resolved: str | None) -> None:
+    assert R.resolve(given) == resolved
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("/", ROOT),
+        ("/home/dev", HOME),
+        ("/home", ANCESTOR),
+        ("/home/dev/project", PROJECT_ROOT),
+        ("/home/dev/project/src/a.py", PROJECT),
+        ("/tmp", TEMP_ROOT),
+        ("/tmp/x/y", TEMP),
+        ("/var/tmp/x", TEMP),
+        ("/etc", SYSTEM),
+        ("/usr/bin", SYSTEM),
+        ("/home/other", SYSTEM),
+        ("/usr/local/lib/x", OUTSIDE),
+        ("/home/dev/other", OUTSIDE),
+        ("/srv/www/site", OUTSIDE),
+    ],
+)
+def test_classify(path: str, kind: str) -> None:
+    assert R.classify(path) == kind
+
+
+@pytest.mark.parametrize(("path", "base"), [("/*", "/"), ("build/*.o", "build"), ("*", "."), ("a/b", "a/b"), ("~/*", "~")])
+def test_glob_base(path: str, base: str) -> None:
+    assert glob_base(path) == base
+    assert has_glob(path) == (path != base)
+
+
+def test_where_takes_the_worse_of_literal_and_real(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "etc-link").symlink_to("/etc")
+    resolver = Resolver(str(project), str(project), home="/home/dev", temps=())
+    assert resolver.where("etc-link") == ("/etc", SYSTEM)
+    assert resolver.where("etc-link", real=False)[1] == PROJECT
+    assert resolver.where("$UNKNOWN") == (None, "")
+
+
+def test_relative_to_project_and_home() -> None:
+    assert R.relative_to_project("/home/dev/project") == "."
+    assert R.relative_to_project("/home/dev/project/a/b") == "a/b"
+    assert R.relative_to_project("/home/dev/projectx") is None
+    assert R.relative_to_home("/home/dev/.ssh/id_rsa") == ".ssh/id_rsa"
+
+
+def test_is_within() -> None:
+    assert is_within("/a/b", "/a") and is_within("/a", "/a") and not is_within("/ab", "/a") and is_within("/x", "/")
+
+
+def test_tmpdir_of_slash_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
+    from guidance.paths import temp_dirs
+
+    monkeypatch.setenv("TMPDIR", "/")
+    assert "/" not in temp_dirs()
+    monkeypatch.setenv("TMPDIR", "/scratch/tmp")
+    assert "/scratch/tmp" in temp_dirs()
