@@ -270,7 +270,7 @@ def _spawn_autopilot(project_dir: str, state_dir: str) -> bool:
     """Start `cf-guidance autopilot --once` detached; it takes its own lock, so a second is harmless."""
     if importlib.util.find_spec("guidance.cli.autopilot") is None:
         return False
-    argv = [sys.executable, "-c", "from guidance.cli import main; main()", "autopilot", "--once", "--target", project_dir]
+    argv = [sys.executable, "-c", "from guidance.cli import main; main()", "autopilot", "--once", "--target", project_dir, "--source", "session-end"]
     log = Path(StateLayout(state_dir).logs) / "autopilot.log"
     try:
         log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

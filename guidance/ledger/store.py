@@ -204,6 +204,7 @@ class Ledger:
         checkpoint_every: int = CHECKPOINT_EVERY,
         fault: FaultHook | None = None,
         lock_timeout: float = LOCK_TIMEOUT,
+        keyring: keymod.Keyring | None = None,
     ) -> None:
         self.state_dir = Path(state_dir)
         self.dir = Path(StateLayout(str(state_dir)).ledger)
@@ -216,7 +217,7 @@ class Ledger:
         self._fault = fault
         self._lock = _FileLock(self.dir / "ledger.lock", lock_timeout)
         self._ready = False
-        self._keyring: keymod.Keyring | None = None
+        self._keyring = keyring
         self._cache: Head | None = None
 
     # -- keys and origin -------------------------------------------------------------------

@@ -1,0 +1,290 @@
+"""`cf-guidance ledger|jobs|trust|status`: the audit trail, the worker, trust and the state dir.
+
+Exit codes of `ledger verify` and `ledger verify-export`: 0 intact, 1 tampered, 3 torn
+(a crash left an incomplete last record; `ledger repair` fixes it).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from guidance.errors import ConfigError
+
+EXIT_TAMPERED = 1
+EXIT_TORN = 3
+
+_TARGET = click.option(
+    "--target", default=None, type=click.Path(file_okay=False, path_type=Path),
+    help="Project directory (default: $CLAUDE_PROJECT_DIR, $GUIDANCE_PROJECT_DIR or the current directory).",
+)
+_JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _dirs(target: Path | None) -> tuple[str, str]:
+    """(project, state dir) for --target."""
+    from guidance.state import project_dir, state_dir
+
+    project = str(target.resolve()) if target is not None else project_dir()
+    return project, state_dir(project)
+
+
+def _ledger(target: Path | None, *, must_exist: bool = True) -> Any:
+    from guidance.ledger.store import Ledger
+
+    project, state = _dirs(target)
+    ledger = Ledger(state)
+    if must_exist and not ledger.path.exists():
+        raise ConfigError(f"no ledger at {ledger.path}; run `cf-guidance init --target {project}` and use the agent, or check --target")
+    return ledger
+
+
+def _echo_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True))
+
+
+def _report_exit(report: Any) -> int:
+    return {"ok": 0, "torn": EXIT_TORN}.get(report.status, EXIT_TAMPERED)
+
+
+def _report_lines(report: Any) -> list[str]:
+    if report.status == "ok":
+        anchored = f"{report.records - report.unanchored} covered by {report.checkpoints} signed checkpoints"
+        lines = [f"ok: {report.records} records, head {report.head[:16]}, {anchored}"]
+        if report.unanchored:
+            lines.append(f"  {report.unanchored} records after the last checkpoint are protected by their HMACs only")
+        return lines
+    where = f" (record seq {report.bad_seq}, line {report.bad_line})" if report.bad_seq is not None else ""
+    return [f"{report.status.upper()}{where}: {report.problem}", f"  {report.records} records before it verify"]
+
+
+@click.group("ledger")
+def ledger_group() -> None:
+    """The tamper-evident ledger of every decision and event."""
+
+
+@ledger_group.command("verify")
+@_TARGET
+@_JSON
+@click.pass_context
+def verify_cmd(ctx: click.Context, target: Path | None, as_json: bool) -> None:
+    """Check every record's hash, chain and HMAC, and every signed checkpoint."""
+    report = _ledger(target).verify()
+    if as_json:
+        _echo_json(report.to_dict())
+    else:
+        for line in _report_lines(report):
+            click.echo(line, err=report.status != "ok")
+    ctx.exit(_report_exit(report))
+
+
+@ledger_group.command("show")
+@_TARGET
+@click.option("--tail", type=click.IntRange(min=1), default=None, help="Only the last N records.")
+@click.option("--session", default=None, help="Only records of this session id.")
+@_JSON
+def show_cmd(target: Path | None, tail: int | None, session: str | None, as_json: bool) -> None:
+    """Print records (oldest first): seq, time, kind, session, agent, decision, what."""
+    from collections import deque
+
+    records: Any = (r for r in _ledger(target).records() if session is None or r.get("session_id") == session)
+    if tail is not None:
+        records = deque(records, maxlen=tail)
+    for record in records:
+        if as_json:
+            click.echo(json.dumps(record, ensure_ascii=False, sort_keys=True))
+        else:
+            click.echo(_show_line(record))
+
+
+def _show_line(record: dict[str, Any]) -> str:
+    decision = record.get("decision")
+    decision = decision if isinstance(decision, dict) else {}
+    verdict, rule = decision.get("decision", ""), decision.get("rule", "")
+    event = record.get("event")
+    event = event if isinstance(event, dict) else {}
+    tool_input = event.get("tool_input")
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
+    what = str(event.get("tool_name", "")) + " " + str(tool_input.get("command") or tool_input.get("file_path") or tool_input.get("prompt") or "")
+    what = " ".join(what.split())[:100]
+    fields = [str(record["seq"]).rjust(6), record.get("ts", ""), record.get("kind", "").ljust(12),
+              (record.get("session_id") or "-")[:12].ljust(12), (record.get("agent_id") or "main")[:10].ljust(10),
+              f"{verdict} {rule}".strip().ljust(14), what]
+    return "  ".join(fields).rstrip()
+
+
+@ledger_group.command("export")
+@_TARGET
+@click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="File to write.")
+def export_cmd(target: Path | None, out: Path) -> None:
+    """Write records, signed checkpoints and public keys for an auditor (signs a final checkpoint)."""
+    result = _ledger(target).export(out)
+    click.echo(f"exported {result['records']} records and {result['checkpoints']} checkpoints to {result['path']}")
+
+
+@ledger_group.command("verify-export")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--public-key", "keys", multiple=True,
+              help="Trusted verifier key (<name>+<id>+<base64>); default: the keys inside the export.")
+@_JSON
+@click.pass_context
+def verify_export_cmd(ctx: click.Context, file: Path, keys: tuple[str, ...], as_json: bool) -> None:
+    """Verify an export without the secret key: hashes, chain and signed checkpoints."""
+    from guidance.ledger.store import verify_export
+
+    report = verify_export(file, list(keys) if keys else None)
+    if as_json:
+        _echo_json(report.to_dict())
+    else:
+        for line in _report_lines(report):
+            click.echo(line, err=report.status != "ok")
+        if report.status == "ok" and not keys:
+            click.echo("  checked against the keys inside the export; pin them with --public-key for a real audit")
+    ctx.exit(_report_exit(report))
+
+
+@ledger_group.command("repair")
+@_TARGET
+def repair_cmd(target: Path | None) -> None:
+    """Fix a torn last record left by a crash (quarantined, never deleted); refuses on tampering."""
+    done, _ = _ledger(target).repair()
+    click.echo(done)
+
+
+@ledger_group.command("checkpoint")
+@_TARGET
+def checkpoint_cmd(target: Path | None) -> None:
+    """Sign a checkpoint at the current head now."""
+    checkpoint = _ledger(target).checkpoint()
+    click.echo(f"signed checkpoint at {checkpoint.size} records" if checkpoint else "the head is already covered by a checkpoint")
+
+
+@ledger_group.command("rotate-key")
+@_TARGET
+def rotate_key_cmd(target: Path | None) -> None:
+    """Retire the ledger key (kept under keys/retired/ for verification) and create a new one."""
+    from guidance.ledger import keys
+
+    ledger = _ledger(target, must_exist=False)
+    ledger.checkpoint()  # the old key signs everything written with it
+    old, new = keys.rotate(ledger.state_dir)
+    click.echo(f"rotated ledger key {old} -> {new}")
+
+
+@ledger_group.command("public-key")
+@_TARGET
+def public_key_cmd(target: Path | None) -> None:
+    """Print the checkpoint verifier keys (give them to auditors out of band)."""
+    for key in _ledger(target, must_exist=False).verifier_keys():
+        click.echo(key)
+
+
+@click.command("jobs")
+@click.argument("action", type=click.Choice(["status", "drain"]), default="status")
+@_TARGET
+@_JSON
+def jobs_cmd(action: str, target: Path | None, as_json: bool) -> None:
+    """Show the spool and the worker (status), or drain the spool now in the foreground (drain)."""
+    from guidance.ledger.status import spool_state, worker_state
+
+    project, state = _dirs(target)
+    if action == "drain":
+        from guidance.jobs.worker import drain
+
+        result = drain(state, project_dir=project)
+        if as_json:
+            _echo_json(result.to_dict())
+        elif result.busy:
+            click.echo("another worker is draining the spool; try again later")
+        else:
+            click.echo(f"applied {result.applied} jobs, skipped {result.skipped} already applied, rejected {result.rejected}, "
+                       f"{result.checkpoints} checkpoints, {result.autopilot} autopilot runs started")
+        return
+    info = {"spool": spool_state(state), "worker": worker_state(state)}
+    if as_json:
+        _echo_json(info)
+        return
+    spooled = info["spool"]
+    age = f", oldest {spooled['oldest_age_s']} s old" if spooled["oldest_age_s"] is not None else ""
+    click.echo(f"spool: {spooled['pending']} pending{age}, {spooled['rejected']} rejected ({spooled['path']})")
+    click.echo("worker: " + _worker_line(info["worker"]))
+
+
+def _worker_line(worker: dict[str, Any]) -> str:
+    state = "running now" if worker.get("running") else str(worker.get("state", "unknown"))
+    parts = [state]
+    if worker.get("finished"):
+        parts.append(f"last finished {worker['finished']}")
+    if worker.get("last"):
+        last = worker["last"]
+        parts.append(f"applied {last.get('applied', 0)}, skipped {last.get('skipped', 0)}")
+    if worker.get("error"):
+        parts.append(f"error: {worker['error']}")
+    return "; ".join(parts)
+
+
+@click.command("trust")
+@_TARGET
+@_JSON
+def trust_cmd(target: Path | None, as_json: bool) -> None:
+    """Per-agent trust: score (decayed to now), tier, tool calls per minute, decision counts."""
+    from guidance.ledger.status import trust_summary
+
+    _, state = _dirs(target)
+    rows = trust_summary(state, time.time())
+    if as_json:
+        _echo_json(rows)
+        return
+    if not rows:
+        click.echo("no decisions recorded yet")
+        return
+    click.echo(f"{'agent':<16} {'score':>6}  {'tier':<10} {'limit/min':>9}  {'allow':>6} {'warn':>5} {'deny':>5}")
+    for row in rows:
+        click.echo(f"{row['agent'][:16]:<16} {row['score']:>6.3f}  {row['tier']:<10} {row['limit_per_min']:>9}  "
+                   f"{row['allow']:>6} {row['warn']:>5} {row['deny']:>5}")
+
+
+@click.command("status")
+@_TARGET
+@_JSON
+def status_cmd(target: Path | None, as_json: bool) -> None:
+    """State paths, ledger size and head, last checkpoint, spool, worker, trust, env vars and files."""
+    from guidance.ledger.status import collect
+
+    project, state = _dirs(target)
+    info = collect(project, state)
+    if as_json:
+        _echo_json(info)
+        return
+    out = sys.stdout
+    out.write(f"project:    {project}\nstate dir:  {state}{'' if info['state_exists'] else '  (missing: run cf-guidance init)'}\n")
+    ledger = info["ledger"]
+    head = (ledger.get("head") or "")[:16]
+    out.write(f"ledger:     {ledger.get('records')} records, {ledger.get('bytes', 0)} bytes, head {head or '-'}  ({ledger['path']})\n")
+    last = ledger.get("last_checkpoint")
+    out.write(f"checkpoint: {'none yet' if not last else str(last['size']) + ' records, head ' + last['head'][:16]}"
+              f"{'' if not ledger.get('checkpoints') else ' (' + str(ledger['checkpoints']) + ' in all)'}\n")
+    for key in ("error", "checkpoint_error", "key_error"):
+        if ledger.get(key):
+            out.write(f"  {key.replace('_', ' ')}: {ledger[key]}\n")
+    for key in ledger.get("verifier_keys", []):
+        out.write(f"public key: {key}\n")
+    spooled = info["spool"]
+    out.write(f"spool:      {spooled['pending']} pending, {spooled['rejected']} rejected\n")
+    out.write(f"worker:     {_worker_line(info['worker'])}\n")
+    if info["trust"]:
+        summary = ", ".join(f"{r['agent']} {r['score']:.2f} {r['tier']}" for r in info["trust"])
+        out.write(f"trust:      {summary}\n")
+    else:
+        out.write("trust:      no decisions recorded yet\n")
+    out.write("\nenvironment variables read:\n")
+    for item in info["env"]:
+        out.write(f"  {item['name']:<32} {'set  ' if item['set'] else 'unset'}  {item['what']}\n")
+    out.write("\nfiles (relative to the state dir unless marked <project>):\n")
+    for item in info["files"]:
+        out.write(f"  {item['path']:<34} {item['writer']:<30} {item['what']}\n")

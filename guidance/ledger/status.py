@@ -1,0 +1,190 @@
+"""What `cf-guidance status` reports: state paths, ledger, spool, worker, trust, and every
+environment variable and file the tool reads or writes.
+
+The two tables below are the single list of the tool's inputs and outputs;
+tests/ledger/test_status.py checks that every `GUIDANCE_*` / `CF_GUIDANCE_*` name in the
+sources is in ENV_VARS.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from guidance import trust
+from guidance.errors import GuidanceError
+from guidance.jobs import spool
+from guidance.ledger import keys as keymod
+from guidance.ledger.store import Ledger
+from guidance.state import StateLayout
+
+#: (name, what it does). Read by the hook, the worker or the CLI.
+ENV_VARS: tuple[tuple[str, str], ...] = (
+    ("CLAUDE_PROJECT_DIR", "project root of a hook call (set by Claude Code)"),
+    ("GUIDANCE_PROJECT_DIR", "project root when CLAUDE_PROJECT_DIR is not set (Codex, scripts)"),
+    ("GUIDANCE_STATE_DIR", "moves the state directory (default <project>/.claude-flow/guidance)"),
+    ("GUIDANCE_LEDGER_KEY", "ledger HMAC key (64 hex or base64 of 32 bytes) instead of keys/ledger.key"),
+    ("GUIDANCE_EVENT_FAIL_CLOSED", "1: deny when the hook cannot decide or record (default 0: fail open)"),
+    ("GUIDANCE_EVENT_SYNC_TIMEOUT_MS", "the hook's own deadline for a decision"),
+    ("GUIDANCE_RATE_LIMIT_PER_MIN", "base tool calls per minute before the trust multiplier (default 120)"),
+    ("GUIDANCE_AUTOPILOT_ENABLED", "1: session end starts `cf-guidance autopilot --once` detached"),
+    ("GUIDANCE_AUTOPILOT_APPLY", "1: the autopilot rewrites CLAUDE.md when its gates pass (default: propose)"),
+    ("GUIDANCE_AUTOPILOT_AB", "1: the autopilot runs its A/B gate through the headless runner"),
+    ("GUIDANCE_AUTOPILOT_MIN_DELTA", "least analyzer gain for a promotion (default 0.5)"),
+    ("GUIDANCE_AUTOPILOT_MIN_AB_GAIN", "least A/B gain for a promotion (default 0.05)"),
+    ("CF_GUIDANCE_CLAUDE_BIN", "the claude binary the headless runner starts"),
+    ("CF_GUIDANCE_AB_LIVE", "1: allow A/B runs against the real model (costs money)"),
+    ("CLAUDE_CONFIG_DIR", "Claude Code's config dir (headless runs isolate it)"),
+    ("CODEX_HOME", "Codex's config dir (init --agent codex)"),
+    ("ANTHROPIC_BASE_URL", "model server for headless runs (the scripted server in tests)"),
+    ("HOME", "home directory: ~ in paths, user-level settings"),
+    ("TMPDIR", "temp directory: deletes inside it are scratch"),
+)
+
+#: (path relative to the state dir, or <project>/..., who writes it, what it is)
+FILES: tuple[tuple[str, str, str], ...] = (
+    ("<project>/CLAUDE.md", "user", "shared policy (read by the compiler)"),
+    ("<project>/CLAUDE.local.md", "user, autopilot", "local experiments (read by the compiler; rules promoted from it)"),
+    ("<project>/.claude/settings.json", "cf-guidance init", "Claude Code hook wiring"),
+    ("<project>/.codex/hooks.json", "cf-guidance init --agent codex", "Codex hook wiring"),
+    ("install.json", "cf-guidance init", "what init added, so uninstall removes exactly that"),
+    ("cache/", "hook", "compiled policy bundles keyed by the sources' hash"),
+    ("keys/ledger.key", "init / first ledger write", "ledger HMAC key, 32 random bytes, mode 0600"),
+    ("keys/retired/<kid>.key", "cf-guidance ledger rotate-key", "old keys, kept so old records verify"),
+    ("ledger/ledger.jsonl", "worker", "the append-only hash-chained ledger"),
+    ("ledger/head.json", "worker", "seq, hash and size of the last record (a cache)"),
+    ("ledger/checkpoints.jsonl", "worker", "Ed25519 signed checkpoints"),
+    ("ledger/origin", "worker", "the ledger's origin line"),
+    ("ledger/ledger.lock", "worker, CLI", "the appenders' lock file"),
+    ("ledger/quarantine/", "ledger repair", "torn tails cut off after a crash"),
+    ("spool/", "hook", "jobs waiting for the worker, one file each"),
+    ("spool/.worker.lock", "worker", "held while a worker drains"),
+    ("spool/.worker-spawned", "hook", "rate-limits worker spawns"),
+    ("spool/rejected/", "worker", "job files that could not be read"),
+    ("sessions/<session>.json", "worker", "per-session history summary read by the hook"),
+    ("trust.json", "worker", "per-agent trust scores and the ledger cursor"),
+    ("logs/worker.json", "worker", "the last worker run: pid, state, counts"),
+    ("logs/worker.log", "worker", "one line per worker run"),
+    ("logs/autopilot.log", "worker", "output of autopilot runs started at session end"),
+    ("proposals/", "autopilot", "rule promotions waiting for review"),
+    ("backups/", "init, autopilot", "files as they were before cf-guidance changed them"),
+)
+
+
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
+
+
+def worker_state(state_dir: str) -> dict[str, Any]:
+    """The last worker run (logs/worker.json) and whether a worker holds the lock now."""
+    from guidance.jobs.worker import LOCK_NAME, worker_state_path
+
+    info: dict[str, Any] = {}
+    try:
+        info = json.loads(worker_state_path(state_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        info = {"state": "never ran"}
+    lock = Path(spool.spool_dir(state_dir)) / LOCK_NAME
+    running = False
+    try:
+        fd = os.open(lock, os.O_RDWR)
+    except OSError:
+        fd = -1
+    if fd != -1:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        except BlockingIOError:
+            running = True
+        finally:
+            os.close(fd)
+    info["running"] = running
+    return info
+
+
+def spool_state(state_dir: str) -> dict[str, Any]:
+    pending = spool.pending(state_dir)
+    oldest_age = None
+    if pending:
+        try:
+            oldest_age = round(time.time() - os.stat(pending[0]).st_mtime, 1)
+        except OSError:
+            oldest_age = None
+    rejected_dir = Path(spool.spool_dir(state_dir)) / "rejected"
+    rejected = len(list(rejected_dir.glob("*.json"))) if rejected_dir.is_dir() else 0
+    return {"path": spool.spool_dir(state_dir), "pending": len(pending), "oldest_age_s": oldest_age, "rejected": rejected}
+
+
+def trust_summary(state_dir: str, now: float | None = None) -> list[dict[str, Any]]:
+    """One row per agent: score now (decayed), tier, per-minute limit, decision counts."""
+    from guidance.gates.rate_limit import limit_for
+    from guidance.session import DEFAULT_RATE_BASE, RATE_BASE_ENV
+
+    now = time.time() if now is None else now
+    state = trust.load(state_dir)
+    try:
+        base = int(os.environ.get(RATE_BASE_ENV, "") or DEFAULT_RATE_BASE)
+    except ValueError:
+        base = DEFAULT_RATE_BASE
+    rows = []
+    for agent in sorted(state.get("agents", {})):
+        entry = state["agents"][agent]
+        score, tier_name = trust.current(state, agent, now)
+        rows.append({
+            "agent": agent,
+            "score": round(score, 4),
+            "tier": tier_name,
+            "limit_per_min": limit_for(base, tier_name),
+            "allow": entry.get("allow", 0),
+            "warn": entry.get("warn", 0) + entry.get("ask", 0),
+            "deny": entry.get("deny", 0),
+        })
+    return rows
+
+
+def ledger_state(state_dir: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    try:
+        keyring = keymod.load(state_dir, create=False)  # status never creates a key
+    except GuidanceError as exc:
+        keyring = None
+        out["key_error"] = str(exc)
+    ledger = Ledger(state_dir, keyring=keyring)
+    out.update(path=str(ledger.path), bytes=_size(ledger.path) or 0)
+    try:
+        head = ledger.head()
+        out.update(records=head.size, head=head.hash)
+    except GuidanceError as exc:
+        out.update(records=None, head=None, error=str(exc))
+    try:
+        checkpoints = ledger.checkpoints()
+        last = checkpoints[-1][0] if checkpoints else None
+        out["checkpoints"] = len(checkpoints)
+        out["last_checkpoint"] = {"size": last.size, "head": last.head} if last else None
+        out["verifier_keys"] = ledger.verifier_keys()
+    except GuidanceError as exc:
+        out.update(checkpoints=None, last_checkpoint=None, checkpoint_error=str(exc))
+    return out
+
+
+def collect(project: str, state_dir: str) -> dict[str, Any]:
+    layout = StateLayout(state_dir)
+    return {
+        "project": project,
+        "state_dir": state_dir,
+        "state_exists": os.path.isdir(state_dir),
+        "paths": {name: getattr(layout, name) for name in ("cache", "keys", "ledger", "spool", "proposals", "backups", "logs")},
+        "ledger": ledger_state(state_dir) if os.path.isdir(layout.ledger) else {"path": str(Path(layout.ledger) / "ledger.jsonl"), "records": 0},
+        "spool": spool_state(state_dir),
+        "worker": worker_state(state_dir),
+        "trust": trust_summary(state_dir),
+        "env": [{"name": name, "set": name in os.environ, "what": what} for name, what in ENV_VARS],
+        "files": [{"path": path, "writer": writer, "what": what} for path, writer, what in FILES],
+    }
