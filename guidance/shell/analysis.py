@@ -115,6 +115,31 @@ class _Analyzer:
                     cmd.pipe_prev = before
                 if after and not cmd.pipe_next:
                     cmd.pipe_next = after
+            if k and group and not self.full:
+                self.piped_code(groups[:k], group[0], origin, depth)
+
+    def piped_code(self, before: list[list[Command]], consumer: Command, origin: str, depth: int) -> None:
+        """`echo 'rm -rf /' | sh`, `echo cm0gLXJmIC8K | base64 -d | bash`: when a shell or an
+        interpreter reads code from a pipe of literal text, that code is analysed too."""
+        program = consumer.program
+        launched = nested([Arg(v) for v in consumer.argv], True) if program in SHELLS or program == "xargs" else []
+        is_shell = program in SHELLS and [n.kind for n in launched] == ["stdin"]
+        if not is_shell and program != "xargs" and not program.startswith(_INTERPRETER_PREFIXES):
+            return
+        text = _piped_text(before)
+        if text is None:
+            return
+        if program == "xargs":
+            if launched and not any(w.startswith(("-I", "-i", "--replace")) for w in consumer.argv):
+                args = launched[0].args + [Arg(w) for w in text.split()]
+                self.command(args, [], _join(origin, "xargs"), depth + 1, consumer.background, None, consumer.text, [], False)
+            return
+        if depth + 1 > MAX_SHELL_DEPTH:
+            self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed (| {program})")
+        elif is_shell:
+            self.run(text, _join(origin, f"| {program}"), depth + 1)
+        else:
+            self.interpreter(consumer, text)
 
     def walk_node(self, node: Node, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
         if isinstance(node, SimpleNode):
@@ -310,6 +335,64 @@ class _Analyzer:
             return None
         self.commands.append(cmd)
         return cmd
+
+
+def _piped_text(before: list[list[Command]]) -> str | None:
+    """The text a pipeline of `echo`/`printf` and decoders (`base64 -d`, `rev`) produces, if
+    it is known without running anything."""
+    decoders: list[str] = []
+    for group in reversed(before):
+        if len(group) != 1 or group[0].dynamic:
+            return None
+        cmd = group[0]
+        args = cmd.argv[1:]
+        if cmd.program == "base64" and any(a in ("-d", "--decode", "-D") for a in args):
+            decoders.append("base64")
+        elif cmd.program == "rev" and not args:
+            decoders.append("rev")
+        elif cmd.program in ("echo", "printf"):
+            text = _echo_text(cmd.program, args)
+            for decoder in reversed(decoders):
+                text = _decode(decoder, text)
+            return text
+        else:
+            return None
+    return None
+
+
+def _echo_text(program: str, args: list[str]) -> str:
+    from guidance.shell.lexer import decode_escapes
+
+    if program == "printf":
+        if not args:
+            return ""
+        parts = [p.replace("%%", "%") for p in decode_escapes(args[0]).split("%s")]
+        values = args[1:]
+        out: list[str] = []
+        while True:  # printf reuses its format until the values run out
+            for k, part in enumerate(parts):
+                out.append(part)
+                if k < len(parts) - 1:
+                    out.append(values.pop(0) if values else "")
+            if not values or len(parts) == 1:
+                return "".join(out)
+    escapes = False
+    while args and len(args[0]) > 1 and args[0][0] == "-" and all(c in "neE" for c in args[0][1:]):
+        escapes = escapes or "e" in args[0]
+        args = args[1:]
+    text = " ".join(args) + "\n"
+    return decode_escapes(text) if escapes else text
+
+
+def _decode(decoder: str, text: str) -> str:
+    if decoder == "rev":
+        return "\n".join(line[::-1] for line in text.split("\n"))
+    import binascii
+
+    try:
+        return binascii.a2b_base64(text.encode("ascii", "ignore")).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return ""
 
 
 def _is_glob(value: str) -> bool:

@@ -271,6 +271,12 @@ class Lexer:
                     i = self._process_substitution(i, buf, subs)
                     info[0] = True
                     continue
+                if c == "(" and buf and buf[-1][-1:] in ("@", "!", "+", "*", "?"):
+                    end = _matching_paren(src, i + 1)  # extglob: !(keep) @(a|b)
+                    buf.append(src[i:end])
+                    word.glob = True
+                    i = end
+                    continue
                 if c == "(" and buf and _is_array_assignment("".join(buf)):
                     end = _matching_paren(src, i + 1)
                     buf.append(src[i:end])
@@ -569,14 +575,22 @@ def _matching_double_paren(src: str, i: int) -> int | None:
     return None
 
 
+def _no_subparse(src: str, pos: int, until_paren: bool) -> tuple[Any, int]:
+    return None, len(src)
+
+
+def decode_escapes(text: str) -> str:
+    """Backslash escapes as `$'...'`, `echo -e` and `printf` read them."""
+    if "\\" not in text:
+        return text
+    buf: list[str] = []
+    Lexer(text.replace("'", "\\'") + "'", 0, ParseState(), _no_subparse)._ansi_c(0, buf)
+    return "".join(buf)
+
+
 def split_words(text: str) -> list[str]:
     """Quote-aware split of a string into word values (for `env -S` and similar)."""
-    state = ParseState()
-
-    def _no_sub(src: str, pos: int, until_paren: bool) -> tuple[Any, int]:
-        return None, len(src)
-
-    lexer = Lexer(text, 0, state, _no_sub)
+    lexer = Lexer(text, 0, ParseState(), _no_subparse)
     words: list[str] = []
     while True:
         token = lexer.next()

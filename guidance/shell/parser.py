@@ -304,6 +304,8 @@ class Parser:
                 node.redirects.append(self._parse_redirect())
                 end = self.lexer.pos if self._token is None else self._token.pos
             else:
+                if token.kind == OP and token.op == "(" and node.words:
+                    self.state.problem("syntax error near '('")
                 break
         node.end = end
         return node

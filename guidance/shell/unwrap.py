@@ -297,7 +297,7 @@ _SSH_SHORT_ARG = "bcDEeFIiJLlmOopQRSWwB"
 def _ssh(args: list[Arg]) -> list[Nested]:
     i = skip_options(args, 1, _SSH_SHORT_ARG)
     if i + 1 >= len(args):
-        return []
+        return [Nested("stdin", "ssh")] if i < len(args) else []
     rest = args[i + 1 :]
     return [Nested("shell", "ssh", text=" ".join(a.value for a in rest), dynamic=any(a.dynamic for a in rest))]
 
@@ -408,7 +408,50 @@ def _script(args: list[Arg]) -> list[Nested]:
     return []
 
 
+def _alias(args: list[Arg]) -> list[Nested]:
+    """`alias ll='rm -rf /'`: the value runs wherever the alias is used."""
+    found: list[Nested] = []
+    for arg in args[1:]:
+        name, eq, value = arg.value.partition("=")
+        if eq and value:
+            found.append(Nested("shell", "alias", text=value, dynamic=arg.dynamic))
+    return found
+
+
+def _trap(args: list[Arg]) -> list[Nested]:
+    """`trap 'rm -rf /' EXIT`: the handler runs later, in this shell."""
+    i = skip_options(args, 1)
+    if i + 1 < len(args) and args[i].value not in ("", "-"):
+        return [Nested("shell", "trap", text=args[i].value, dynamic=args[i].dynamic)]
+    return []
+
+
+_DOCKER_EXEC_ARG = frozenset(("env", "env-file", "user", "workdir", "detach-keys"))
+
+
+def _docker(args: list[Arg]) -> list[Nested]:
+    """`docker exec [opts] CONTAINER cmd...` (also podman): the command runs in the container."""
+    if len(args) < 3 or args[1].value != "exec":
+        return []
+    i = skip_options(args, 2, "euw", _DOCKER_EXEC_ARG) + 1
+    return [Nested("argv", f"{program_name(args[0].value)} exec", args=args[i:])] if i < len(args) else []
+
+
+def _kubectl(args: list[Arg]) -> list[Nested]:
+    """`kubectl exec POD [-c C] -- cmd...`: the command after `--` runs in the pod."""
+    words = [a.value for a in args]
+    if "exec" not in words[1:3] or "--" not in words:
+        return []
+    i = words.index("--") + 1
+    return [Nested("argv", "kubectl exec", args=args[i:])] if i < len(args) else []
+
+
 _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
+    "alias": _alias,
+    "trap": _trap,
+    "docker": _docker,
+    "podman": _docker,
+    "kubectl": _kubectl,
     "eval": _eval,
     "su": _su,
     "runuser": _su,

@@ -61,6 +61,7 @@ QUOTING = [
     ("echo {a,b}c", [("", ["echo", "ac", "bc"])]),
     ("echo '{a,b}'", [("", ["echo", "{a,b}"])]),
     ("echo {1..3}", [("", ["echo", "{1..3}"])]),
+    ("rm !(keep) @(a|b)", [("", ["rm", "!(keep)", "@(a|b)"])]),
     ("echo *.txt", [("", ["echo", "*.txt"])]),
 ]
 
@@ -225,6 +226,7 @@ PROBLEMS = [
     ("`echo rm` x", "dynamic program name", [["echo", "rm"], ["`echo rm`", "x"]]),
     ("/???/r? -rf /", "glob pattern", [["/???/r?", "-rf", "/"]]),
     ("echo >", "without a target", [["echo"]]),
+    ("rm a (b)", "syntax error near '('", [["rm", "a"], ["b"]]),
 ]
 
 
