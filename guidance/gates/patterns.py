@@ -24,9 +24,17 @@ def _is_short_cluster(word: str) -> bool:
 def _word_match(pattern: str, word: str) -> bool:
     if pattern == word:
         return True
+    if "/" in pattern and _path_form(pattern) == _path_form(word):
+        return True  # `migrations/` names the same directory as `./migrations`
     if "*" in pattern or "?" in pattern or "[" in pattern:
         return _match_segment(pattern, word)
     return False
+
+
+def _path_form(word: str) -> str:
+    while word.startswith("./"):
+        word = word[2:]
+    return word.rstrip("/") or word
 
 
 def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:

@@ -3,7 +3,7 @@
 A line is a Bash command, or (when it starts with `{"`) a PreToolUse hook event as JSON,
 followed by its label: `# deny: CODE`, `# ask: CODE`, `# warn: CODE` or `# allow`.
 The label is the last `  # ` (two spaces, hash) on the line. Lines starting with `#` are
-comments; `#! level: strict` sets the level for the lines after it, `#! policy: FILE` the
+comments; `#! level: strict` sets the level for the lines after it (default: the policy's), `#! policy: FILE` the
 CLAUDE.md (relative to this directory) compiled into the bundle.
 
 Every case runs with HOME=/home/dev, project root /home/dev/project and cwd = the root
@@ -60,7 +60,7 @@ def parse_line(raw: str) -> tuple[str, str, str] | None:
 
 def load(path: Path) -> list[Case]:
     cases: list[Case] = []
-    level = "standard"
+    level = ""  # the bundle's level unless a `#! level:` line says otherwise
     policy = ""
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if raw.startswith("#! level:"):
@@ -116,7 +116,7 @@ def run(case: Case) -> object:
     os.environ["HOME"] = HOME
     try:
         event = normalise(case.payload(), project_dir=ROOT)
-        return evaluate(bundle_for(case.policy), event, level=case.level)
+        return evaluate(bundle_for(case.policy), event, level=case.level or None)
     finally:
         if old_home is not None:
             os.environ["HOME"] = old_home
