@@ -339,7 +339,8 @@ class ScriptedExecutor(_ClaudeBase):
         with ModelServer(script_for(task.script, ws), log_path=log_path) as server:
             env = claude_env(server.url, ws.home, base=base_environment(), extra={"CLAUDE_CODE_MAX_RETRIES": "1"})
             process = _ClaudeProcess(claude_argv(self.binary(), task), env, request)
-            result = process.run(task.timeout, watch=lambda: _probe(server.url))
+            url = server.url
+            result = process.run(task.timeout, watch=lambda: _probe(url))
             result.server_log = [entry.to_dict() for entry in server.requests]
         result.env = self._reproduce_env(env)
         return result

@@ -296,6 +296,8 @@ class Runner:
         name = self.options.executor or task.executor
         if name in preflight:
             attempt = Attempt(task.id, repeat, "error", SETUP, preflight[name])
+        elif name == "scripted" and task.script is None:
+            attempt = Attempt(task.id, repeat, "error", SETUP, f"task {task.id} has no `script` for the scripted executor")
         else:
             retries = 0
             while True:

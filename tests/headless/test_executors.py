@@ -1,0 +1,173 @@
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from guidance.errors import RunnerError
+from guidance.headless import executors
+from guidance.headless.collect import collect
+from guidance.headless.executors import (
+    ExecRequest,
+    FakeExecutor,
+    ScriptedExecutor,
+    answer_request,
+    make_executor,
+    script_for,
+)
+from guidance.headless.suite import Task
+from guidance.headless.workspace import prepare
+
+FAKE_CLAUDE = Path(__file__).parent / "fake_claude.py"
+QUESTION = {"question": "Which database?", "header": "DB",
+            "options": [{"label": "postgres", "description": "pg"}, {"label": "mysql", "description": "my"}]}
+
+
+def task(**fields: Any) -> Task:
+    base = {"id": "t", "prompt": "hello there", "executor": "scripted", "timeout": 20,
+            "script": {"turns": [{"tool_uses": [{"name": "Write", "input": {"file_path": "${WORKSPACE}/a.txt", "content": "x"}}]},
+                                 {"text": "done"}]}}
+    return Task.model_validate({**base, **fields})
+
+
+def ask(mode: str, answers: dict[str, str] | None = None, prompter: Any = None) -> tuple[dict[str, Any], Any]:
+    request = ExecRequest(task(answers=answers or {}), workspace=None, mode=mode, prompter=prompter)  # type: ignore[arg-type]
+    payload = {"subtype": "can_use_tool", "tool_name": "AskUserQuestion", "input": {"questions": [QUESTION]}, "tool_use_id": "q"}
+    return answer_request(request, payload)
+
+
+@pytest.mark.parametrize(
+    ("mode", "answers", "behavior", "answer"),
+    [
+        ("non-interactive", {}, "deny", None),
+        ("auto-answer", {}, "allow", "postgres"),  # no default given: the first option
+        ("auto-answer", {"Which database?": "mysql"}, "allow", "mysql"),
+        ("auto-answer", {"DB": "sqlite"}, "allow", "sqlite"),  # by header
+        ("auto-answer", {"*": "any"}, "allow", "any"),
+    ],
+)
+def test_ask_user_question_per_mode(mode: str, answers: dict[str, str], behavior: str, answer: str | None) -> None:
+    reply, interaction = ask(mode, answers)
+    assert reply["behavior"] == behavior == interaction.behavior
+    if answer is not None:
+        assert reply["updatedInput"]["answers"] == {"Which database?": answer}
+
+
+def test_interactive_asks_the_prompter() -> None:
+    seen: list[str] = []
+
+    def prompter(kind: str, payload: dict[str, Any]) -> str:
+        seen.append(kind)
+        return "mysql" if kind == "question" else "n"
+
+    reply, _ = ask("interactive", prompter=prompter)
+    assert reply["updatedInput"]["answers"] == {"Which database?": "mysql"}
+    request = ExecRequest(task(), workspace=None, mode="interactive", prompter=prompter)  # type: ignore[arg-type]
+    reply, interaction = answer_request(request, {"tool_name": "Bash", "input": {"command": "ls"}})
+    assert reply["behavior"] == "deny" and interaction.tool == "Bash" and seen == ["question", "permission"]
+
+
+@pytest.mark.parametrize("mode", ["non-interactive", "auto-answer"])
+def test_permission_prompts_are_denied_without_a_person(mode: str) -> None:
+    request = ExecRequest(task(), workspace=None, mode=mode)  # type: ignore[arg-type]
+    reply, _ = answer_request(request, {"tool_name": "Bash", "input": {"command": "rm x"}})
+    assert reply == {"behavior": "deny", "message": f"Permission prompts are denied in {mode} mode."}
+
+
+def test_script_for_substitutes_the_workspace(tmp_path: Path) -> None:
+    ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
+    try:
+        script = script_for(task().script, ws)  # type: ignore[arg-type]
+        assert script.turns[0].tool_uses[0].input["file_path"] == f"{ws.project}/a.txt"
+    finally:
+        ws.cleanup()
+
+
+def test_fake_executor_replays_the_script(tmp_path: Path) -> None:
+    ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
+    try:
+        result = FakeExecutor().execute(ExecRequest(task(), ws))
+        run = collect("p", result.stdout)
+        assert [c.name for c in run.tool_calls] == ["Write"] and run.final_text == "done"
+        assert run.init["cwd"] == str(ws.project)
+    finally:
+        ws.cleanup()
+
+
+def test_make_executor() -> None:
+    assert make_executor("fake").name == "fake"
+    assert make_executor("scripted", binary=FAKE_CLAUDE).name == "scripted"
+    with pytest.raises(RunnerError, match="unknown executor"):
+        make_executor("robot")
+
+
+def test_missing_binary_fails_preflight(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CF_GUIDANCE_CLAUDE_BIN", str(tmp_path / "no-claude"))
+    with pytest.raises(RunnerError, match="not an executable file"):
+        ScriptedExecutor().preflight()
+
+
+def test_claude_executor_needs_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in executors.AUTH_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(RunnerError, match="needs one of ANTHROPIC_API_KEY"):
+        executors.ClaudeExecutor(binary=FAKE_CLAUDE).preflight()
+
+
+def run_fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, **fields: Any) -> tuple[Any, Any]:
+    monkeypatch.setenv("FAKE_CLAUDE_MODE", mode)
+    monkeypatch.setenv("GUIDANCE_STATE_DIR", "/somewhere/else")
+    spec = task(**fields)
+    ws = prepare(spec, tmp_path, install=None, base_dir=tmp_path)
+    result = ScriptedExecutor(binary=FAKE_CLAUDE).execute(ExecRequest(spec, ws, mode="auto-answer"))
+    return result, ws
+
+
+def test_scripted_executor_drives_the_stream_protocol(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result, ws = run_fake(tmp_path, monkeypatch, "ask", answers={"DB": "mysql"})
+    try:
+        run = collect("hello there", result.stdout)
+        init = run.init
+        assert init["home"] == str(ws.home) and init["base_url"].startswith("http://127.0.0.1:")
+        assert init["guidance_env"] == []  # the user's GUIDANCE_* settings do not reach the hooks
+        assert {"--input-format", "stream-json", "--permission-prompt-tool", "stdio", "--setting-sources",
+                "project", "--include-hook-events"} <= set(init["argv"])
+        assert run.final_text == "hello there"  # the prompt went in as the first user message
+        assert run.tool_calls[0].result == 'answered: {"Which database?": "mysql"}'
+        assert [i.behavior for i in result.interactions] == ["allow"]
+        assert result.exit_code == 0 and not result.timed_out and not result.infra_error
+        assert result.env["CLAUDE_CONFIG_DIR"] == str(ws.config_dir)
+    finally:
+        ws.cleanup()
+
+
+def test_timeout_kills_the_whole_process_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result, ws = run_fake(tmp_path, monkeypatch, "hang", timeout=1)
+    ws.cleanup()
+    assert result.timed_out and result.exit_code != 0
+    assert result.duration_ms < 30_000  # the sleeping child did not keep the pipes open
+
+
+def test_crash_keeps_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result, ws = run_fake(tmp_path, monkeypatch, "crash")
+    ws.cleanup()
+    assert result.exit_code == 3 and "something broke" in result.stderr
+
+
+def test_dead_model_server_aborts_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from guidance import modelserver
+
+    class DyingServer(modelserver.ModelServer):
+        def start(self) -> modelserver.ModelServer:
+            started = super().start()
+            threading.Timer(0.3, self.stop).start()
+            return started
+
+    monkeypatch.setattr(modelserver, "ModelServer", DyingServer)
+    result, ws = run_fake(tmp_path, monkeypatch, "hang", timeout=30)
+    ws.cleanup()
+    assert "stopped answering mid-run" in result.infra_error and not result.timed_out
+    assert json.loads(result.stdout.splitlines()[0])["subtype"] == "init"
