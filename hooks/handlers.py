@@ -150,7 +150,8 @@ def record_decision(call: Call, record: dict[str, Any]) -> bool:
     except StateError as exc:
         call.warnings.append(str(exc))
         return False
-    spool.spawn_worker(call.project_dir, call.state_dir)
+    # No worker start here: the next post event (PostToolUse, Stop, SessionEnd) starts one,
+    # and session rules read decisions still in the spool. The pre-tool path stays minimal.
     return True
 
 

@@ -25,7 +25,7 @@ from guidance.state import STATE_TOP, StateLayout
 
 from . import settings as settings_file
 from .report import FileChange, InstallReport
-from .wiring import AGENTS, CLAUDE, CODEX, SETTINGS_FILES, WIRING
+from .wiring import AGENTS, CLAUDE, CODEX, SETTINGS_FILES, WIRING, launcher_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -183,6 +183,7 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
         report.changes.append(FileChange(path=rel, action="created" if old is None else "updated",
                                          backup=os.path.relpath(backup, root) if backup else None))
     report.changes.append(_ensure_key(layout, root))
+    _compile_bytecode()
 
     new_manifest = dict(manifest)
     new_manifest["version"] = MANIFEST_VERSION
@@ -205,6 +206,17 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
 
         report.verify = run_verify(root, agent=agent)
     return report
+
+
+def _compile_bytecode() -> None:
+    """Write the .pyc files of the hook's modules now: an editable install (or one run with
+    PYTHONDONTWRITEBYTECODE) would otherwise compile them from source on every hook call."""
+    import compileall
+
+    import guidance
+
+    for directory in {os.path.dirname(guidance.__file__), os.path.dirname(launcher_path())}:
+        compileall.compile_dir(directory, quiet=2, workers=1)
 
 
 def _ensure_key(layout: StateLayout, root: str) -> FileChange:
