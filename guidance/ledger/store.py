@@ -535,9 +535,12 @@ class Ledger:
         hashes = _verify_records(data, report, keyring.by_id)
         if report.status == TAMPERED:
             return report
+        present = report.records
+        if report.status == TORN and _is_next_record(data[len(data) - report.torn_bytes :], report, keyring.by_id):
+            present += 1  # a whole record that lost only its newline still counts
         try:
             stored = json.loads(self.head_path.read_bytes())
-            if int(stored["seq"]) + 1 > report.records:
+            if int(stored["seq"]) + 1 > present:
                 report.fail(TAMPERED, f"head pointer says {int(stored['seq']) + 1} records but the ledger has {report.records}: records were removed", seq=report.records)
         except FileNotFoundError:
             pass
@@ -627,31 +630,31 @@ def _verify_records(data: bytes, report: Report, keys: dict[str, bytes] | None) 
     prev = GENESIS
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the file ends with a newline
+
+    def bad(problem: str) -> list[str]:
+        report.records = len(hashes)
+        report.fail(TAMPERED, problem, seq=len(hashes), line=len(hashes) + 1)
+        return hashes
+
     for number, line in enumerate(lines, 1):
         seq = number - 1
         try:
             body, digest, mac = split(line)
             record = parse_body(body)
         except LedgerIntegrityError as exc:
-            report.fail(TAMPERED, f"line {number}: {exc}", seq=seq, line=number)
-            return hashes
+            return bad(f"line {number}: {exc}")
         if record["seq"] != seq:
-            report.fail(TAMPERED, f"line {number}: seq {record['seq']} where {seq} was expected (a record was removed, inserted or moved)", seq=seq, line=number)
-            return hashes
+            return bad(f"line {number}: seq {record['seq']} where {seq} was expected (a record was removed, inserted or moved)")
         if record["prev"] != prev:
-            report.fail(TAMPERED, f"record seq {seq}: prev does not match the previous record's hash (chain broken)", seq=seq, line=number)
-            return hashes
+            return bad(f"record seq {seq}: prev does not match the previous record's hash (chain broken)")
         if record_hash(body) != digest:
-            report.fail(TAMPERED, f"record seq {seq}: content does not match its hash (edited)", seq=seq, line=number)
-            return hashes
+            return bad(f"record seq {seq}: content does not match its hash (edited)")
         if keys is not None:
             key = keys.get(record["kid"])
             if key is None:
-                report.fail(TAMPERED, f"record seq {seq}: signed with unknown key {record['kid']}", seq=seq, line=number)
-                return hashes
+                return bad(f"record seq {seq}: signed with unknown key {record['kid']}")
             if not hmac.compare_digest(record_mac(key, body), mac):
-                report.fail(TAMPERED, f"record seq {seq}: bad HMAC (rewritten without the key)", seq=seq, line=number)
-                return hashes
+                return bad(f"record seq {seq}: bad HMAC (rewritten without the key)")
         hashes.append(digest)
         prev = digest
     report.records = len(hashes)
