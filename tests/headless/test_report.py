@@ -1,0 +1,197 @@
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import pytest
+
+from guidance.headless.executors import ExecRequest, ExecResult, FakeExecutor, stream
+from guidance.headless.report import (
+    COMPLETION_SIGNAL,
+    SCHEMA_VERSION,
+    Report,
+    build_report,
+    render_envelope,
+    render_junit,
+    write_reports,
+)
+from guidance.headless.htmlreport import render_html
+from guidance.headless.runner import RunOptions, Runner
+from guidance.headless.suite import load_suite
+
+from conftest import in_ci
+from .helpers import TURNS, write_suite
+
+SUITE = """\
+version: 1
+name: report-demo
+defaults: {executor: fake}
+tasks:
+  - id: passes
+    prompt: finish
+    assertions:
+      - {type: output-contains, expected: done}
+  - id: fails
+    prompt: push <b>now</b>
+    description: the force push must be blocked
+    assertions:
+      - {type: hook-blocked, tool: Bash, rule: "SEC*", description: "secret write is blocked"}
+      - {type: tool-called, tool: Bash, input: {command: make test}}
+  - id: broken
+    prompt: anything
+    assertions:
+      - {type: output-contains, expected: done}
+"""
+
+
+def responder(request: ExecRequest) -> ExecResult | str:
+    if request.task.id == "broken":
+        return ExecResult(stdout="", timed_out=True, duration_ms=1000)
+    if request.task.id == "fails":
+        return stream(turns=TURNS, result_text="Pushed <script>alert(1)</script>")
+    return stream(result_text="done")
+
+
+@pytest.fixture
+def report(tmp_path: Path) -> dict[str, Any]:
+    suite = load_suite(write_suite(tmp_path, SUITE))
+    result = Runner(suite, RunOptions(base_dir=tmp_path, retries=0), executors={"fake": FakeExecutor(responder)},
+                    installer=None).run()
+    return build_report(result, argv=["cf-guidance", "headless", "run", "suite.yaml"])
+
+
+def test_json_report_schema_and_summary(report: dict[str, Any]) -> None:
+    Report.model_validate(report)
+    assert report["schema_version"] == SCHEMA_VERSION
+    summary = report["summary"]
+    assert (summary["totalTasks"], summary["tasksPassed"], summary["tasksFailed"], summary["tasksErrored"]) == (3, 1, 1, 1)
+    assert (summary["totalAssertions"], summary["assertionsPassed"], summary["totalViolations"]) == (3, 2, 1)
+    assert summary["passRate"] == pytest.approx(1 / 3, abs=1e-3) and summary["exitCode"] == 2
+    assert [t["meta"]["test_id"] for t in report["tasks"]] == ["broken", "fails", "passes"]  # what needs attention first
+    json.dumps(report)  # serialisable as is
+
+
+def test_task_sections(report: dict[str, Any]) -> None:
+    fails = report["tasks"][1]
+    attempt = fails["attempts"][0]
+    assert set(attempt) >= {"reproduce", "execution", "expectations", "timeline", "side_effects", "claude_response", "debug"}
+    failed = [e for e in attempt["expectations"] if e["status"] == "fail"]
+    assert failed[0]["description"] == "secret write is blocked"
+    assert failed[0]["expected"]["rule"] == "SEC*" and "DST012" in failed[0]["reason"]
+    assert attempt["reproduce"]["rerun_command"].endswith("--ids fails --keep-workspaces")
+    assert attempt["execution"]["token_usage"]["total"] > 0
+    assert fails["stats"]["pass_at_k"] == {"1": 0.0}
+    assert report["tasks"][0]["attempts"][0]["error_kind"] == "timeout"
+
+
+def test_junit(report: dict[str, Any]) -> None:
+    root = ET.fromstring(render_junit(report))
+    assert (root.get("tests"), root.get("failures"), root.get("errors"), root.get("skipped")) == ("3", "1", "1", "0")
+    cases = {c.get("name"): c for c in root.iter("testcase")}
+    assert cases["fails"].find("failure") is not None
+    assert "secret write is blocked" in cases["fails"].find("failure").get("message", "")  # type: ignore[union-attr]
+    assert cases["broken"].find("error").get("type") == "timeout"  # type: ignore[union-attr]
+    assert cases["passes"].find("failure") is None
+
+
+def test_envelope_ends_with_the_completion_signal(report: dict[str, Any]) -> None:
+    text = render_envelope(report, report_path="reports/report.json")
+    lines = text.rstrip("\n").splitlines()
+    assert lines[0] == "Headless run complete (suite: report-demo)."
+    assert lines[-1] == COMPLETION_SIGNAL
+    assert "Verdict: Could not run every task" in text and "Report: reports/report.json" in text
+    assert "[FAIL] fails" in text and "Why: denied by rule DST012, not SEC*" in text
+    assert "[ERROR] broken" in text and "Error: timeout" in text
+    assert "Inconclusive tasks" not in text  # empty sections are omitted
+
+
+def test_degraded_envelope_when_nothing_ran(report: dict[str, Any]) -> None:
+    report = json.loads(json.dumps(report))
+    report["summary"]["tasksErrored"] = report["summary"]["totalTasks"]
+    text = render_envelope(report)
+    assert text.startswith("Headless run degraded (suite: report-demo). Reason: 0 of 3 tasks produced a verdict.")
+    assert text.rstrip().endswith(COMPLETION_SIGNAL)
+
+
+def test_html_is_self_contained_escaped_and_failures_first(report: dict[str, Any]) -> None:
+    page = render_html(report)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "push &lt;b&gt;now&lt;/b&gt;" in page
+    assert "http://" not in page and "https://" not in page  # nothing loaded from the network
+    assert page.index('id="task-broken"') < page.index('id="task-fails"') < page.index('id="task-passes"')
+    for tab in ("Summary", "Expectations", "Timeline", "Debug"):
+        assert f'data-tab="{tab}"' in page
+    assert 'class="copy"' in page and "secret write is blocked" in page
+    assert 'id="summary"' in page and "report-demo" in page
+
+
+def test_write_reports(tmp_path: Path, report: dict[str, Any]) -> None:
+    paths = write_reports(report, tmp_path / "out")
+    assert json.loads(paths["json"].read_text())["summary"]["totalTasks"] == 3
+    assert paths["envelope"].read_text().rstrip().endswith(COMPLETION_SIGNAL)
+    ET.parse(paths["junit"])
+    assert paths["html"].read_text().startswith("<!DOCTYPE html>")
+
+
+def _chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _png_pixels(data: bytes) -> tuple[int, int, set[bytes]]:
+    """Width, height and the distinct pixel values of an 8-bit RGB(A) PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, chunks, header = 8, [], b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks.append(body)
+        pos += 12 + length
+    width, height, depth, color = struct.unpack(">IIBB", header[:10])
+    assert depth == 8 and color in (2, 6)
+    channels = 4 if color == 6 else 3
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * channels + 1
+    values: set[bytes] = set()
+    for row in range(0, height, 7):  # the filter byte makes rows differ; sampling rows is enough to see content
+        line = raw[row * stride + 1:(row + 1) * stride]
+        values.update(line[i:i + channels] for i in range(0, len(line), channels * 13))
+    return width, height, values
+
+
+def test_html_renders_in_headless_chromium(tmp_path: Path, report: dict[str, Any]) -> None:
+    browser = _chromium()
+    if browser is None:
+        if in_ci():
+            pytest.fail("chromium is required in CI for the HTML report test (apt-get install -y chromium)")
+        pytest.skip("chromium not installed")
+    page = tmp_path / "report.html"
+    page.write_text(render_html(report), encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    dump = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert dump.returncode == 0, dump.stderr[-500:]
+    assert "report-demo" in dump.stdout and "secret write is blocked" in dump.stdout
+    done = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--screenshot={shot}",
+         "--window-size=1200,1600", page.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0 and shot.exists(), done.stderr[-500:]
+    width, height, values = _png_pixels(shot.read_bytes())
+    assert (width, height) == (1200, 1600)
+    assert len(values) > 20, "the screenshot is blank"
