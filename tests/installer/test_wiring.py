@@ -1,0 +1,29 @@
+"""The wiring table agrees with the hook's command table, and its commands survive any path."""
+
+from __future__ import annotations
+
+import shlex
+
+from guidance.hooks import dispatch
+from guidance.installer.wiring import CLAUDE_OTHER_TOOLS, WIRING, command_for, our_command_name
+
+
+def test_every_wired_command_exists_and_handles_the_event_it_is_wired_to() -> None:
+    for wires in WIRING.values():
+        for wire in wires:
+            assert dispatch.COMMANDS[wire.name].hook_event == wire.event, wire
+
+
+def test_every_claude_tool_event_reaches_exactly_one_pre_command() -> None:
+    pre = [w for w in WIRING["claude"] if w.event == "PreToolUse"]
+    named = [m for w in pre if w.matcher != CLAUDE_OTHER_TOOLS for m in (w.matcher or "").split("|")]
+    assert len(named) == len(set(named))
+    assert CLAUDE_OTHER_TOOLS.startswith("^(?!(?:") and all(name in CLAUDE_OTHER_TOOLS for name in named)
+
+
+def test_commands_are_quoted_absolute_and_skip_site() -> None:
+    command = command_for("pre-bash", python="/opt/my env/bin/python", launcher="/srv/a b/hooks/launcher.py")
+    assert shlex.split(command) == ["/opt/my env/bin/python", "-S", "/srv/a b/hooks/launcher.py", "pre-bash"]
+    assert our_command_name({"type": "command", "command": command}) == "pre-bash"
+    assert our_command_name({"command": command}) == "pre-bash"  # type defaults to command
+    assert our_command_name({"type": "command", "command": "echo hooks/launcher.py"}) is None
