@@ -1,0 +1,211 @@
+"""Detached worker: drains in order, applies each job once, survives kill -9 at any point."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from guidance import session, trust
+from guidance.errors import LedgerError
+from guidance.jobs import spool, worker
+from guidance.ledger.store import Ledger
+
+
+@pytest.fixture
+def state(tmp_path: Path) -> str:
+    return str(tmp_path / "state")
+
+
+def decision_job(state: str, i: int, verdict: str = "allow", session_id: str = "s1") -> str:
+    payload = {"session_id": session_id, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": f"echo {i}"}}
+    return spool.enqueue(state, spool.DECISION, payload, {"decision": verdict, "rule": "", "reason": "", "findings": []})
+
+
+def bash_job(state: str, command: str, ok: bool = True, session_id: str = "s1") -> str:
+    payload = {"session_id": session_id, "hook_event_name": "PostToolUse" if ok else "PostToolUseFailure",
+               "tool_name": "Bash", "tool_input": {"command": command}}
+    return spool.enqueue(state, "post-bash" if ok else "post-failure", payload)
+
+
+def ledger_jobs(state: str) -> list[str]:
+    return [r["job"] for r in Ledger(state).records()]
+
+
+def test_drain_applies_jobs_in_order_and_empties_the_spool(state: str) -> None:
+    ids = [decision_job(state, i) for i in range(5)] + [bash_job(state, "make test")]
+    result = worker.drain(state)
+    assert (result.applied, result.skipped, result.rejected) == (6, 0, 0)
+    assert ledger_jobs(state) == ids
+    assert spool.pending(state) == []
+    assert Ledger(state).verify().ok
+    entry = trust.load(state)["agents"]["main"]
+    assert (entry["allow"], round(entry["score"], 2)) == (5, 0.55)
+    summary = session.load_summary(state, "s1")
+    assert [h["command"] for h in summary["history"]] == ["make test"] and summary["seq"] == 5
+
+
+def test_records_carry_job_fields(state: str) -> None:
+    job_id = decision_job(state, 1, "deny")
+    worker.drain(state)
+    record = next(Ledger(state).records())
+    assert record["job"] == job_id and record["kind"] == "decision" and record["session_id"] == "s1"
+    assert record["decision"]["decision"] == "deny" and record["event"]["tool_input"]["command"] == "echo 1"
+
+
+def test_drain_twice_applies_nothing_twice(state: str) -> None:
+    for i in range(3):
+        decision_job(state, i)
+    worker.drain(state)
+    again = worker.drain(state)
+    assert (again.applied, again.skipped) == (0, 0)
+    assert len(ledger_jobs(state)) == 3 and trust.load(state)["agents"]["main"]["allow"] == 3
+
+
+@pytest.mark.parametrize("stage", ["appended", "removed", "derived"])
+def test_a_crash_at_any_stage_loses_nothing_and_applies_nothing_twice(state: str, stage: str) -> None:
+    ids = [decision_job(state, i) for i in range(40)]
+
+    class Crash(Exception):
+        pass
+
+    def crash(at: str, jobs: list[dict[str, Any]]) -> None:
+        if at == stage:
+            raise Crash
+
+    with pytest.raises(Crash):
+        worker.drain(state, batch=16, fault=crash)
+    worker.drain(state)
+    assert ledger_jobs(state) == ids
+    assert trust.load(state)["agents"]["main"]["allow"] == 40
+    assert spool.pending(state) == []
+
+
+_KILLED_WORKER = """
+import os, signal, sys
+from guidance.jobs import worker
+stage, after = sys.argv[2], int(sys.argv[3])
+seen = [0]
+def die(at, jobs):
+    if at == stage:
+        seen[0] += 1
+        if seen[0] >= after:
+            os.kill(os.getpid(), signal.SIGKILL)
+worker.drain(sys.argv[1], batch=10, fault=die)
+"""
+
+
+@pytest.mark.parametrize(("stage", "after"), [("appended", 2), ("removed", 1), ("derived", 1)])
+def test_kill_9_mid_drain_loses_no_job_and_applies_none_twice(state: str, stage: str, after: int) -> None:
+    ids = [decision_job(state, i, "deny" if i % 5 == 0 else "allow") for i in range(35)]
+    proc = subprocess.run([sys.executable, "-c", _KILLED_WORKER, state, stage, str(after)], capture_output=True)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert spool.pending(state) or stage == "derived"  # killed after removal in "derived": nothing left
+    worker.drain(state)
+    assert ledger_jobs(state) == ids
+    counts = trust.load(state)["agents"]["main"]
+    assert (counts["allow"], counts["deny"]) == (28, 7)
+    assert spool.pending(state) == [] and Ledger(state).verify().ok
+
+
+def test_random_kill_9_of_real_worker_processes(state: str, tmp_path: Path) -> None:
+    """The real `python -m guidance.jobs.worker`, killed at random moments, then finished by the next one."""
+    ids = [decision_job(state, i) for i in range(600)]
+    env = dict(os.environ, GUIDANCE_STATE_DIR=state)
+    rng = random.Random(4)
+    kills = 0
+    for _ in range(4):
+        proc = subprocess.Popen([sys.executable, "-m", "guidance.jobs.worker", "--project", str(tmp_path)], env=env)
+        time.sleep(rng.uniform(0.15, 0.6))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait()
+    done = subprocess.run([sys.executable, "-m", "guidance.jobs.worker", "--project", str(tmp_path)], env=env)
+    assert done.returncode == 0
+    jobs = ledger_jobs(state)
+    assert Counter(jobs).most_common(1)[0][1] == 1 and jobs == ids
+    assert trust.load(state)["agents"]["main"]["allow"] == 600
+    assert spool.pending(state) == []
+
+
+def test_unreadable_job_is_moved_aside_not_lost(state: str) -> None:
+    decision_job(state, 1)
+    bad = Path(spool.spool_dir(state)) / "00000000000000000001-1-bad.json"
+    bad.write_text("{not json")
+    result = worker.drain(state)
+    assert (result.applied, result.rejected) == (1, 1)
+    assert (Path(spool.spool_dir(state)) / "rejected" / bad.name).read_text() == "{not json"
+
+
+def test_ledger_failure_keeps_the_jobs(state: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = [decision_job(state, i) for i in range(3)]
+
+    def full(stage: str, fd: int, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(LedgerError, match="free disk space"):
+        worker.drain(state, ledger=Ledger(state, fault=full))
+    assert len(spool.pending(state)) == 3
+    assert json.loads(worker.worker_state_path(state).read_text())["state"] == "failed"
+    worker.drain(state)
+    assert ledger_jobs(state) == ids
+
+
+def test_worker_main_reports_failure_with_exit_1_not_a_traceback(state: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    decision_job(state, 1)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise LedgerError("cannot append to ledger: No space left on device; free disk space")
+
+    monkeypatch.setattr(worker, "drain", broken)
+    assert worker.main(["--project", str(tmp_path), "--state", state]) == 1
+    assert "free disk space" in (Path(state) / "logs" / "worker.log").read_text()
+
+
+def test_second_worker_waits_or_reports_busy(state: str) -> None:
+    decision_job(state, 1)
+    holder = worker._WorkerLock(state, 0)
+    assert holder.acquire()
+    try:
+        assert worker.drain(state, wait_s=0).busy
+    finally:
+        holder.release()
+    assert worker.drain(state, wait_s=0).applied == 1
+
+
+def test_session_end_signs_a_checkpoint_and_starts_the_autopilot_when_enabled(state: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[str] = []
+    monkeypatch.setattr(worker, "_spawn_autopilot", lambda project, st: started.append(project) or True)
+    decision_job(state, 1)
+    spool.enqueue(state, "session-end", {"session_id": "s1", "hook_event_name": "SessionEnd"})
+    result = worker.drain(state, project_dir=str(tmp_path))
+    assert result.checkpoints == 1 and started == []
+    assert Ledger(state).verify().unanchored == 0
+    monkeypatch.setenv(worker.AUTOPILOT_ENV, "1")
+    spool.enqueue(state, "session-end", {"session_id": "s2", "hook_event_name": "SessionEnd"})
+    result = worker.drain(state, project_dir=str(tmp_path))
+    assert (result.checkpoints, result.autopilot) == (1, 1) and started == [str(tmp_path)]
+
+
+def test_derived_state_is_rebuilt_when_the_cursor_does_not_line_up(state: str) -> None:
+    for i in range(4):
+        decision_job(state, i)
+    worker.drain(state)
+    tstate = trust.load(state)
+    tstate["cursor"] = {"seq": 1, "bytes": 7}  # points into the middle of a line
+    tstate["agents"]["main"]["allow"] = 2
+    Path(trust.path(state)).write_text(json.dumps(tstate))
+    decision_job(state, 4)
+    worker.drain(state)
+    assert trust.load(state)["agents"]["main"]["allow"] == 5
