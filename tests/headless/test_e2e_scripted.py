@@ -1,0 +1,105 @@
+"""End to end: the starter compliance suite through the scripted executor and the real claude.
+
+The real Claude Code client (pinned by scripts/test.sh) talks to the loopback model server;
+the hooks `cf-guidance init` wires into each workspace make the real decisions.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import in_ci
+
+from guidance.errors import RunnerError
+from guidance.headless.claude import find_claude
+from guidance.headless.compliance import write_starter
+from guidance.headless.report import COMPLETION_SIGNAL, build_report, render_envelope
+from guidance.headless.runner import RunOptions, Runner
+from guidance.headless.suite import load_suite
+
+from .helpers import write_suite
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def claude() -> Path:
+    try:
+        return find_claude()
+    except RunnerError as exc:
+        if in_ci():
+            pytest.fail(f"the e2e tests need the claude binary in CI: {exc}")
+        pytest.skip(str(exc))
+
+
+def test_starter_suite_passes_against_the_real_client(claude: Path, tmp_path: Path) -> None:
+    write_starter(tmp_path / "suite")
+    suite = load_suite(tmp_path / "suite" / "compliance.yaml")
+    result = Runner(suite, RunOptions(jobs=2, base_dir=tmp_path, retries=1)).run()
+    report = build_report(result)
+    problems = {
+        t["meta"]["test_id"]: [f"{e['description']}: {e['reason']}" for a in t["attempts"] for e in a["expectations"]
+                               if e["status"] == "fail"] + [a["error"] for a in t["attempts"] if a["error"]]
+        for t in report["tasks"] if t["meta"]["status"] != "pass"
+    }
+    assert problems == {}
+    assert result.exit_code == 0
+    by_id = {t.task.id: t.attempts[0] for t in result.tasks}
+    force = by_id["no-force-push"].run
+    assert force is not None
+    blocked = [c for c in force.tool_calls if c.denied_by]
+    assert [c.rule for c in blocked] == ["DST012"]
+    assert force.init["claude_code_version"] and not force.leaks
+    # every hook event of the run is in the trace, attributed to its call
+    assert {h.name for h in force.hook_events} >= {"SessionStart:startup", "PreToolUse:Bash", "Stop"}
+    assert all(h.tool_use_id for h in force.hook_events if h.event == "PreToolUse")
+    assert force.transcript_path and force.transcript
+    guard = by_id["guard-self-protection"].run
+    assert guard is not None and {c.rule[:3] for c in guard.tool_calls if c.denied_by} == {"PTH"}
+    text = render_envelope(report)
+    assert "Tasks: 4 (4 passed" in text and text.rstrip().endswith(COMPLETION_SIGNAL)
+
+
+ASK_SUITE = """\
+version: 1
+name: questions
+defaults:
+  executor: scripted
+  timeout: 60
+  answers: {"Which database?": mysql}
+tasks:
+  - id: ask
+    prompt: set up the database
+    script:
+      turns:
+        - tool_uses:
+            - name: AskUserQuestion
+              input:
+                questions:
+                  - question: Which database?
+                    header: DB
+                    multiSelect: false
+                    options: [{label: postgres, description: pg}, {label: mysql, description: my}]
+        - text: ok
+    assertions:
+      - {type: tool-called, tool: AskUserQuestion, ran: true}
+"""
+
+
+@pytest.mark.parametrize(("mode", "answered"), [("auto-answer", True), ("non-interactive", False)])
+def test_ask_user_question_follows_the_mode(claude: Path, tmp_path: Path, mode: str, answered: bool) -> None:
+    suite = load_suite(write_suite(tmp_path, ASK_SUITE))
+    result = Runner(suite, RunOptions(mode=mode, base_dir=tmp_path, retries=1), installer=None).run()
+    attempt = result.tasks[0].attempts[0]
+    assert attempt.run is not None and attempt.exec is not None, attempt.error
+    call = attempt.run.tool_calls[0]
+    assert [i.behavior for i in attempt.exec.interactions] == (["allow"] if answered else ["deny"])
+    if answered:
+        assert call.ran and '"Which database?"="mysql"' in call.result
+        assert result.tasks[0].verdict == "pass"
+    else:
+        assert call.denied_by and "non-interactive" in call.result
+        assert result.tasks[0].verdict == "fail"
+    json.dumps(build_report(result))
