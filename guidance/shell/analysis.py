@@ -13,7 +13,7 @@ analysis incomplete; `analyze` never raises.
 from __future__ import annotations
 
 from guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
-from guidance.shell.lexer import ParseState
+from guidance.shell.lexer import ParseState, one_line
 from guidance.shell.model import Command, ShellAnalysis
 from guidance.shell.parser import CompoundNode, FunctionNode, SimpleNode, parse
 from guidance.shell.unwrap import SHELLS, Arg, nested, strip_wrappers
@@ -65,6 +65,7 @@ class _Analyzer:
         self.full = False
 
     def problem(self, message: str) -> None:
+        message = one_line(message)
         if message not in self.problems:
             self.problems.append(message)
 
@@ -138,7 +139,7 @@ class _Analyzer:
             self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed (| {program})")
         elif is_shell:
             self.run(text, _join(origin, f"| {program}"), depth + 1)
-        else:
+        elif not consumer.language:
             self.interpreter(consumer, text)
 
     def walk_node(self, node: Node, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
@@ -189,8 +190,11 @@ class _Analyzer:
         redirects.extend(outer)
         args = self.expand(node.words)
         if not args:
-            if node.redirects:  # `> file` alone still creates or truncates the file
-                self.emit(Command(["true"], text=node.text, origin=origin, depth=depth, redirects=redirects, background=background))
+            if node.redirects:
+                # `> file` alone still creates or truncates the file; `$(< file)` reads it
+                reads = origin.endswith(("$(...)", "`...`")) and [op for op, _ in redirects] == ["<"]
+                program = "cat" if reads else "true"
+                self.emit(Command([program], text=node.text, origin=origin, depth=depth, redirects=redirects, background=background, stdin=stdin or ""))
             return
         subs_end = len(self.commands)
         cmd = self.command(args, redirects, origin, depth, background, stdin, node.text, list(node.prefix), False)
@@ -259,7 +263,7 @@ class _Analyzer:
         wrappers.extend(stripped)
         if not args:
             if redirects:
-                return self.emit(Command(["true"], text=text, origin=origin, depth=depth, redirects=redirects, assignments=assignments, background=background))
+                return self.emit(Command(["true"], text=text, origin=origin, depth=depth, redirects=redirects, assignments=assignments, background=background, stdin=stdin or ""))
             return None
         argv = [a.value for a in args]
         cmd = Command(
@@ -272,6 +276,7 @@ class _Analyzer:
             wrappers=wrappers,
             background=background,
             dynamic=dynamic or any(a.dynamic for a in args),
+            stdin=stdin or "",
         )
         if args[0].dynamic:
             self.problem(f"dynamic program name: {_short(argv[0])}")

@@ -57,8 +57,16 @@ class ParseState:
         self.aborted = False
 
     def problem(self, message: str) -> None:
+        message = one_line(message)
         if message not in self.problems:
             self.problems.append(message)
+
+
+def one_line(message: str, limit: int = 200) -> str:
+    """Problems are one line: control characters become spaces, long ones are cut."""
+    if not message.isprintable():
+        message = "".join(c if c.isprintable() else " " for c in message)
+    return message if len(message) <= limit else message[: limit - 3] + "..."
 
 
 class Word:

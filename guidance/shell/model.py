@@ -36,6 +36,7 @@ class Command:
         "dynamic",
         "language",
         "code",
+        "stdin",
     )
 
     def __init__(
@@ -54,6 +55,7 @@ class Command:
         dynamic: bool = False,
         language: str = "",
         code: str = "",
+        stdin: str = "",
     ) -> None:
         self.argv = argv
         self.program = program_name(argv[0]) if argv else ""
@@ -71,6 +73,8 @@ class Command:
         self.dynamic = dynamic
         self.language = language
         self.code = code
+        #: text a heredoc (`<<EOF`) or here-string (`<<<`) feeds on stdin, "" if none
+        self.stdin = stdin
 
     @property
     def args(self) -> list[str]:

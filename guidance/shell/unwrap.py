@@ -122,6 +122,21 @@ def _runuser(args: list[Arg], i: int) -> int:
     return skip_options(args, i + 1, "ugGw", frozenset(("user", "group", "supp-group", "whitelist-environment")))
 
 
+def _runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tuple[str, ...] = ()) -> Callable[[list[Arg], int], int]:
+    """`uv run`, `poetry run`, `npx`, ...: tools that run the command after their options."""
+    longs = frozenset(long_arg)
+
+    def strip(args: list[Arg], i: int) -> int:
+        j = i + 1
+        if subcommands:
+            if j >= len(args) or args[j].value not in subcommands:
+                return -1
+            j += 1
+        return skip_options(args, j, short_arg, longs)
+
+    return strip
+
+
 #: Wrapper name -> function returning the index of the wrapped command (or -1: not a wrapper).
 WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "sudo": _simple("ugpCrtUDRT", ("user", "group", "prompt", "close-from", "role", "type", "other-user", "chdir", "chroot", "command-timeout", "host")),
@@ -149,6 +164,18 @@ WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "busybox": _simple(),
     "coproc": _simple(),
     "runuser": _runuser,
+    "uv": _runner(("run",), "p", ("with", "python", "project", "directory", "env-file", "extra", "group", "package", "with-requirements", "index", "index-url")),
+    "poetry": _runner(("run",), "C", ("directory", "project")),
+    "pipenv": _runner(("run",)),
+    "pdm": _runner(("run",), "p", ("project",)),
+    "hatch": _runner(("run",), "e", ("env",)),
+    "conda": _runner(("run",), "np", ("name", "prefix", "cwd")),
+    "mamba": _runner(("run",), "np", ("name", "prefix", "cwd")),
+    "npx": _runner((), "pc", ("package", "call")),
+    "bunx": _runner(()),
+    "pnpm": _runner(("exec", "dlx"), "C", ("dir",)),
+    "uvx": _runner((), "p", ("from", "with", "python")),
+    "pipx": _runner(("run",), "", ("spec", "python")),
 }
 _ENV_SHORT_ARG = "uCP"
 _ENV_LONG_ARG = frozenset(("unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"))

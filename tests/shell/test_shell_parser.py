@@ -242,3 +242,29 @@ def test_problems_keep_what_was_seen(command: str, problem: str, argvs: list[lis
 def test_program_is_basename_and_text_is_the_segment() -> None:
     result = analyze("/usr/bin/rm -rf x && ./build.sh")
     assert [(c.program, c.text) for c in result.commands] == [("rm", "/usr/bin/rm -rf x"), ("build.sh", "./build.sh")]
+
+
+STDIN = [
+    ("cat > .env <<EOF\nKEY=secret\nEOF", "KEY=secret\n"),
+    ("cat <<-EOF\n\tindented\n\tEOF", "indented\n"),
+    ("cat <<< 'hello world'", "hello world\n"),
+    ("cat <<'X'\n$(not run)\nX", "$(not run)\n"),
+    ("cat file", ""),
+]
+
+
+@pytest.mark.parametrize(("command", "stdin"), STDIN)
+def test_heredoc_and_here_string_text_is_kept(command: str, stdin: str) -> None:
+    assert analyze(command).commands[0].stdin == stdin
+
+
+def test_reading_a_file_in_a_substitution_is_cat() -> None:
+    commands = analyze("echo $(< .env)").commands
+    assert [(c.origin, c.argv, c.redirects) for c in commands[:1]] == [("$(...)", ["cat"], [("<", ".env")])]
+
+
+def test_problems_are_single_printable_lines() -> None:
+    result = analyze("echo 'a\nb\udcff\x00")
+    assert result.problems and all(p.isprintable() and len(p) <= 200 for p in result.problems)
+    result = analyze("$'\\x00\\n'" + "x" * 500 + " a")
+    assert all(p.isprintable() and len(p) <= 200 for p in result.problems)

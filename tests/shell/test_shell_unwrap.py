@@ -50,6 +50,12 @@ WRAPPERS = [
     ("\\rm a", ["rm", "a"], [], []),
     ("busybox rm a", ["rm", "a"], ["busybox"], []),
     ("runuser -u app -- rm a", ["rm", "a"], ["runuser"], []),
+    ("uv run --with requests rm a", ["rm", "a"], ["uv"], []),
+    ("poetry run rm a", ["rm", "a"], ["poetry"], []),
+    ("pipenv run rm a", ["rm", "a"], ["pipenv"], []),
+    ("conda run -n base rm a", ["rm", "a"], ["conda"], []),
+    ("npx --yes rm a", ["rm", "a"], ["npx"], []),
+    ("pnpm exec rm a", ["rm", "a"], ["pnpm"], []),
 ]
 
 
@@ -71,6 +77,8 @@ NOT_WRAPPED = [
     ('"FOO=1" rm', ["FOO=1", "rm"]),
     ("echo FOO=1", ["echo", "FOO=1"]),
     ("timeout 5", ["timeout", "5"]),
+    ("uv pip install x", ["uv", "pip", "install", "x"]),
+    ("poetry install", ["poetry", "install"]),
 ]
 
 
