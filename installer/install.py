@@ -61,6 +61,12 @@ def agents_for(agent: str) -> tuple[str, ...]:
     raise InstallError(f"unknown agent {agent!r}; use claude, codex or both")
 
 
+def installed_agents(root: str) -> tuple[str, ...]:
+    """The agents whose settings file exists in `root` (Claude Code when none does)."""
+    found = tuple(agent for agent in AGENTS if os.path.exists(os.path.join(root, SETTINGS_FILES[agent])))
+    return found or (CLAUDE,)
+
+
 def _target(target: str) -> str:
     path = os.path.abspath(os.path.expanduser(target))
     if not os.path.isdir(path):

@@ -33,11 +33,12 @@ SMOKE_TIMEOUT_S = 60
 _GLOB_CHARS = "*?["
 
 
-def verify(target: str, agent: str = CLAUDE) -> VerifyReport:
-    from .install import _target, agents_for
+def verify(target: str, agent: str | None = None) -> VerifyReport:
+    """Check the repository at `target`; `agent` None checks the agents init wired there."""
+    from .install import _target, agents_for, installed_agents
 
     root = _target(target)
-    agents = agents_for(agent)
+    agents = agents_for(agent) if agent else installed_agents(root)
     report = VerifyReport(target=root, agents=list(agents))
     layout = StateLayout.for_project(root)
     _check_state(report, layout)

@@ -36,10 +36,10 @@ def init_cmd(ctx: click.Context, target: str, agent: str, no_verify: bool, dry_r
 
 @click.command("verify")
 @click.option("--target", default=".", show_default=True, type=click.Path(file_okay=False), help="Repository root.")
-@click.option("--agent", default="claude", show_default=True, type=_AGENT, help="Which agent's hook settings to check.")
+@click.option("--agent", default=None, type=_AGENT, help="Which agent's hook settings to check (default: those present).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def verify_cmd(ctx: click.Context, target: str, agent: str, as_json: bool) -> None:
+def verify_cmd(ctx: click.Context, target: str, agent: str | None, as_json: bool) -> None:
     """Check the wired hooks: files, key, and a smoke test through the exact wired command."""
     report = _installer().verify(target, agent=agent)
     _emit(report, as_json)

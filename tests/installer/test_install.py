@@ -138,7 +138,7 @@ def test_codex_hooks_and_their_trust(repo: Path, tmp_path: Path, monkeypatch: py
         for g in range(len(hooks[event]))
     )
     (home / "config.toml").write_text(f'[projects."{repo}"]\ntrust_level = "trusted"\n\n{state}')
-    checks = {c.name: c for c in verify(str(repo), agent="codex").checks}
+    checks = {c.name: c for c in verify(str(repo)).checks}  # no agent: the ones wired there
     assert checks["codex: project trusted"].ok and checks["codex: hooks trusted"].ok
 
 
