@@ -45,8 +45,6 @@ SYSTEM_DIRS = frozenset(
 )
 DEFAULT_TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
 
-_GLOB_CHARS = frozenset("*?[")
-
 
 def home_dir() -> str:
     home = os.environ.get("HOME", "")
@@ -78,7 +76,7 @@ def is_within(path: str, directory: str) -> bool:
 
 
 def has_glob(path: str) -> bool:
-    return any(ch in _GLOB_CHARS for ch in path)
+    return "*" in path or "?" in path or "[" in path
 
 
 def glob_base(path: str) -> str:
@@ -100,12 +98,14 @@ def glob_base(path: str) -> str:
 class Resolver:
     """Resolves and classifies paths for one event: working directory, project, home, temps."""
 
-    __slots__ = ("cwd", "root", "home", "temps", "_real_root")
+    __slots__ = ("cwd", "root", "home", "temps", "_real_root", "_memo")
 
     def __init__(self, cwd: str, root: str, *, home: str | None = None, temps: tuple[str, ...] | None = None) -> None:
         self.home = home if home is not None else home_dir()
         self.temps = temps if temps is not None else temp_dirs()
         self._real_root: str | None = None
+        #: resolve() results for literal paths: several gates resolve the same path per event
+        self._memo: dict[str, str | None] = {}
         self.root = "/"
         self.cwd = "/"
         given = self._expand_home(root or cwd or "/") or "/"
@@ -113,6 +113,7 @@ class Resolver:
         self.cwd = self.root
         if cwd:
             self.cwd = self.resolve(cwd) or self.root
+        self._memo.clear()  # entries above were resolved against the provisional cwd
 
     def _expand_home(self, path: str) -> str | None:
         if path == "~" or path.startswith("~/"):
@@ -151,6 +152,19 @@ class Resolver:
 
     def resolve(self, path: str, *, real: bool = False) -> str | None:
         """Absolute, normalised form of `path` as the shell would see it; None if dynamic."""
+        if real:
+            literal = self.resolve(path)
+            return None if literal is None else self._realpath(literal)
+        try:
+            return self._memo[path]
+        except KeyError:
+            pass
+        if len(self._memo) > 512:
+            self._memo.clear()
+        result = self._memo[path] = self._resolve(path)
+        return result
+
+    def _resolve(self, path: str) -> str | None:
         expanded = self.expand(path)
         if expanded is None or "\x00" in expanded:
             return None
@@ -160,8 +174,6 @@ class Resolver:
         result = os.path.normpath(expanded)
         if result.startswith("//"):
             result = "/" + result.lstrip("/")
-        if real:
-            result = self._realpath(result)
         return result
 
     def _realpath(self, path: str) -> str:

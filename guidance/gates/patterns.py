@@ -10,10 +10,11 @@ are allowed (bans).
 
 from __future__ import annotations
 
-from guidance._glob import _match_segment
+from guidance._glob import _match_segment, glob_match
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from guidance.paths import Resolver
     from guidance.shell.model import Command
 
 
@@ -103,3 +104,17 @@ def tool_matches(entry: str, tool: str, tool_class: str) -> bool:
     if entry == tool or entry == "*":
         return True
     return _match_segment(entry, tool)
+
+
+def path_matches(paths: Resolver, pattern: str, path: str) -> bool:
+    """A policy glob against a path as written: project-relative, `~/`-relative or absolute."""
+    where = paths.resolve(path)
+    if where is None:
+        return False
+    if pattern.startswith("/"):
+        return glob_match(pattern, where)
+    if pattern.startswith("~/"):
+        rel = paths.relative_to_home(where)
+        return rel is not None and glob_match(pattern[2:], rel)
+    rel = paths.relative_to_project(where)
+    return rel is not None and rel != "." and glob_match(pattern, rel)

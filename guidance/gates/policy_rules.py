@@ -2,6 +2,10 @@
 
 Findings carry the shard id as `rule` and the rule's text as message, so the agent is told
 which line of CLAUDE.md it ran into. Sequence checks belong to the sequence gate.
+
+The checks are indexed once per bundle (command checks by program name, path checks by
+their first literal path segment or file suffix), so an event only meets the rules that
+could apply to it.
 """
 
 from __future__ import annotations
@@ -35,69 +39,181 @@ RULES = (
              "git push --force-with-lease origin main")),
 )
 
+_GLOB_CHARS = ("*", "?", "[")
+
+
+class _PathCheck:
+    """A write/read glob, pre-split so most paths are rejected without running the matcher."""
+
+    __slots__ = ("item", "pattern", "scope", "first", "suffix")
+
+    def __init__(self, item: dict[str, Any], pattern: str) -> None:
+        self.item = item
+        self.pattern = pattern
+        #: which form of a path the glob is matched against
+        self.scope = "abs" if pattern.startswith("/") else "home" if pattern.startswith("~/") else "project"
+        body = pattern[2:] if self.scope == "home" else pattern.lstrip("/")
+        while body.startswith("./"):
+            body = body[2:]
+        anchored = "/" in body.rstrip("/").removesuffix("/**") or self.scope == "abs"
+        first = body.split("/", 1)[0]
+        #: the first path segment when the glob is anchored and that segment is literal
+        self.first = first if anchored and first and not any(c in first for c in _GLOB_CHARS) else ""
+        last = body.rstrip("/").rsplit("/", 1)[-1]
+        #: a literal ending every matching basename (`*.pem` -> `.pem`) when the glob is a basename glob
+        self.suffix = last[1:] if not anchored and last.startswith("*") and not any(c in last[1:] for c in _GLOB_CHARS) else ""
+
+    def could_match(self, rel: str) -> bool:
+        if self.first:
+            return rel == self.first or rel.startswith(self.first + "/")
+        if self.suffix:
+            return self.suffix in rel  # a basename glob also matches below a directory of that name
+        return True
+
+
+class _PathChecks:
+    """Path checks of one kind, by the first literal segment they require ("" = any)."""
+
+    __slots__ = ("by_first", "anywhere")
+
+    def __init__(self) -> None:
+        self.by_first: dict[str, list[_PathCheck]] = {}
+        self.anywhere: list[_PathCheck] = []
+
+    def add(self, check: _PathCheck) -> None:
+        if check.first:
+            self.by_first.setdefault(check.first, []).append(check)
+        else:
+            self.anywhere.append(check)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_first or self.anywhere)
+
+    def candidates(self, rel: str) -> list[_PathCheck]:
+        first = rel.split("/", 1)[0]
+        found = self.by_first.get(first)
+        return found + self.anywhere if found else self.anywhere
+
+
+def _required_words(pattern: list[str]) -> frozenset[str]:
+    """Literal positional words a command must contain to match (a cheap pre-filter)."""
+    return frozenset(
+        word for word in pattern[1:]
+        if word and not word.startswith("-") and "/" not in word and not any(c in word for c in _GLOB_CHARS)
+    )
+
+
+class _Index:
+    __slots__ = ("by_program", "glob_programs", "tools", "writes", "reads")
+
+    def __init__(self, checks: list[Any]) -> None:
+        self.by_program: dict[str, list[tuple[dict[str, Any], frozenset[str]]]] = {}
+        self.glob_programs: list[tuple[dict[str, Any], frozenset[str]]] = []
+        self.tools: list[dict[str, Any]] = []
+        self.writes = _PathChecks()
+        self.reads = _PathChecks()
+        for item in checks:
+            if not isinstance(item, dict):
+                continue
+            kind = item.get("kind")
+            pattern = item.get("pattern")
+            if kind == "command" and isinstance(pattern, list) and pattern and isinstance(pattern[0], str):
+                head = pattern[0]
+                entry = (item, _required_words(pattern))
+                if any(c in head for c in _GLOB_CHARS):
+                    self.glob_programs.append(entry)
+                else:
+                    self.by_program.setdefault(head, []).append(entry)
+            elif kind == "tool" and isinstance(pattern, str):
+                self.tools.append(item)
+            elif kind in ("write", "read") and isinstance(pattern, str) and pattern:
+                (self.writes if kind == "write" else self.reads).add(_PathCheck(item, pattern))
+
+
+_indexes: list[tuple[dict[str, Any], _Index]] = []
+
+
+def index_of(bundle: dict[str, Any]) -> _Index:
+    """The check index of `bundle`, built on first use (bundles are not mutated after compiling)."""
+    for known, index in _indexes:
+        if known is bundle:
+            return index
+    index = _Index(bundle.get("checks") or [])
+    _indexes.insert(0, (bundle, index))
+    del _indexes[4:]
+    return index
+
 
 def check(ctx: GateContext) -> list[Finding]:
-    checks = ctx.bundle.get("checks") or []
-    if not checks:
+    if not ctx.bundle.get("checks"):
         return []
+    index = index_of(ctx.bundle)
     event = ctx.event
     out: list[Finding] = []
     commands = []
-    shell_reads: list[tuple[str, str, Resolver]] = []
-    shell_writes: list[tuple[str, str, Resolver]] = []
     if event.command is not None:
         analysis = ctx.shell
         if analysis is not None:
             commands = analysis.commands
-    paths: Resolver | None = None
-    for item in checks:
-        kind = item.get("kind")
-        if kind == "command":
-            pattern = item.get("pattern")
-            if not isinstance(pattern, list):
+    fired: set[int] = set()
+    for cmd in commands:
+        entries = index.by_program.get(cmd.program, [])
+        if index.glob_programs:
+            entries = entries + index.glob_programs
+        if not entries:
+            continue
+        words = set(cmd.args)
+        for item, required in entries:
+            if required and not required <= words:
                 continue
-            for cmd in commands:
-                if matches(pattern, cmd):
-                    out.append(_finding(item, describe(cmd)))
-                    break
-        elif kind == "tool":
-            pattern = item.get("pattern")
-            if isinstance(pattern, str) and event.tool and tool_matches(pattern, event.tool, event.tool_class):
+            if id(item) not in fired and matches(item["pattern"], cmd):
+                fired.add(id(item))
+                out.append(_finding(item, describe(cmd)))
+    if event.tool:
+        for item in index.tools:
+            if tool_matches(item["pattern"], event.tool, event.tool_class):
                 out.append(_finding(item, event.tool))
-        elif kind in ("write", "read"):
-            pattern = item.get("pattern")
-            if not isinstance(pattern, str):
-                continue
-            if paths is None:
-                paths = resolver(ctx)
-                if commands:
-                    for cmd in commands:
-                        reads, writes = file_effects(cmd)
-                        at = resolver_at(ctx, cmd)
-                        shell_reads.extend((r, describe(cmd), at) for r in reads)
-                        shell_writes.extend((w, describe(cmd), at) for w in writes)
-            access = WRITE if kind == "write" else READ
-            candidates = [(p, f"{event.tool} {p}", paths) for p, a in event.paths if a == access and p]
-            candidates.extend(shell_writes if kind == "write" else shell_reads)
-            for path, segment, where in candidates:
-                if path_matches(where, pattern, path):
-                    out.append(_finding(item, segment, evidence=path))
-                    break
+    if index.writes or index.reads:
+        _paths(ctx, index, commands, out)
     return out
 
 
-def path_matches(paths: Resolver, pattern: str, path: str) -> bool:
-    """A policy glob against a path as written: project-relative, `~/`-relative or absolute."""
+def _paths(ctx: GateContext, index: _Index, commands: list[Any], out: list[Finding]) -> None:
+    event = ctx.event
+    base = resolver(ctx)
+    writes: list[tuple[str, str, Resolver]] = []
+    reads: list[tuple[str, str, Resolver]] = []
+    for path, access in event.paths:
+        if path:
+            (writes if access == WRITE else reads if access == READ else []).append((path, f"{event.tool} {path}", base))
+    for cmd in commands:
+        cmd_reads, cmd_writes = file_effects(cmd)
+        if cmd_reads or cmd_writes:
+            at = resolver_at(ctx, cmd)
+            reads.extend((r, describe(cmd), at) for r in cmd_reads)
+            writes.extend((w, describe(cmd), at) for w in cmd_writes)
+    for checks, candidates in ((index.writes, writes), (index.reads, reads)):
+        if not checks or not candidates:
+            continue
+        fired: set[int] = set()
+        for path, segment, paths in candidates:
+            absolute, project_rel, home_rel = _forms(paths, path)
+            for rel, scope in ((project_rel, "project"), (home_rel, "home"), (absolute, "abs")):
+                if rel is None or rel == ".":
+                    continue
+                for path_check in checks.candidates(rel.lstrip("/")):
+                    if path_check.scope != scope or id(path_check) in fired or not path_check.could_match(rel.lstrip("/")):
+                        continue
+                    if glob_match(path_check.pattern[2:] if scope == "home" else path_check.pattern, rel):
+                        fired.add(id(path_check))
+                        out.append(_finding(path_check.item, segment, evidence=path))
+
+
+def _forms(paths: Resolver, path: str) -> tuple[str | None, str | None, str | None]:
     where = paths.resolve(path)
     if where is None:
-        return False
-    if pattern.startswith("/"):
-        return glob_match(pattern, where)
-    if pattern.startswith("~/"):
-        rel = paths.relative_to_home(where)
-        return rel is not None and glob_match(pattern[2:], rel)
-    rel = paths.relative_to_project(where)
-    return rel is not None and rel != "." and glob_match(pattern, rel)
+        return None, None, None
+    return where, paths.relative_to_project(where), paths.relative_to_home(where)
 
 
 def _finding(item: dict[str, Any], segment: str, *, evidence: str = "") -> Finding:

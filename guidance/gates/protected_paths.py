@@ -7,12 +7,14 @@ any tool or shell command, and the keys cannot be read.
 
 from __future__ import annotations
 
-from guidance._glob import glob_match
+import os
+
 from guidance.decision import ASK, DENY
 from guidance.event import READ, WRITE
 from guidance.gates._base import PARANOID, STRICT, Rule
 from guidance.gates.commands import Args, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects
+from guidance.gates.patterns import path_matches
 from guidance.gates.reasons import doc, finding
 from guidance.paths import SCRATCH, glob_base
 
@@ -70,14 +72,28 @@ _GUARD_MARKERS = (".claude/settings", ".claude-flow/guidance", ".codex/hooks.jso
 _GIT_READS = frozenset(("diff", "log", "show", "status", "add", "commit", "blame", "ls-files", "grep", "check-ignore"))
 
 
-def _rels(paths: Resolver, path: str) -> list[str]:
-    """Lower-cased project- and home-relative forms of `path`, literal and with symlinks followed."""
+#: Basenames whose symlinks are followed even on reads (cheap: no syscall for other names).
+_GUARD_NAMES = frozenset(("settings.json", "settings.local.json", "hooks.json", "config.toml", "ledger.key"))
+
+
+def _rels(paths: Resolver, path: str, *, write: bool = False) -> list[str]:
+    """Lower-cased project- and home-relative forms of `path`, literal and with symlinks followed.
+
+    Following symlinks costs syscalls, so it is done for guard-file names and key files, and for
+    writes whose last component is a link; a link the agent creates is caught by `ln` itself.
+    """
     out: list[str] = []
     path = glob_base(path)
-    for real in (False, True):
-        where = paths.resolve(path, real=real)
-        if where is None:
-            continue
+    literal = paths.resolve(path)
+    if literal is None:
+        return out
+    candidates = [literal]
+    name = literal.rsplit("/", 1)[-1].lower()
+    if name in _GUARD_NAMES or name.endswith(".key") or (write and _is_link(literal)):
+        real = paths.resolve(path, real=True)
+        if real is not None and real != literal:
+            candidates.append(real)
+    for where in candidates:
         for rel in (paths.relative_to_project(where), paths.relative_to_home(where)):
             if rel is not None:
                 rel = rel.lower()
@@ -89,18 +105,33 @@ def _rels(paths: Resolver, path: str) -> list[str]:
     return out
 
 
-def _state_override(paths: Resolver, where: str) -> str:
-    import os
+def _is_link(path: str) -> bool:
+    try:
+        return os.path.islink(path)
+    except (OSError, ValueError):
+        return False
 
+
+def _state_override(paths: Resolver, where: str) -> str:
+    state = _moved_state_dir(paths.root)
+    if state and (where == state or where.startswith(state + "/")):
+        return STATE_DIR + where[len(state):].lower()
+    return ""
+
+
+_moved: list[str] = ["", "", ""]
+
+
+def _moved_state_dir(root: str) -> str:
+    """The state directory when `$GUIDANCE_STATE_DIR` moves it, else "" (cached per value and root)."""
     override = os.environ.get("GUIDANCE_STATE_DIR", "")
     if not override:
         return ""
-    from guidance.state import state_dir
+    if _moved[0] != override or _moved[1] != root:
+        from guidance.state import state_dir
 
-    state = state_dir(paths.root)
-    if where == state or where.startswith(state + "/"):
-        return STATE_DIR + where[len(state):].lower()
-    return ""
+        _moved[:] = [override, root, state_dir(root)]
+    return _moved[2]
 
 
 def guard_target(rel: str) -> bool:
@@ -125,7 +156,8 @@ def check(ctx: GateContext) -> list[Finding]:
         if access == WRITE:
             _write(paths, path, segment, protect_write, out, tool=event.tool)
             if ctx.level in (STRICT, PARANOID):
-                _, kind = paths.where(path)
+                # The literal place decides (following links costs syscalls on every write).
+                _, kind = paths.where(path, real=False)
                 if kind and kind not in SCRATCH:
                     verdict = DENY if ctx.level == PARANOID else ASK
                     out.append(finding(GATE, "PTH006", verdict, f"{event.tool} writes {path}, outside the project", segment=segment, evidence=path))
@@ -140,7 +172,7 @@ def check(ctx: GateContext) -> list[Finding]:
 
 
 def _write(paths: Resolver, path: str, segment: str, globs: list[str], out: list[Finding], *, tool: str, parents: bool = False, root: bool = False) -> bool:
-    rels = _rels(paths, path)
+    rels = _rels(paths, path, write=True)
     for rel in rels:
         if guard_target(rel) or (parents and rel in GUARD_PARENTS) or (root and rel == "."):
             out.append(finding(GATE, "PTH001", DENY, f"{tool} would change the guard's own file {path}", segment=segment, evidence=path))
@@ -162,21 +194,8 @@ def _read(paths: Resolver, path: str, segment: str, globs: list[str], out: list[
 
 
 def _match_globs(paths: Resolver, path: str, globs: list[str], code: str, message: str, segment: str, out: list[Finding]) -> None:
-    if not globs:
-        return
-    where = paths.resolve(path)
-    if where is None:
-        return
-    rel = paths.relative_to_project(where)
     for pattern in globs:
-        if pattern.startswith("/"):
-            hit = glob_match(pattern, where)
-        elif pattern.startswith("~/"):
-            home_rel = paths.relative_to_home(where)
-            hit = home_rel is not None and glob_match(pattern[2:], home_rel)
-        else:
-            hit = rel is not None and glob_match(pattern, rel)
-        if hit:
+        if isinstance(pattern, str) and path_matches(paths, pattern, path):
             out.append(finding(GATE, code, DENY, message, segment=segment, evidence=path))
             return
 
@@ -188,6 +207,8 @@ def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read
         out.append(finding(GATE, "PTH001", DENY, f"the agent may not run cf-guidance {cmd.args[0]}", segment=segment))
         return
     reads, writes = file_effects(cmd)
+    if program == "ln":
+        writes = writes + reads  # a link to a guard file is a way to write it later
     parents = program in _DESTROYERS or program in ("cp", "install", "rsync", "ln", "tar", "unzip")
     for target in writes:
         if _write(paths, target, segment, protect_write, out, tool=program, parents=parents, root=program in _REMOVERS):

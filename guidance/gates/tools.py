@@ -12,6 +12,7 @@ from __future__ import annotations
 from guidance.decision import ASK, DENY
 from guidance.gates._base import PARANOID, Rule
 from guidance.gates.patterns import tool_matches
+from guidance.gates.policy_rules import index_of
 from guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
@@ -50,7 +51,7 @@ def check(ctx: GateContext) -> list[Finding]:
     deny = settings.get("tools_deny") or []
     allow = settings.get("tools_allow") or []
     # `deny tool X` also compiles to a tool check the policy gate reports; avoid saying it twice.
-    covered = {c.get("pattern") for c in ctx.bundle.get("checks") or () if c.get("kind") == "tool"}
+    covered = {c.get("pattern") for c in index_of(ctx.bundle).tools} if deny else set()
     if deny and listed([d for d in deny if d not in covered], tool, event.tool_class):
         return [finding(GATE, "TLS001", DENY, f"the project denies the tool {tool}", segment=tool)]
     if allow and not listed(allow, tool, event.tool_class):

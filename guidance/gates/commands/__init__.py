@@ -8,6 +8,8 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from guidance.gates._base import GateContext
     from guidance.paths import Resolver
     from guidance.shell.model import Command
@@ -104,40 +106,57 @@ def describe(cmd: object) -> str:
     return " ".join(argv)
 
 
+_last_resolver: list[Any] = [None, None]
+
+
 def resolver(ctx: GateContext) -> Resolver:
-    """The path resolver of this event: its cwd, and the bundle's project root."""
+    """The path resolver of this event: its cwd, and the bundle's project root (one per event)."""
+    if _last_resolver[0] is ctx:
+        found: Resolver = _last_resolver[1]
+        return found
     from guidance.paths import resolver_for
 
     event = ctx.event
     root = str(ctx.bundle.get("root") or event.project_dir or event.cwd or "")
-    return resolver_for(event.cwd or root, root)
+    found = resolver_for(event.cwd or root, root)
+    _last_resolver[0] = ctx
+    _last_resolver[1] = found
+    return found
 
 
-_cwd_cache: list[object] = [None, None, {}]
+_cwd_cache: list[Any] = [None, None, None]
 
 
 def resolver_at(ctx: GateContext, cmd: Command) -> Resolver:
     """The resolver for `cmd`, after the top-level `cd`s that run before it (`cd .. && rm -rf x`)."""
     base = resolver(ctx)
     analysis = ctx.shell
-    if analysis is None or not any(c.program in ("cd", "pushd") for c in analysis.commands):
+    if analysis is None:
         return base
     if _cwd_cache[0] is not analysis or _cwd_cache[1] is not base:
-        from guidance.paths import Resolver
-
-        by_command: dict[int, Resolver] = {}
-        current = base
-        for other in analysis.commands:
-            by_command[id(other)] = current
-            if other.program in ("cd", "pushd") and not other.origin:
-                words = [a for a in other.args if not a.startswith("-") or a == "-"]
-                target = words[0] if words else "~"
-                where = current.resolve(target) if target != "-" else base.cwd
-                if where is not None:
-                    current = Resolver(where, base.root, home=base.home, temps=base.temps)
         _cwd_cache[0] = analysis
         _cwd_cache[1] = base
-        _cwd_cache[2] = by_command
-    found = _cwd_cache[2]
-    assert isinstance(found, dict)
-    return found.get(id(cmd), base)  # type: ignore[no-any-return]
+        _cwd_cache[2] = _cwd_by_command(analysis.commands, base)
+    by_command: dict[int, Resolver] | None = _cwd_cache[2]
+    if by_command is None:
+        return base
+    return by_command.get(id(cmd), base)
+
+
+def _cwd_by_command(commands: list[Command], base: Resolver) -> dict[int, Resolver] | None:
+    """Resolver per command when a `cd`/`pushd` changes directory on the way; None when none does."""
+    if not any(c.program in ("cd", "pushd") for c in commands):
+        return None
+    from guidance.paths import Resolver
+
+    by_command: dict[int, Resolver] = {}
+    current = base
+    for other in commands:
+        by_command[id(other)] = current
+        if other.program in ("cd", "pushd") and not other.origin:
+            words = [a for a in other.args if not a.startswith("-") or a == "-"]
+            target = words[0] if words else "~"
+            where = current.resolve(target) if target != "-" else base.cwd
+            if where is not None:
+                current = Resolver(where, base.root, home=base.home, temps=base.temps)
+    return by_command

@@ -85,8 +85,22 @@ def redirect_effects(cmd: Command) -> tuple[list[str], list[str]]:
     return reads, writes
 
 
+_memo: dict[int, tuple[Command, tuple[list[str], list[str]]]] = {}
+
+
 def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
-    """(paths read, paths written or deleted) by this command, as written."""
+    """(paths read, paths written or deleted) by this command, as written (memoised: several gates ask)."""
+    found = _memo.get(id(cmd))
+    if found is not None and found[0] is cmd:
+        return found[1]
+    if len(_memo) > 512:
+        _memo.clear()
+    result = _file_effects(cmd)
+    _memo[id(cmd)] = (cmd, result)
+    return result
+
+
+def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     reads, writes = redirect_effects(cmd)
     program = cmd.program
     args = cmd.args
