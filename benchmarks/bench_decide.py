@@ -8,7 +8,8 @@ included: the engine analyses the command on every call, as the hook does). Repo
 and p99 in microseconds (goal: p50 ≤ 50 µs), each also as a ratio to a baseline measured in
 the same run, interleaved with the events: a call of a no-op Python function that takes the
 same arguments (the floor of "calling something"), and a dict lookup loop over the bundle's
-checks (the floor of "looking at every rule").
+checks (the floor of "looking at every rule"). The shell analysis of the Bash command is also
+timed alone, and a per-gate table (p50 per event) shows where the rest goes.
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ from bench_compile import generate_policy  # noqa: E402
 
 from guidance.engine import evaluate  # noqa: E402
 from guidance.event import normalise  # noqa: E402
+from guidance.gates._base import GateContext  # noqa: E402
+from guidance.gates.registry import GATES  # noqa: E402
 from guidance.policy.compiler import compile_sources  # noqa: E402
+from guidance.shell import analyze  # noqa: E402
 
 ROOT = "/home/dev/project"
 
@@ -87,7 +91,8 @@ def main() -> None:
         decision = evaluate(bundle, event)
         print(f"  {name:<10} -> {decision.verdict} {decision.rule}")
 
-    baselines = {"no-op call": lambda: noop(bundle, None), "scan checks": scan_checks}
+    bash_command = str(EVENTS["Bash"]["tool_input"]["command"])  # type: ignore[index]
+    baselines = {"no-op call": lambda: noop(bundle, None), "scan checks": scan_checks, "shell only": lambda: analyze(bash_command)}
     samples: dict[str, list[float]] = {name: [] for name in list(events) + list(baselines)}
     gc.disable()
     rounds = 10
@@ -107,6 +112,22 @@ def main() -> None:
         p99 = percentile(values, 0.99)
         mark = "" if name in baselines else ("  ok" if p50 <= 50 else "  OVER")
         print(f"{name:<12} {p50:9.1f} {p99:9.1f} {p50 / floor:9.1f} {p50 / scan:8.2f}{mark}")
+    print("(shell only: guidance.shell.analyze of the Bash command, which every Bash decision includes)")
+    gate_table(bundle, events, max(200, args.iterations // 10))
+
+
+def gate_table(bundle: dict[str, object], events: dict[str, object], iterations: int) -> None:
+    """p50 µs of each gate's check() per event, the shell analysis done beforehand."""
+    names = list(events)
+    print(f"\n{'gate':<16}" + "".join(f"{n:>11}" for n in names))
+    contexts = {}
+    for name, event in events.items():
+        ctx = GateContext(event, bundle, level=str(bundle["settings"]["level"]))  # type: ignore[arg-type,index]
+        ctx.shell  # analyse once, outside the timing
+        contexts[name] = ctx
+    for gate in GATES:
+        row = [statistics.median(time_calls(lambda ctx=ctx: gate.check(ctx), iterations)) for ctx in contexts.values()]  # type: ignore[misc]
+        print(f"{gate.GATE:<16}" + "".join(f"{value:11.1f}" for value in row))
 
 
 if __name__ == "__main__":
