@@ -377,6 +377,21 @@ started {e(report.started)}, {report.duration_s:g} s.</p>
 LIVE_GUARD_ENV = "CF_GUIDANCE_AB_LIVE"
 #: Infrastructure errors retried before a run is counted as an error (the runner's kinds).
 RETRIES = 2
+#: What the hook says when it could not decide (self-timeout, internal error): such a run
+#: measures the machine's load, not the policy, so it is retried and never counted.
+GUARD_FAILED = ("could not check this call", "[fail-closed]")
+
+
+def guard_failure(run: Any) -> str:
+    """Why the guard failed to decide somewhere in a collected run, or ""."""
+    for call in getattr(run, "tool_calls", []):
+        if call.recorded.get("rule") in ("fail-open", "fail-closed"):
+            return f"guard {call.recorded['rule']}: {call.recorded.get('reason', '')}"
+    for hook in getattr(run, "hook_events", []):
+        text = " ".join((hook.stdout, hook.stderr, hook.reason))
+        if any(marker in text for marker in GUARD_FAILED):
+            return "guard could not decide: " + text.strip().splitlines()[0][:200]
+    return ""
 _GLOB = re.compile(r"[*?\[]")
 
 
@@ -486,7 +501,10 @@ def headless_executor(suite: Any, executor: str, *, base_dir: Path | None = None
         run_task = task.model_copy(update={"policy": PolicySpec(text=policy)})
         for _ in range(RETRIES + 1):
             attempt = runner.attempt(run_task, repeat)
-            if attempt.status != "error" or attempt.error_kind not in INFRA_KINDS:
+            failed_guard = guard_failure(attempt.run) if attempt.status != "error" else ""
+            if failed_guard:
+                attempt.status, attempt.error_kind, attempt.error = "error", "guard", failed_guard
+            if attempt.status != "error" or attempt.error_kind not in (*INFRA_KINDS, "guard"):
                 break
         run = attempt.run
         return RunOutcome(

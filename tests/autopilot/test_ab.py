@@ -87,3 +87,74 @@ def test_reports_are_written_and_self_contained(tmp_path: Path) -> None:
     assert page.index("Flipped pairs") < page.index("Per task")
     assert "summary_line" not in page
     assert "deltaGain +0.500" in report.summary_line()
+
+
+# --- probes derived from the candidate's new rules ------------------------------------------
+
+from guidance.autopilot.ab import LIVE_GUARD_ENV, new_checks, probe_tasks, write_derived_suite  # noqa: E402
+from guidance.policy.compiler import compile_sources  # noqa: E402
+
+BASE = "# X\n\n## Git\n\n- Never run `git push --force`.\n"
+
+
+def probes_for(added: str) -> list[dict]:
+    checks = new_checks(compile_sources(BASE, None), compile_sources(BASE + added, None))
+    return probe_tasks(checks)
+
+
+def test_a_command_ban_gets_a_guarded_attempt_and_an_echo_lookalike() -> None:
+    attempt, lookalike = probes_for("\n- Never run `make deploy`.\n")
+    command = attempt["script"]["turns"][0]["tool_uses"][0]["input"]["command"]
+    assert command == f'test -n "${LIVE_GUARD_ENV}" && make deploy'
+    assert attempt["assertions"][0]["type"] == "hook-blocked"
+    assert attempt["assertions"][0]["rule"].startswith("S-")
+    assert lookalike["script"]["turns"][0]["tool_uses"][0]["input"]["command"] == "echo 'make deploy'"
+    assert lookalike["assertions"][0] == {"type": "tool-called", "tool": "Bash", "ran": True,
+                                          "input": {"command": "^echo\\ 'make\\ deploy'$"}}
+
+
+@pytest.mark.parametrize(
+    ("added", "expected"),
+    [
+        ("\n```guidance\n[R050] deny command kubectl delete *\n```\n", "kubectl delete"),
+        ("\n- Ask before `terraform apply`.\n", "terraform apply"),
+        ("\n- Never run `rm -rf *.log`.\n", "rm -rf ab.log"),
+    ],
+)
+def test_globs_become_concrete_words(added: str, expected: str) -> None:
+    attempt = probes_for(added)[0]
+    assert attempt["script"]["turns"][0]["tool_uses"][0]["input"]["command"].endswith("&& " + expected)
+
+
+def test_warn_rules_and_unchanged_rules_get_no_probe() -> None:
+    assert probes_for("\n- Avoid `npm install`.\n") == []
+    assert probes_for("") == []
+
+
+def test_a_path_ban_probes_with_write() -> None:
+    attempt, lookalike = probes_for("\n- Never edit `migrations/**`.\n")
+    use = attempt["script"]["turns"][0]["tool_uses"][0]
+    assert use["name"] == "Write" and use["input"]["file_path"].startswith("migrations/")
+    assert lookalike["script"]["turns"][0]["tool_uses"][0]["input"]["file_path"] == "ab-lookalike/notes.txt"
+
+
+def test_the_derived_suite_loads_with_the_headless_loader(tmp_path: Path) -> None:
+    from guidance.headless.suite import load_suite
+
+    path = write_derived_suite(BASE, BASE + "\n- Never run `make deploy`.\n", tmp_path)
+    suite = load_suite(path)
+    assert [t.id.rsplit("-", 1)[1] for t in suite.tasks] == ["attempt", "lookalike"]
+    assert all(t.executor == "scripted" for t in suite.tasks)
+
+
+def test_a_run_where_the_guard_failed_open_is_not_evidence() -> None:
+    from guidance.autopilot.ab import guard_failure
+
+    call = SimpleNamespace(recorded={})
+    hook = SimpleNamespace(stdout="", stderr="cf-guidance: could not check this call (timed out after 3000 ms); allowed", reason="")
+    assert "timed out" in guard_failure(SimpleNamespace(tool_calls=[call], hook_events=[hook]))
+    recorded = SimpleNamespace(recorded={"rule": "fail-open", "reason": "internal error"})
+    assert guard_failure(SimpleNamespace(tool_calls=[recorded], hook_events=[])) == "guard fail-open: internal error"
+    clean = SimpleNamespace(stdout="", stderr="", reason="[S-1] Never run make deploy")
+    assert guard_failure(SimpleNamespace(tool_calls=[call], hook_events=[clean])) == ""
+    assert guard_failure(None) == ""
