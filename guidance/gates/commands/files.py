@@ -21,9 +21,8 @@ READERS = frozenset(
         "wc", "cut", "paste", "diff", "cmp", "comm", "column", "fold", "fmt", "pr", "rev",
         "jq", "yq", "source", ".", "view", "vi", "vim", "nvim", "nano", "emacs", "pico", "ed",
         "code", "gpg", "openssl", "iconv", "dos2unix", "tar", "zip", "gzip", "bzip2", "xz",
-        "zcat", "zless", "md5sum", "sha1sum", "sha256sum", "file", "expand", "tr", "tee",
-        "split", "csplit", "look", "dotenv", "envsubst", "xargs", "cp", "scp", "rsync", "mv",
-        "install", "ln", "curl", "nc", "ncat", "netcat", "socat", "mail", "sendmail",
+        "zcat", "zless", "md5sum", "sha1sum", "sha256sum", "file", "expand", "tr",
+        "split", "csplit", "look", "dotenv", "envsubst",
     )
 )
 #: Readers whose first positional argument is a program or pattern, not a file.
@@ -154,6 +153,7 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
             if at != -1 and value[at + 1 :] not in ("", "-"):
                 reads.append(value[at + 1 :])
         reads.extend(parsed.value("-T", "--upload-file"))
+        reads.extend(url[7:] for url in pos if url.startswith("file://"))
     elif program == "wget":
         writes.extend(parsed.value("-O", "--output-document"))
         reads.extend(parsed.value("--post-file", "--body-file"))

@@ -28,7 +28,8 @@ def split(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
 
 #: Findings of git: (code, detail). Codes are documented in guidance.gates.destructive.
 def analyse(args: list[str]) -> list[tuple[str, str]]:
-    sub, rest, _ = split(args)
+    sub, rest, globals_ = split(args)
+    sub, rest = _expand_alias(sub, rest, globals_)
     out: list[tuple[str, str]] = []
     if sub == "push":
         _push(rest, out)
@@ -62,6 +63,16 @@ def analyse(args: list[str]) -> list[tuple[str, str]]:
     elif sub == "update-ref" and "-d" in rest:
         out.append(("DST017", "git update-ref -d deletes a ref"))
     return out
+
+
+def _expand_alias(sub: str, rest: list[str], globals_: dict[str, list[str]]) -> tuple[str, list[str]]:
+    """`git -c alias.p='push --force' p` runs `git push --force`: expand aliases set on the command line."""
+    for setting in globals_.get("-c", []):
+        name, _, value = setting.partition("=")
+        if name.lower() == f"alias.{sub}".lower() and value and not value.startswith("!"):
+            words = value.split()
+            return words[0], words[1:] + rest
+    return sub, rest
 
 
 def _push(rest: list[str], out: list[tuple[str, str]]) -> None:

@@ -114,6 +114,11 @@ def deletions(cmd: Command, analysis: ShellAnalysis | None) -> list[Deletion]:
     if "find -exec" in cmd.origin and not targets:
         return []  # find's own roots are checked on the find command
     if not targets and cmd.origin.endswith("xargs"):
+        if analysis is not None and any(
+            other is not cmd and other.origin == cmd.origin and other.program == program and len(other.argv) > len(cmd.argv)
+            for other in analysis.commands
+        ):
+            return []  # the analysis already appended the piped words to a copy of this command
         produced = _producer_paths(cmd, analysis)
         if produced is None:
             return [Deletion(None, recursive, cmd, "xargs")]

@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import pytest
+
+from guidance.gates.commands.files import file_effects
+from guidance.shell import analyze
+
+
+@pytest.mark.parametrize(
+    ("command", "reads", "writes"),
+    [
+        ("cat a b", ["a", "b"], []),
+        ("grep -r pat dir", ["dir"], []),
+        ("grep -e pat file", ["file"], []),
+        ("head -n 5 f", ["f"], []),
+        ("echo x > out 2>&1", [], ["out"]),
+        ("sort < in >> out", ["in"], ["out"]),
+        ("cp a b dest", ["a", "b"], ["dest"]),
+        ("cp -t dest a b", ["a", "b"], ["dest"]),
+        ("mv a b", [], ["a", "b"]),
+        ("sed -i s/a/b/ f", [], ["f"]),
+        ("sed -n p f", ["f"], []),
+        ("tee -a log", [], ["log"]),
+        ("chmod 600 key", [], ["key"]),
+        ("dd if=in of=out", ["in"], ["out"]),
+        ("curl -d @body.json -o out https://x", ["body.json"], ["out"]),
+        ("ln -s target link", ["target"], ["link"]),
+        ("git checkout -- a.py", [], ["a.py"]),
+        ("git show HEAD:.env", [".env"], []),
+        ("echo hi > /dev/null", [], []),
+        ("vim notes", ["notes"], ["notes"]),
+    ],
+)
+def test_file_effects(command: str, reads: list[str], writes: list[str]) -> None:
+    (cmd,) = analyze(command).commands
+    assert file_effects(cmd) == (reads, writes)
