@@ -12,20 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_harness import Sandbox, in_ci, victim_parent
-
-from guidance.errors import RunnerError
-from guidance.headless.claude import find_claude
+from e2e_harness import Sandbox, require_claude, victim_parent
 
 
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
-    try:
-        return find_claude()
-    except RunnerError as exc:
-        if in_ci():
-            pytest.fail(f"CI=true but the claude binary is missing: {exc}")
-        pytest.skip(f"end-to-end tests need the claude binary: {exc}")
+    return require_claude()
 
 
 @pytest.fixture

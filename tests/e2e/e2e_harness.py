@@ -15,12 +15,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guidance.headless.claude import ClaudeRun, claude_env, run_claude
+import pytest
+
+from guidance.errors import RunnerError
+from guidance.headless.claude import ClaudeRun, claude_env, find_claude, run_claude
 from guidance.modelserver import ModelServer, ToolResult
 
 def in_ci() -> bool:
     """Same rule as tests/conftest.py (which plain `pytest` cannot import from here)."""
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require_claude() -> Path:
+    """The claude binary, or skip the test; under CI=true a missing binary fails it."""
+    try:
+        return find_claude()
+    except RunnerError as exc:
+        if in_ci():
+            pytest.fail(f"CI=true but the claude binary is missing: {exc}")
+        pytest.skip(f"end-to-end tests need the claude binary: {exc}")
 
 
 #: Directories the guard treats as scratch space (deleting there is allowed).
@@ -45,6 +58,11 @@ def victim_parent() -> Path:
             return Path(tempfile.mkdtemp(prefix="cf-guidance-e2e-victim-", dir=base))
     raise RuntimeError(f"no directory outside the temp dirs for a victim: tried {candidates}")
 
+
+#: The hook's own deadline, raised from its 3 s default (still under the 15 s that init
+#: writes as the client's timeout): on a loaded CI machine a slow hook must not fail open
+#: and turn a test about policy into a test about load.
+HOOK_ENV = {"GUIDANCE_EVENT_SYNC_TIMEOUT_MS": "10000"}
 
 #: Per-run ceiling; a healthy scripted run takes one to a few seconds.
 RUN_TIMEOUT_S = 60.0
@@ -123,7 +141,7 @@ class Sandbox:
             claude = run_claude(
                 prompt,
                 self.project,
-                claude_env(server.url, self.home, extra=env),
+                claude_env(server.url, self.home, extra={**HOOK_ENV, **(env or {})}),
                 output_format="stream-json" if output_format == "stream-json" else "json",
                 max_turns=max_turns,
                 timeout=RUN_TIMEOUT_S,
@@ -206,6 +224,7 @@ def run_codex(sandbox: Sandbox, codex: Path, turns: Sequence[Mapping[str, Any]])
             'trust_level = "trusted"\n'
         )
         env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "CODEX_"))}
+        env.update(HOOK_ENV)
         env.update(
             HOME=str(sandbox.home),
             CODEX_HOME=str(codex_home),

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from e2e_harness import in_ci
+from e2e_harness import in_ci, require_claude
 
 from guidance.headless.claude import CLAUDE_BIN_ENV, PINNED_VERSION, claude_version, find_claude
 
@@ -30,17 +27,17 @@ def test_test_script_installs_the_pinned_version() -> None:
 
 
 @pytest.mark.parametrize(
-    ("ci", "outcome", "exit_code"),
-    [("true", "CI=true but the claude binary is missing", 1), ("", "1 skipped", 0)],
+    ("ci", "outcome", "message"),
+    [
+        ("true", pytest.fail.Exception, "CI=true but the claude binary is missing"),
+        ("", pytest.skip.Exception, "end-to-end tests need the claude binary"),
+    ],
 )
 def test_missing_binary_skips_locally_and_fails_in_ci(
-    tmp_path: Path, ci: str, outcome: str, exit_code: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ci: str, outcome: type[BaseException],
+    message: str,
 ) -> None:
-    env = dict(os.environ, CI=ci, **{CLAUDE_BIN_ENV: str(tmp_path / "no-claude")})
-    target = "tests/e2e/test_claude_protocol.py::test_no_hook_means_no_protection"
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "-q", target],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
-    )
-    assert done.returncode == exit_code, done.stdout[-2000:]
-    assert outcome in done.stdout
+    monkeypatch.setenv("CI", ci)
+    monkeypatch.setenv(CLAUDE_BIN_ENV, str(tmp_path / "no-claude"))
+    with pytest.raises(outcome, match=message):
+        require_claude()
