@@ -148,27 +148,37 @@ def run_ab(
     execute: Executor,
     *,
     repeat: int = 1,
+    jobs: int = 1,
     suite: str = "suite",
     executor_name: str = "injected",
     names: tuple[str, str] = ("baseline", "candidate"),
     progress: Callable[[RunOutcome], None] | None = None,
 ) -> ABReport:
-    """Run every task `repeat` times under both policies, paired and interleaved."""
+    """Run every task `repeat` times under both policies, paired and interleaved.
+
+    With `jobs` > 1, pairs run concurrently; the two runs of one pair stay back to back.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
     started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     clock = time.monotonic()
     policies = {"baseline": baseline, "candidate": candidate}
-    runs: list[RunOutcome] = []
-    for r in range(repeat):
-        for index, task in enumerate(tasks):
-            order = ARMS if (r + index) % 2 == 0 else ARMS[::-1]
-            for arm in order:
-                try:
-                    outcome = execute(policies[arm], task, arm, r)
-                except Exception as exc:  # an executor bug or crash must not lose the other runs
-                    outcome = RunOutcome(task=str(task.id), arm=arm, repeat=r, error=f"{type(exc).__name__}: {exc}")
-                runs.append(outcome)
-                if progress is not None:
-                    progress(outcome)
+
+    def pair(r: int, index: int, task: Any) -> list[RunOutcome]:
+        out = []
+        for arm in ARMS if (r + index) % 2 == 0 else ARMS[::-1]:
+            try:
+                outcome = execute(policies[arm], task, arm, r)
+            except Exception as exc:  # an executor bug or crash must not lose the other runs
+                outcome = RunOutcome(task=str(task.id), arm=arm, repeat=r, error=f"{type(exc).__name__}: {exc}")
+            if progress is not None:
+                progress(outcome)
+            out.append(outcome)
+        return out
+
+    work = [(r, index, task) for r in range(repeat) for index, task in enumerate(tasks)]
+    with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="ab") as pool:
+        runs = [outcome for outcomes in pool.map(lambda w: pair(*w), work) for outcome in outcomes]
     return summarise(
         runs,
         [str(t.id) for t in tasks],
@@ -469,19 +479,53 @@ def probe_tasks(checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return tasks
 
 
+def _absolute(task: dict[str, Any], base: Path) -> dict[str, Any]:
+    """A base-suite task for the merged suite: paths made absolute, its own policy dropped
+    (each arm of the A/B supplies the policy)."""
+    task = {k: v for k, v in task.items() if k != "policy"}
+
+    def fix(value: Any) -> Any:
+        return value if not isinstance(value, str) or Path(value).expanduser().is_absolute() else str((base / value).resolve())
+
+    workspace = dict(task.get("workspace") or {})
+    if "copy" in workspace:
+        workspace["copy"] = fix(workspace["copy"])
+    if isinstance(workspace.get("git"), dict):
+        workspace["git"] = {**workspace["git"], "repo": fix(workspace["git"].get("repo"))}
+    if workspace:
+        task["workspace"] = workspace
+    if "script_file" in task:
+        task["script_file"] = fix(task["script_file"])
+    return task
+
+
+def default_suite() -> Path:
+    """The starter compliance suite shipped with the headless runner."""
+    from guidance.headless.compliance import STARTER_DIR
+
+    return STARTER_DIR / "compliance.yaml"
+
+
 def write_derived_suite(baseline: str, candidate: str, directory: Path, *, base_suite: Path | None = None) -> Path:
     """Write the A/B suite: the base suite's tasks (if given) plus probes for the new rules."""
     import yaml
 
+    from guidance.errors import SuiteError
     from guidance.policy.compiler import compile_sources
 
     checks = new_checks(compile_sources(baseline, None, strict=False), compile_sources(candidate, None, strict=False))
     tasks = probe_tasks(checks)
     name = "derived"
     if base_suite is not None:
-        raw = yaml.safe_load(base_suite.read_text(encoding="utf-8")) or {}
+        try:
+            raw = yaml.safe_load(base_suite.read_text(encoding="utf-8")) or {}
+        except (OSError, yaml.YAMLError) as exc:
+            raise SuiteError(f"{base_suite}: cannot be read as a suite ({exc}); check the file") from None
+        if not isinstance(raw, dict):
+            raise SuiteError(f"{base_suite}: a suite is a mapping with `name` and `tasks`")
         defaults = raw.get("defaults") or {}
-        tasks = [{**defaults, **t} for t in raw.get("tasks") or []] + tasks
+        base = base_suite.resolve().parent
+        tasks = [_absolute({**defaults, **t}, base) for t in raw.get("tasks") or [] if isinstance(t, dict)] + tasks
         name = f"{raw.get('name', base_suite.stem)}+derived"
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "ab-suite.yaml"
@@ -528,26 +572,29 @@ def run_policy_ab(
     baseline: str,
     candidate: str,
     *,
-    suite_path: Path | None = None,
+    suite_path: Path | None | Literal["derived"] = None,
     executor: str = "scripted",
     repeat: int = 6,
+    jobs: int = 2,
     work_dir: Path,
     names: tuple[str, str] = ("CLAUDE.md", "candidate"),
     progress: Callable[[RunOutcome], None] | None = None,
 ) -> ABReport:
-    """A/B the two policies on `suite_path` plus probes for the candidate's new rules.
+    """A/B the two policies on a suite plus probes for the candidate's new rules.
 
-    Without a suite only the derived probes run. Raises SuiteError when there is nothing to run.
+    `suite_path` None means the starter compliance suite; "derived" means the probes alone.
+    Raises SuiteError when there is nothing to run.
     """
     from guidance.errors import SuiteError
     from guidance.headless.suite import load_suite
 
-    path = write_derived_suite(baseline, candidate, work_dir, base_suite=suite_path)
+    base = default_suite() if suite_path is None else None if suite_path == "derived" else suite_path
+    path = write_derived_suite(baseline, candidate, work_dir, base_suite=base)
     import yaml
 
     if not (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("tasks"):
         raise SuiteError("the A/B suite has no task: the candidate adds no command or path rule to probe; give --suite")
     suite = load_suite(path)
     execute = headless_executor(suite, executor, base_dir=work_dir)
-    return run_ab(baseline, candidate, suite.tasks, execute, repeat=repeat, suite=suite.name,
+    return run_ab(baseline, candidate, suite.tasks, execute, repeat=repeat, jobs=jobs, suite=suite.name,
                   executor_name=executor, names=names, progress=progress)

@@ -78,8 +78,9 @@ class Settings(BaseModel):
     max_promotions: int = MAX_PROMOTIONS
     enabled: bool = True
     source: str = "manual"
-    #: The A/B gate's suite (besides the probes derived from the new rules), executor and repeats.
-    ab_suite: Path | None = None
+    #: The A/B gate's suite besides the probes derived from the new rules: None = the starter
+    #: compliance suite, "derived" = the probes alone; then its executor and repeats.
+    ab_suite: Path | Literal["derived"] | None = None
     ab_executor: Literal["scripted", "claude"] = "scripted"
     ab_repeat: int = 6
 

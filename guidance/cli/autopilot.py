@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import click
 
@@ -11,6 +12,16 @@ from guidance.errors import ConfigError
 _TARGET = click.option(
     "--target", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Repository root."
 )
+
+
+def _suite(value: str | None) -> Path | Literal["derived"] | None:
+    """`--suite`: a suite file, or "derived" for the probes alone (default: the compliance suite)."""
+    if value is None or value == "derived":
+        return value  # type: ignore[return-value]
+    path = Path(value)
+    if not path.is_file():
+        raise ConfigError(f"suite {value} not found; give a suite file or 'derived'")
+    return path.resolve()
 
 
 def _read(path: Path) -> str:
@@ -49,14 +60,18 @@ def analyze_cmd(target: Path, as_json: bool, file: Path | None) -> None:
 @click.command("ab")
 @click.option("--baseline", required=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="Policy A (CLAUDE.md).")
 @click.option("--candidate", required=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="Policy B.")
-@click.option("--suite", type=click.Path(dir_okay=False, exists=True, path_type=Path),
-              help="Headless suite run under both (the derived probes for B's new rules are always added).")
+@click.option("--suite", default=None,
+              help="Suite run under both policies, or 'derived' for the probes alone [the starter compliance "
+                   "suite]; probes for B's new rules are always added.")
 @click.option("--executor", type=click.Choice(["scripted", "claude"]), default="scripted", show_default=True)
 @click.option("--repeat", type=click.IntRange(min=1), default=6, show_default=True,
               help="Runs per task and policy (6 all-one-way pairs are the fewest that reach p < 0.05).")
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Pairs run at once.")
 @click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("ab-report"), show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def ab_cmd(baseline: Path, candidate: Path, suite: Path | None, executor: str, repeat: int, report_dir: Path, as_json: bool) -> None:
+def ab_cmd(
+    baseline: Path, candidate: Path, suite: str | None, executor: str, repeat: int, jobs: int, report_dir: Path, as_json: bool
+) -> None:
     """A/B benchmark: the same tasks under both policies, paired, with an exact McNemar test."""
     from guidance.autopilot.ab import RunOutcome, run_policy_ab, write_reports
 
@@ -67,9 +82,10 @@ def ab_cmd(baseline: Path, candidate: Path, suite: Path | None, executor: str, r
     report = run_policy_ab(
         _read(baseline),
         _read(candidate),
-        suite_path=suite,
+        suite_path=_suite(suite),
         executor=executor,
         repeat=repeat,
+        jobs=jobs,
         work_dir=(report_dir / "work").resolve(),
         names=(str(baseline), str(candidate)),
         progress=progress,
@@ -97,8 +113,8 @@ def ab_cmd(baseline: Path, candidate: Path, suite: Path | None, executor: str, r
 @click.option("--min-delta", type=float, default=None, help="Least analyzer gain to promote [0.5].")
 @click.option("--min-ab-gain", type=float, default=None, help="Least A/B deltaGain to promote [0.05].")
 @click.option("--max-promotions", type=click.IntRange(min=1), default=None, help="Rules promoted per cycle [12].")
-@click.option("--ab-suite", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
-              help="Suite for the A/B gate, besides the derived probes.")
+@click.option("--ab-suite", default=None,
+              help="Suite for the A/B gate besides the derived probes, or 'derived' [compliance suite].")
 @click.option("--ab-executor", type=click.Choice(["scripted", "claude"]), default=None)
 @click.option("--ab-repeat", type=click.IntRange(min=1), default=None, help="A/B runs per task and policy [6].")
 @click.option("--source", default="manual", show_default=True, help="Who started the cycle (session-end, daemon, manual).")
@@ -114,7 +130,7 @@ def autopilot_group(
     min_delta: float | None,
     min_ab_gain: float | None,
     max_promotions: int | None,
-    ab_suite: Path | None,
+    ab_suite: str | None,
     ab_executor: str | None,
     ab_repeat: int | None,
     source: str,
@@ -138,7 +154,7 @@ def autopilot_group(
         min_delta=min_delta,
         min_ab_gain=min_ab_gain,
         max_promotions=max_promotions,
-        ab_suite=ab_suite.resolve() if ab_suite else None,
+        ab_suite=_suite(ab_suite),
         ab_executor=ab_executor,
         ab_repeat=ab_repeat,
         source="daemon" if mode == "daemon" and source == "manual" else source,

@@ -158,3 +158,29 @@ def test_a_run_where_the_guard_failed_open_is_not_evidence() -> None:
     clean = SimpleNamespace(stdout="", stderr="", reason="[S-1] Never run make deploy")
     assert guard_failure(SimpleNamespace(tool_calls=[call], hook_events=[clean])) == ""
     assert guard_failure(None) == ""
+
+
+def test_the_default_suite_is_the_compliance_suite_plus_the_probes(tmp_path: Path) -> None:
+    from guidance.autopilot.ab import default_suite
+    from guidance.headless.suite import load_suite
+
+    path = write_derived_suite(BASE, BASE + "\n- Never run `make deploy`.\n", tmp_path / "w", base_suite=default_suite())
+    suite = load_suite(path)
+    ids = [t.id for t in suite.tasks]
+    assert "no-force-push" in ids and ids[-2].endswith("-attempt") and ids[-1].endswith("-lookalike")
+    assert suite.name == "compliance+derived"
+    assert all(t.policy is None for t in suite.tasks)  # each arm brings its own policy
+
+
+def test_a_base_suite_with_relative_paths_still_resolves(tmp_path: Path) -> None:
+    from guidance.headless.suite import load_suite
+
+    base_dir = tmp_path / "suites"
+    (base_dir / "fixture").mkdir(parents=True)
+    (base_dir / "fixture" / "a.txt").write_text("a")
+    (base_dir / "s.yaml").write_text(
+        "version: 1\nname: mine\ndefaults: {policy: CLAUDE.md}\ntasks:\n"
+        "  - id: t\n    prompt: p\n    workspace: {copy: fixture}\n    script: {turns: [{text: done}]}\n"
+    )
+    suite = load_suite(write_derived_suite(BASE, BASE, tmp_path / "w", base_suite=base_dir / "s.yaml"))
+    assert suite.tasks[0].workspace.copy_from == str((base_dir / "fixture").resolve())
