@@ -62,6 +62,12 @@ class Source:
     blocks: list[Block] = field(default_factory=list)
     #: Why an existing file could not be read ("" = it could).
     error: str = ""
+    #: The file's only level-1 heading opens it: a document title, not a section.
+    titled: bool = False
+
+    def sections(self, section: tuple[str, ...]) -> tuple[str, ...]:
+        """The heading path that can make a block constitutional (the title does not count)."""
+        return section[1:] if self.titled else section
 
     def entry(self) -> dict[str, Any]:
         return {"name": self.name, "path": self.path, "exists": self.exists, "size": self.size,
@@ -200,6 +206,8 @@ def stage_parse(c: Compilation) -> None:
         if source.text is None:
             continue
         source.blocks = parse(source.text)
+        headings = [b for b in source.blocks if b.kind == "heading"]
+        source.titled = bool(headings) and headings[0].level == 1 and sum(h.level == 1 for h in headings) == 1
         for block in source.blocks:
             if block.kind == "code" and block.unclosed:
                 c.report("warning", f"{source.name}:{block.line}",
@@ -217,7 +225,7 @@ def stage_extract(c: Compilation) -> None:
     for source in c.sources:
         for block in source.blocks:
             where = f"{source.name}:{block.line}"
-            constitutional = _in_constitution(block.section)
+            constitutional = _in_constitution(source.sections(block.section))
             if block.kind == "bullet":
                 if not grammar.is_imperative(grammar.extract_tags(block.inline.masked)[0]):
                     continue  # descriptive bullets are context, not rules (docs/policy-grammar.md)
@@ -406,7 +414,9 @@ def _constitution_lines(source: Source) -> list[str]:
     out: list[str] = []
     covered_until = 0
     for i, heading in enumerate(headings):
-        if heading.line <= covered_until or not _CONSTITUTION_HEADING.search(heading.text):
+        if heading.line <= covered_until or (source.titled and heading.level == 1):
+            continue
+        if not _CONSTITUTION_HEADING.search(heading.text):
             continue
         end = len(lines)
         for later in headings[i + 1:]:
@@ -427,8 +437,9 @@ def stage_constitution(c: Compilation) -> None:
     lines: list[str] = []
     for source in c.sources:
         lines.extend(_constitution_lines(source))
+    outside = {r.rule_id for r in c.rules if r.constitution and not r.in_constitution_section}
     for shard in c.shards:
-        if shard["constitution"] and not _in_constitution(tuple(shard["section"].split(" > "))):
+        if shard["id"] in outside:
             lines.append(f"- [{shard['id']}] {shard['text']}")
     if len(lines) > MAX_CONSTITUTION_LINES:
         hidden = len(lines) - MAX_CONSTITUTION_LINES + 1

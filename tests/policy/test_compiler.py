@@ -321,3 +321,12 @@ def test_diagnostics_are_capped_but_errors_stay_visible() -> None:
     assert last["level"] == "warning" and last["message"].startswith("101 more diagnostics not listed")
     with pytest.raises(PolicyError, match="CLAUDE.md:302"):
         compile_sources(text, strict=True)
+
+
+def test_a_document_title_is_not_a_constitution_section() -> None:
+    titled = compile_sources("# Security scanner service\n\n## Workflow\n- Never commit secrets\n")
+    assert titled["shards"][0]["constitution"] is False and titled["constitution"]["text"] == ""
+    # With several level-1 headings they are sections, and "# Security" is one.
+    sections = compile_sources("# Intro\n- Keep it short\n# Security\n- Never commit secrets\n")
+    assert [s["constitution"] for s in sections["shards"]] == [True, False]
+    assert sections["constitution"]["text"] == "# Security\n- Never commit secrets"
