@@ -41,6 +41,15 @@ def count_model_turns(items: list[Any]) -> int:
     return turns
 
 
+def first_user_text(items: list[Any]) -> str:
+    """The text of the first user message item: what tells one conversation from another."""
+    for item in items:
+        if isinstance(item, dict) and item.get("type", "message") == "message":
+            if item.get("role") == "user":
+                return _text(item.get("content"))
+    return ""
+
+
 def new_client_items(items: list[Any]) -> tuple[list[tuple[str, str]], list[str]]:
     """(call_id, output) pairs and texts the client sent after the model's last turn."""
     last = -1

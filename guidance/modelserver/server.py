@@ -51,6 +51,7 @@ class LoggedRequest:
 
     `tool_results` and `texts` are what the client added after the model's last turn:
     the tool results, and any other text (hook context, system reminders, the prompt).
+    `conversation` is 0 for the scripted session, 1, 2, ... for others (see ModelServer).
     """
 
     method: str
@@ -62,6 +63,7 @@ class LoggedRequest:
     stream: bool = False
     tool_results: tuple[ToolResult, ...] = ()
     texts: tuple[str, ...] = ()
+    conversation: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -73,6 +75,11 @@ class ModelServer:
     `script` is a `Script`, its dict form, or the path of a YAML/JSON script file.
     `port=0` picks a free port. With `log_path`, each request is appended there as a
     JSON line (see `LoggedRequest`).
+
+    The script plays the first conversation the server sees (the session's). Requests of
+    any other conversation, told apart by their first user message (a subagent started by
+    the Agent tool, a side request of the client), get the script's final text at once:
+    replaying the session's tool calls there would repeat them in the wrong context.
     """
 
     def __init__(
@@ -92,6 +99,7 @@ class ModelServer:
         self._log_path = Path(log_path) if log_path is not None else None
         self._lock = threading.Lock()
         self._requests: list[LoggedRequest] = []
+        self._conversations: dict[str, int] = {}
         self._httpd: _HTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -182,6 +190,14 @@ class ModelServer:
 
     # -- request handling (called from handler threads) ----------------------------------
 
+    def _conversation(self, first_user_text: str) -> int:
+        with self._lock:
+            return self._conversations.setdefault(first_user_text, len(self._conversations))
+
+    def _turn(self, conversation: int, assistant_turns: int) -> int:
+        """The script turn answering: past the end (the final text) outside the session."""
+        return assistant_turns if conversation == 0 else max(assistant_turns, len(self.script.turns))
+
     def _record(self, entry: LoggedRequest) -> None:
         with self._lock:
             self._requests.append(entry)
@@ -199,13 +215,15 @@ class ModelServer:
         model = self.script.model or _str_or_none(body.get("model")) or DEFAULT_MODEL
         input_tokens = max(1, len(json.dumps(body)) // 4)
         if path == MESSAGES_PATH:
-            turn_index = count_assistant_turns(items)
+            conversation = self._conversation(first_user_text(items))
+            turn_index = self._turn(conversation, count_assistant_turns(items))
             turn = self.script.turn_for(turn_index)
             results, texts = new_client_content(items)
             answer = anthropic.build_message(turn, turn_index, model, input_tokens)
             rendered = anthropic.sse_stream(answer) if stream else None
         else:
-            turn_index = responses.count_model_turns(items)
+            conversation = self._conversation(responses.first_user_text(items))
+            turn_index = self._turn(conversation, responses.count_model_turns(items))
             turn = self.script.turn_for(turn_index)
             outputs, text_list = responses.new_client_items(items)
             # The Responses API has no error flag on a function_call_output.
@@ -223,6 +241,7 @@ class ModelServer:
             stream=stream,
             tool_results=results,
             texts=texts,
+            conversation=conversation,
         )
         if rendered is not None:
             return rendered, "text/event-stream; charset=utf-8", entry
@@ -241,6 +260,14 @@ def count_assistant_turns(messages: list[Any]) -> int:
             turns += 1
         previous = role
     return turns
+
+
+def first_user_text(messages: list[Any]) -> str:
+    """The text of the first user message: what tells one conversation from another."""
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "user":
+            return content_text(message.get("content"))
+    return ""
 
 
 def new_client_content(messages: list[Any]) -> tuple[tuple[ToolResult, ...], tuple[str, ...]]:

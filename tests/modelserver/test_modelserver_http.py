@@ -282,3 +282,14 @@ def test_port_in_use_is_a_runner_error() -> None:
 )
 def test_count_assistant_turns(roles: list[str], expected: int) -> None:
     assert count_assistant_turns([{"role": role, "content": ""} for role in roles]) == expected
+
+
+def test_other_conversations_get_the_final_text(server: ModelServer) -> None:
+    """A subagent (another first user message) must not replay the session's tool calls."""
+    _post(server.url, "/v1/messages", {"messages": [USER]})
+    subagent = {"role": "user", "content": "list the files"}
+    _, _, data = _post(server.url, "/v1/messages", {"messages": [subagent]})
+    assert json.loads(data)["content"] == [{"type": "text", "text": "done"}]
+    _, _, data = _post(server.url, "/v1/messages", {"messages": [USER, _assistant(0), _results(0, "ok")]})
+    assert json.loads(data)["content"][1]["id"] == "toolu_1_0"  # the session goes on
+    assert [(r.conversation, r.turn) for r in server.requests] == [(0, 0), (1, 3), (0, 1)]
