@@ -13,6 +13,7 @@ from guidance.decision import ALLOW, DENY, WARN, Finding, decide
 from guidance.gates._base import LEVELS, STANDARD, STRICT, GateContext
 from guidance.gates.commands import describe
 from guidance.gates.patterns import matches
+from guidance.gates.reasons import hint
 from guidance.gates.registry import ALLOWLISTABLE, ENGINE, GATES
 from guidance.shell.model import ShellAnalysis
 
@@ -86,7 +87,7 @@ def _gate_error(gate: str, exc: Exception, verdict: str) -> Finding:
         "GATE-ERROR",
         verdict,
         f"gate {gate} failed: {type(exc).__name__}{': ' + detail if detail else ''}",
-        hint="report this as a bug in cf-guidance",
+        hint=hint("GATE-ERROR"),
     )
 
 
