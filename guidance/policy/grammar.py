@@ -48,22 +48,24 @@ _NEG = r"(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|
 _ADV = r"(?:(?:ever|directly|manually|locally|yourself|accidentally|automatically|blindly|just)\s+)?"
 _RUN = r"(?:run|use|execute|invoke|call|type|issue)"
 _RUN_ING = r"(?:running|using|executing|calling|invoking)"
-_THE = r"(?:(?:the|a|an)\s+)?(?:commands?\s+)?"
+# "the command `X`", "commands like `X`", "destructive commands such as `X`": the examples are the ban.
+_THE = (r"(?:(?:the|a|an|any)\s+)?(?:(?:[a-z-]+\s+){0,2}?(?:commands?|tools?|things?)\s+(?:like|such\s+as|including)\s+"
+        r"|commands?\s+)?")
 _READ_VERBS = ("read", "open", "cat", "print", "display", "view", "dump", "show")
-_WRITE_VERBS = ("edit", "modify", "write", "write to", "delete", "remove", "touch", "change",
+_WRITE_VERBS = ("edit", "modify", "write", "write to", "create", "delete", "remove", "touch", "change",
                 "overwrite", "alter", "rename", "move", "truncate")
 _FILE_VERB = r"(?:write\s+to|" + "|".join(sorted(set(_READ_VERBS + _WRITE_VERBS) - {"write to"}, key=len, reverse=True)) + ")"
 _FILE_VERBS = rf"{_FILE_VERB}(?:\s*(?:,|or|and|/|,\s*or|,\s*and)\s*{_FILE_VERB})*"
 
 _DENY_CMD = re.compile(rf"\b{_NEG}\s+{_ADV}(?P<verb>{_RUN})\s+{_ADV}{_THE}(?P<codes>{_LIST})")
-_BARE_NEVER = re.compile(rf"\bnever\s+(?P<codes>{_LIST})")
+_BARE_NEG = re.compile(rf"\b(?:never|do\s+not|don't|dont|must\s+not)\s+{_ADV}(?P<codes>{_LIST})")
 _WARN_CMD = re.compile(
     rf"\b(?:avoid|prefer\s+not\s+to|try\s+not\s+to|try\s+to\s+avoid)\s+{_ADV}"
     rf"(?:(?P<verb>{_RUN_ING}|{_RUN})\s+)?{_ADV}{_THE}(?P<codes>{_LIST})"
 )
 _ASK_CMD = re.compile(
     r"\b(?:ask|check\s+with\s+(?:the\s+user|me|a\s+human)|confirm(?:\s+with\s+(?:the\s+user|me))?"
-    r"|get\s+(?:explicit\s+)?(?:approval|confirmation|permission|sign-off)"
+    r"|get\s+(?:[a-z-]+\s+){0,2}?(?:approval|confirmation|permission|sign-off)"
     r"|require\s+(?:explicit\s+)?(?:approval|confirmation|permission)"
     r"|request\s+(?:explicit\s+)?(?:approval|permission|confirmation))\s+"
     r"(?:(?:the\s+user|me|first|for\s+(?:approval|permission|confirmation))\s+)*before\s+"
@@ -118,7 +120,7 @@ IMPERATIVE_VERBS = frozenset(
     import export declare define annotate format lint sort group clean refactor simplify extract
     move rename prioritize prioritise start begin finish open close upgrade downgrade deploy
     release publish merge rebase squash tag sign encrypt hash sanitize escape quote configure
-    require disable enable stick try focus default only no""".split()
+    require disable enable stick try focus default only no get obtain request""".split()
 )
 
 _ID_BRACKET = re.compile(r"^\s*\[(?P<id>[A-Za-z][A-Za-z0-9_.-]{1,63})\]\s*")
@@ -342,7 +344,7 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
                 if pattern:
                     add({"kind": "command", "verdict": "warn", "pattern": pattern})
         deny_matches = [(m, m.group("verb") != "use") for m in _DENY_CMD.finditer(lower)]
-        deny_matches += [(m, False) for m in _BARE_NEVER.finditer(lower)]
+        deny_matches += [(m, False) for m in _BARE_NEG.finditer(lower)]
         for match, lenient in deny_matches:
             if (not lenient and _IN_CODE.match(lower, match.end())) or _WHEN.match(lower, match.end()):
                 continue
@@ -363,9 +365,14 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
             verdict = "ask" if _EXCEPTION.search(lower[match.end():]) else "deny"
             for code in _codes_in(match.group("codes"), codes):
                 glob = path_glob(code, directory=directory)
-                if glob:
-                    for kind in kinds:
-                        add({"kind": kind, "verdict": verdict, "pattern": glob})
+                if not glob:
+                    continue
+                # `migrations` may be a file or a directory: protect both readings.
+                bare = not any(c in glob for c in "*?[") and "." not in glob.rsplit("/", 1)[-1]
+                for kind in kinds:
+                    add({"kind": kind, "verdict": verdict, "pattern": glob})
+                    if bare:
+                        add({"kind": kind, "verdict": verdict, "pattern": glob + "/**"})
     return checks
 
 

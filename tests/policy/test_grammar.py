@@ -55,6 +55,15 @@ ENFORCED = [
     ("Never touch `infra/*.tf`", [("write", "deny", "infra/*.tf")]),
     ("Never write to `./vendor/`", [("write", "deny", "vendor/**")]),
     ("Never read `.env`", [("read", "deny", ".env")]),
+    ("Never modify `migrations`", [("write", "deny", "migrations"), ("write", "deny", "migrations/**")]),
+    ("Never create files in `src/legacy`", [("write", "deny", "src/legacy/**")]),
+    ("Never run destructive commands like `rm -rf` or `git reset --hard`",
+     [("command", "deny", "rm -rf"), ("command", "deny", "git reset --hard")]),
+    ("Do not run commands such as `docker system prune`", [("command", "deny", "docker system prune")]),
+    ("Don't `git push` without asking", [("command", "ask", "git push")]),
+    ("Do not `npm publish`", [("command", "deny", "npm publish")]),
+    ("Get user approval before running `make release`", [("command", "ask", "make release")]),
+    ("Ask the user for permission before running `git rebase -i`", [("command", "ask", "git rebase -i")]),
     ("Never open or print `secrets/**`", [("read", "deny", "secrets/**")]),
     ("Never read or edit `.env.production`",
      [("write", "deny", ".env.production"), ("read", "deny", ".env.production")]),
@@ -128,6 +137,9 @@ MENTIONS = [
     "- Never edit `config loader` behaviour",
     "- Never read `$SECRET` aloud",
     "- Never edit generated files",
+    "- Never run tests like the ones in `tests/slow/`",
+    "- Don't `cd` around needlessly in tests",
+    "- Never commit `.env` files",
 ]
 
 
