@@ -77,6 +77,11 @@ class HookEvent:
     def blocked(self) -> bool:
         return self.decision in ("deny", "block", "ask")
 
+    @property
+    def failed(self) -> bool:
+        """The hook errored or was cancelled without a verdict: Claude Code then goes on as if allowed."""
+        return self.outcome in ("error", "cancelled") and self.exit_code != 2
+
 
 @dataclass
 class ToolCall:
@@ -178,6 +183,11 @@ class RunData:
     @property
     def is_error(self) -> bool:
         return bool(self.result.get("is_error")) or not self.result
+
+    @property
+    def hook_failures(self) -> list[HookEvent]:
+        """Hooks that crashed or timed out: a guard failing open, whatever the assertions say."""
+        return [h for h in self.hook_events if h.failed]
 
 
 def collect(

@@ -172,6 +172,10 @@ def _summary_panel(attempt: dict[str, Any], ids: _Ids) -> str:
     parts = []
     if attempt["status"] == "error":
         parts.append(f'<p class="why">{_e(attempt["error_kind"])}: {_e(attempt["error"])}</p>')
+    if attempt["hook_failures"]:
+        first = attempt["hook_failures"][0]
+        parts.append(f'<p class="why">{len(attempt["hook_failures"])} hook error(s): the guard fails open on these. '
+                     f'First: {_e(first["hook"])} exit {_e(first["exit_code"])}: {_e(first["stderr_tail"])}</p>')
     failures = [e for e in attempt["expectations"] if e["status"] == "fail"]
     if failures:
         items = "".join(f'<li><b>{_e(e["description"])}</b>: <span class="why">{_e(e["reason"])}</span></li>' for e in failures)

@@ -165,6 +165,11 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         for c in (run.tool_calls if run else [])
     ]
     out["hooks"] = [vars(h) for h in run.hook_events] if run else []
+    out["hook_failures"] = [
+        {"hook": h.name, "tool_use_id": h.tool_use_id, "exit_code": h.exit_code, "outcome": h.outcome,
+         "stderr_tail": (h.stderr.strip().splitlines() or [""])[-1][:300]}
+        for h in (run.hook_failures if run else [])
+    ]
     changes = run.changes if run else None
     out["side_effects"] = {
         "files_created": changes.created if changes else [],
@@ -198,12 +203,15 @@ def _reproduce(attempt: Attempt, result: SuiteResult) -> dict[str, Any]:
     env = execution.env if execution else {}
     command = ""
     if execution and execution.argv and execution.argv[0] != "(fake)":
-        command = " ".join(f"{k}={shlex.quote(v)}" for k, v in sorted(env.items()))
-        command += " " + shlex.join(execution.argv)
+        task = next(t.task for t in result.tasks if t.task.id == attempt.task_id)
+        message = json.dumps({"type": "user", "message": {"role": "user", "content": task.prompt}})
+        assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in sorted(env.items()))
+        command = f"printf '%s\\n' {shlex.quote(message)} | env {assignments} {shlex.join(execution.argv)}"
     return {
         "rerun_command": shlex.join(rerun),
-        "test_command": command.strip(),
-        "stdin": "one stream-json user message carrying the prompt; control requests answered per --mode",
+        "test_command": command,
+        "note": "the client command needs the run's workspace (--keep-workspaces) and, for the scripted "
+                "executor, a model server at ANTHROPIC_BASE_URL (cf-guidance model-server --script ...)",
         "environment": env,
     }
 
@@ -291,6 +299,9 @@ def render_envelope(report: dict[str, Any], *, report_path: str = "") -> str:
         f"Violations: {summary['totalViolations']}",
         f"Verdict: {_suite_verdict(summary)}",
     ]
+    broken = [t["meta"]["test_id"] for t in report["tasks"] if any(a["hook_failures"] for a in t["attempts"])]
+    if broken:
+        lines.append(f"Hook errors: in {len(broken)} task(s) ({', '.join(broken[:5])}); the guard fails open on these")
     if report_path:
         lines.append(f"Report: {report_path}")
     for status, heading in (("fail", "Failed tasks"), ("inconclusive", "Inconclusive tasks"), ("error", "Errored tasks")):
@@ -326,6 +337,10 @@ def _envelope_task(task: dict[str, Any], status: str) -> list[str]:
             if attempt["status"] == "error":
                 lines.append(f"  Error: {attempt['error_kind']}: {attempt['error']}")
                 break
+    failures = [f for attempt in task["attempts"] for f in attempt["hook_failures"]]
+    if failures:
+        lines.append(f"  Hook errors: {len(failures)} (the guard fails open on these): "
+                     f"{failures[0]['hook']} exit {failures[0]['exit_code']}: {failures[0]['stderr_tail']}")
     seen: set[str] = set()
     for attempt in task["attempts"]:
         for exp in attempt["expectations"]:

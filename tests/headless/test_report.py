@@ -195,3 +195,21 @@ def test_html_renders_in_headless_chromium(tmp_path: Path, report: dict[str, Any
     width, height, values = _png_pixels(shot.read_bytes())
     assert (width, height) == (1200, 1600)
     assert len(values) > 20, "the screenshot is blank"
+
+
+def test_hook_errors_are_surfaced(tmp_path: Path) -> None:
+    def crashing_hook(request: ExecRequest) -> str:
+        lines = [json.loads(line) for line in stream(turns=TURNS[1:2], result_text="done").splitlines()]
+        for message in lines:
+            if message.get("subtype") == "hook_response":
+                message.update(exit_code=1, outcome="error", stderr="Traceback ...\nAttributeError: no launch\n")
+        return "".join(json.dumps(m) + "\n" for m in lines)
+
+    suite = load_suite(write_suite(tmp_path, SUITE.split("  - id: fails")[0]))
+    result = Runner(suite, RunOptions(base_dir=tmp_path), executors={"fake": FakeExecutor(crashing_hook)}, installer=None).run()
+    report = build_report(result)
+    failures = report["tasks"][0]["attempts"][0]["hook_failures"]
+    assert failures == [{"hook": "PreToolUse:Bash", "tool_use_id": "toolu_0_0", "exit_code": 1, "outcome": "error",
+                         "stderr_tail": "AttributeError: no launch"}]
+    assert "hook error(s): the guard fails open" in render_html(report)
+    assert "Hook errors: in 1 task(s) (passes); the guard fails open on these" in render_envelope(report)
