@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,14 @@ from guidance.modelserver import ModelServer, ToolResult
 def in_ci() -> bool:
     """Same rule as tests/conftest.py (which plain `pytest` cannot import from here)."""
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def cf_guidance(*args: str) -> list[str]:
+    """argv running the cf-guidance CLI of this interpreter (its console script if installed)."""
+    script = Path(sys.executable).with_name("cf-guidance")
+    if script.is_file():
+        return [str(script), *args]
+    return [sys.executable, "-c", "from guidance.cli import main; main()", *args]
 
 
 def require_claude() -> Path:

@@ -13,11 +13,10 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from e2e_harness import Sandbox, bash, tool
+from e2e_harness import Sandbox, bash, cf_guidance, tool
 
 pytestmark = pytest.mark.e2e
 
@@ -35,7 +34,6 @@ CLAUDE_MD = """\
 SECRET = "sk-live-0123456789abcdefABCDEF"
 #: How a reason names the rule that fired: "[DST001] ..." (guidance.decision.Decision.reason).
 RULE_CODE = re.compile(r"\[([A-Za-z][A-Za-z0-9_.:-]*)\]")
-CF_GUIDANCE = Path(sys.executable).with_name("cf-guidance")
 
 
 @pytest.fixture
@@ -47,7 +45,7 @@ def guarded(sandbox: Sandbox) -> Sandbox:
     (project / "Makefile").write_text("deploy:\n\ttouch deployed\n")
     sandbox.home.mkdir(exist_ok=True)
     done = subprocess.run(
-        [str(CF_GUIDANCE), "init", "--target", str(project)],
+        cf_guidance("init", "--target", str(project)),
         capture_output=True, text=True, timeout=120,
         env=dict(os.environ, HOME=str(sandbox.home)),  # nothing of the user's is touched
     )

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from e2e_harness import Sandbox, bash, find_codex, run_codex
+from e2e_harness import Sandbox, bash, cf_guidance, find_codex, run_codex
 
 pytestmark = pytest.mark.e2e
 
-CF_GUIDANCE = Path(sys.executable).with_name("cf-guidance")
 
 
 @pytest.fixture
@@ -34,7 +32,7 @@ def test_codex_session_is_guarded(sandbox: Sandbox, codex_bin: Path) -> None:
     (project / "Makefile").write_text("deploy:\n\ttouch deployed\n")
     sandbox.home.mkdir(exist_ok=True)
     done = subprocess.run(
-        [str(CF_GUIDANCE), "init", "--agent", "codex", "--target", str(project)],
+        cf_guidance("init", "--agent", "codex", "--target", str(project)),
         capture_output=True, text=True, timeout=120, env=dict(os.environ, HOME=str(sandbox.home)),
     )
     assert done.returncode == 0, done.stdout + done.stderr
