@@ -54,7 +54,8 @@ def load_bundle(project_dir: str, state_dir: str | None = None) -> dict[str, Any
             _write_cache(path, cached)
             return cached
     bundle = _compile(root)
-    _write_cache(path, bundle)
+    if os.path.isdir(root):  # never create directories for a project that does not exist
+        _write_cache(path, bundle)
     return bundle
 
 

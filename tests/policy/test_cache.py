@@ -218,3 +218,9 @@ def test_cache_miss_under_python_S_finds_site_packages(project: Path) -> None:
     lines = run_probe(project, "-S")
     assert lines[0] == "1"
     assert (project / ".claude-flow" / "guidance" / "cache" / "bundle.json").is_file()
+
+
+def test_missing_project_dir_is_an_empty_policy_and_creates_nothing(tmp_path: Path) -> None:
+    ghost = tmp_path / "no-such-project"
+    bundle = load_bundle(str(ghost))
+    assert bundle["shards"] == [] and not ghost.exists()

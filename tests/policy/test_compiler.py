@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guidance import __version__, limits
 from guidance.errors import PolicyError
@@ -330,3 +332,21 @@ def test_a_document_title_is_not_a_constitution_section() -> None:
     sections = compile_sources("# Intro\n- Keep it short\n# Security\n- Never commit secrets\n")
     assert [s["constitution"] for s in sections["shards"]] == [True, False]
     assert sections["constitution"]["text"] == "# Security\n- Never commit secrets"
+
+
+_FRAGMENTS = st.sampled_from([
+    "- ", "* ", "1. ", "  ", "# ", "## Safety\n", "```", "```guidance\n", "\n", "`", "Never run ", "Avoid ",
+    "Ask before ", "Never edit ", "before committing", "[R1] ", "R002: ", "(critical)", "#security", "@testing",
+    "[bash]", "priority: 5", "deny command ", "require ", "allow tool ", "level strict", " -- ", "<!--", "-->",
+    "git push --force", "rm -rf /", "data/", "\ue000", "\ue001", "0", "\x00", "\r\n", "\u2014", "'", '"',
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_FRAGMENTS, max_size=60).map("".join), st.binary(max_size=300))
+def test_fuzz_never_raises(text: str, data: bytes) -> None:
+    for shared, local in ((text, None), (data, text)):
+        bundle = compile_sources(shared, local)
+        BundleModel.model_validate(bundle)
+        assert all(SOURCE_RE.match(d["source"]) for d in bundle["diagnostics"])
+        assert {c["rule"] for c in bundle["checks"]} <= {s["id"] for s in bundle["shards"]}
