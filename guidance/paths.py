@@ -12,7 +12,8 @@ gate decides what an unknown target means.
 ROOT `/`, HOME the user's home itself, ANCESTOR a directory that contains the project,
 SYSTEM a system directory or a direct child of one (`/etc`, `/usr/bin`, `/home/other`),
 PROJECT_ROOT the project directory itself, PROJECT inside it, TEMP_ROOT a temp directory
-itself, TEMP inside one, OUTSIDE anything else.
+itself, TEMP inside one (temp directories: /tmp, /var/tmp, $TMPDIR, and ~/.cache), OUTSIDE
+anything else.
 """
 
 from __future__ import annotations
@@ -102,7 +103,8 @@ class Resolver:
 
     def __init__(self, cwd: str, root: str, *, home: str | None = None, temps: tuple[str, ...] | None = None) -> None:
         self.home = home if home is not None else home_dir()
-        self.temps = temps if temps is not None else temp_dirs()
+        # ~/.cache is disposable by definition (XDG): deleting in it is like deleting in /tmp.
+        self.temps = temps if temps is not None else temp_dirs() + ((self.home + "/.cache",) if self.home != "/" else ())
         self._real_root: str | None = None
         #: resolve() results for literal paths: several gates resolve the same path per event
         self._memo: dict[str, str | None] = {}

@@ -15,7 +15,7 @@ from guidance.gates.commands import cloud, db, git
 from guidance.gates.commands.files import file_effects
 from guidance.gates.commands.rm import deletions
 from guidance.gates.reasons import doc, finding
-from guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT
+from guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ def _deletes(ctx: GateContext, cmd: Command, analysis: ShellAnalysis, paths: Res
         if deletion.recursive:
             if kind == OUTSIDE:
                 out.append(finding(GATE, "DST001", DENY, f"recursive delete of {where}, outside the project", segment=segment, evidence=target))
-            elif kind in (PROJECT_ROOT, TEMP_ROOT) and not deletion.selective:
+            elif kind in (PROJECT_ROOT, TEMP_ROOT) and not deletion.selective and _wipes_everything(target):
                 out.append(finding(GATE, "DST003", ASK, f"recursive delete of all of {where}", segment=segment, evidence=target))
             elif kind == "project" and _is_git_dir(paths, where):
                 out.append(finding(GATE, "DST003", ASK, f"recursive delete of the project's git history {where}", segment=segment, evidence=target))
@@ -215,6 +215,14 @@ def _deletes(ctx: GateContext, cmd: Command, analysis: ShellAnalysis, paths: Res
             out.append(finding(GATE, "DST004", DENY, f"delete of {where} ({kind})", segment=segment, evidence=target))
         elif kind == OUTSIDE:
             out.append(finding(GATE, "DST005", ASK, f"delete of {where}, outside the project", segment=segment, evidence=target))
+
+
+def _wipes_everything(target: str) -> bool:
+    """`.`, `./*`, `dir/*`: everything in the directory; `*.egg-info`, `build-*`: only some of it."""
+    if not has_glob(target):
+        return True
+    first = next(segment for segment in target.split("/") if has_glob(segment))
+    return first.strip("*") == ""
 
 
 #: Directories whose files belong to the operating system at any depth.

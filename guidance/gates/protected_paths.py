@@ -16,7 +16,8 @@ from guidance.gates.commands import Args, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects
 from guidance.gates.patterns import path_matches
 from guidance.gates.reasons import doc, finding
-from guidance.paths import SCRATCH, glob_base
+from guidance._glob import _match_segment
+from guidance.paths import SCRATCH, glob_base, has_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -83,7 +84,10 @@ def _rels(paths: Resolver, path: str, *, write: bool = False) -> list[str]:
     writes whose last component is a link; a link the agent creates is caught by `ln` itself.
     """
     out: list[str] = []
-    path = glob_base(path)
+    if has_glob(path):
+        path = _glob_target(paths, path)
+        if not path:
+            return out
     literal = paths.resolve(path)
     if literal is None:
         return out
@@ -103,6 +107,30 @@ def _rels(paths: Resolver, path: str, *, write: bool = False) -> list[str]:
         if state and state not in out:
             out.append(state)
     return out
+
+
+#: Top-level entries that hold guard files (all dot-names: a plain `*` never matches them).
+_GUARD_TOPS = (".claude", ".codex", ".claude-flow")
+
+
+def _glob_target(paths: Resolver, path: str) -> str:
+    """The guard-relevant path a glob stands for, or "" when it cannot reach a guard file.
+
+    `.claude/*` stands for `.claude`; `*.log` or `./*` in the project root cannot match a dot
+    directory, but `.*` and `.c*` can, and then stand for the entry they would match.
+    """
+    base = glob_base(path)
+    where = paths.resolve(base)
+    if where is None:
+        return ""
+    first = next(segment for segment in path.split("/") if has_glob(segment))
+    if where in (paths.root, paths.home):
+        for top in _GUARD_TOPS:
+            # the shell's globs skip dot-names unless the pattern itself starts with a dot
+            if first.startswith(".") and _match_segment(first, top):
+                return where + "/" + top
+        return ""
+    return base
 
 
 def _is_link(path: str) -> bool:
