@@ -37,7 +37,8 @@ def render_bundle_text(bundle: dict[str, Any]) -> str:
             if check is not None:
                 lines.append(f"    → {_check_text(check)}")
     settings = bundle.get("settings") or {}
-    lines.append("")
+    if shards:
+        lines.append("")
     lines.append(f"Settings: level {settings.get('level', 'standard')}, max diff lines {settings.get('max_diff_lines', 300)}")
     for key in ("tools_allow", "tools_deny", "protect_write", "protect_read"):
         if settings.get(key):
