@@ -149,6 +149,9 @@ RULES = (
        "Asks before redirecting, `tee`-ing, copying or moving into a system directory (`/etc`, `/usr`, ...).",
        "System configuration is shared by every user and service on the machine.",
        "echo 'nameserver 1.1.1.1' | sudo tee /etc/resolv.conf", "# ask the user to change system configuration"),
+    _r("DST062", "crontab-remove", DENY, "crontab -r",
+       "Denies `crontab -r` (remove the whole crontab), which `-e` typos turn into.",
+       "Every scheduled job of the user goes, with no backup.", "crontab -r", "crontab -l > crontab.bak && crontab -e"),
 )
 
 _DEVICE_NULL = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty")
@@ -177,6 +180,8 @@ def check(ctx: GateContext) -> list[Finding]:
             out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))
         if program == "dd" or program.startswith("mkfs"):
             _disk_image(cmd, paths, segment, out)
+        if program == "crontab" and "r" in Args(cmd.args, frozenset(("-u",))).short:
+            out.append(finding(GATE, "DST062", DENY, "crontab -r deletes every scheduled job", segment=segment))
         if _pipe_to_shell(cmd, analysis):
             out.append(finding(GATE, "DST060", DENY, "downloaded code is run without being saved and read first", segment=segment))
         _system_writes(cmd, paths, segment, out)

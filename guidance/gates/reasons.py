@@ -49,6 +49,7 @@ HINTS = {
     "DST051": "write images inside the project or a temp directory",
     "DST060": "download the script, read it, then run it",
     "DST061": "ask the user to change system files",
+    "DST062": "save it first with `crontab -l > crontab.bak`; edit with `crontab -e`",
     "SEC001": "read `.env.example` or ask the user for the value you need",
     "SEC002": "read `.env.example` or ask the user for the value you need",
     "SEC003": "read the value from the environment or a secret store at run time",
