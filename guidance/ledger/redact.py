@@ -36,17 +36,24 @@ _PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
     ("flag", re.compile(r"(?i)--(?:password|passwd|token|api-key|apikey|secret|client-secret)(?:=|\s+)(\"[^\"]+\"|'[^']+'|[^\s\"']+)"), 1),
 ]
 
-#: Cheap pre-check: a string matching none of these cannot match any pattern above.
-_MAYBE = re.compile(r"(?i)PRIVATE KEY|AKIA|ASIA|gh[pousr]_|github_pat_|xox|sk-|AIza|eyJ|bearer|[=:]|--")
+#: Cheap pre-check on the lower-cased text: a string holding none of these cannot match any
+#: pattern above (a plain `in` test is ~30x faster than one case-insensitive alternation).
+_MARKERS = ("private key", "akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk-", "aiza",
+            "eyj", "bearer", "pass", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key",
+            "private_key", "private-key", "credential", "@")
 _MARKS = {kind: MARK.format(kind) for kind, _, _ in _PATTERNS}
 
 #: Object members whose string value is always a secret, whatever it looks like.
-_SECRET_KEYS = re.compile(r"(?i)^(?:password|passwd|secret|token|api[_-]?key|access[_-]?token|client[_-]?secret|private[_-]?key|authorization)$")
+_SECRET_KEYS = frozenset(("password", "passwd", "secret", "token", "api_key", "apikey", "access_key", "access_token",
+                          "client_secret", "private_key", "authorization"))
 
 
 def redact_text(text: str) -> str:
     """`text` with every secret value found replaced by a marker."""
-    if len(text) < 8 or _MAYBE.search(text) is None:
+    if len(text) < 8:
+        return text
+    lowered = text.lower()
+    if not any(marker in lowered for marker in _MARKERS):
         return text
     for kind, pattern, group in _PATTERNS:
         if group == 0:
@@ -77,7 +84,7 @@ def redact(value: Any) -> Any:
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if isinstance(item, str) and item and _SECRET_KEYS.match(str(key)):
+            if isinstance(item, str) and item and str(key).lower().replace("-", "_") in _SECRET_KEYS:
                 out[key] = MARK.format("value")
             else:
                 out[key] = redact(item)

@@ -30,6 +30,7 @@ ENV_VARS: tuple[tuple[str, str], ...] = (
     ("GUIDANCE_LEDGER_KEY", "ledger HMAC key (64 hex or base64 of 32 bytes) instead of keys/ledger.key"),
     ("GUIDANCE_EVENT_FAIL_CLOSED", "1: deny when the hook cannot decide or record (default 0: fail open)"),
     ("GUIDANCE_EVENT_SYNC_TIMEOUT_MS", "the hook's own deadline for a decision"),
+    ("GUIDANCE_HOOKD", "0: no warm decision helper process (the hook decides in-process)"),
     ("GUIDANCE_RATE_LIMIT_PER_MIN", "base tool calls per minute before the trust multiplier (default 120)"),
     ("GUIDANCE_AUTOPILOT_ENABLED", "1: session end starts `cf-guidance autopilot --once` detached"),
     ("GUIDANCE_AUTOPILOT_APPLY", "1: the autopilot rewrites CLAUDE.md when its gates pass (default: propose)"),
