@@ -17,6 +17,7 @@ from xml.etree import ElementTree as ET
 from pydantic import BaseModel, ConfigDict, Field
 
 from guidance import __version__
+from guidance.headless.claude import DEFAULT_ALLOWED_TOOLS
 from guidance.headless.htmlreport import render_html
 from guidance.headless.runner import Attempt, SuiteResult, TaskResult
 
@@ -147,10 +148,10 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         "prompt": task.prompt,
         "model": (run.init.get("model") if run else None) or task.model,
         "session_id": run.session_id if run else "",
-        "tools_allowed": task.allowed_tools,
+        "tools_allowed": task.allowed_tools or (list(DEFAULT_ALLOWED_TOOLS) if execution and execution.argv[:1] != ["(fake)"] else []),
         "max_turns": task.max_turns,
         "num_turns": run.num_turns if run else 0,
-        "cost_usd": run.cost_usd if run else 0.0,
+        "cost_usd": round(run.cost_usd, 6) if run else 0.0,
         "token_usage": tokens,
         "exit_code": execution.exit_code if execution else None,
         "subtype": run.result.get("subtype") if run else None,

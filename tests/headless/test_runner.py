@@ -229,3 +229,19 @@ def test_scripted_override_without_a_script_is_a_setup_error(tmp_path: Path) -> 
     result = runner(tmp_path, executor="scripted", executors={"scripted": FakeExecutor()}, tags=["a"]).run()
     attempt = result.tasks[0].attempts[0]
     assert (attempt.error_kind, attempt.retries) == ("setup", 0) and "no `script`" in attempt.error
+
+
+def test_violations_reach_the_ledger_through_the_worker(tmp_path: Path) -> None:
+    from guidance.installer import install
+    from guidance.jobs import worker
+    from guidance.state import state_dir
+
+    project = tmp_path / "project"
+    project.mkdir()
+    install(str(project), agent="claude", verify=False)
+    state = Path(state_dir(str(project), environ={}))
+    runner(tmp_path, violations_state_dir=state, tags=["b"]).run()
+    worker.drain(str(state), project_dir=str(project))
+    records = [json.loads(line) for line in (state / "ledger" / "ledger.jsonl").read_text().splitlines()]
+    violations = [r for r in records if r["kind"] == "violation"]
+    assert [(v["event"]["ruleId"], v["event"]["task"]) for v in violations] == [("ASSERT-bad", "bad")]
