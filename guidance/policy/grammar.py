@@ -125,7 +125,7 @@ IMPERATIVE_VERBS = frozenset(
 
 _ID_BRACKET = re.compile(r"^\s*\[(?P<id>[A-Za-z][A-Za-z0-9_.-]{1,63})\]\s*")
 _ID_COLON = re.compile(r"^\s*(?P<id>[A-Z]+-?\d{3,4}):\s*")
-_RISK_TAG = re.compile(r"\((critical|high|medium|low)(?:[- ]risk)?\)", re.IGNORECASE)
+_RISK_TAG = re.compile(r"\((" + "|".join(RISKS) + r")(?:[- ]risk)?\)", re.IGNORECASE)
 _PRIORITY_TAG = re.compile(r"\bpriority\s*:\s*(\d{1,4})\b", re.IGNORECASE)
 _INTENT_TAG = re.compile(
     r"(?<![\w#])#(bug-fix|feature|refactor|security|performance|testing|docs|deployment|architecture|debug|general)(?![\w-])",

@@ -24,8 +24,6 @@ class Inline:
 
     masked: str
     codes: tuple[str, ...]
-    #: Text of a leading bold label ("**Git force push**: ...") or "".
-    label: str = ""
 
     def render(self, masked: str | None = None) -> str:
         """Restore code spans as backticked text in `masked` (default: this inline's own)."""
@@ -85,19 +83,7 @@ def _parser() -> MarkdownIt:
 def _inline(token: Token) -> Inline:
     parts: list[str] = []
     codes: list[str] = []
-    label = ""
-    children = token.children or []
-    # A leading **bold label**: "**Git force push**: Never use ..." -> label "Git force push".
-    if len(children) >= 4 and children[0].type == "text" and not children[0].content.strip():
-        children = children[1:]
-    if children and children[0].type == "strong_open":
-        close = next((i for i, c in enumerate(children) if c.type == "strong_close"), -1)
-        if close > 0:
-            inner = "".join(c.content for c in children[1:close] if c.type in ("text", "code_inline"))
-            after = children[close + 1].content if close + 1 < len(children) else ""
-            if inner.rstrip().endswith(":") or after.lstrip().startswith(":"):
-                label = inner.strip().rstrip(":").strip()
-    for child in children:
+    for child in token.children or []:
         kind = child.type
         if kind == "text" or kind == "html_inline":
             parts.append(child.content.replace(CODE_OPEN, "").replace(CODE_CLOSE, ""))
@@ -109,7 +95,7 @@ def _inline(token: Token) -> Inline:
         elif kind == "image":
             parts.append(child.content)
     masked = " ".join("".join(parts).split())
-    return Inline(masked, tuple(codes), label)
+    return Inline(masked, tuple(codes))
 
 
 def parse(text: str) -> list[Block]:

@@ -76,9 +76,9 @@ def test_fences_carry_info_and_unclosed_flag() -> None:
     assert codes[1].unclosed
 
 
-def test_bold_label_is_recognised() -> None:
+def test_emphasis_markers_are_dropped() -> None:
     bullet = next(b for b in parse(DOC) if b.line == 16)
-    assert bullet.inline.label == "Label"
+    assert bullet.text == "Label: text after label"
 
 
 def test_only_first_paragraph_of_an_item_is_the_bullet() -> None:
