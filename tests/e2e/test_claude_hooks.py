@@ -29,6 +29,10 @@ CLAUDE_MD = """\
 ## Style
 
 - Avoid `git status`.
+
+## Git
+
+- Ask before running `git log`.
 """
 SECRET = "sk-live-0123456789abcdefABCDEF"
 #: How a reason names the rule that fired: "[DST001] ..." (guidance.decision.Decision.reason).
@@ -108,34 +112,50 @@ def test_scripted_session_is_guarded(guarded: Sandbox) -> None:
     assert all(SECRET not in text for request in run.server.requests for text in request.texts)
 
 
-def test_deny_is_exit_0_json_and_warn_does_not_block(guarded: Sandbox) -> None:
+def test_deny_ask_and_warn_follow_the_protocol(guarded: Sandbox) -> None:
     run = guarded.run(
-        [bash(f"rm -rf {guarded.victim}"), bash("git status"), {"text": "finished"}],
+        [
+            bash(f"rm -rf {guarded.victim}"),
+            bash("git log"),
+            bash("git status"),
+            {"text": "finished"},
+        ],
         hook_events=True,
     )
     assert run.claude.exit_code == 0, run.claude.stderr
     pre_bash = run.hook_responses("PreToolUse:Bash")
-    assert len(pre_bash) == 2
+    assert len(pre_bash) == 3
+    assert [(r["exit_code"], r["outcome"]) for r in pre_bash] == [(0, "success")] * 3
+    answers = [json.loads(r["stdout"])["hookSpecificOutput"] for r in pre_bash]
 
-    # The deny: exit 0 and a JSON permissionDecision on stdout (exit 1 would not block).
-    deny = pre_bash[0]
-    assert (deny["exit_code"], deny["outcome"]) == (0, "success")
-    answer = json.loads(deny["stdout"])["hookSpecificOutput"]
-    assert answer["permissionDecision"] == "deny"
-    assert _rule_code(answer["permissionDecisionReason"]) == "DST001"
-    assert run.denied() == {"toolu_0_0"}
+    # Deny and ask: exit 0 with a JSON permissionDecision (exit 1 would not block); under -p
+    # nobody can answer the ask, so the client denies it too.
+    assert answers[0]["permissionDecision"] == "deny"
+    assert _rule_code(answers[0]["permissionDecisionReason"]) == "DST001"
+    assert answers[1]["permissionDecision"] == "ask"
+    assert "Ask before running `git log`. (CLAUDE.md:13)" in run.told(1).content
+    assert run.denied() == {"toolu_0_0", "toolu_1_0"}
     assert (guarded.victim / "precious.txt").exists()
 
-    # The warn: exit 0, no verdict, the command ran, and the model was told the rule.
-    warn = pre_bash[1]
-    assert (warn["exit_code"], warn["outcome"]) == (0, "success")
-    assert "permissionDecision" not in json.loads(warn["stdout"])["hookSpecificOutput"]
-    status = run.told(1)
+    # The warn: no verdict, the command ran, and the model was told the rule.
+    assert "permissionDecision" not in answers[2]
+    status = run.told(2)
     assert not status.is_error
     assert "No commits yet" in status.content
-    after_status = [r for r in run.server.requests if r.turn == 2]
+    after_status = [r for r in run.server.requests if r.turn == 3]
     assert after_status
     context = [t for t in after_status[0].texts if t.startswith("PreToolUse:Bash hook additional")]
     assert len(context) == 1
     assert "Avoid `git status`. (CLAUDE.md:9)" in context[0]
     assert _rule_code(context[0])
+
+
+def test_session_start_and_prompt_inject_rules(guarded: Sandbox) -> None:
+    """The model sees the constitution at session start and the rules relevant to the prompt."""
+    run = guarded.run([{"text": "finished"}], prompt="Deploy the service with make, please.")
+    assert run.claude.exit_code == 0, run.claude.stderr
+    first = "\n".join(run.server.requests[0].texts)
+    start = first.index("SessionStart hook additional context: ")
+    assert "Never run `make deploy`." in first[start : start + 300]
+    prompt = first.index("UserPromptSubmit hook additional context: ")
+    assert re.search(r"\[[^\]]+\] Never run `make deploy`\.", first[prompt : prompt + 400])
