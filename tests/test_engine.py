@@ -115,3 +115,41 @@ def test_non_bash_events_do_not_parse_shell() -> None:
 def test_empty_bundle_and_missing_cwd() -> None:
     assert evaluate({}, Event(tool="Bash", command="rm -rf /")).verdict == "deny"
     assert os.environ["HOME"] == "/home/dev"
+
+
+_SHELLISH = [
+    "rm", "-rf", "-r", "/", "~", "..", "./x", "*", ".*", "$HOME", "$X", "$(", ")", "`", "'", '"', "|", "&&", ";", ">", "<",
+    "2>&1", "git", "push", "-f", "find", "-delete", "-exec", "{}", "+", "xargs", "curl", "bash", "-c", "sudo", "env", "cd",
+    "cat", ".env", "dd", "of=/dev/sda", "chmod", "777", "mv", "psql", "DROP TABLE x", "kubectl", "delete", "ns", "\n", "<<",
+    "EOF", "python3", "import os; os.system('rm -rf /')", ".claude/settings.json", "ln", "-s", "tee", "file://x", "=",
+]
+
+
+def test_fuzzed_commands_never_raise_inside_a_gate() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.sampled_from(_SHELLISH) | st.text(max_size=8), max_size=14))
+    def run(words: list[str]) -> None:
+        decision = evaluate(bundle(), bash(" ".join(words)), fail_closed=True)
+        assert not [f for f in decision.findings if f.rule == "GATE-ERROR"], " ".join(words)
+
+    run()
+
+
+def test_fuzzed_paths_never_raise_inside_a_gate() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from guidance.event import normalise
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.sampled_from(["Read", "Write", "Edit", "Grep", "Glob"]), st.text(max_size=40), st.text(max_size=60))
+    def run(tool: str, path: str, content: str) -> None:
+        field = {"Grep": "path", "Glob": "pattern"}.get(tool, "file_path")
+        payload = {"tool_name": tool, "tool_input": {field: path, "content": content, "new_string": content}, "cwd": ROOT}
+        decision = evaluate(bundle(protect_write=["a/**"], protect_read=["~/x/*"]), normalise(payload, project_dir=ROOT), fail_closed=True)
+        assert not [f for f in decision.findings if f.rule == "GATE-ERROR"]
+
+    run()

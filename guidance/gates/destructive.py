@@ -154,9 +154,6 @@ RULES = (
        "Every scheduled job of the user goes, with no backup.", "crontab -r", "crontab -l > crontab.bak && crontab -e"),
 )
 
-_DEVICE_NULL = ("/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty")
-
-
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
         return []
@@ -293,12 +290,15 @@ def _system_writes(cmd: Command, paths: Resolver, segment: str, out: list[Findin
     _, writes = file_effects(cmd)
     for target in writes:
         where = paths.resolve(target)
-        if where is None or where.startswith(_DEVICE_NULL) or where.startswith(("/dev/tcp/", "/dev/udp/", "/dev/fd/")):
-            continue
-        kind = paths.classify(where)
-        top = "/" + where.split("/")[1] if where != "/" else "/"
-        if kind in (SYSTEM, ROOT) or (kind == OUTSIDE and top in SYSTEM_DIRS and not where.startswith("/home/")) or kind == HOME:
-            if where.startswith("/dev/"):
-                continue
+        if where is None or where.startswith("/dev/"):
+            continue  # devices are CAT003; /dev/null, /dev/tcp and descriptors are not files
+        if _in_system_location(where, paths.classify(where)):
             out.append(finding(GATE, "DST061", ASK, f"{cmd.program} writes {where}, a system location", segment=segment, evidence=target))
             return
+
+
+def _in_system_location(where: str, kind: str) -> bool:
+    if kind in (SYSTEM, ROOT, HOME):
+        return True
+    # deeper inside a system directory (`/etc/nginx/x.conf`), other than other users' homes
+    return kind == OUTSIDE and "/" + where.split("/")[1] in SYSTEM_DIRS and not where.startswith("/home/")
