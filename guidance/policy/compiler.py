@@ -80,7 +80,6 @@ class Rule:
 
     origin: str
     source: str  # "CLAUDE.md:12"
-    line: int
     section: tuple[str, ...]
     inline: Inline | None = None  # prose rules
     machine: grammar.MachineLine | None = None  # ```guidance rules
@@ -229,7 +228,7 @@ def stage_extract(c: Compilation) -> None:
             if block.kind == "bullet":
                 if not grammar.is_imperative(grammar.extract_tags(block.inline.masked)[0]):
                     continue  # descriptive bullets are context, not rules (docs/policy-grammar.md)
-                c.rules.append(Rule(source.origin, where, block.line, block.section, inline=block.inline,
+                c.rules.append(Rule(source.origin, where, block.section, inline=block.inline,
                                     in_constitution_section=constitutional))
             elif block.kind == "code" and block.info == "guidance":
                 _extract_machine(c, source, block, constitutional)
@@ -249,7 +248,7 @@ def _extract_machine(c: Compilation, source: Source, block: Block, constitutiona
         if parsed.setting is not None:
             c.settings.append((source.origin, where, parsed.setting))
             continue
-        c.rules.append(Rule(source.origin, where, number, block.section, machine=parsed,
+        c.rules.append(Rule(source.origin, where, block.section, machine=parsed,
                             in_constitution_section=constitutional))
 
 
