@@ -131,12 +131,14 @@ def decode(raw: bytes, name: str) -> tuple[str | None, list[tuple[str, str]]]:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            # Latin-1 text has no C1 control bytes (0x80-0x9f); anything else is broken UTF-8.
-            if not any(0x80 <= b <= 0x9F for b in raw):
+            text = raw.decode("utf-8", errors="replace")
+            # UTF-8 with a few broken bytes still has valid multi-byte characters; Latin-1 text
+            # has none and no C1 control bytes (0x80-0x9f). Anything else: replace and warn.
+            valid_multibyte = any(ord(ch) > 127 and ch != "\ufffd" for ch in text)
+            if not valid_multibyte and not any(0x80 <= b <= 0x9F for b in raw):
                 text = raw.decode("latin-1")
                 notes.append(("warning", "not UTF-8; decoded as Latin-1 (save the file as UTF-8)"))
             else:
-                text = raw.decode("utf-8", errors="replace")
                 notes.append(("warning", "invalid UTF-8 bytes were replaced with U+FFFD (save the file as UTF-8)"))
     if "\x00" in text:
         return None, [("error", f"{name} looks binary (NUL bytes); it was not compiled")]
@@ -149,7 +151,7 @@ def _load(source: Source, data: str | bytes | None) -> None:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     source.exists = True
     source.raw = raw
-    source.size = source.size or len(raw)
+    source.size = len(raw)
     source.sha256 = hashlib.sha256(raw).hexdigest()
 
 
@@ -159,23 +161,23 @@ def _read_file(source: Source) -> None:
     except OSError:
         return
     source.exists = True
-    source.size = st.st_size
     source.mtime_ns = st.st_mtime_ns
     digest = hashlib.sha256()
     chunks: list[bytes] = []
-    kept = 0
+    total = 0
     try:
         with open(source.path, "rb") as handle:
+            # Hash everything (the cache compares hashes) but keep only what may be compiled.
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
-                if kept <= limits.MAX_POLICY_BYTES:
+                if total <= limits.MAX_POLICY_BYTES:
                     chunks.append(chunk)
-                    kept += len(chunk)
+                total += len(chunk)
     except OSError as exc:
         source.error = str(exc.strerror or exc)
         return
     source.raw = b"".join(chunks)
-    source.size = kept if kept > st.st_size else st.st_size
+    source.size = total
     source.sha256 = digest.hexdigest()
 
 
@@ -186,9 +188,9 @@ def stage_read(c: Compilation) -> None:
             continue
         if not source.exists:
             continue
-        if len(source.raw) > limits.MAX_POLICY_BYTES:
+        if source.size > limits.MAX_POLICY_BYTES:
             c.report("error", f"{source.name}:1",
-                     f"{source.name} is {len(source.raw)} bytes, over the {limits.MAX_POLICY_BYTES}-byte limit; "
+                     f"{source.name} is {source.size} bytes, over the {limits.MAX_POLICY_BYTES}-byte limit; "
                      "it was not compiled (split it or move reference material elsewhere)")
             continue
         text, notes = decode(source.raw, source.name)
@@ -475,10 +477,10 @@ def stage_index(c: Compilation) -> None:
 
 
 def bundle_key(sources: list[Source]) -> str:
+    """sha256 over the compiler version and each source's name, presence and content hash."""
     digest = hashlib.sha256(f"cf-guidance {__version__}\n".encode())
     for source in sources:
-        digest.update(f"{source.name}\0{int(source.exists)}\0{len(source.raw)}\0".encode())
-        digest.update(source.raw)
+        digest.update(f"{source.name}\0{int(source.exists)}\0{source.sha256}\n".encode())
     return digest.hexdigest()
 
 

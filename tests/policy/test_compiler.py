@@ -280,6 +280,7 @@ ENCODINGS = [
     ("utf-16 BE with BOM", b"\xfe\xff" + "- Never run `make café`\n".encode("utf-16-be"), [("info", "CLAUDE.md:1")], "make café"),
     ("latin-1", "- Never run `make café`\n".encode("latin-1"), [("warning", "CLAUDE.md:1")], "make café"),
     ("invalid utf-8", b"- Never run `make caf\x81\xff`\n", [("warning", "CLAUDE.md:1")], "make caf\ufffd\ufffd"),
+    ("utf-8 with one broken byte", "- Never run `make café` \u2014 ok\n".encode() + b"\xe9\n", [("warning", "CLAUDE.md:1")], "make café"),
     ("CRLF", b"# T\r\n\r\n- Never run `make caf`\r\n", [], "make caf"),
 ]
 
