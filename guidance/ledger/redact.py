@@ -8,6 +8,7 @@ explains what happened.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -40,7 +41,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str], int]] = [
 #: pattern above (a plain `in` test is ~30x faster than one case-insensitive alternation).
 _MARKERS = ("private key", "akia", "asia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "sk-", "aiza",
             "eyj", "bearer", "pass", "secret", "token", "api_key", "api-key", "apikey", "access_key", "access-key",
-            "private_key", "private-key", "credential", "@")
+            "private_key", "private-key", "credential", "authorization", "@")
 _MARKS = {kind: MARK.format(kind) for kind, _, _ in _PATTERNS}
 
 #: Object members whose string value is always a secret, whatever it looks like.
@@ -75,6 +76,15 @@ def _group_replacer(group: int, kind: str) -> Callable[[re.Match[str]], str]:
         return value[: start - whole_start] + _MARKS[kind] + value[end - whole_start :]
 
     return replace
+
+
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+def maybe_secret(value: Any) -> bool:
+    """False when no string in `value` can hold a secret: one C-encoded scan instead of a walk."""
+    lowered = _encode(value).lower()
+    return any(marker in lowered for marker in _MARKERS)  # every _SECRET_KEYS name contains a marker
 
 
 def redact(value: Any) -> Any:

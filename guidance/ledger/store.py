@@ -32,7 +32,7 @@ from guidance.errors import LedgerError, LedgerIntegrityError
 from guidance.ledger import checkpoint as cp
 from guidance.ledger import keys as keymod
 from guidance.ledger.record import FORMAT, GENESIS, parse_body, parse_line, record_hash, record_mac, seal, split
-from guidance.ledger.redact import redact
+from guidance.ledger.redact import maybe_secret, redact
 from guidance.state import StateLayout
 
 #: A signed checkpoint is written every this many records (and at session end).
@@ -299,7 +299,9 @@ class Ledger:
 
     @staticmethod
     def _body(item: dict[str, Any], seq: int, prev: str, kid: str) -> dict[str, Any]:
-        body = {k: redact(v) for k, v in item.items() if k not in ("hash", "mac", "prev", "seq", "kid", "v")}
+        body = {k: v for k, v in item.items() if k not in ("hash", "mac", "prev", "seq", "kid", "v")}
+        if maybe_secret(body):
+            body = redact(body)
         body.setdefault("kind", "event")
         body.setdefault("session_id", "")
         body.setdefault("agent_id", "")

@@ -43,3 +43,11 @@ def test_redact_walks_json_and_redacts_secret_members() -> None:
 def test_redaction_is_idempotent() -> None:
     once = redact_text("TOKEN=abcdefgh1234 and --password=hunter22")
     assert redact_text(once) == once
+
+
+def test_pre_check_covers_every_secret_member_name() -> None:
+    from guidance.ledger.redact import _MARKERS, _SECRET_KEYS, maybe_secret
+
+    assert all(any(marker in name for marker in _MARKERS) for name in _SECRET_KEYS)
+    assert not maybe_secret({"tool_input": {"command": "make test"}, "n": [1, 2]})
+    assert maybe_secret({"x": {"Authorization": "abc"}})
