@@ -26,6 +26,15 @@ if [ ! -x "$CLAUDE_PREFIX/node_modules/.bin/claude" ] || \
         echo "warning: npm not found; end-to-end tests need the claude binary" >&2
     fi
 fi
+# Codex CLI for the Codex end-to-end test (its hooks are Claude-compatible), pinned likewise.
+CODEX_VERSION="${CODEX_VERSION:-0.169.0}"
+CODEX_PREFIX=".tools/codex"
+if [ ! -x "$CODEX_PREFIX/node_modules/.bin/codex" ] && command -v npm >/dev/null 2>&1; then
+    mkdir -p "$CODEX_PREFIX"
+    npm install --silent --no-audit --no-fund --prefix "$CODEX_PREFIX" "@openai/codex@$CODEX_VERSION" >/dev/null 2>&1 \
+        || echo "warning: could not install @openai/codex@$CODEX_VERSION (the Codex end-to-end test will skip)" >&2
+fi
+
 if [ -x "$CLAUDE_PREFIX/node_modules/.bin/claude" ]; then
     export CF_GUIDANCE_CLAUDE_BIN="$PWD/$CLAUDE_PREFIX/node_modules/.bin/claude"
 fi
