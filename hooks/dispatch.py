@@ -24,7 +24,9 @@ from guidance.decision import ALLOW, DENY
 from guidance.errors import GuidanceError
 from guidance.limits import MAX_EVENT_BYTES
 
+
 from . import handlers, protocol
+from .commands import COMMANDS, INFO, PRE, Command, usage
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,51 +35,11 @@ if TYPE_CHECKING:
 
     from .handlers import Call
 
+__all__ = ["COMMANDS", "PRE", "Command", "main", "run", "usage", "write_answer"]
+
 FAIL_CLOSED_ENV = "GUIDANCE_EVENT_FAIL_CLOSED"
 TIMEOUT_ENV = "GUIDANCE_EVENT_SYNC_TIMEOUT_MS"
 DEFAULT_TIMEOUT_MS = 3000
-
-#: What a command is for: PRE can deny a tool call, POST spools work for the worker,
-#: CONTEXT shows text to the model, INFO prints for a person.
-PRE = "pre"
-POST = "post"
-CONTEXT = "context"
-INFO = "info"
-
-
-class Command:
-    """One hook command: the event it is wired to, its kind and its handler."""
-
-    __slots__ = ("name", "hook_event", "kind", "handler", "help")
-
-    def __init__(self, name: str, hook_event: str, kind: str, handler: Callable[[Call], protocol.Answer], help: str) -> None:
-        self.name = name
-        self.hook_event = hook_event
-        self.kind = kind
-        self.handler = handler
-        self.help = help
-
-
-_COMMANDS = (
-    Command("pre-bash", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Bash: shell commands"),
-    Command("pre-edit", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Write, Edit, MultiEdit, NotebookEdit, apply_patch"),
-    Command("pre-read", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Read, Grep, Glob"),
-    Command("pre-task", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse Agent/Task prompts"),
-    Command("pre-tool", "PreToolUse", PRE, handlers.pre_tool, "PreToolUse every other tool: mcp__*, WebFetch, WebSearch, ..."),
-    Command("post-bash", "PostToolUse", POST, handlers.post_event, "PostToolUse Bash: spool (sequence rules need successes)"),
-    Command("post-edit", "PostToolUse", POST, handlers.post_event, "PostToolUse file edits: spool"),
-    Command("post-task", "PostToolUse", POST, handlers.post_event, "PostToolUse Agent/Task: spool"),
-    Command("post-failure", "PostToolUseFailure", POST, handlers.post_event, "PostToolUseFailure any tool: spool"),
-    Command("session-end", "SessionEnd", POST, handlers.post_event, "SessionEnd: spool (the worker checkpoints the ledger)"),
-    Command("stop", "Stop", POST, handlers.post_event, "Stop: spool"),
-    Command("user-prompt", "UserPromptSubmit", CONTEXT, handlers.user_prompt, "UserPromptSubmit: inject the top retrieved rules"),
-    Command("session-restore", "SessionStart", CONTEXT, handlers.session_restore, "SessionStart: inject the constitution"),
-    Command("compact", "PreCompact", CONTEXT, handlers.compact, "PreCompact: re-inject the constitution"),
-    Command("status", "", INFO, handlers.status, "print the project, state, fail mode and bundle"),
-    Command("stats", "", INFO, handlers.stats, "print decision counts from the ledger and the spool"),
-)
-COMMANDS = {command.name: command for command in _COMMANDS}
-
 
 class SelfTimeout(BaseException):
     """Raised by SIGALRM in the main thread when the hook overruns its own budget.
@@ -141,7 +103,7 @@ def run(name: str, read_input: Callable[[], bytes], environ: Mapping[str, str]) 
         try:
             if command.kind != INFO:
                 call.data = _read_bounded(read_input)
-            answer = command.handler(call)
+            answer = getattr(handlers, command.handler)(call)
         finally:
             if armed:
                 _disarm()
@@ -210,14 +172,8 @@ def write_answer(answer: protocol.Answer, stdout: BinaryIO, stderr: BinaryIO) ->
     return answer.exit_code
 
 
-def usage() -> str:
-    lines = ["usage: cf-guidance hook COMMAND  (the event JSON on stdin)", "", "commands:"]
-    lines += [f"  {c.name:<16} {c.help}" for c in _COMMANDS]
-    return "\n".join(lines) + "\n"
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Run `argv[0]` as a hook command on this process's stdin; return the exit code."""
+    """Run `argv[0]` as a hook command on this process's stdin, in-process; return the exit code."""
     args = sys.argv[1:] if argv is None else argv
     if not args or args[0] in ("-h", "--help"):
         sys.stdout.write(usage())

@@ -32,5 +32,5 @@ def _bootstrap() -> None:
 
 if __name__ == "__main__":
     _bootstrap()
-    dispatch = __import__("guidance.hooks.dispatch", fromlist=["main"])
-    sys.exit(dispatch.main())
+    hookd = __import__("guidance.hooks.hookd", fromlist=["launch"])
+    sys.exit(hookd.launch())

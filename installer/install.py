@@ -282,6 +282,7 @@ def uninstall(target: str) -> InstallReport:
     if drop and lines == [GITIGNORE_HEADER] + sorted(drop):
         drop.add(GITIGNORE_HEADER)
     _remove_gitignore_lines(root, drop, GITIGNORE in created, report)
+    _stop_hook_servers(layout)
     report.notes.append(
         f"kept {os.path.relpath(layout.root, root)}/: it holds the ledger and its key; "
         "delete it yourself when you no longer need the audit trail"
@@ -306,6 +307,20 @@ def _original_text(layout: StateLayout, manifest: dict[str, Any], rel: str, rema
             except ValueError:
                 pass
     return settings_file.render(remaining)
+
+
+def _stop_hook_servers(layout: StateLayout) -> None:
+    """A warm hook server (guidance.hooks.hookd) exits within seconds once its socket is gone."""
+    try:
+        names = os.listdir(layout.root)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith("hookd-") and name.endswith(".sock"):
+            try:
+                os.unlink(os.path.join(layout.root, name))
+            except OSError:
+                pass
 
 
 def _remove_gitignore_lines(root: str, drop: set[str], created: bool, report: InstallReport) -> None:

@@ -22,9 +22,10 @@ BANNED = {"typing", "re", "json", "pydantic", "click", "markdown_it", "cryptogra
           "dataclasses", "enum", "subprocess", "hashlib", "inspect", "fnmatch", "glob", "site"}
 
 
-def _imported(argv: list[str], event: dict[str, object], root: Path) -> set[str]:
+def _imported(argv: list[str], event: dict[str, object], root: Path, hookd: str) -> set[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GUIDANCE_", "CLAUDE_"))}
     env["CLAUDE_PROJECT_DIR"] = str(root)
+    env["GUIDANCE_HOOKD"] = hookd
     python, rest = argv[0], argv[1:]
     result = subprocess.run([python, "-X", "importtime", *rest], input=json.dumps(event).encode(), capture_output=True,
                             env=env, cwd=str(root), timeout=60, check=True)
@@ -53,6 +54,7 @@ def wired(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, lis
     return root, commands
 
 
+@pytest.mark.parametrize("hookd", ["0", "1"], ids=["in-process", "through-the-server"])
 @pytest.mark.parametrize(
     ("event_name", "event"),
     [
@@ -61,12 +63,19 @@ def wired(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, lis
         ("PostToolUse", {**bash("make test"), "hook_event_name": "PostToolUse", "tool_response": {"stdout": "ok"}}),
     ],
 )
-def test_cache_hit_imports_nothing_heavy(wired: tuple[Path, dict[str, list[str]]], event_name: str, event: dict[str, object]) -> None:
+def test_cache_hit_imports_nothing_heavy(wired: tuple[Path, dict[str, list[str]]], event_name: str, event: dict[str, object],
+                                         hookd: str) -> None:
     root, commands = wired
     argv = commands[event_name]
     assert argv[1] == "-S"
-    _imported(argv, event, root)  # the first call may compile the policy (a miss)
-    modules = _imported(argv, event, root)
-    assert "guidance.hooks.dispatch" in modules
+    _imported(argv, event, root, hookd)  # the first call may compile the policy (a miss) and start the server
+    deadline = time.monotonic() + 20
+    while hookd == "1" and not list((root / ".claude-flow/guidance").glob("hookd-*.sock")) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the server binds its socket just after the first hook returned
+    modules = _imported(argv, event, root, hookd)
+    if hookd == "0":
+        assert "guidance.hooks.dispatch" in modules
+    else:  # the warm server answered: the hook process decided nothing itself
+        assert "guidance.hooks.hookd" in modules and "guidance.hooks.dispatch" not in modules
     assert not modules & BANNED, sorted(modules & BANNED)
     assert not any(name.startswith(("pydantic", "click", "markdown_it", "cryptography", "yaml")) for name in modules)

@@ -96,7 +96,7 @@ def test_uninstall_removes_exactly_what_init_added(repo: Path) -> None:
     (repo / ".claude").mkdir()
     (repo / ".claude/settings.json").write_text(USER_SETTINGS)
     (repo / ".gitignore").write_text("node_modules/\n")
-    install(str(repo), agent="both", verify=False)
+    install(str(repo), agent="both")  # verify runs the hook, which starts a warm server
     key = (repo / ".claude-flow/guidance/keys/ledger.key").read_bytes()
     uninstall(str(repo))
     assert (repo / ".claude/settings.json").read_text() == USER_SETTINGS  # byte for byte
@@ -104,6 +104,7 @@ def test_uninstall_removes_exactly_what_init_added(repo: Path) -> None:
     assert (repo / ".gitignore").read_text().splitlines() == [
         "node_modules/", "", "# cf-guidance: local rules, and state (ledger, key) that must not be committed", ".claude-flow/"]
     assert (repo / ".claude-flow/guidance/keys/ledger.key").read_bytes() == key  # the ledger's key stays
+    assert not list((repo / ".claude-flow/guidance").glob("hookd-*.sock"))  # warm servers told to stop
     assert not verify(str(repo)).ok
 
 

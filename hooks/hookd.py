@@ -1,0 +1,397 @@
+"""The warm hook server: the same decisions without paying for Python imports on every call.
+
+Hot path module (the client half): standard library only; `_socket` instead of `socket`
+(which imports enum and selectors).
+
+A hook process costs the interpreter's start (the floor, ~11 ms here) plus importing the
+policy engine (~60 modules, another ~12-16 ms). So after answering a call in-process, the
+launcher forks a copy of itself, with everything already imported, that serves later calls
+of the same project over a Unix socket in the state directory; the next hook processes only
+forward their argv, environment, cwd and stdin bytes, and print the answer.
+
+Safety and correctness:
+- The server runs the very same `dispatch.run` (catastrophe guard first, fail modes,
+  self-timeout); the client forwards the variables the hook reads (GUIDANCE_*, CLAUDE_*,
+  CODEX_*, HOME, TMPDIR) and its cwd, which the server applies per request.
+- Any problem on the way (no server, a refused or timed-out connection, a short answer, a
+  server whose code changed on disk) makes the client answer in-process, as if there were
+  no server: the server is an optimisation, never a dependency.
+- The socket lives in the state directory, which must be private (mode 0700, ours); the
+  server checks that before binding. `GUIDANCE_HOOKD=0` turns the server off.
+- The server exits after `IDLE_S` without a request, when its socket file disappears
+  (uninstall removes it), or when any of its loaded modules changes on disk.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import _socket
+    from collections.abc import Callable, Mapping
+    from types import ModuleType
+
+    from .protocol import Answer
+
+HOOKD_ENV = "GUIDANCE_HOOKD"
+MAGIC = b"CFGH1\0"
+#: The server exits after this long without a request.
+IDLE_S = 120
+#: The environment a request carries to the server.
+FORWARDED_PREFIXES = ("GUIDANCE_", "CLAUDE_", "CODEX_")
+FORWARDED_NAMES = ("HOME", "TMPDIR")
+#: Extra seconds the client waits beyond the server's own timeout (which answers by fail mode).
+CLIENT_GRACE_S = 1.0
+_STALE = b"stale"
+
+
+def _fnv(text: str) -> str:
+    """A stable short hash without hashlib (3 ms to import): FNV-1a, 32 bits."""
+    value = 0x811C9DC5
+    for byte in text.encode("utf-8", "surrogateescape"):
+        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return "%08x" % value
+
+
+def socket_path(state_dir: str) -> str:
+    """One server per state directory, interpreter and installation (an upgrade gets a new one)."""
+    launcher = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return os.path.join(state_dir, "hookd-" + _fnv(sys.executable + "\0" + launcher) + ".sock")
+
+
+def _forwarded(environ: Mapping[str, str]) -> dict[str, str]:
+    return {k: v for k, v in environ.items() if k.startswith(FORWARDED_PREFIXES) or k in FORWARDED_NAMES}
+
+
+def enabled(environ: Mapping[str, str]) -> bool:
+    return environ.get(HOOKD_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def _timeout_s(environ: Mapping[str, str]) -> float:
+    text = environ.get("GUIDANCE_EVENT_SYNC_TIMEOUT_MS", "")
+    try:
+        ms = int(text) if text else 3000
+    except ValueError:
+        ms = 3000
+    return (ms / 1000.0 if ms > 0 else 30.0) + CLIENT_GRACE_S
+
+
+# -- client --------------------------------------------------------------------------------
+
+
+def launch(argv: list[str] | None = None) -> int:
+    """The launcher's entry: answer through the project's server when there is one.
+
+    Without a usable server the call is answered in-process (guidance.hooks.dispatch), and
+    this now warm process forks into the server for the calls that follow. Only this module,
+    the command table and guidance.state are imported before the server answers.
+    """
+    from guidance import state
+
+    from .commands import COMMANDS, INFO
+
+    args = sys.argv[1:] if argv is None else argv
+    command = COMMANDS.get(args[0]) if args else None
+    environ = os.environ
+    if command is None or command.kind == INFO or not enabled(environ):
+        from . import dispatch
+
+        return dispatch.main(args)
+    state_dir = state.state_dir(state.project_dir(environ), environ)
+    stdin = sys.stdin.buffer
+    read_input: Callable[[], bytes] = lambda: stdin.read(_max_event_bytes() + 1)  # noqa: E731
+    try:
+        forwarded = forward(command.name, environ, read_input, state_dir)
+    except Fallback as failed:
+        forwarded = None
+        data = failed.data
+        read_input = lambda: data  # noqa: E731  (the attempt consumed stdin)
+    if forwarded is not None:
+        code, out, err = forwarded
+        for fd, chunk in ((1, out), (2, err)):
+            _write_all(fd, chunk)
+        return code
+    from . import dispatch
+
+    answer = dispatch.run(command.name, read_input, environ)
+    code = dispatch.write_answer(answer, sys.stdout.buffer, sys.stderr.buffer)
+    start(state_dir)
+    return code
+
+
+def _max_event_bytes() -> int:
+    from guidance.limits import MAX_EVENT_BYTES
+
+    return MAX_EVENT_BYTES
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view):]
+    except OSError:
+        pass  # the client closed the pipe: nothing left to tell it
+
+
+def encode_request(name: str, environ: Mapping[str, str], cwd: str, data: bytes) -> bytes:
+    fields = [name, cwd] + [f"{k}={v}" for k, v in _forwarded(environ).items()]
+    if any("\0" in field for field in fields):
+        raise ValueError("NUL in a forwarded field")
+    return MAGIC + "\0".join(fields).encode("utf-8", "surrogateescape") + b"\0\0" + data
+
+
+def decode_request(raw: bytes) -> tuple[str, str, dict[str, str], bytes]:
+    if not raw.startswith(MAGIC):
+        raise ValueError("not a hook request")
+    head, sep, data = raw[len(MAGIC):].partition(b"\0\0")
+    if not sep:
+        raise ValueError("truncated hook request")
+    fields = head.decode("utf-8", "surrogateescape").split("\0")
+    if len(fields) < 2:
+        raise ValueError("truncated hook request")
+    env = {}
+    for field in fields[2:]:
+        key, _, value = field.partition("=")
+        env[key] = value
+    return fields[0], fields[1], env, data
+
+
+def encode_answer(answer: Answer) -> bytes:
+    out = answer.stdout.encode("utf-8", "replace")
+    err = answer.stderr.encode("utf-8", "replace")
+    return b"%d %d\n" % (answer.exit_code, len(out)) + out + err
+
+
+def decode_answer(raw: bytes) -> tuple[int, bytes, bytes]:
+    head, sep, rest = raw.partition(b"\n")
+    if not sep:
+        raise ValueError("truncated answer")
+    code_text, _, out_len_text = head.partition(b" ")
+    out_len = int(out_len_text)
+    if out_len > len(rest):
+        raise ValueError("truncated answer")
+    return int(code_text), rest[:out_len], rest[out_len:]
+
+
+def forward(name: str, environ: Mapping[str, str], read_input: Callable[[], bytes], state_dir: str) -> tuple[int, bytes, bytes] | None:
+    """The server's answer to this call, or None (answer in-process) for any problem on the way.
+
+    `read_input` is a zero-argument callable returning the stdin bytes; it is only called once
+    a server has accepted the connection, so that a fallback can still read stdin itself.
+    """
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(_timeout_s(environ))
+        try:
+            cwd = os.getcwd()
+            _in_directory(state_dir, sock.connect, os.path.basename(socket_path(state_dir)))
+        except OSError:
+            return None
+        data = read_input()
+        try:
+            sock.sendall(encode_request(name, environ, cwd, data))
+            sock.shutdown(_socket.SHUT_WR)
+            chunks = []
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            raw = b"".join(chunks)
+            if raw == _STALE:
+                raise ValueError("stale server")
+            return decode_answer(raw)
+        except (OSError, ValueError):
+            # The server failed after stdin was read: answer in-process from the same bytes.
+            raise Fallback(data) from None
+    finally:
+        sock.close()
+
+
+def _in_directory(directory: str, operation: Callable[[str], None], name: str) -> None:
+    """bind/connect by a name relative to `directory`: a socket address holds at most ~100
+    bytes, fewer than a project's absolute path may need."""
+    here = os.getcwd()
+    os.chdir(directory)
+    try:
+        operation(name)
+    finally:
+        os.chdir(here)
+
+
+class Fallback(Exception):
+    """The server took stdin and then failed: the in-process answer must use these bytes."""
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__("hook server failed")
+        self.data = data
+
+
+# -- server --------------------------------------------------------------------------------
+
+
+def _private(directory: str) -> bool:
+    try:
+        info = os.stat(directory)
+    except OSError:
+        return False
+    return info.st_uid == os.getuid() and info.st_mode & 0o077 == 0
+
+
+def _module_stamps() -> dict[str, int]:
+    stamps = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        name = getattr(module, "__name__", "")
+        if path and name.startswith("guidance"):
+            try:
+                stamps[path] = os.stat(path).st_mtime_ns
+            except OSError:
+                stamps[path] = -1
+    return stamps
+
+
+def _changed(stamps: dict[str, int]) -> bool:
+    for path, stamp in stamps.items():
+        try:
+            if os.stat(path).st_mtime_ns != stamp:
+                return True
+        except OSError:
+            return True
+    return False
+
+
+def start(state_dir: str) -> None:
+    """Fork a detached server from this (warm) process; the caller carries on at once.
+
+    Call only after the answer was written and flushed: the child must not repeat it.
+    """
+    path = socket_path(state_dir)
+    if not _private(state_dir):
+        return
+    try:
+        pid = os.fork()
+    except OSError:
+        return
+    if pid:
+        return
+    try:  # the child: never return into the hook
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        serve(path)
+    finally:
+        os._exit(0)
+
+
+def serve(path: str) -> None:
+    """Answer hook requests on the socket at `path` until idle, removed or stale."""
+    import _socket
+    import fcntl
+    import time
+
+    from . import dispatch
+
+    lock = os.open(path + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return  # another server owns this socket
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+    old_umask = os.umask(0o077)
+    listener = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        _in_directory(os.path.dirname(path), listener.bind, os.path.basename(path))
+    finally:
+        os.umask(old_umask)
+    listener.listen(64)
+    listener.settimeout(5.0)
+    stamps = _module_stamps()
+    stamps[path] = os.stat(path).st_mtime_ns  # our socket removed or replaced: exit
+    last = time.monotonic()
+    try:
+        while time.monotonic() - last < IDLE_S:
+            _reap()
+            try:
+                fd, _ = listener._accept()  # type: ignore[attr-defined]  # the C socket: accept gives a descriptor
+            except TimeoutError:
+                if _changed(stamps):
+                    return
+                continue
+            last = time.monotonic()
+            conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM, 0, fd)
+            try:
+                if not _handle(conn, stamps, dispatch):
+                    return
+            finally:
+                conn.close()
+    finally:
+        listener.close()
+        try:
+            if os.stat(path).st_mtime_ns == stamps.get(path):
+                os.unlink(path)
+        except OSError:
+            pass
+
+
+def _reap() -> None:
+    """Collect exited children (the workers this server started), never waiting."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _handle(sock: _socket.socket, stamps: dict[str, int], dispatch: ModuleType) -> bool:
+    """Answer one request; False when the server must exit (its code changed on disk)."""
+    from guidance.limits import MAX_EVENT_BYTES
+
+    sock.settimeout(5.0)
+    if _changed(stamps):
+        try:
+            sock.sendall(_STALE)
+        except OSError:
+            pass
+        return False
+    chunks = []
+    size = 0
+    try:
+        while size <= MAX_EVENT_BYTES + 1_000_000:
+            chunk = sock.recv(1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        name, cwd, env, data = decode_request(b"".join(chunks))
+        _apply_env(env)
+        os.chdir(cwd)
+    except (OSError, ValueError):
+        return True  # the client sees a short answer and answers in-process
+    answer = dispatch.run(name, lambda: data, env)
+    try:
+        sock.sendall(encode_answer(answer))
+    except OSError:
+        pass
+    return True
+
+
+def _apply_env(env: dict[str, str]) -> None:
+    """Make this process's environment the caller's, for the variables hooks read."""
+    for key in [k for k in os.environ if k.startswith(FORWARDED_PREFIXES) or k in FORWARDED_NAMES]:
+        if key not in env:
+            del os.environ[key]
+    for key, value in env.items():
+        if os.environ.get(key) != value:
+            os.environ[key] = value
