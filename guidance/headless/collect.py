@@ -72,6 +72,8 @@ class HookEvent:
     rule: str = ""
     stdout: str = ""
     stderr: str = ""
+    #: Wall time from hook_started to hook_response as the stream delivered them (None if unknown).
+    duration_ms: int | None = None
 
     @property
     def blocked(self) -> bool:
@@ -98,6 +100,8 @@ class ToolCall:
     hooks: list[HookEvent] = field(default_factory=list)
     #: The guard's own record of its decision on this call (from the workspace's spool or ledger).
     recorded: dict[str, Any] = field(default_factory=dict)
+    #: Wall time from the tool_use to its tool_result in the stream, hooks included (None if unknown).
+    duration_ms: int | None = None
 
     @property
     def ran(self) -> bool:
@@ -112,16 +116,21 @@ class ToolCall:
 @dataclass
 class TimelineEntry:
     seq: int
-    type: str  # prompt | response | tool_call | hook | system | result
+    type: str  # prompt | response | tool_call | tool_result | hook | system | result
     timestamp: str = ""
     summary: str = ""
     detail: dict[str, Any] = field(default_factory=dict)
+    #: ms since the client started, when the executor recorded arrival times.
+    offset_ms: int | None = None
+    duration_ms: int | None = None
 
 
 @dataclass
 class RunData:
     prompt: str
     messages: list[dict[str, Any]] = field(default_factory=list)
+    #: Arrival time (ms since start) of each message, aligned with `messages`; empty when unknown.
+    arrivals_ms: list[int] = field(default_factory=list)
     init: dict[str, Any] = field(default_factory=dict)
     result: dict[str, Any] = field(default_factory=dict)
     tool_calls: list[ToolCall] = field(default_factory=list)
@@ -184,6 +193,13 @@ class RunData:
     def is_error(self) -> bool:
         return bool(self.result.get("is_error")) or not self.result
 
+    def hook_latency_ms(self) -> dict[str, int]:
+        """Count, median and max of hook wall times (hook_started to hook_response)."""
+        times = sorted(h.duration_ms for h in self.hook_events if h.duration_ms is not None)
+        if not times:
+            return {"count": 0}
+        return {"count": len(times), "p50": times[len(times) // 2], "max": times[-1]}
+
     @property
     def hook_failures(self) -> list[HookEvent]:
         """Hooks that crashed or timed out: a guard failing open, whatever the assertions say."""
@@ -201,13 +217,16 @@ def collect(
     config_dir: Path | None = None,
     changes: FileChanges | None = None,
     state_dir: Path | None = None,
+    arrivals_ms: list[int] | None = None,
 ) -> RunData:
-    """Parse one run's stream-json stdout (plus transcript and diff) into `RunData`."""
+    """Parse one run's stream-json stdout (plus transcript and diff) into `RunData`.
+
+    `arrivals_ms` (one per non-empty stdout line) time the hooks and tool calls.
+    """
     run = RunData(prompt=prompt, exit_code=exit_code, stderr=stderr, duration_ms=duration_ms, timed_out=timed_out)
-    for line in stdout.splitlines():
-        line = line.strip()
-        if not line:
-            continue
+    lines = [line.strip() for line in stdout.splitlines() if line.strip()]
+    timed = arrivals_ms is not None and len(arrivals_ms) == len(lines)
+    for index, line in enumerate(lines):
         try:
             message = json.loads(line)
         except json.JSONDecodeError:
@@ -215,6 +234,8 @@ def collect(
             continue
         if isinstance(message, dict):
             run.messages.append(message)
+            if timed and arrivals_ms is not None:
+                run.arrivals_ms.append(arrivals_ms[index])
     _Correlator(run).feed()
     if changes is not None:
         run.changes = changes
@@ -283,16 +304,23 @@ class _Correlator:
         self.run = run
         self.calls: dict[str, ToolCall] = {}
         self.hooks: dict[str, HookEvent] = {}
+        self.now: int | None = None
+        self.started_at: dict[str, int] = {}
 
-    def _add(self, kind: str, summary: str, message: dict[str, Any], **detail: Any) -> None:
+    def _add(self, kind: str, summary: str, message: dict[str, Any], duration_ms: int | None = None, **detail: Any) -> None:
         seq = len(self.run.timeline) + 1
         stamp = str(message.get("timestamp") or "")
-        self.run.timeline.append(TimelineEntry(seq, kind, stamp, summary, detail))
+        self.run.timeline.append(TimelineEntry(seq, kind, stamp, summary, detail, self.now, duration_ms))
+
+    def _since(self, key: str) -> int | None:
+        start = self.started_at.get(key)
+        return None if start is None or self.now is None else self.now - start
 
     def feed(self) -> None:
         run = self.run
-        run.timeline.append(TimelineEntry(1, "prompt", "", run.prompt[:200], {"content": run.prompt}))
-        for message in run.messages:
+        run.timeline.append(TimelineEntry(1, "prompt", "", run.prompt[:200], {"content": run.prompt}, 0 if run.arrivals_ms else None))
+        for index, message in enumerate(run.messages):
+            self.now = run.arrivals_ms[index] if run.arrivals_ms else None
             kind = message.get("type")
             if kind == "system":
                 self._system(message)
@@ -340,6 +368,8 @@ class _Correlator:
                     break
         self.run.hook_events.append(hook)
         self.hooks[hook.hook_id] = hook
+        if self.now is not None:
+            self.started_at["hook:" + hook.hook_id] = self.now
 
     def _hook_response(self, message: dict[str, Any]) -> None:
         hook = self.hooks.get(str(message.get("hook_id") or ""))
@@ -353,10 +383,11 @@ class _Correlator:
         hook.outcome = str(message.get("outcome") or "")
         hook.decision, hook.reason = _hook_verdict(hook)
         hook.rule = rule_code(hook.reason) if hook.blocked else ""
+        hook.duration_ms = self._since("hook:" + hook.hook_id)
         target = f" for {hook.tool_use_id}" if hook.tool_use_id else ""
         verdict = hook.decision or hook.outcome or "done"
         self._add("hook", f"{hook.name}{target}: {verdict}{' ' + hook.rule if hook.rule else ''}", message,
-                  hook=hook.name, tool_use_id=hook.tool_use_id, exit_code=hook.exit_code, decision=hook.decision,
+                  hook.duration_ms, hook=hook.name, tool_use_id=hook.tool_use_id, exit_code=hook.exit_code, decision=hook.decision,
                   reason=hook.reason, stdout=hook.stdout, stderr=hook.stderr)
 
     def _assistant(self, message: dict[str, Any]) -> None:
@@ -378,6 +409,8 @@ class _Correlator:
                 )
                 self.run.tool_calls.append(call)
                 self.calls[call.id] = call
+                if self.now is not None:
+                    self.started_at["tool:" + call.id] = self.now
                 self._add("tool_call", f"{call.name} {_brief(call.input)}", message, tool=call.name,
                           tool_use_id=call.id, input=call.input)
 
@@ -392,8 +425,9 @@ class _Correlator:
             if call is None:
                 continue
             apply_result(call, _content_text(block.get("content")), bool(block.get("is_error")), meta.get(call.id))
+            call.duration_ms = self._since("tool:" + call.id)
             self._add("tool_result", f"{call.name} {'error' if call.is_error else 'ok'}: {call.result[:160]}", message,
-                      tool=call.name, tool_use_id=call.id, is_error=call.is_error, denied_by=call.denied_by,
+                      call.duration_ms, tool=call.name, tool_use_id=call.id, is_error=call.is_error, denied_by=call.denied_by,
                       rule=call.rule, output=call.result)
 
 

@@ -78,6 +78,8 @@ class ExecResult:
     server_log: list[dict[str, Any]] = field(default_factory=list)
     #: An infrastructure failure the executor saw itself (e.g. the model server died).
     infra_error: str = ""
+    #: When each non-empty stdout line arrived, in ms since the client started (timings of hooks and tools).
+    arrivals_ms: list[int] = field(default_factory=list)
 
 
 class Executor(Protocol):
@@ -169,10 +171,12 @@ class _ClaudeProcess:
         watchdog = threading.Thread(target=self._watch, args=(started + timeout, watch, stop), daemon=True)
         watchdog.start()
         lines: list[str] = []
+        arrivals: list[int] = []
         try:
             self._send(proc, {"type": "user", "message": {"role": "user", "content": self.request.task.prompt}})
             for line in proc.stdout:
                 lines.append(line)
+                arrivals.append(int((time.monotonic() - started) * 1000))
                 message = _json_or_none(line)
                 if message is None:
                     continue
@@ -190,6 +194,7 @@ class _ClaudeProcess:
             reader.join(timeout=5)
         return ExecResult(
             stdout="".join(lines),
+            arrivals_ms=[ms for ms, line in zip(arrivals, lines) if line.strip()],
             stderr="".join(stderr_chunks),
             exit_code=proc.returncode,
             duration_ms=int((time.monotonic() - started) * 1000),

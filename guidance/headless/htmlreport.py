@@ -237,7 +237,9 @@ def _timeline_panel(attempt: dict[str, Any], ids: _Ids) -> str:
             extra = f'<details><summary class="muted">output</summary>{_pre(detail.get("output") or detail.get("reason"), ids)}</details>'
         elif kind in ("prompt", "response"):
             extra = f'<details><summary class="muted">full text</summary>{_pre(detail.get("content", ""), ids)}</details>'
-        stamp = f' <span class="muted">{_e(entry["timestamp"])}</span>' if entry["timestamp"] else ""
+        when = f'+{entry["offset_ms"] / 1000:.2f}s' if entry.get("offset_ms") is not None else entry["timestamp"]
+        took = f' · {entry["duration_ms"]} ms' if entry.get("duration_ms") is not None else ""
+        stamp = f' <span class="muted">{_e(when)}{_e(took)}</span>' if when or took else ""
         items.append(f'<li class="{css}"><b>{_e(kind)}</b> {_e(entry["summary"])}{stamp}{extra}</li>')
     return f'<ol class="timeline">{"".join(items)}</ol>'
 

@@ -157,10 +157,12 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         "subtype": run.result.get("subtype") if run else None,
         "terminal_reason": run.result.get("terminal_reason") if run else None,
         "claude_code_version": run.init.get("claude_code_version") if run else None,
+        "hook_latency_ms": run.hook_latency_ms() if run else {"count": 0},
     }
     out["timeline"] = [vars(entry) for entry in run.timeline] if run else []
     out["tool_calls"] = [
         {"seq": c.seq, "tool_use_id": c.id, "tool": c.name, "input": c.input, "ran": c.ran, "is_error": c.is_error,
+         "duration_ms": c.duration_ms,
          "denied_by": c.denied_by, "rule": c.rule, "output_preview": c.result[:500], "recorded_decision": c.recorded,
          "hooks": [h.hook_id for h in c.hooks]}
         for c in (run.tool_calls if run else [])

@@ -341,7 +341,7 @@ class Runner:
             with phase("collect"):
                 run = collect(task.prompt, result.stdout, stderr=result.stderr, exit_code=result.exit_code,
                               duration_ms=result.duration_ms, timed_out=result.timed_out, config_dir=ws.config_dir,
-                              changes=ws.changes(), state_dir=_state_dir(ws))
+                              changes=ws.changes(), state_dir=_state_dir(ws), arrivals_ms=result.arrivals_ms)
             attempt.run = run
             kind, message = classify(result, run)
             if kind:

@@ -142,3 +142,16 @@ def test_isolation_leaks(init: dict[str, object], leak: str) -> None:
         assert any(leak in item for item in leaks), leaks
     else:
         assert leaks == []
+
+
+def test_arrival_times_give_hook_and_tool_durations() -> None:
+    text = (FIXTURES / "stream_hook_denials.jsonl").read_text()
+    count = len([line for line in text.splitlines() if line.strip()])
+    run = collect("go", text, arrivals_ms=[100 * i for i in range(count)])
+    assert all(h.duration_ms is not None and h.duration_ms > 0 for h in run.hook_events)
+    assert all(c.duration_ms is not None and c.duration_ms > 0 for c in run.tool_calls)
+    latency = run.hook_latency_ms()
+    assert latency["count"] == 3 and latency["p50"] <= latency["max"]
+    assert run.timeline[0].offset_ms == 0 and run.timeline[-1].offset_ms == 100 * (count - 1)
+    # without (or with mismatched) arrival times nothing is invented
+    assert collect("go", text, arrivals_ms=[1, 2]).hook_latency_ms() == {"count": 0}
