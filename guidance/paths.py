@@ -69,6 +69,14 @@ def temp_dirs() -> tuple[str, ...]:
     return DEFAULT_TEMP_DIRS
 
 
+def _leading_name(text: str) -> str:
+    """The shell variable name at the start of `text` (`HOME/x` -> `HOME`)."""
+    end = 0
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    return text[:end]
+
+
 def is_within(path: str, directory: str) -> bool:
     """True when `path` is `directory` or below it (both absolute and normalised)."""
     if directory == "/":
@@ -77,7 +85,30 @@ def is_within(path: str, directory: str) -> bool:
 
 
 def has_glob(path: str) -> bool:
+    """True when the shell would expand `*`, `?` or `[` in `path` (not inside `${...}`)."""
+    if "*" not in path and "?" not in path and "[" not in path:
+        return False
+    if "${" in path:
+        path = _without_parameters(path)
     return "*" in path or "?" in path or "[" in path
+
+
+def _without_parameters(text: str) -> str:
+    """`${HOME:?}/x*` -> `$/x*`: parameter expansions are not globs."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        start = text.find("${", i)
+        if start == -1:
+            out.append(text[i:])
+            break
+        end = text.find("}", start)
+        if end == -1:
+            out.append(text[i:])
+            break
+        out.append(text[i:start] + "$")
+        i = end + 1
+    return "".join(out)
 
 
 def glob_base(path: str) -> str:
@@ -128,29 +159,59 @@ class Resolver:
             return base + ("/" + rest if rest else "")
         return path
 
-    def expand(self, path: str) -> str | None:
-        """Expand `~`, `$HOME`, `${HOME}`, `$PWD`, `$TMPDIR`; None if anything else is dynamic."""
+    def expand(self, path: str, *, defaults: bool = False) -> str | None:
+        """Expand `~`, `$HOME`, `${HOME}`, `${HOME:?}`, `$PWD`, `$TMPDIR`; None if anything else is dynamic.
+
+        With `defaults`, an unknown variable with a default (`${X:-/}`, `${X:=/}`) becomes its
+        default: what runs when the variable is unset.
+        """
         expanded = self._expand_home(path)
-        if expanded is None:
+        if expanded is None or "`" in expanded:
             return None
         path = expanded
-        if "`" in path:
-            return None
-        if "$" in path:
-            tmp = os.environ.get("TMPDIR", "") or "/tmp"
-            for name, value in (("HOME", self.home), ("PWD", self.cwd), ("TMPDIR", tmp)):
-                path = path.replace("${" + name + "}", value)
-                i = path.find("$" + name)
-                while i != -1:
-                    after = path[i + 1 + len(name) : i + 2 + len(name)]
-                    if after and (after.isalnum() or after == "_"):
-                        i = path.find("$" + name, i + 1)
-                        continue
-                    path = path[:i] + value + path[i + 1 + len(name) :]
-                    i = path.find("$" + name, i + len(value))
-            if "$" in path:
+        if "$" not in path:
+            return path
+        known = {"HOME": self.home, "PWD": self.cwd, "TMPDIR": os.environ.get("TMPDIR", "") or "/tmp"}
+        out: list[str] = []
+        i = 0
+        while i < len(path):
+            if path[i] != "$":
+                out.append(path[i])
+                i += 1
+                continue
+            if path.startswith("${", i):
+                end = path.find("}", i)
+                if end == -1:
+                    return None
+                body = path[i + 2 : end]
+                name = _leading_name(body)
+                modifier = body[len(name) :]
+                value = known.get(name)
+                if value is not None and (not modifier or modifier[:2] in (":?", ":-", ":=") or modifier[:1] in ("?", "-", "=")):
+                    out.append(value)  # set, so `?`, `-` and `=` leave the value as it is
+                elif value is None and defaults and (modifier[:2] in (":-", ":=") or modifier[:1] in ("-", "=")):
+                    default = modifier[2:] if modifier[0] == ":" else modifier[1:]
+                    if "$" in default or "`" in default:
+                        return None
+                    out.append(default)
+                else:
+                    return None
+                i = end + 1
+                continue
+            name = _leading_name(path[i + 1 :])
+            value = known.get(name)
+            if value is None:
                 return None
-        return path
+            out.append(value)
+            i += 1 + len(name)
+        return "".join(out)
+
+    def resolve_unset(self, path: str) -> str | None:
+        """Like resolve(), taking `${X:-default}` as its default (the case where X is unset)."""
+        expanded = self.expand(path, defaults=True)
+        if expanded is None or expanded == self.expand(path):
+            return None
+        return self._resolve(expanded)
 
     def resolve(self, path: str, *, real: bool = False) -> str | None:
         """Absolute, normalised form of `path` as the shell would see it; None if dynamic."""

@@ -28,6 +28,11 @@ R = Resolver("/home/dev/project/src", "/home/dev/project", home="/home/dev", tem
         ("$(pwd)/x", None),
         ("`pwd`", None),
         ("a\x00b", None),
+        ("${HOME:?}/x", "/home/dev/x"),
+        ("${HOME:-/}", "/home/dev"),
+        ("${HOME%/}", None),
+        ("${X:-/}", None),
+        ("$HOME_DIR", None),
     ],
 )
 def test_resolve(given: str, resolved: str | None) -> None:
@@ -91,3 +96,15 @@ def test_tmpdir_of_slash_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "/" not in temp_dirs()
     monkeypatch.setenv("TMPDIR", "/scratch/tmp")
     assert "/scratch/tmp" in temp_dirs()
+
+
+@pytest.mark.parametrize(
+    ("given", "unset"),
+    [("${X:-/}", "/"), ("${X:=/etc}/", "/etc"), ("${X}", None), ("${X:-$Y}", None), ("./build", None), ("${X:-./b}", "/home/dev/project/src/b")],
+)
+def test_resolve_unset_takes_the_default(given: str, unset: str | None) -> None:
+    assert R.resolve_unset(given) == unset
+
+
+def test_parameter_expansions_are_not_globs() -> None:
+    assert not has_glob("${HOME:?}/x") and has_glob("${HOME}/*.log") and glob_base("${HOME:?}/a") == "${HOME:?}/a"

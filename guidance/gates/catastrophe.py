@@ -11,7 +11,7 @@ from guidance.gates._base import Rule
 from guidance.gates.commands import Args, describe, resolver_at
 from guidance.gates.commands.rm import deletions
 from guidance.gates.reasons import doc, finding
-from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM
+from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM, glob_base
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -89,8 +89,14 @@ def _check_command(cmd: Command, analysis: ShellAnalysis, paths: Resolver, out: 
         if deletion.target is None or not deletion.recursive:
             continue
         where, kind = paths.where(deletion.target)
+        unset = ""
+        if not kind:
+            # `rm -rf "${DIR:-/}"`: what runs when the variable is unset
+            where = paths.resolve_unset(glob_base(deletion.target))
+            kind = paths.classify(where) if where else ""
+            unset = " when its variable is unset"
         if kind in CATASTROPHIC and not (deletion.selective and kind not in (ROOT, HOME)):
-            out.append(finding(GATE, "CAT001", DENY, f"recursive delete of {where} ({kind})", segment=segment, evidence=deletion.target))
+            out.append(finding(GATE, "CAT001", DENY, f"recursive delete of {where} ({kind}){unset}", segment=segment, evidence=deletion.target))
     for _, target in cmd.redirects:
         if is_block_device(_resolve(paths, target)) and _writes(cmd, target):
             out.append(finding(GATE, "CAT003", DENY, f"shell redirection overwrites the device {target}", segment=segment))

@@ -93,7 +93,8 @@ def secret_kind(path: str, paths: Resolver) -> str:
     rel = paths.relative_to_home(where)
     if rel is not None and rel != ".":
         for prefix in _HOME_SECRETS:
-            if rel.startswith(prefix) or rel + "/" == prefix:
+            # the secret itself, anything below it, or a directory that holds it (`~/.aws`)
+            if rel.startswith(prefix) or prefix.startswith(rel + "/"):
                 if prefix == ".ssh/" and (name in _SSH_PUBLIC or name.startswith("known_hosts")):
                     return ""
                 return "SEC001"

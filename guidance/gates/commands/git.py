@@ -104,8 +104,10 @@ def _discard(sub: str, rest: list[str], out: list[tuple[str, str]]) -> None:
             return
         if "--" in rest:
             paths = rest[rest.index("--") + 1 :]
-        elif parsed.positionals in ([".",], [":/"], ["*"]):
+        elif parsed.positionals in (["."], [":/"], ["*"]):
             paths = parsed.positionals
+        elif len(parsed.positionals) >= 2:
+            paths = parsed.positionals[1:]  # `git checkout TREE-ISH PATH...`
         else:
             return
     if any(p in (".", "./", ":/", "*", ":/*", "-A") or p.endswith("/.") for p in paths):
