@@ -25,6 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from guidance.policy.cache import cache_path, load_bundle  # noqa: E402
+from guidance.policy import compiler  # noqa: E402
 from guidance.policy.compiler import compile_sources  # noqa: E402
 
 _FORMS = [
@@ -78,6 +79,20 @@ def process_seconds(args: list[str], repeat: int) -> float:
     return statistics.median(samples)
 
 
+def stage_medians(text: str, repeat: int) -> dict[str, float]:
+    """Where compile time goes: each named compiler stage on its own."""
+    samples: dict[str, list[float]] = {name: [] for name, _ in compiler.STAGES}
+    for _ in range(repeat):
+        shared, local = compiler.Source(compiler.SHARED, "shared"), compiler.Source(compiler.LOCAL, "local")
+        compiler._load(shared, text)
+        state = compiler.Compilation("", [shared, local])
+        for name, stage in compiler.STAGES:
+            start = time.perf_counter()
+            stage(state)
+            samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:8.3f} ms"
 
@@ -100,6 +115,9 @@ def main() -> None:
     compile_time = median_seconds(lambda: compile_sources(text), options.repeat)
     print(f"compile {options.rules} rules      {ms(compile_time)}   "
           f"= {compile_time / parse_only:5.1f}x markdown-it parse alone ({ms(parse_only).strip()})   goal <= 300 ms")
+
+    print("  stages (median ms): " + ", ".join(
+        f"{name} {value * 1000:.1f}" for name, value in stage_medians(text, options.repeat).items()))
 
     for rules in (200, options.rules):
         with tempfile.TemporaryDirectory() as tmp:

@@ -51,7 +51,8 @@ def load_bundle(project_dir: str, state_dir: str | None = None) -> dict[str, Any
         if state == "fresh":
             return cached
         if state == "same-content":
-            _write_cache(path, cached)
+            if _settled(cached):  # else the next load would be racy again: no point rewriting yet
+                _write_cache(path, cached)
             return cached
     bundle = _compile(root)
     if os.path.isdir(root):  # never create directories for a project that does not exist
@@ -132,6 +133,14 @@ def _freshness(bundle: dict[str, Any]) -> str:
         entry["mtime_ns"] = st.st_mtime_ns
         entry["size"] = st.st_size
     return "same-content"
+
+
+def _settled(bundle: dict[str, Any]) -> bool:
+    """True when no source was modified within RACY_NS of now."""
+    import time
+
+    newest = max((entry["mtime_ns"] for entry in bundle["sources"] if entry.get("exists")), default=0)
+    return time.time_ns() >= newest + RACY_NS
 
 
 def _file_sha256(path: str) -> str:

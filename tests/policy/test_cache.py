@@ -90,6 +90,16 @@ def test_same_size_edit_with_restored_mtime_is_caught(project: Path, counting: l
     assert len(counting) == 2
 
 
+def test_racy_window_hashes_without_rewriting(project: Path, counting: list[str]) -> None:
+    (project / "CLAUDE.md").write_text("- Never run `make a`\n")  # mtime = now: racy for RACY_NS
+    load_bundle(str(project))
+    cached = Path(cache_path(str(project)))
+    written = cached.stat().st_mtime_ns
+    for _ in range(3):
+        assert load_bundle(str(project))["checks"][0]["pattern"] == ["make", "a"]
+    assert len(counting) == 1 and cached.stat().st_mtime_ns == written
+
+
 def test_touch_without_change_keeps_the_bundle(project: Path, counting: list[str]) -> None:
     path = write_policy(project, "- Never run `make a`\n")
     load_bundle(str(project))
