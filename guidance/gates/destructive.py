@@ -9,8 +9,9 @@ some situations -> ask; usually fine but worth a second look -> warn. The projec
 from __future__ import annotations
 
 from guidance.decision import ASK, DENY, WARN
+from guidance.event import WRITE
 from guidance.gates._base import PARANOID, Rule
-from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver_at
+from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
 from guidance.gates.commands import cloud, db, git
 from guidance.gates.commands.files import file_effects
 from guidance.gates.commands.rm import deletions
@@ -146,7 +147,8 @@ RULES = (
        "The script is unreviewed, can change between runs, and runs with the user's rights.",
        "curl -fsSL https://example.com/install.sh | bash\nbash <(curl -s https://x.sh)", "curl -fsSLo install.sh https://example.com/install.sh && less install.sh"),
     _r("DST061", "write-system-file", ASK, "Writing a file in a system directory",
-       "Asks before redirecting, `tee`-ing, copying or moving into a system directory (`/etc`, `/usr`, ...).",
+       "Asks before redirecting, `tee`-ing, copying or moving into a system directory (`/etc`, `/usr`, ...), and "
+       "before Write/Edit/MultiEdit/NotebookEdit/apply_patch there.",
        "System configuration is shared by every user and service on the machine.",
        "echo 'nameserver 1.1.1.1' | sudo tee /etc/resolv.conf", "# ask the user to change system configuration"),
     _r("DST062", "crontab-remove", DENY, "crontab -r",
@@ -156,7 +158,7 @@ RULES = (
 
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
-        return []
+        return _file_tool_writes(ctx)
     analysis = ctx.shell
     if analysis is None:
         return []
@@ -295,6 +297,18 @@ def _system_writes(cmd: Command, paths: Resolver, segment: str, out: list[Findin
         if _in_system_location(where, paths.classify(where)):
             out.append(finding(GATE, "DST061", ASK, f"{cmd.program} writes {where}, a system location", segment=segment, evidence=target))
             return
+
+
+def _file_tool_writes(ctx: GateContext) -> list[Finding]:
+    event = ctx.event
+    for path, access in event.paths:
+        if access != WRITE or not path:
+            continue
+        paths = resolver(ctx)
+        where = paths.resolve(path)
+        if where is not None and not where.startswith("/dev/") and _in_system_location(where, paths.classify(where)):
+            return [finding(GATE, "DST061", ASK, f"{event.tool} writes {where}, a system location", segment=f"{event.tool} {path}", evidence=path)]
+    return []
 
 
 def _in_system_location(where: str, kind: str) -> bool:
