@@ -120,14 +120,14 @@ def render_explain(result: dict[str, Any], tool: str, text: str) -> str:
         lines.append(f"rule: {result['rule']}")
         lines.append(f"reason: {result['reason']}")
     steps = result.get("trace") or []
+    for step in steps:
+        if step["type"] == "note":
+            lines.append(f"note: {step['message']}")
     segments = [s for s in steps if s["type"] == "segment"]
     if segments:
         lines.append("segments:")
         for step in segments:
             lines.append(f"  {step['text']}    [{step['program']}, {step['origin']}]")
-    notes = [s for s in steps if s["type"] == "note"]
-    for step in notes:
-        lines.append(f"note: {step['message']}")
     lines.append("gates:")
     for step in steps:
         if step["type"] == "gate":
