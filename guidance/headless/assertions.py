@@ -16,7 +16,7 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -592,6 +592,3 @@ def parse_assertion(data: Any) -> Assertion:
         raise ValueError(f"unknown assertion type {kind!r}; known: {', '.join(sorted(REGISTRY))}")
     return cls.model_validate(data)
 
-
-def iter_types() -> Iterator[tuple[str, type[Assertion]]]:
-    yield from sorted(REGISTRY.items())

@@ -76,8 +76,9 @@ class ExecResult:
     env: dict[str, str] = field(default_factory=dict)
     interactions: list[Interaction] = field(default_factory=list)
     server_log: list[dict[str, Any]] = field(default_factory=list)
-    #: An infrastructure failure the executor saw itself (e.g. the model server died).
+    #: An infrastructure failure the executor saw itself, and its kind ("model-server", "interrupted").
     infra_error: str = ""
+    infra_kind: str = ""
     #: When each non-empty stdout line arrived, in ms since the client started (timings of hooks and tools).
     arrivals_ms: list[int] = field(default_factory=list)
 
@@ -133,6 +134,18 @@ def _default_answer(answers: Mapping[str, str], question: Mapping[str, Any]) -> 
     return str(options[0].get("label", "")) if options else ""
 
 
+_ACTIVE: set[_ClaudeProcess] = set()
+_ACTIVE_LOCK = threading.Lock()
+
+
+def abort_all(reason: str) -> None:
+    """Kill every client still running (Ctrl-C): they run in sessions of their own, so no signal reaches them."""
+    with _ACTIVE_LOCK:
+        running = list(_ACTIVE)
+    for process in running:
+        process.abort(reason, "interrupted")
+
+
 class _ClaudeProcess:
     """Drive one stream-json session: send the prompt, answer control requests, enforce the timeout."""
 
@@ -140,12 +153,13 @@ class _ClaudeProcess:
         self.argv, self.env, self.request = argv, env, request
         self.interactions: list[Interaction] = []
         self.abort_reason = ""
+        self.abort_kind = ""
         self._proc: subprocess.Popen[str] | None = None
 
-    def abort(self, reason: str) -> None:
-        """Stop the client now (timeout, dead model server); the run reports `reason`."""
+    def abort(self, reason: str, kind: str) -> None:
+        """Stop the client now (timeout, dead model server, Ctrl-C); the run reports `reason`."""
         if not self.abort_reason:
-            self.abort_reason = reason
+            self.abort_reason, self.abort_kind = reason, kind
         proc = self._proc
         if proc is not None and proc.poll() is None:
             try:
@@ -163,6 +177,8 @@ class _ClaudeProcess:
         except OSError as exc:
             raise RunnerError(f"cannot start {self.argv[0]} ({exc.strerror})") from None
         self._proc = proc
+        with _ACTIVE_LOCK:
+            _ACTIVE.add(self)
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         stderr_chunks: list[str] = []
         reader = threading.Thread(target=lambda: stderr_chunks.append(proc.stderr.read() if proc.stderr else ""), daemon=True)
@@ -189,29 +205,32 @@ class _ClaudeProcess:
             stop.set()
             _close(proc)
             if proc.poll() is None:
-                self.abort("interrupted")
+                self.abort("interrupted", "interrupted")
                 proc.wait()
             reader.join(timeout=5)
+            with _ACTIVE_LOCK:
+                _ACTIVE.discard(self)
         return ExecResult(
             stdout="".join(lines),
             arrivals_ms=[ms for ms, line in zip(arrivals, lines) if line.strip()],
             stderr="".join(stderr_chunks),
             exit_code=proc.returncode,
             duration_ms=int((time.monotonic() - started) * 1000),
-            timed_out=self.abort_reason.startswith("timed out"),
+            timed_out=self.abort_kind == "timeout",
             argv=self.argv,
             interactions=self.interactions,
-            infra_error="" if self.abort_reason.startswith("timed out") else self.abort_reason,
+            infra_error="" if self.abort_kind == "timeout" else self.abort_reason,
+            infra_kind="" if self.abort_kind == "timeout" else self.abort_kind,
         )
 
     def _watch(self, deadline: float, watch: Callable[[], str] | None, stop: threading.Event) -> None:
         while not stop.wait(SERVER_PROBE_SECONDS):
             if time.monotonic() >= deadline:
-                self.abort(f"timed out after {self.request.task.timeout:g}s")
+                self.abort(f"timed out after {self.request.task.timeout:g}s", "timeout")
                 return
             problem = watch() if watch is not None else ""
             if problem:
-                self.abort(problem)
+                self.abort(problem, "model-server")
                 return
 
     def _control(self, proc: subprocess.Popen[str], message: dict[str, Any]) -> None:

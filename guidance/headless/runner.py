@@ -29,7 +29,7 @@ from typing import Any
 from guidance.errors import ConfigError, GuidanceError, InstallError, RunnerError
 from guidance.headless.assertions import CheckContext, Outcome
 from guidance.headless.collect import RunData, check_isolation, collect
-from guidance.headless.executors import MODES, ExecRequest, ExecResult, Executor, Prompter, make_executor
+from guidance.headless.executors import MODES, ExecRequest, ExecResult, Executor, Prompter, abort_all, make_executor
 from guidance.headless.suite import Suite, Task
 from guidance.headless.workspace import Installer, Workspace, prepare
 
@@ -38,6 +38,8 @@ Z95 = 1.959963984540054
 #: Infrastructure error kinds (retried) and the setup kind (not retried).
 INFRA_KINDS = ("timeout", "api-error", "crash", "model-server")
 SETUP = "setup"
+#: An unexpected exception in the harness itself (a bug): reported, not retried.
+INTERNAL = "internal"
 #: HTTP statuses of the API that mean "try again later", not "the policy failed".
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 _RETRYABLE_TEXT = ("overloaded", "rate limit", "rate_limit", "connection error", "econnrefused", "timed out")
@@ -195,7 +197,7 @@ def classify(result: ExecResult, run: RunData) -> tuple[str, str]:
     if result.timed_out:
         return "timeout", f"timed out after {result.duration_ms / 1000:.1f}s"
     if result.infra_error:
-        return "model-server", result.infra_error
+        return result.infra_kind or "crash", result.infra_error
     if not run.result:
         tail = (result.stderr.strip() or "no result message").splitlines()[-1:] or ["no output"]
         return "crash", f"client exited {result.exit_code} without a result: {tail[0][:300]}"
@@ -269,9 +271,15 @@ class Runner:
         preflight = self._preflight(tasks)
         work = [(task, r) for r in range(self.options.repeat) for task in tasks]
         self._total = len(work)
-        with ThreadPoolExecutor(max_workers=self.options.jobs, thread_name_prefix="headless") as pool:
+        pool = ThreadPoolExecutor(max_workers=self.options.jobs, thread_name_prefix="headless")
+        try:
             futures = [pool.submit(self._attempt_with_retries, task, r, preflight) for task, r in work]
             attempts = [f.result() for f in futures]
+        except BaseException:  # Ctrl-C: stop the clients too, not just the scheduling
+            pool.shutdown(wait=False, cancel_futures=True)
+            abort_all("interrupted")
+            raise
+        pool.shutdown()
         for attempt in attempts:
             results[attempt.task_id].attempts.append(attempt)
         for result in results.values():
@@ -356,6 +364,8 @@ class Runner:
             attempt.violations = [self._violation(task, repeat, e, run) for e in failed]
         except GuidanceError as exc:
             attempt.error_kind, attempt.error = SETUP, str(exc)
+        except Exception as exc:  # a bug in a check, fixture or executor: report this run, keep the others
+            attempt.error_kind, attempt.error = INTERNAL, f"{type(exc).__name__}: {exc}"
         finally:
             attempt.duration_ms = int((time.monotonic() - clock) * 1000)
             if ws is not None and not self.options.keep_workspaces:

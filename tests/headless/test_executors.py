@@ -168,5 +168,22 @@ def test_dead_model_server_aborts_the_run(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(modelserver, "ModelServer", DyingServer)
     result, ws = run_fake(tmp_path, monkeypatch, "hang", timeout=30)
     ws.cleanup()
-    assert "stopped answering mid-run" in result.infra_error and not result.timed_out
+    assert "stopped answering mid-run" in result.infra_error and result.infra_kind == "model-server"
+    assert not result.timed_out
     assert result.duration_ms < 25_000  # stopped at once, not at the 30 s timeout
+
+
+def test_abort_all_stops_running_clients(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    results: list[Any] = []
+    worker = threading.Thread(target=lambda: results.append(run_fake(tmp_path, monkeypatch, "hang", timeout=60)))
+    worker.start()
+    for _ in range(100):
+        if executors._ACTIVE:
+            break
+        threading.Event().wait(0.1)
+    executors.abort_all("interrupted")
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    result, ws = results[0]
+    ws.cleanup()
+    assert (result.infra_error, result.infra_kind) == ("interrupted", "interrupted") and not executors._ACTIVE

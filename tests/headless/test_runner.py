@@ -69,7 +69,8 @@ def test_verdict(passes: int, n: int, threshold: float, expected: str) -> None:
     ("result", "run_extra", "kind"),
     [
         (ExecResult(stdout="", timed_out=True, duration_ms=5000), None, "timeout"),
-        (ExecResult(stdout="", infra_error="model server at x stopped answering"), None, "model-server"),
+        (ExecResult(stdout="", infra_error="model server at x stopped answering", infra_kind="model-server"), None,
+         "model-server"),
         (ExecResult(stdout="", exit_code=1, stderr="boom\nSegfault"), None, "crash"),
         (ExecResult(stdout=""), {"terminal_reason": "api_error", "api_error_status": 529, "is_error": True,
                                   "result": "API Error: 529 overloaded"}, "api-error"),
@@ -245,3 +246,16 @@ def test_violations_reach_the_ledger_through_the_worker(tmp_path: Path) -> None:
     records = [json.loads(line) for line in (state / "ledger" / "ledger.jsonl").read_text().splitlines()]
     violations = [r for r in records if r["kind"] == "violation"]
     assert [(v["event"]["ruleId"], v["event"]["task"]) for v in violations] == [("ASSERT-bad", "bad")]
+
+
+def test_an_unexpected_exception_is_reported_and_the_others_still_run(tmp_path: Path) -> None:
+    def buggy(request: ExecRequest) -> str:
+        if request.task.id == "bad":
+            raise ZeroDivisionError("division by zero")
+        return stream(result_text="done")
+
+    result = runner(tmp_path, executors={"fake": FakeExecutor(buggy)}).run()
+    by_id = {t.task.id: t for t in result.tasks}
+    assert by_id["good"].verdict == "pass"
+    attempt = by_id["bad"].attempts[0]
+    assert (attempt.error_kind, attempt.error, attempt.retries) == ("internal", "ZeroDivisionError: division by zero", 0)
