@@ -100,6 +100,9 @@ _IN_CODE = re.compile(
 _WHEN = re.compile(r"\s*,?\s*(?:before|after|while|during|until|when|whenever|if|once)\b")
 _NEGATION = re.compile(rf"\b{_NEG}\b")
 _EXCEPTION = re.compile(r"\b(?:unless|without|except|only\s+(?:when|if|after|with))\b")
+# "Never run `git push --force` on main": the ban is narrower than any command pattern can
+# say, so the check asks a human instead of denying every use of the command.
+_QUALIFIER = re.compile(r"\s*,?\s*(?:on|in|against|with|for|from|to|inside|into|at|over|via|under)\b")
 _CODE_INDEX = re.compile(_C)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\s+[-\u2013\u2014]+\s+|\s*\u2014\s*")
 _PLACEHOLDER = re.compile(r"<[^<>\s]+>|\{[^{}\s]+\}")
@@ -349,7 +352,8 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
             if (not lenient and _IN_CODE.match(lower, match.end())) or _WHEN.match(lower, match.end()):
                 continue
             # "Never run `X` unless I ask" is a request for confirmation, not a ban.
-            verdict = "ask" if _EXCEPTION.search(lower[match.end():]) else "deny"
+            narrowed = _EXCEPTION.search(lower[match.end():]) or _QUALIFIER.match(lower, match.end())
+            verdict = "ask" if narrowed else "deny"
             for code in _codes_in(match.group("codes"), codes):
                 pattern = command_pattern(code, lenient=lenient)
                 if pattern:

@@ -28,7 +28,7 @@ EXPECTED_CHECKS = {
     ("11-syntrixbase-pepasus.md", 24, "command", "deny", "git push -f"),
     ("11-syntrixbase-pepasus.md", 32, "write", "deny", "data/**"),  # "NEVER delete or modify files under `data/`"
     ("11-syntrixbase-pepasus.md", 32, "command", "deny", "rm -rf data/"),  # "Never `rm -rf data/`"
-    ("11-syntrixbase-pepasus.md", 33, "command", "deny", "git worktree remove"),
+    ("11-syntrixbase-pepasus.md", 33, "command", "ask", "git worktree remove"),  # "... on them"
     ("12-vabole-patcher.md", 107, "command", "deny", "npm publish"),
     ("12-vabole-patcher.md", 108, "command", "deny", "npm login"),
     ("13-papay0-appily-web.md", 355, "command", "ask", "npm run dev"),  # "... unless I tell you to do it"

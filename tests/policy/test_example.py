@@ -43,6 +43,7 @@ EXPECTED = {
     "R041": ["ask command terraform apply"],
     "R042": ["ask command kubectl rollout restart"],
     "R043": ["ask command make seed-prod"],
+    "R044": ["ask command psql"],
     "R050": ["deny sequence make test before git commit"],
     "R051": ["deny sequence make lint before git push"],
     "R052": ["deny sequence make check-migrations before alembic revision"],
