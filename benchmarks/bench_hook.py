@@ -6,11 +6,15 @@ A temp repository gets a generated CLAUDE.md (`--rules` rules, from bench_compil
 `cf-guidance init`; the commands are parsed from the `.claude/settings.json` init wrote and
 executed with the event on stdin, cache warm, in interleaved rounds with the floor
 (`<the same interpreter> -S -c pass`), so machine load hits both alike. Reported: p50 and
-p95 wall time of each, and the ratio of the p50s to the floor's (goal: ≤ 2.0×), for
+p95 wall time of each, and the ratio of the p50s to the floor's (goal: ≤ 2.0×), plus the
+hook process's own CPU time (user + system, from rusage) and its ratio, for
 
 - pre-bash allow  (PreToolUse Bash `git status --short && npm test`: evaluated, no output);
 - pre-bash deny   (PreToolUse Bash `rm -rf /`: denied by the catastrophe guard);
-- post-bash       (PostToolUse Bash: spooled for the detached worker).
+- post-bash       (PostToolUse Bash: spooled for the detached worker);
+
+each as wired (answered by the project's warm hook server, guidance.hooks.hookd, which the
+first call started) and in-process (`GUIDANCE_HOOKD=0`: the process imports and decides).
 
 Commands are exec'd from their parsed argv; `--shell` runs them through `bash -c` instead,
 as the agent does (the shell's cost is the agent's, the same for every hook), and adds the
@@ -22,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shlex
 import statistics
 import subprocess
@@ -65,10 +70,15 @@ def wired_commands(root: str) -> dict[str, str]:
     return {"pre-bash allow": found["PreToolUse"], "pre-bash deny": found["PreToolUse"], "post-bash": found["PostToolUse"]}
 
 
-def _time(argv: list[str], stdin: bytes, env: dict[str, str], cwd: str) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+def _time(argv: list[str], stdin: bytes, env: dict[str, str], cwd: str) -> tuple[float, float, subprocess.CompletedProcess[bytes]]:
+    """Wall time and CPU time (user + system of the process, from its rusage) in ms."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run(argv, input=stdin, capture_output=True, env=env, cwd=cwd, check=False)
-    return (time.perf_counter() - started) * 1000.0, result
+    wall = (time.perf_counter() - started) * 1000.0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000.0
+    return wall, cpu, result
 
 
 def _p95(samples: list[float]) -> float:
@@ -83,6 +93,14 @@ def _wait_for_worker(root: str, limit_s: float = 20.0) -> None:
     deadline = time.monotonic() + limit_s
     while pending(state_dir(root, {})) and time.monotonic() < deadline:
         time.sleep(0.1)
+
+
+def _wait_for_server(root: str, limit_s: float = 20.0) -> None:
+    """The first hook call forks the warm server (guidance.hooks.hookd); wait until it listens."""
+    state = Path(root, ".claude-flow", "guidance")
+    deadline = time.monotonic() + limit_s
+    while not list(state.glob("hookd-*.sock")) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def run(rules: int, rounds: int, shell: bool) -> dict[str, object]:
@@ -104,33 +122,48 @@ def run(rules: int, rounds: int, shell: bool) -> dict[str, object]:
             floors["floor (bash -c)"] = ["bash", "-c", shlex.join(floors["floor"])]
         argvs = {name: (["bash", "-c", command] if shell else shlex.split(command)) for name, command in commands.items()}
 
+        in_process = dict(env, GUIDANCE_HOOKD="0")
         time.sleep(RACY_WAIT_S)  # let CLAUDE.md age past the racy window, then compile once: a warm cache
         for name, argv in argvs.items():
-            _, result = _time(argv, events[name], env, root)
+            _, _, result = _time(argv, events[name], env, root)
             if name == "pre-bash deny":
                 assert b'"permissionDecision":"deny"' in result.stdout, result
             else:
                 assert result.returncode == 0 and not result.stdout, result
-        samples: dict[str, list[float]] = {name: [] for name in list(floors) + list(argvs)}
+        _wait_for_server(root)
+        runs = [(name, argv, events[name], env) for name, argv in argvs.items()]
+        runs += [(name + " (in-process)", argv, events[name], in_process) for name, argv in argvs.items()]
+        names = list(floors) + [run[0] for run in runs]
+        walls: dict[str, list[float]] = {name: [] for name in names}
+        cpus: dict[str, list[float]] = {name: [] for name in names}
         for _ in range(rounds):
             for name, argv in floors.items():
-                samples[name].append(_time(argv, b"", env, root)[0])
-            for name, argv in argvs.items():
-                samples[name].append(_time(argv, events[name], env, root)[0])
-        floor = statistics.median(samples["floor (bash -c)" if shell else "floor"])
+                wall, cpu, _ = _time(argv, b"", env, root)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+            for name, argv, stdin, run_env in runs:
+                wall, cpu, _ = _time(argv, stdin, run_env, root)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+        floor_name = "floor (bash -c)" if shell else "floor"
+        floor = statistics.median(walls[floor_name])
+        floor_cpu = statistics.median(cpus[floor_name]) or 1.0
         _wait_for_worker(root)
         return {
             "rules": rules,
             "rounds": rounds,
             "shell": shell,
+            "load_average": os.getloadavg()[0],
             "command": commands["pre-bash allow"],
             "results": {
                 name: {
-                    "p50_ms": round(statistics.median(values), 2),
-                    "p95_ms": round(_p95(values), 2),
-                    "ratio_p50": round(statistics.median(values) / floor, 2),
+                    "p50_ms": round(statistics.median(walls[name]), 2),
+                    "p95_ms": round(_p95(walls[name]), 2),
+                    "ratio_p50": round(statistics.median(walls[name]) / floor, 2),
+                    "cpu_p50_ms": round(statistics.median(cpus[name]), 2),
+                    "cpu_ratio_p50": round(statistics.median(cpus[name]) / floor_cpu, 2),
                 }
-                for name, values in samples.items()
+                for name in names
             },
         }
 
@@ -146,12 +179,15 @@ def main() -> None:
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"hook wall time, {report['rules']}-rule CLAUDE.md, warm cache, {report['rounds']} interleaved rounds")
+    print(f"hook wall time, {report['rules']}-rule CLAUDE.md, warm cache, {report['rounds']} interleaved rounds"
+          f" (load average {report['load_average']:.1f})")
     print(f"wired command: {report['command']}")
-    print(f"{'':<18} {'p50 ms':>8} {'p95 ms':>8} {'p50 / floor':>12}")
+    print(f"{'':<30} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>10} {'cpu p50':>8} {'cpu/floor':>10}")
     for name, row in report["results"].items():  # type: ignore[attr-defined]
-        print(f"{name:<18} {row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} {row['ratio_p50']:>11.2f}x")
-    print("goal: p50 <= 2.0x the floor for pre- and post-event hooks")
+        print(f"{name:<30} {row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} {row['ratio_p50']:>9.2f}x"
+              f" {row['cpu_p50_ms']:>8.2f} {row['cpu_ratio_p50']:>9.2f}x")
+    print("goal: wall p50 <= 2.0x the floor for pre- and post-event hooks"
+          " (cpu: the hook process only; through the server the deciding happens in the server)")
 
 
 if __name__ == "__main__":

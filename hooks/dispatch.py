@@ -87,8 +87,17 @@ def _disarm() -> None:
     _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)
 
 
-def run(name: str, read_input: Callable[[], bytes], environ: Mapping[str, str]) -> protocol.Answer:
-    """Answer one hook call; never raises (except KeyboardInterrupt / SystemExit)."""
+def run(
+    name: str,
+    read_input: Callable[[], bytes],
+    environ: Mapping[str, str],
+    deferred: list[Callable[[], None]] | None = None,
+) -> protocol.Answer:
+    """Answer one hook call; never raises (except KeyboardInterrupt / SystemExit).
+
+    With a `deferred` list (the warm server), work that need not delay the answer (the
+    fail-open decision record) is appended there for the caller to run after answering.
+    """
     notes: list[str] = []
     fail_closed = _flag(environ.get(FAIL_CLOSED_ENV, ""))
     command = COMMANDS.get(name)
@@ -97,7 +106,7 @@ def run(name: str, read_input: Callable[[], bytes], environ: Mapping[str, str]) 
         message = f"unknown hook command {name!r}; use one of: {known}"
         answer = protocol.block(message) if fail_closed else protocol.notice(message)
         return answer
-    call = handlers.Call(command.name, command.hook_event, environ, fail_closed)
+    call = handlers.Call(command.name, command.hook_event, environ, fail_closed, deferred)
     armed = _arm(_timeout_ms(environ, notes))
     try:
         try:

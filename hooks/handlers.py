@@ -21,7 +21,7 @@ from . import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from guidance.event import Event
@@ -48,9 +48,17 @@ class Call:
         "state_dir",
         "guard_denied",
         "warnings",
+        "deferred",
     )
 
-    def __init__(self, name: str, hook_event: str, environ: Mapping[str, str], fail_closed: bool) -> None:
+    def __init__(
+        self,
+        name: str,
+        hook_event: str,
+        environ: Mapping[str, str],
+        fail_closed: bool,
+        deferred: list[Callable[[], None]] | None = None,
+    ) -> None:
         self.name = name
         self.hook_event = hook_event
         self.environ = environ
@@ -63,6 +71,8 @@ class Call:
         self.guard_denied: Decision | None = None
         #: One-line warnings for stderr, added to whatever the answer is.
         self.warnings: list[str] = []
+        #: When not None, work that may wait until the answer was sent (see record_decision).
+        self.deferred = deferred
 
     def decode(self) -> dict[str, Any]:
         """The event object from stdin; BadInput for anything else."""
@@ -145,6 +155,12 @@ def record_decision(call: Call, record: dict[str, Any]) -> bool:
     """Spool a pre-tool decision for the ledger; False (and a warning) if the spool is unusable."""
     if call.payload is None or not call.state_dir:
         return False
+    if call.deferred is not None and not call.fail_closed:
+        # The warm server writes the record right after answering (fail-open only: fail-closed
+        # must know the spool works before it allows). It takes the next request only after.
+        state_dir, payload = call.state_dir, call.payload
+        call.deferred.append(lambda: _enqueue_quietly(state_dir, payload, record))
+        return True
     try:
         spool.enqueue(call.state_dir, spool.DECISION, call.payload, record)
     except StateError as exc:
@@ -153,6 +169,13 @@ def record_decision(call: Call, record: dict[str, Any]) -> bool:
     # No worker start here: the next post event (PostToolUse, Stop, SessionEnd) starts one,
     # and session rules read decisions still in the spool. The pre-tool path stays minimal.
     return True
+
+
+def _enqueue_quietly(state_dir: str, payload: dict[str, Any], record: dict[str, Any]) -> None:
+    try:
+        spool.enqueue(state_dir, spool.DECISION, payload, record)
+    except StateError:
+        pass  # fail-open, and the answer is gone: the next in-process call will warn about the spool
 
 
 # -- bundle --------------------------------------------------------------------------------

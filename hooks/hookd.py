@@ -356,6 +356,8 @@ def _reap() -> None:
 
 def _handle(sock: _socket.socket, stamps: dict[str, int], dispatch: ModuleType) -> bool:
     """Answer one request; False when the server must exit (its code changed on disk)."""
+    import _socket
+
     from guidance.limits import MAX_EVENT_BYTES
 
     sock.settimeout(5.0)
@@ -379,11 +381,15 @@ def _handle(sock: _socket.socket, stamps: dict[str, int], dispatch: ModuleType) 
         os.chdir(cwd)
     except (OSError, ValueError):
         return True  # the client sees a short answer and answers in-process
-    answer = dispatch.run(name, lambda: data, env)
+    deferred: list[Callable[[], None]] = []
+    answer = dispatch.run(name, lambda: data, env, deferred)
     try:
         sock.sendall(encode_answer(answer))
+        sock.shutdown(_socket.SHUT_RDWR)  # the client may go on now
     except OSError:
         pass
+    for work in deferred:
+        work()
     return True
 
 

@@ -163,3 +163,19 @@ def test_forward_without_a_server_reads_nothing(tmp_path: Path) -> None:
         raise AssertionError("stdin must stay unread for the in-process answer")
 
     assert hookd.forward("pre-bash", {}, never, str(tmp_path)) is None
+
+
+def test_decisions_answered_by_the_server_are_spooled(repo: Path) -> None:
+    from guidance.jobs import spool
+
+    call(repo, "pre-bash", bash("ls"))
+    assert wait_for(lambda: sockets(repo))
+    state = str(repo / ".claude-flow" / "guidance")
+    for command in ("echo served-1", "rm -rf /"):
+        assert call(repo, "pre-bash", bash(command)).returncode == 0
+
+    def spooled() -> list[tuple[str, str]]:
+        jobs = [spool.read_job(path) for path in spool.pending(state)]
+        return [(job["event"]["tool_input"]["command"], job["decision"]["decision"]) for job in jobs if job["kind"] == "decision"]
+
+    assert wait_for(lambda: {("echo served-1", "allow"), ("rm -rf /", "deny")} <= set(spooled()))
