@@ -22,12 +22,16 @@ def _is_short_cluster(word: str) -> bool:
     return len(word) > 1 and word[0] == "-" and word[1] != "-" and not word[1].isdigit()
 
 
+def _has_glob(word: str) -> bool:
+    return "*" in word or "?" in word or "[" in word
+
+
 def _word_match(pattern: str, word: str) -> bool:
     if pattern == word:
         return True
     if "/" in pattern and _path_form(pattern) == _path_form(word):
         return True  # `migrations/` names the same directory as `./migrations`
-    if "*" in pattern or "?" in pattern or "[" in pattern:
+    if _has_glob(pattern):
         return _match_segment(pattern, word)
     return False
 
@@ -48,19 +52,16 @@ def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
     if rest_any:
         words = words[:-1]
     args = cmd.args
+    # Cheap rejection first: a literal positional word must appear among the arguments.
+    for word in words:
+        if word and word[0] != "-" and "/" not in word and word not in args and not _has_glob(word):
+            return False
     used = [False] * len(args)
-    # Short letters present in the command's flag clusters (before a `--`).
     end_of_options = args.index("--") if "--" in args else len(args)
-    letters: dict[str, int] = {}
-    for i in range(end_of_options):
-        arg = args[i]
-        if _is_short_cluster(arg):
-            for letter in arg[1:]:
-                letters.setdefault(letter, i)
     needed_letters: set[str] = set()
     position = 0
     for word in words:
-        if _is_short_cluster(word) and not any(ch in word for ch in "*?["):
+        if _is_short_cluster(word) and not _has_glob(word):
             needed_letters.update(word[1:])
             continue
         if word.startswith("--"):
@@ -83,10 +84,11 @@ def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
             return False
         used[hit] = True
         position = hit + 1
-    for letter in needed_letters:
-        if letter not in letters:
-            return False
     if needed_letters:
+        # Short letters present in the command's flag clusters (before a `--`).
+        letters = {letter for arg in args[:end_of_options] if _is_short_cluster(arg) for letter in arg[1:]}
+        if not needed_letters <= letters:
+            return False
         for i in range(end_of_options):
             if _is_short_cluster(args[i]) and all(ch in needed_letters for ch in args[i][1:]):
                 used[i] = True
