@@ -91,6 +91,33 @@ def parse_body(body: bytes) -> dict[str, Any]:
     return value
 
 
+_KID = b',"kid":"'
+_KIND = b'","kind":"'
+_PREV = b'","prev":"'
+_SEQ = b'","seq":'
+_AFTER_SEQ = b',"session_id":"'
+
+
+def chain_fields(body: bytes) -> tuple[int, str, str]:
+    """(seq, prev, kid) of a body the writer laid out, read from their fixed places.
+
+    Sorted keys put `kid`, `kind`, `prev`, `seq`, `session_id` in that order after the nested
+    `decision`/`event` objects, and no JSON string can hold an unescaped `","prev":"`, so the
+    last occurrence of each marker is the top-level member. Bodies with another layout (extra
+    top-level members) are decoded in full by `parse_body` instead.
+    """
+    k = body.rfind(_KID)
+    p = body.rfind(_PREV)
+    if k != -1 and p > k and body[k + 16 : k + 16 + len(_KIND)] == _KIND and body[p + 74 : p + 74 + len(_SEQ)] == _SEQ:
+        s = p + 74 + len(_SEQ)
+        e = body.find(_AFTER_SEQ, s)
+        digits = body[s:e]
+        if e != -1 and digits.isdigit() and (digits == b"0" or not digits.startswith(b"0")):
+            return int(digits), body[p + 10 : p + 74].decode("ascii", "replace"), body[k + 8 : k + 16].decode("ascii", "replace")
+    record = parse_body(body)
+    return record["seq"], record["prev"], str(record["kid"])
+
+
 def parse_line(line: bytes) -> dict[str, Any]:
     """The record as a dict including hash and mac (for display and derived state)."""
     body, digest, mac = split(line.rstrip(b"\n"))

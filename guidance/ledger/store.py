@@ -31,7 +31,7 @@ from typing import Any
 from guidance.errors import LedgerError, LedgerIntegrityError
 from guidance.ledger import checkpoint as cp
 from guidance.ledger import keys as keymod
-from guidance.ledger.record import FORMAT, GENESIS, parse_body, parse_line, record_hash, record_mac, seal, split
+from guidance.ledger.record import FORMAT, GENESIS, chain_fields, parse_body, parse_line, record_hash, record_mac, seal, split
 from guidance.ledger.redact import maybe_secret, redact
 from guidance.state import StateLayout
 
@@ -644,19 +644,19 @@ def _verify_records(data: bytes, report: Report, keys: dict[str, bytes] | None) 
         seq = number - 1
         try:
             body, digest, mac = split(line)
-            record = parse_body(body)
+            found_seq, found_prev, kid = chain_fields(body)
         except LedgerIntegrityError as exc:
             return bad(f"line {number}: {exc}")
-        if record["seq"] != seq:
-            return bad(f"line {number}: seq {record['seq']} where {seq} was expected (a record was removed, inserted or moved)")
-        if record["prev"] != prev:
+        if found_seq != seq:
+            return bad(f"line {number}: seq {found_seq} where {seq} was expected (a record was removed, inserted or moved)")
+        if found_prev != prev:
             return bad(f"record seq {seq}: prev does not match the previous record's hash (chain broken)")
         if record_hash(body) != digest:
             return bad(f"record seq {seq}: content does not match its hash (edited)")
         if keys is not None:
-            key = keys.get(record["kid"])
+            key = keys.get(kid)
             if key is None:
-                return bad(f"record seq {seq}: signed with unknown key {record['kid']}")
+                return bad(f"record seq {seq}: signed with unknown key {kid}")
             if not hmac.compare_digest(record_mac(key, body), mac):
                 return bad(f"record seq {seq}: bad HMAC (rewritten without the key)")
         hashes.append(digest)

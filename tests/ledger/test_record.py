@@ -52,3 +52,20 @@ def test_parse_body_requires_the_common_members() -> None:
         record.parse_body(b'{"seq":0,"prev":"","kind":"x","session_id":"","agent_id":"","ts":"","v":1}')
     with pytest.raises(LedgerIntegrityError, match="seq is not an integer"):
         record.parse_body(record.canonical(dict(BODY, seq="0")))
+
+
+def test_chain_fields_reads_the_top_level_members_without_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    nested = dict(BODY, seq=12, prev="a" * 64, event={"kid": "zz", "prev": "b" * 64, "seq": 5})
+    body = record.split(record.seal(nested, KEY)[0].rstrip(b"\n"))[0]
+
+    def no_decode(raw: bytes) -> dict[str, object]:
+        raise AssertionError("fast path expected")
+
+    monkeypatch.setattr(record, "parse_body", no_decode)
+    assert record.chain_fields(body) == (12, "a" * 64, "abcd1234")
+
+
+def test_chain_fields_falls_back_to_decoding_an_unusual_layout() -> None:
+    odd = dict(BODY, seq=3, zzz={"a": "x", "prev": "c" * 64})
+    body = record.split(record.seal(odd, KEY)[0].rstrip(b"\n"))[0]
+    assert record.chain_fields(body) == (3, record.GENESIS, "abcd1234")
