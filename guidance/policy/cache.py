@@ -6,6 +6,10 @@ Hot path module: no `json`, `hashlib`, `typing` or `pathlib` at import time.
                           racy: a source changed within RACY_NS of the last check → hash it
                           miss: compile (lazy import) → write atomically → return
 
+A warm process (the hook server) keeps the last decoded bundle per cache file and reuses it
+while the file's (mtime_ns, size, inode) is unchanged, so it pays for the JSON decode once per
+policy version, not per call. Treat the returned dict as read-only: it may be shared.
+
 The cache lives at `<state dir>/cache/bundle.json` (`.claude-flow/guidance/cache/bundle.json`
 by default). A corrupt, unreadable or foreign cache is ignored and rebuilt, never trusted; an
 unwritable state directory only means the bundle is compiled in memory every time.
@@ -30,6 +34,9 @@ SOURCE_NAMES = ("CLAUDE.md", "CLAUDE.local.md")
 #: without a visible stat change (git's "racy clean" problem): confirm it by content hash.
 RACY_NS = 2_000_000_000
 _EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+#: Decoded bundles of this process: cache path -> ((mtime_ns, size, inode) of the file, bundle).
+_MEMO: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+_MEMO_SIZE = 8
 
 
 def cache_path(project_dir: str, state_dir: str | None = None) -> str:
@@ -60,7 +67,39 @@ def load_bundle(project_dir: str, state_dir: str | None = None) -> dict[str, Any
     return bundle
 
 
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def _remember(path: str, stamp: tuple[int, int, int] | None, bundle: dict[str, Any]) -> None:
+    if stamp is None:
+        return
+    _MEMO.pop(path, None)
+    while len(_MEMO) >= _MEMO_SIZE:
+        del _MEMO[next(iter(_MEMO))]
+    _MEMO[path] = (stamp, bundle)
+
+
 def _read_cache(path: str, root: str) -> dict[str, Any] | None:
+    stamp = _stamp(path)
+    if stamp is None:
+        return None
+    known = _MEMO.get(path)
+    if known is not None and known[0] == stamp and known[1].get("root") == root:
+        return known[1]
+    bundle = _decode_cache(path, root)
+    if bundle is not None:
+        # The stamp was taken before reading: if the file changed in between, the next call
+        # sees a different stamp and decodes again.
+        _remember(path, stamp, bundle)
+    return bundle
+
+
+def _decode_cache(path: str, root: str) -> dict[str, Any] | None:
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -195,6 +234,7 @@ def _write_cache(path: str, bundle: dict[str, Any]) -> None:
         finally:
             os.close(fd)
         os.replace(tmp, path)
+        _remember(path, _stamp(path), bundle)
     except OSError:
         # Read-only checkout or full disk: the bundle is still used, only not cached.
         try:

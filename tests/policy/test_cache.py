@@ -234,3 +234,32 @@ def test_missing_project_dir_is_an_empty_policy_and_creates_nothing(tmp_path: Pa
     ghost = tmp_path / "no-such-project"
     bundle = load_bundle(str(ghost))
     assert bundle["shards"] == [] and not ghost.exists()
+
+
+def test_a_warm_process_decodes_each_cache_version_once(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    first = load_bundle(str(project))
+    decodes: list[str] = []
+    real = cache._decode_cache
+
+    def counting_decode(path: str, root: str) -> Any:
+        decodes.append(path)
+        return real(path, root)
+
+    monkeypatch.setattr(cache, "_decode_cache", counting_decode)
+    assert load_bundle(str(project)) is first and decodes == []
+    # Another process rewrites the cache: the new version is decoded.
+    path = Path(cache_path(str(project)))
+    stored = json.loads(path.read_text())
+    stored["checks"][0]["message"] = "rewritten elsewhere"
+    path.write_text(json.dumps(stored))
+    assert load_bundle(str(project))["checks"][0]["message"] == "rewritten elsewhere" and len(decodes) == 1
+    assert load_bundle(str(project))["checks"][0]["message"] == "rewritten elsewhere" and len(decodes) == 1
+
+
+def test_memo_is_bounded(tmp_path: Path) -> None:
+    for i in range(cache._MEMO_SIZE + 3):
+        project = tmp_path / f"p{i}"
+        project.mkdir()
+        load_bundle(str(project))
+    assert len(cache._MEMO) <= cache._MEMO_SIZE
