@@ -400,7 +400,12 @@ class Autopilot:
             report.reasons.append(f"A/B deltaGain {ab.deltaGain:+.3f} < min-ab-gain {self.settings.min_ab_gain}")
         if ab.regressions:
             ok = False
-            report.reasons.append("A/B regressions: " + ", ".join(ab.regressions))
+            why = next(
+                (f" ({r.task} #{r.repeat}: {r.failures[0]})" for r in ab.runs
+                 if r.arm == "candidate" and r.task in ab.regressions and r.failures),
+                "",
+            )
+            report.reasons.append("A/B regressions: " + ", ".join(ab.regressions) + why)
         if ab.test.pairs == 0:
             ok = False
             report.reasons.append("A/B: no valid pairs")
