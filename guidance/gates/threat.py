@@ -221,12 +221,13 @@ def _any_phrase(words: list[str], patterns: tuple[tuple[frozenset[str], ...], ..
 
 def injection_score(words: list[str]) -> tuple[float, str]:
     """(score, what) of instruction-override language in `words`."""
-    if _phrase(words, (_OVERRIDE_VERBS, _PRIOR, _RULE_NOUNS)) or _phrase(words, (_OVERRIDE_VERBS, _w("all", "any", "everything"), _PRIOR)):
+    if (_phrase(words, (_OVERRIDE_VERBS, _PRIOR, _RULE_NOUNS)) or _phrase(words, (_OVERRIDE_VERBS, _w("all", "any", "everything"), _PRIOR))
+            or _phrase(words, (_OVERRIDE_VERBS, _RULE_NOUNS | _w("task"), _w("above", "before", "earlier")), gap=2)):
         return 0.9, "an instruction override"
     if _any_phrase(words, _ROLE_TAKEOVER):
         return 0.85, "a role takeover"
     if _phrase(words, (_w("new", "updated", "real"), _w("instructions", "directive", "directives")), gap=1) and any(w in _OVERRIDE_VERBS for w in words):
-        return 0.8, "replacement instructions"
+        return 0.85, "replacement instructions"
     if _any_phrase(words, _SECRECY):
         return 0.6, "an order to keep something from the user"
     return 0.0, ""
@@ -494,21 +495,33 @@ def _policy_shell(out: _Out, cmd: Command, writes: list[str], paths: Resolver, s
     for target in writes:
         name = target.rsplit("/", 1)[-1].lower()
         if name in _POLICY_FILES:
-            appending = any(op == ">>" and t == target for op, t in cmd.redirects) or (cmd.program == "tee" and ("-a" in cmd.args or "--append" in cmd.args))
-            destroying = cmd.program in ("rm", "shred", "truncate", "unlink", "mv") or any(op in (">", ">|") and t == target for op, t in cmd.redirects)
-            if destroying and not appending:
-                out.add(SHARD, 0.9, f"{cmd.program} deletes or overwrites the policy file {target}", segment=segment, evidence=target)
-            else:
-                out.add(SHARD, 0.6, f"{cmd.program} changes the policy file {target}; review the change", segment=segment, evidence=target)
-            if cmd.program in ("echo", "printf") and appending:
-                text = " ".join(cmd.args)
-                score, what = injection_score(_words(text))
-                if score:
-                    out.add(POISONING, 0.95, f"{what} written to {target}", segment=segment, evidence=target)
-                elif _privilege_claim(text):
-                    out.add(POISONING, 0.9, f"a privilege claim written to {target}", segment=segment, evidence=target)
+            _policy_file_write(out, cmd, target, segment)
         elif _is_guard_file(paths, target):
             out.add(SHARD, 0.95, f"{cmd.program} changes the guard's file {target}", segment=segment, evidence=target)
+
+
+def _policy_file_write(out: _Out, cmd: Command, target: str, segment: str) -> None:
+    program, args = cmd.program, cmd.args
+    appending = any(op == ">>" and t == target for op, t in cmd.redirects) or (program == "tee" and ("-a" in args or "--append" in args))
+    overwriting = (program in ("rm", "shred", "truncate", "unlink", "mv", "cp", "install", "dd", "ln")
+                   or any(op in (">", ">|") and t == target for op, t in cmd.redirects))
+    reverting = program == "git" and any(a.startswith(("HEAD~", "HEAD^")) or a.count("~") == 1 for a in args if a != target)
+    script = " ".join(a for a in args if a != target and not a.startswith("-i")).lower()
+    deleting_rules = program in ("sed", "perl") and ("/d" in script or any(f"s/{w}" in script for w in ("never", "always", "do not", "must")))
+    if (overwriting and not appending) or reverting or deleting_rules:
+        out.add(SHARD, 0.9, f"{program} deletes, overwrites or rolls back rules in the policy file {target}", segment=segment, evidence=target)
+    else:
+        out.add(SHARD, 0.6, f"{program} changes the policy file {target}; review the change", segment=segment, evidence=target)
+    if program in ("echo", "printf") and appending:
+        text = " ".join(args)
+        words = _words(text)
+        score, what = injection_score(words)
+        if score:
+            out.add(POISONING, 0.95, f"{what} written to {target}", segment=segment, evidence=target)
+        elif _privilege_claim(text):
+            out.add(POISONING, 0.9, f"a privilege claim written to {target}", segment=segment, evidence=target)
+        elif _any_phrase(words, _STANDING_ORDERS):
+            out.add(POISONING, 0.9, f"a standing order to skip checks written to {target}", segment=segment, evidence=target)
 
 
 def _outside(paths: Resolver, path: str) -> bool:
@@ -529,6 +542,16 @@ def _exfiltration(out: _Out, cmd: Command, paths: Resolver, segment: str) -> Non
     if program == "socat" and any("exec:" in a.lower() or "system:" in a.lower() for a in args) and any("tcp" in a.lower() for a in args):
         out.add(EXFILTRATION, 0.95, "socat connects a shell to the network", segment=segment)
         return
+    code = cmd.code.lower()
+    if code and "socket" in code and "connect" in code and any(m in code for m in ("dup2", "pty.spawn", "/bin/sh", "/bin/bash", "subprocess")):
+        out.add(EXFILTRATION, 0.95, f"{cmd.language or program} code connects a shell to a remote socket (reverse shell)", segment=segment)
+        return
+    if cmd.pipe_next in SENDERS and program not in SENDERS:
+        reads, _ = file_effects(cmd)
+        outside = [r for r in reads if _outside(paths, r)]
+        if outside:
+            out.add(EXFILTRATION, 0.9, f"{program} output of {outside[0]}, a file outside the project, is piped to {cmd.pipe_next}", segment=segment, evidence=outside[0])
+            return
     is_sender = program in SENDERS or program in _RESOLVERS
     if not is_sender:
         return

@@ -127,22 +127,37 @@ def test_rules_have_docs_and_unique_codes() -> None:
 
 
 def figures() -> dict[str, object]:
-    """False positives and detection on the two corpora (printed in the closing report)."""
+    """False positives and detection on the corpora (printed in the closing report).
+
+    heldout.txt was written after the first tuning round and is never asserted; its header
+    records the first, untuned measurement (the honest estimate on unseen inputs).
+    """
+    heldout = load("heldout.txt")
+    held_everyday = [c for c in heldout if not c[0]]
+    held_attacks = [c for c in heldout if c[0]]
+    out = _figures(EVERYDAY, ATTACKS)
+    out.update({f"heldout_{k}": v for k, v in _figures(held_everyday, held_attacks).items()})
+    out["heldout_misses"] = [c[0] + " " + c[2][:60] for c in held_attacks if not any(f.verdict == DENY for f in run(*c[1:]))]  # type: ignore[attr-defined]
+    out["heldout_false_denies"] = [c[2][:60] for c in held_everyday if any(f.verdict == DENY for f in run(*c[1:]))]  # type: ignore[attr-defined]
+    return out
+
+
+def _figures(everyday: list[tuple[str, str, str, str]], attacks: list[tuple[str, str, str, str]]) -> dict[str, object]:
     denied = warned = 0
-    for _, tool, text, new in EVERYDAY:
+    for _, tool, text, new in everyday:
         verdicts = {f.verdict for f in run(tool, text, new)}  # type: ignore[attr-defined]
         denied += DENY in verdicts
         warned += WARN in verdicts and DENY not in verdicts
     detected = flagged = 0
-    for code, tool, text, new in ATTACKS:
+    for code, tool, text, new in attacks:
         findings = run(tool, text, new)
         detected += any(f.verdict == DENY for f in findings)  # type: ignore[attr-defined]
         flagged += bool(findings)
     return {
-        "everyday": len(EVERYDAY),
+        "everyday": len(everyday),
         "everyday_denied": denied,
         "everyday_warned": warned,
-        "attacks": len(ATTACKS),
+        "attacks": len(attacks),
         "attacks_denied": detected,
         "attacks_flagged": flagged,
     }
