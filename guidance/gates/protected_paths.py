@@ -147,19 +147,21 @@ def _state_override(paths: Resolver, where: str) -> str:
     return ""
 
 
-_moved: list[str] = ["", "", ""]
+_moved: tuple[str, str, str] = ("", "", "")
 
 
 def _moved_state_dir(root: str) -> str:
     """The state directory when `$GUIDANCE_STATE_DIR` moves it, else "" (cached per value and root)."""
+    global _moved
     override = os.environ.get("GUIDANCE_STATE_DIR", "")
     if not override:
         return ""
-    if _moved[0] != override or _moved[1] != root:
+    moved = _moved
+    if moved[0] != override or moved[1] != root:
         from guidance.state import state_dir
 
-        _moved[:] = [override, root, state_dir(root)]
-    return _moved[2]
+        moved = _moved = (override, root, state_dir(root))
+    return moved[2]
 
 
 def guard_target(rel: str) -> bool:

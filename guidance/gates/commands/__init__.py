@@ -106,38 +106,41 @@ def describe(cmd: object) -> str:
     return " ".join(argv)
 
 
-_last_resolver: list[Any] = [None, None]
+#: (context, resolver) of the last event; one tuple, replaced whole, so a reader never mixes two events.
+_last_resolver: tuple[Any, Any] = (None, None)
 
 
 def resolver(ctx: GateContext) -> Resolver:
     """The path resolver of this event: its cwd, and the bundle's project root (one per event)."""
-    if _last_resolver[0] is ctx:
-        found: Resolver = _last_resolver[1]
+    global _last_resolver
+    last = _last_resolver
+    if last[0] is ctx:
+        found: Resolver = last[1]
         return found
     from guidance.paths import resolver_for
 
     event = ctx.event
     root = str(ctx.bundle.get("root") or event.project_dir or event.cwd or "")
     found = resolver_for(event.cwd or root, root)
-    _last_resolver[0] = ctx
-    _last_resolver[1] = found
+    _last_resolver = (ctx, found)
     return found
 
 
-_cwd_cache: list[Any] = [None, None, None]
+#: (analysis, base resolver, resolver by command id or None when no `cd` occurs)
+_cwd_cache: tuple[Any, Any, Any] = (None, None, None)
 
 
 def resolver_at(ctx: GateContext, cmd: Command) -> Resolver:
     """The resolver for `cmd`, after the top-level `cd`s that run before it (`cd .. && rm -rf x`)."""
+    global _cwd_cache
     base = resolver(ctx)
     analysis = ctx.shell
     if analysis is None:
         return base
-    if _cwd_cache[0] is not analysis or _cwd_cache[1] is not base:
-        _cwd_cache[0] = analysis
-        _cwd_cache[1] = base
-        _cwd_cache[2] = _cwd_by_command(analysis.commands, base)
-    by_command: dict[int, Resolver] | None = _cwd_cache[2]
+    cached = _cwd_cache
+    if cached[0] is not analysis or cached[1] is not base:
+        cached = _cwd_cache = (analysis, base, _cwd_by_command(analysis.commands, base))
+    by_command: dict[int, Resolver] | None = cached[2]
     if by_command is None:
         return base
     return by_command.get(id(cmd), base)
