@@ -187,6 +187,8 @@ def _file_sha256(path: str) -> str:
 
     digest = hashlib.sha256()
     try:
+        if os.stat(path).st_mode & 0o170000 != 0o100000:
+            return _EMPTY_SHA256  # not a regular file: never opened (a FIFO would block), as the compiler
         with open(path, "rb") as handle:
             while True:
                 chunk = handle.read(1 << 20)

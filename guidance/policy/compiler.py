@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -162,6 +163,10 @@ def _read_file(source: Source) -> None:
         return
     source.exists = True
     source.mtime_ns = st.st_mtime_ns
+    if not stat.S_ISREG(st.st_mode):
+        # A FIFO would block the read forever and /dev/zero never ends: regular files only.
+        source.error = "not a regular file"
+        return
     digest = hashlib.sha256()
     chunks: list[bytes] = []
     total = 0
@@ -184,7 +189,8 @@ def _read_file(source: Source) -> None:
 def stage_read(c: Compilation) -> None:
     for source in c.sources:
         if source.error:
-            c.report("error", f"{source.name}:1", f"cannot read {source.name}: {source.error}; check its permissions")
+            c.report("error", f"{source.name}:1",
+                     f"cannot read {source.name}: {source.error}; make it a readable regular file")
             continue
         if not source.exists:
             continue

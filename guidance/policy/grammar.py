@@ -312,7 +312,11 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
             check["message"] = message
             checks.append(check)
 
+    if CODE_OPEN not in masked:
+        return checks  # every form names its command or path in backticks
     for raw in _sentences(masked):
+        if CODE_OPEN not in raw:
+            continue
         sentence = _lstrip_noise(raw)
         lower = sentence.lower()
         for match in _SEQ_AFTER.finditer(lower):

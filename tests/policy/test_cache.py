@@ -263,3 +263,10 @@ def test_memo_is_bounded(tmp_path: Path) -> None:
         project.mkdir()
         load_bundle(str(project))
     assert len(cache._MEMO) <= cache._MEMO_SIZE
+
+
+def test_a_fifo_source_never_blocks_the_hash_check(project: Path) -> None:
+    os.mkfifo(project / "CLAUDE.md")  # mtime = now: the next loads are inside the racy window
+    first = load_bundle(str(project))
+    assert first["diagnostics"][0]["message"].startswith("cannot read CLAUDE.md: not a regular file")
+    assert load_bundle(str(project))["key"] == first["key"]

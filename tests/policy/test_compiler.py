@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -272,6 +273,17 @@ def test_unreadable_source_is_an_error(project: Path) -> None:
     (project / "CLAUDE.md").mkdir()
     bundle = compile_project(project)
     assert levels(bundle) == [("error", "CLAUDE.md:1")] and "cannot read" in bundle["diagnostics"][0]["message"]
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_special_files_are_refused_without_blocking(project: Path, kind: str) -> None:
+    if kind == "fifo":
+        os.mkfifo(project / "CLAUDE.md")
+    else:
+        (project / "CLAUDE.md").symlink_to("/dev/zero")
+    bundle = compile_project(project)
+    assert levels(bundle) == [("error", "CLAUDE.md:1")]
+    assert "not a regular file" in bundle["diagnostics"][0]["message"]
 
 
 ENCODINGS = [
