@@ -100,7 +100,7 @@ def _check_command(cmd: Command, analysis: ShellAnalysis, paths: Resolver, out: 
     for _, target in cmd.redirects:
         if is_block_device(_resolve(paths, target)) and _writes(cmd, target):
             out.append(finding(GATE, "CAT003", DENY, f"shell redirection overwrites the device {target}", segment=segment))
-    if program.startswith(("mkfs", "mkfs.")) or program in _MKFS:
+    if program.startswith("mkfs") or program in _MKFS:
         for arg in Args(cmd.args, frozenset(("-t", "-L", "-b", "-n", "-O", "-E", "-c"))).positionals:
             if is_block_device(_resolve(paths, arg)):
                 out.append(finding(GATE, "CAT003", DENY, f"{program} erases the device {arg}", segment=segment))

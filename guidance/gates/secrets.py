@@ -65,7 +65,7 @@ _ENV_SAFE_SUFFIXES = frozenset(("example", "sample", "template", "dist", "defaul
 _SECRET_NAMES = frozenset((".netrc", "_netrc", ".git-credentials", ".htpasswd", "credentials.json", ".vault-token", "secring.gpg", "master.key", ".boto", "terraform.tfstate"))
 _TOKEN_CONFIGS = frozenset((".npmrc", ".pypirc", ".yarnrc.yml", ".pgpass", ".my.cnf", ".gemrc"))
 _SECRET_EXTS = (".pem", ".key", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk", ".ovpn")
-_KEY_PREFIXES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa", "identity")
+_KEY_PREFIXES = ("id_rsa", "id_ed25519", "id_ecdsa", "id_dsa")
 _HOME_SECRETS = (".ssh/", ".aws/credentials", ".gnupg/", ".kube/config", ".docker/config.json", ".config/gcloud/", ".azure/", ".gem/credentials", ".password-store/")
 _SSH_PUBLIC = ("known_hosts", "authorized_keys", "config")
 
@@ -93,8 +93,8 @@ def secret_kind(path: str, paths: Resolver) -> str:
     rel = paths.relative_to_home(where)
     if rel is not None and rel != ".":
         for prefix in _HOME_SECRETS:
-            # the secret itself, anything below it, or a directory that holds it (`~/.aws`)
-            if rel.startswith(prefix) or prefix.startswith(rel + "/"):
+            # the secret itself, anything below it, or the directory that holds a secret file (`~/.aws`)
+            if rel.startswith(prefix) or rel + "/" == prefix or (prefix.startswith(rel + "/") and "/" not in prefix[len(rel) + 1 :]):
                 if prefix == ".ssh/" and (name in _SSH_PUBLIC or name.startswith("known_hosts")):
                     return ""
                 return "SEC001"
