@@ -73,8 +73,10 @@ _ASK_CMD = re.compile(
 )
 _FILE = re.compile(
     rf"\b{_NEG}\s+{_ADV}(?P<verbs>{_FILE_VERBS})\s+"
-    r"(?:(?:any|the|existing|a|an)\s+)?(?:(?:files?|anything|contents?|directory|directories|folders?|paths?)\s+)?"
-    r"(?:(?P<prep>in|under|inside|within|of|from)\s+)?(?:the\s+)?"
+    # "the plugin mirror at `x`", "generated files under `x`": up to two words before a file noun.
+    r"(?:(?:any|the|existing|a|an)\s+)?(?:(?:[a-z-]+\s+){0,2}?"
+    r"(?:files?|anything|contents?|directory|directories|folders?|paths?|mirror|copy|copies|tree|code)\s+)?"
+    r"(?:(?P<prep>in|under|inside|within|of|from|at)\s+)?(?:the\s+)?"
     rf"(?P<codes>{_LIST})"
 )
 _SEQ_START = (

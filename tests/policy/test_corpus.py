@@ -34,6 +34,7 @@ EXPECTED_CHECKS = {
     ("13-papay0-appily-web.md", 355, "command", "ask", "npm run dev"),  # "... unless I tell you to do it"
     ("13-papay0-appily-web.md", 333, "write", "deny", "middleware.ts"),  # "Don't create `middleware.ts`"
     ("14-cirra-ai-skills.md", 7, "write", "deny", "plugins/cirra-ai-sf/skills/*/SKILL.md"),
+    ("14-cirra-ai-skills.md", 49, "write", "deny", "plugins/cirra-ai-sf/skills/*/SKILL.md"),  # "the plugin mirror at `...`"
 }
 
 

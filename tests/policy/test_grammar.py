@@ -60,6 +60,8 @@ ENFORCED = [
     ("Never read `.env`", [("read", "deny", ".env")]),
     ("Never modify `migrations`", [("write", "deny", "migrations"), ("write", "deny", "migrations/**")]),
     ("Never create files in `src/legacy`", [("write", "deny", "src/legacy/**")]),
+    ("Do not edit the plugin mirror at `plugins/<name>/SKILL.md`", [("write", "deny", "plugins/*/SKILL.md")]),
+    ("Never modify generated lock files under `deps`", [("write", "deny", "deps/**")]),
     ("Never run destructive commands like `rm -rf` or `git reset --hard`",
      [("command", "deny", "rm -rf"), ("command", "deny", "git reset --hard")]),
     ("Do not run commands such as `docker system prune`", [("command", "deny", "docker system prune")]),
@@ -143,6 +145,8 @@ MENTIONS = [
     "- Never run tests like the ones in `tests/slow/`",
     "- Don't `cd` around needlessly in tests",
     "- Never commit `.env` files",
+    "- Never write tests in `src/`",
+    "- Never delete the old branches of `origin`",
 ]
 
 
