@@ -33,11 +33,11 @@ KNOWN_PROGRAMS = frozenset(
     sudo su curl wget ssh scp rsync dd mkfs fdisk parted chmod chown kill pkill killall shutdown
     reboot halt psql mysql mongo mongosh redis-cli sqlite3 find xargs python python3
     pytest jest vitest tsc eslint prettier black ruff mypy gh brew apt apt-get yum dnf pacman
-    systemctl service crontab truncate shred wipefs mkswap mount umount iptables nc netcat ncat
+    systemctl crontab truncate shred wipefs mkswap mount umount iptables nc netcat ncat
     telnet ftp sftp heroku vercel netlify firebase flyctl fly wrangler supabase prisma alembic
-    rails rake bundle gem composer php artisan dotnet mvn gradle gradlew ant sbt mix elixir
-    flutter dart pod xcodebuild fastlane ansible ansible-playbook vagrant packer nix nix-env
-    chezmoi tmux screen watchman bazel buck pants nx turbo lerna rush changeset semantic-release
+    rails rake gem composer php artisan dotnet mvn gradle gradlew sbt elixir
+    flutter dart xcodebuild fastlane ansible ansible-playbook vagrant packer nix nix-env
+    chezmoi tmux bazel nx turbo lerna semantic-release
     twine hatch flit tox nox pre-commit husky lint-staged sed awk perl ruby""".split()
 )
 
@@ -204,7 +204,7 @@ def extract_tags(masked: str) -> tuple[str, Tags]:
 
 def is_imperative(masked: str) -> bool:
     """True when a bullet reads as an instruction (a modal word, or a sentence opening with a verb)."""
-    prose = _CODE_INDEX.sub(" ", masked).lower()
+    prose = _CODE_INDEX.sub(" ", masked).lower().replace("\u2019", "'")
     if _MODALS.search(prose):
         return True
     for sentence in _sentences(masked):
@@ -320,7 +320,7 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
         if CODE_OPEN not in raw:
             continue
         sentence = _lstrip_noise(raw)
-        lower = sentence.lower()
+        lower = sentence.lower().replace("\u2019", "'")  # "Don’t" as typed by editors
         for match in _SEQ_AFTER.finditer(lower):
             if _NEGATION.search(lower[: match.start()]):
                 continue

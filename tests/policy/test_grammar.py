@@ -29,6 +29,7 @@ ENFORCED = [
     ("Do not use `git push --force` or `git push -f`",
      [("command", "deny", "git push --force"), ("command", "deny", "git push -f")]),
     ("Don't execute `./scripts/reset-db.sh`", [("command", "deny", "reset-db.sh")]),
+    ("Don\u2019t run `make nuke`", [("command", "deny", "make nuke")]),
     ("Never `rm -rf data/`", [("command", "deny", "rm -rf data/")]),
     ("You must not run `kubectl delete namespace prod`", [("command", "deny", "kubectl delete namespace prod")]),
     ("Never run `a-tool x`, `b-tool y` or `c-tool z`",
@@ -123,6 +124,7 @@ MENTIONS = [
     # spans that are not commands
     "- Never use `any` in TypeScript",
     "- Never use `as any`",
+    "- Avoid `service` objects that do everything",
     "- Do not use `setTimeout` in tests",
     "- Do not use `tmpdirSync` or `fs.mkdtempSync` to create temporary directories",
     "- NEVER use `std::fs` or `tokio::fs` directly",
