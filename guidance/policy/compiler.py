@@ -468,7 +468,9 @@ def stage_index(c: Compilation) -> None:
     total = 0
     for shard in c.shards:
         tag_text = " ".join([*shard["intents"], *shard["domains"], *shard["tools"], shard["risk"]])
-        words = terms(f"{shard['text']} {shard['section']} {tag_text}")
+        # Commands and paths in backticks are a rule's most specific words: they count twice.
+        code_text = " ".join(shard["text"].split("`")[1::2])
+        words = terms(f"{shard['text']} {code_text} {shard['section']} {tag_text}")
         tf: dict[str, int] = {}
         for word in words:
             tf[word] = tf.get(word, 0) + 1
