@@ -185,6 +185,10 @@ def _summary_panel(attempt: dict[str, Any], ids: _Ids) -> str:
                    for k, v in execution.items() if k != "prompt")
     parts.append("<h3>Prompt</h3>" + _pre(execution["prompt"], ids))
     parts.append(f"<h3>Execution</h3><table>{rows}</table>")
+    if attempt.get("provenance"):
+        rows = "".join(f"<tr><th>{_e(name)}</th><td><code>{_e(digest[:16])}</code></td></tr>"
+                       for name, digest in attempt["provenance"].items())
+        parts.append(f'<h3>Policy under test <span class="muted">(SHA-256)</span></h3><table>{rows}</table>')
     reproduce = attempt["reproduce"]
     parts.append("<h3>Reproduce</h3>" + _pre(reproduce["rerun_command"], ids))
     if reproduce["test_command"]:

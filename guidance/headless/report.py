@@ -138,6 +138,7 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         "retries": attempt.retries,
         "duration_ms": attempt.duration_ms,
         "phases_ms": attempt.phases,
+        "provenance": attempt.provenance,
         "workspace": attempt.workspace,
         "reproduce": _reproduce(attempt, result),
         "expectations": [vars(e) for e in attempt.expectations],

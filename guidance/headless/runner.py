@@ -72,6 +72,8 @@ class Attempt:
     violations: list[dict[str, Any]] = field(default_factory=list)
     #: Milliseconds spent per phase: prepare (workspace + init), execute, collect, check.
     phases: dict[str, int] = field(default_factory=dict)
+    #: SHA-256 of the policy files the run started with (CLAUDE.md, settings.json, ...).
+    provenance: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -337,6 +339,7 @@ class Runner:
             with phase("prepare"):
                 ws = prepare(task, self.suite.directory, install=self._installer, base_dir=self.options.base_dir)
             attempt.workspace = str(ws.root)
+            attempt.provenance = ws.provenance
             executor = self.executor_for(task)
             request = ExecRequest(task, ws, self.options.mode, self._prompter)
             try:

@@ -12,12 +12,13 @@ makes, uncommitted edits and ignored files alike, without touching the agent's o
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from guidance.errors import RunnerError, SuiteError
@@ -42,11 +43,17 @@ _GIT_IDENTITY = {
 Installer = Callable[[Path], None]
 
 
+#: Files whose content defines the policy a run was judged under (hashed into the report).
+PROVENANCE_FILES = ("CLAUDE.md", "CLAUDE.local.md", ".claude/settings.json", ".claude/settings.local.json")
+
+
 @dataclass
 class Workspace:
     root: Path
     baseline_tree: str = ""
     baseline_head: str = ""
+    #: File -> SHA-256 of the policy files as the run started (see PROVENANCE_FILES).
+    provenance: dict[str, str] = field(default_factory=dict)
 
     @property
     def project(self) -> Path:
@@ -112,6 +119,8 @@ def prepare(task: Task, suite_dir: Path, *, install: Installer | None, base_dir:
         _commit_fixture(ws)
         ws.baseline_head = ws.head()
         ws.baseline_tree = ws.snapshot()
+        ws.provenance = {name: hashlib.sha256((ws.project / name).read_bytes()).hexdigest()
+                         for name in PROVENANCE_FILES if (ws.project / name).is_file()}
     except BaseException:
         ws.cleanup()
         raise

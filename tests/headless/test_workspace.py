@@ -29,6 +29,7 @@ def test_files_fixture_policy_and_layout(tmp_path: Path) -> None:
         assert ws.config_dir == ws.home / ".claude" and ws.config_dir.is_dir()
         assert git(ws.project, "status", "--porcelain") == ""  # the agent starts from a clean checkout
         assert ws.baseline_head and ws.baseline_tree
+        assert list(ws.provenance) == ["CLAUDE.md"] and len(ws.provenance["CLAUDE.md"]) == 64
     finally:
         ws.cleanup()
     assert not ws.root.exists()
