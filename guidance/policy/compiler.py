@@ -234,10 +234,11 @@ def stage_extract(c: Compilation) -> None:
             where = f"{source.name}:{block.line}"
             constitutional = _in_constitution(source.sections(block.section))
             if block.kind == "bullet":
-                if not grammar.is_imperative(grammar.extract_tags(block.inline.masked)[0]):
+                masked, tags = grammar.extract_tags(block.inline.masked)
+                if not grammar.is_imperative(masked):
                     continue  # descriptive bullets are context, not rules (docs/policy-grammar.md)
                 c.rules.append(Rule(source.origin, where, block.section, inline=block.inline,
-                                    in_constitution_section=constitutional))
+                                    in_constitution_section=constitutional, masked=masked, tags=tags))
             elif block.kind == "code" and block.info == "guidance":
                 _extract_machine(c, source, block, constitutional)
 
@@ -278,8 +279,7 @@ def stage_tag(c: Compilation) -> None:
                  f"more than {limits.MAX_POLICY_RULES} rules; the rest from here on were not compiled")
         del c.rules[limits.MAX_POLICY_RULES:]
     for rule in c.rules:
-        if rule.inline is not None:
-            rule.masked, rule.tags = grammar.extract_tags(rule.inline.masked)
+        if rule.inline is not None:  # masked text and tags were read in stage_extract
             rule.text = rule.inline.render(rule.masked)
             rule.rule_id = rule.tags.rule_id
         elif rule.machine is not None:
