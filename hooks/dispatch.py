@@ -25,7 +25,7 @@ from guidance.errors import GuidanceError
 from guidance.limits import MAX_EVENT_BYTES
 
 
-from . import handlers, protocol
+from . import handlers, protocol, settings
 from .commands import COMMANDS, INFO, PRE, Command, usage
 
 TYPE_CHECKING = False
@@ -37,9 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["COMMANDS", "PRE", "Command", "main", "run", "usage", "write_answer"]
 
-FAIL_CLOSED_ENV = "GUIDANCE_EVENT_FAIL_CLOSED"
-TIMEOUT_ENV = "GUIDANCE_EVENT_SYNC_TIMEOUT_MS"
-DEFAULT_TIMEOUT_MS = 3000
 
 class SelfTimeout(BaseException):
     """Raised by SIGALRM in the main thread when the hook overruns its own budget.
@@ -50,24 +47,6 @@ class SelfTimeout(BaseException):
 
 def _on_alarm(signum: int, frame: object) -> None:
     raise SelfTimeout
-
-
-def _flag(value: str) -> bool:
-    return value.strip().lower() in ("1", "true", "yes", "on")
-
-
-def _timeout_ms(environ: Mapping[str, str], notes: list[str]) -> int:
-    text = environ.get(TIMEOUT_ENV, "")
-    if not text:
-        return DEFAULT_TIMEOUT_MS
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        notes.append(f"{TIMEOUT_ENV}={text!r} is not a number of milliseconds; using {DEFAULT_TIMEOUT_MS}")
-        return DEFAULT_TIMEOUT_MS
-    return value
 
 
 def _arm(timeout_ms: int) -> bool:
@@ -99,7 +78,7 @@ def run(
     fail-open decision record) is appended there for the caller to run after answering.
     """
     notes: list[str] = []
-    fail_closed = _flag(environ.get(FAIL_CLOSED_ENV, ""))
+    fail_closed = settings.fail_closed(environ)
     command = COMMANDS.get(name)
     if command is None:
         known = ", ".join(COMMANDS)
@@ -107,7 +86,10 @@ def run(
         answer = protocol.block(message) if fail_closed else protocol.notice(message)
         return answer
     call = handlers.Call(command.name, command.hook_event, environ, fail_closed, deferred)
-    armed = _arm(_timeout_ms(environ, notes))
+    timeout_ms, problem = settings.timeout_ms(environ)
+    if problem:
+        notes.append(problem)
+    armed = _arm(timeout_ms)
     try:
         try:
             if command.kind != INFO:
@@ -117,7 +99,7 @@ def run(
             if armed:
                 _disarm()
     except SelfTimeout:
-        answer = _failure(command, call, f"timed out after {_timeout_ms(environ, [])} ms ({TIMEOUT_ENV})", timed_out=True)
+        answer = _failure(command, call, f"timed out after {timeout_ms} ms ({settings.TIMEOUT_ENV})", timed_out=True)
     except GuidanceError as exc:
         answer = _failure(command, call, str(exc))
     except Exception as exc:  # the last line of defence: a bug must not become a traceback
@@ -144,7 +126,7 @@ def _failure(command: Command, call: Call, what: str, *, timed_out: bool = False
     if call.fail_closed:
         reason = (
             f"[fail-closed] cf-guidance could not check this call: {what}. Instead: retry; if it persists run "
-            f"`cf-guidance verify`, or set {FAIL_CLOSED_ENV}=0 to let unchecked calls through."
+            f"`cf-guidance verify`, or set {settings.FAIL_CLOSED_ENV}=0 to let unchecked calls through."
         )
         if call.payload is not None:
             answer = protocol.permission(DENY, reason, command.hook_event).with_warning(what)
@@ -153,7 +135,7 @@ def _failure(command: Command, call: Call, what: str, *, timed_out: bool = False
             answer = protocol.block(reason)
         verdict = DENY
     else:
-        answer = protocol.notice(f"could not check this call ({what}); allowed because {FAIL_CLOSED_ENV} is off")
+        answer = protocol.notice(f"could not check this call ({what}); allowed because {settings.FAIL_CLOSED_ENV} is off")
         verdict = ALLOW
     if not timed_out:  # after a timeout the file system may be what hangs
         rule = "fail-closed" if call.fail_closed else "fail-open"

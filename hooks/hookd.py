@@ -27,6 +27,10 @@ from __future__ import annotations
 import os
 import sys
 
+from guidance.limits import MAX_EVENT_BYTES
+
+from . import settings
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import _socket
@@ -35,7 +39,6 @@ if TYPE_CHECKING:
 
     from .protocol import Answer
 
-HOOKD_ENV = "GUIDANCE_HOOKD"
 MAGIC = b"CFGH1\0"
 #: The server exits after this long without a request.
 IDLE_S = 120
@@ -65,16 +68,8 @@ def _forwarded(environ: Mapping[str, str]) -> dict[str, str]:
     return {k: v for k, v in environ.items() if k.startswith(FORWARDED_PREFIXES) or k in FORWARDED_NAMES}
 
 
-def enabled(environ: Mapping[str, str]) -> bool:
-    return environ.get(HOOKD_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
-
-
 def _timeout_s(environ: Mapping[str, str]) -> float:
-    text = environ.get("GUIDANCE_EVENT_SYNC_TIMEOUT_MS", "")
-    try:
-        ms = int(text) if text else 3000
-    except ValueError:
-        ms = 3000
+    ms, _ = settings.timeout_ms(environ)
     return (ms / 1000.0 if ms > 0 else 30.0) + CLIENT_GRACE_S
 
 
@@ -95,13 +90,13 @@ def launch(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     command = COMMANDS.get(args[0]) if args else None
     environ = os.environ
-    if command is None or command.kind == INFO or not enabled(environ):
+    if command is None or command.kind == INFO or not settings.hookd_enabled(environ):
         from . import dispatch
 
         return dispatch.main(args)
     state_dir = state.state_dir(state.project_dir(environ), environ)
     stdin = sys.stdin.buffer
-    read_input: Callable[[], bytes] = lambda: stdin.read(_max_event_bytes() + 1)  # noqa: E731
+    read_input: Callable[[], bytes] = lambda: stdin.read(MAX_EVENT_BYTES + 1)  # noqa: E731
     try:
         forwarded = forward(command.name, environ, read_input, state_dir)
     except Fallback as failed:
@@ -119,12 +114,6 @@ def launch(argv: list[str] | None = None) -> int:
     code = dispatch.write_answer(answer, sys.stdout.buffer, sys.stderr.buffer)
     start(state_dir)
     return code
-
-
-def _max_event_bytes() -> int:
-    from guidance.limits import MAX_EVENT_BYTES
-
-    return MAX_EVENT_BYTES
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -357,8 +346,6 @@ def _reap() -> None:
 def _handle(sock: _socket.socket, stamps: dict[str, int], dispatch: ModuleType) -> bool:
     """Answer one request; False when the server must exit (its code changed on disk)."""
     import _socket
-
-    from guidance.limits import MAX_EVENT_BYTES
 
     sock.settimeout(5.0)
     if _changed(stamps):
