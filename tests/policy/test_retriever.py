@@ -121,11 +121,11 @@ def test_risk_boost_breaks_lexical_ties(bundle: dict[str, Any]) -> None:
 
 
 def test_intent_boost(bundle: dict[str, Any]) -> None:
-    plain = dict(retrieve(bundle, "payment gateway")[0][0], score=None)
+    mock_rule = retrieve(bundle, "payment gateway")[0][0]
+    assert classify_intent("mock the payment gateway in a unit test")[0] == "testing"
     boosted = retrieve(bundle, "mock the payment gateway in a unit test")
-    assert boosted[0][0]["id"] == plain["id"]
-    assert "testing" in boosted[0][0]["intents"]
-    assert boosted[0][1] >= 1.0 + retriever.INTENT_BOOST - 1e-9
+    assert boosted[0][0]["id"] == mock_rule["id"] and "testing" in mock_rule["intents"]
+    assert boosted[0][1] == pytest.approx(1.0 + retriever.INTENT_BOOST)
 
 
 def test_tool_boost(bundle: dict[str, Any]) -> None:
