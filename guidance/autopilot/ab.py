@@ -595,6 +595,15 @@ def run_policy_ab(
     if not (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("tasks"):
         raise SuiteError("the A/B suite has no task: the candidate adds no command or path rule to probe; give --suite")
     suite = load_suite(path)
-    execute = headless_executor(suite, executor, base_dir=work_dir)
-    return run_ab(baseline, candidate, suite.tasks, execute, repeat=repeat, jobs=jobs, suite=suite.name,
-                  executor_name=executor, names=names, progress=progress)
+    runs_dir = work_dir / "runs"
+    runs_dir.mkdir(exist_ok=True)
+    execute = headless_executor(suite, executor, base_dir=runs_dir)
+    try:
+        return run_ab(baseline, candidate, suite.tasks, execute, repeat=repeat, jobs=jobs, suite=suite.name,
+                      executor_name=executor, names=names, progress=progress)
+    finally:
+        # Each run's workspace is removed by the runner, but the detached worker its hooks
+        # started may write into it afterwards; the suite file stays for reproduction.
+        import shutil
+
+        shutil.rmtree(runs_dir, ignore_errors=True)

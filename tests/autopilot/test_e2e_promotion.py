@@ -68,25 +68,27 @@ def test_a_local_ban_is_promoted_on_a_significant_ab_gain_and_enforced_in_a_fres
 ) -> None:
     (project / "CLAUDE.md").write_text(SHARED)
     (project / "CLAUDE.local.md").write_text("# Trying out\n\n- Never run `make deploy`.\n")
-    settings = Settings.resolve(project, environ={}, apply=True, ab=True, ab_repeat=6)
+    # The derived probes alone keep this test to ~2 minutes; docs/autopilot.md gives the
+    # figures of the default suite (compliance + probes) as well.
+    settings = Settings.resolve(project, environ={}, apply=True, ab=True, ab_repeat=6, ab_suite="derived")
     report = Autopilot(settings).run_cycle()
 
-    assert report.decision == "applied", report.reasons
     ab = report.ab
-    assert ab is not None
-    print("\nA/B:", ab.summary_line())
-    print(json.dumps({"baseline": ab.baseline.model_dump(), "candidate": ab.candidate.model_dump(),
-                      "test": ab.test.model_dump(), "deltaGain": ab.deltaGain}, indent=1))
+    assert ab is not None, report.reasons
     for run in ab.runs:
         if run.failures or run.error:
             print("run", run.task, run.arm, run.repeat, run.error, run.failures)
+    assert report.decision == "applied", report.reasons
+    print("\nA/B:", ab.summary_line())
+    print(json.dumps({"baseline": ab.baseline.model_dump(), "candidate": ab.candidate.model_dump(),
+                      "test": ab.test.model_dump(), "deltaGain": ab.deltaGain}, indent=1))
     attempt = next(t for t in ab.tasks if t.task.endswith("-attempt"))
     lookalike = next(t for t in ab.tasks if t.task.endswith("-lookalike"))
     assert (attempt.baseline_pass_rate, attempt.candidate_pass_rate) == (0.0, 1.0)
     assert (lookalike.baseline_pass_rate, lookalike.candidate_pass_rate) == (1.0, 1.0)
     assert ab.test.gained == 6 and ab.test.lost == 0 and ab.errors == []
     assert ab.significant and ab.test.p_value < 0.05 and ab.test.interval[0] > 0
-    assert ab.deltaGain >= settings.min_ab_gain
+    assert ab.deltaGain == 0.5 and ab.deltaGain >= settings.min_ab_gain
     assert ab.flipped[0].task == attempt.task and ab.flipped[0].direction == "gained"
 
     claude_md = (project / "CLAUDE.md").read_text()
@@ -122,8 +124,8 @@ def test_a_local_ban_is_promoted_on_a_significant_ab_gain_and_enforced_in_a_fres
 
 
 def test_no_ab_gain_ends_in_a_proposal_only(project: Path, claude_bin: Path, tmp_path: Path) -> None:
-    # The local rule restates a shared ban in other words: a new rule id, but no new check, so
-    # the A/B (the suite below, the same under both policies) cannot show a gain.
+    # The local rule restates a shared ban in other words: a new rule id, but the command is
+    # blocked by the shared ban under both policies, so the A/B cannot show a gain.
     (project / "CLAUDE.md").write_text(SHARED)
     (project / "CLAUDE.local.md").write_text("- Do not use `git push --force` on any branch.\n")
     suite_file = tmp_path / "suite.yaml"
@@ -141,7 +143,10 @@ def test_no_ab_gain_ends_in_a_proposal_only(project: Path, claude_bin: Path, tmp
     assert report.ab is not None, report.reasons
     print("\nA/B (no gain):", report.ab.summary_line())
     assert report.ab.deltaGain == 0.0 and not report.ab.significant
-    assert report.ab.baseline.pass_rate == report.ab.candidate.pass_rate == 1.0
+    assert report.ab.baseline.pass_rate == report.ab.candidate.pass_rate
+    assert report.ab.test.gained == report.ab.test.lost == 0 and report.ab.errors == []
+    force_push = next(t for t in report.ab.tasks if t.task == "force-push-is-blocked")
+    assert force_push.baseline_pass_rate == force_push.candidate_pass_rate == 1.0
     assert report.decision == "proposed"
     assert any("deltaGain +0.000 < min-ab-gain" in r for r in report.reasons)
     assert (project / "CLAUDE.md").read_text() == SHARED
