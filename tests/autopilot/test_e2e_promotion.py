@@ -154,3 +154,19 @@ def test_no_ab_gain_ends_in_a_proposal_only(project: Path, claude_bin: Path, tmp
     assert Path(report.proposal).is_file()
     events = ledger_events(project / ".claude-flow" / "guidance", project)
     assert [e["event"]["action"] for e in events] == ["propose"]
+
+
+def test_runs_where_the_guard_timed_out_are_left_out_not_counted(
+    claude_bin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import guidance.headless.executors as executors
+    from guidance.autopilot import ab
+
+    base_env = executors.base_environment
+    # A hook that cannot decide in 1 ms fails open: the banned command is not blocked.
+    monkeypatch.setattr(executors, "base_environment", lambda: {**base_env(), "GUIDANCE_EVENT_SYNC_TIMEOUT_MS": "1"})
+    monkeypatch.setattr(ab, "RETRIES", 0)
+    report = ab.run_policy_ab(SHARED, SHARED + "\n- Never run `make deploy`.\n", suite_path="derived",
+                              repeat=1, jobs=1, work_dir=tmp_path / "ab")
+    assert report.test.pairs == 0 and report.deltaGain == 0.0 and not report.significant
+    assert report.errors and all("guard could not decide" in e for e in report.errors)
