@@ -69,6 +69,12 @@ def test_autopilot_apply_then_rollback_subcommand(repo: Path) -> None:
     code, out = run("autopilot", "--target", str(repo), "rollback")
     assert code == 0 and "rolled-back" in out
     assert (repo / "CLAUDE.md").read_text() == SHARED
+    # Both reached the spool the detached worker chains into the ledger.
+    from guidance.jobs import spool
+
+    jobs = [spool.read_job(p) for p in spool.pending(str(repo / ".claude-flow" / "guidance"))]
+    assert [(j["kind"], j["event"]["action"]) for j in jobs] == [("autopilot", "promote"), ("autopilot", "rollback")]
+    assert jobs[0]["event"]["sha256_before"] == jobs[1]["event"]["sha256_after"]
 
 
 def test_autopilot_apply_from_the_environment(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
