@@ -363,3 +363,28 @@ def test_fuzz_never_raises(text: str, data: bytes) -> None:
         BundleModel.model_validate(bundle)
         assert all(SOURCE_RE.match(d["source"]) for d in bundle["diagnostics"])
         assert {c["rule"] for c in bundle["checks"]} <= {s["id"] for s in bundle["shards"]}
+
+
+_RULES = st.lists(
+    st.sampled_from([
+        "Never run `git push --force`", "Avoid `npm install`", "Ask before running `terraform apply`",
+        "Never edit `migrations/`", "Never read `.env`", "Always run `make test` before committing",
+        "Always write docstrings", "Keep functions small", "Prefer composition (low)", "Use `uv` #performance",
+    ]),
+    min_size=1, max_size=10, unique=True,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_RULES, st.randoms(use_true_random=False))
+def test_ids_and_checks_do_not_depend_on_order(rules: list[str], rng: Any) -> None:
+    shuffled = rules[:]
+    rng.shuffle(shuffled)
+    a = compile_sources("".join(f"- {r}\n" for r in rules))
+    b = compile_sources("# Moved\n\n" + "".join(f"* {r}\n\n" for r in shuffled))
+
+    def by_id(bundle: dict[str, Any]) -> dict[str, Any]:
+        return {s["id"]: sorted((c["kind"], c["verdict"], str(c.get("pattern") or c.get("before")))
+                                for c in bundle["checks"] if c["rule"] == s["id"]) for s in bundle["shards"]}
+
+    assert by_id(a) == by_id(b)
