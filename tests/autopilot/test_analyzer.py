@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from autopilot._bundles import bundle, check, shard
+from autopilot.helpers import bundle, check, shard
 from guidance.autopilot.analyzer import WEIGHTS, compare, grade_for, score_bundle
 
 GOOD = """# Payments service
@@ -147,7 +147,7 @@ def test_render_lists_deductions_largest_first() -> None:
 
 # --- with the real compiler ---------------------------------------------------------------
 
-from conftest import CORPUS  # noqa: E402
+from autopilot.helpers import CORPUS  # noqa: E402
 
 from guidance.autopilot.analyzer import analyze  # noqa: E402
 

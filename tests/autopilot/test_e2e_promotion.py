@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import in_ci
+from autopilot.helpers import in_ci
 
 from guidance.autopilot.autopilot import Autopilot, Settings
 from guidance.errors import RunnerError

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from autopilot._bundles import bundle, check, shard
+from autopilot.helpers import bundle, check, shard
 from guidance.autopilot.promote import (
     END_MARKER,
     SECTION_HEADING,

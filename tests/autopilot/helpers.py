@@ -1,10 +1,28 @@
-"""Hand-made bundles in the compiler's format (prompts/bundle.md), for tests that must not
-depend on how the compiler phrases things."""
+"""Test helpers: hand-made bundles in the compiler's format (for tests that must not depend on
+how the compiler phrases things), and the shared test constants."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+from pathlib import Path
 from typing import Any
+
+
+def _root_conftest() -> Any:
+    # `from conftest import ...` resolves to whichever conftest.py pytest imported last under
+    # that name (tests/e2e has its own), so the root one is loaded by path.
+    path = Path(__file__).resolve().parents[1] / "conftest.py"
+    spec = importlib.util.spec_from_file_location("_cf_guidance_tests_root_conftest", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_ROOT = _root_conftest()
+CORPUS: Path = _ROOT.CORPUS
+in_ci = _ROOT.in_ci
 
 
 def shard(
