@@ -6,6 +6,8 @@ site-packages importable first: the wired command runs `python -S`).
 
 Pre-tool flow: decode → normalise → catastrophe guard (needs nothing but the event) →
 bundle → engine → spool the decision (never waits on the ledger's lock) → answer.
+What only some commands need (shell analysis, gates, engine, retriever) is imported inside
+their handlers, so that a post event pays for none of it.
 """
 
 from __future__ import annotations
