@@ -41,6 +41,8 @@ LOCK_WAIT_S = 60.0
 AUTOPILOT_ENV = "GUIDANCE_AUTOPILOT_ENABLED"
 SESSION_END_KINDS = ("session-end",)
 LOCK_NAME = ".worker.lock"
+#: Session summaries untouched for this long are deleted (the ledger keeps the history).
+SESSION_TTL_S = 30 * 86400
 REJECTED_DIR = "rejected"
 
 #: Called with a stage name ("appended", "removed", "derived") and the jobs of the batch;
@@ -162,6 +164,7 @@ def drain(
                     break
             _apply_batch(state_dir, ledger, paths, result, fault)
         derive(state_dir, ledger, project_dir=project_dir, result=result, fault=fault)
+        prune_sessions(state_dir)
         status.update(state="idle", finished=utc_now(), last=result.to_dict())
     except GuidanceError as exc:
         status.update(state="failed", finished=utc_now(), error=str(exc))
@@ -235,6 +238,25 @@ def derive(state_dir: str, ledger: Ledger, *, project_dir: str = "", result: Dra
         if _autopilot_enabled() and project_dir and _spawn_autopilot(project_dir, state_dir) and result is not None:
             result.autopilot += 1
     return len(records)
+
+
+def prune_sessions(state_dir: str, max_age_s: float = SESSION_TTL_S) -> int:
+    """Delete session summaries not written for `max_age_s`; returns how many."""
+    directory = Path(state_dir) / session.SESSIONS_DIR
+    horizon = time.time() - max_age_s
+    removed = 0
+    try:
+        entries = list(os.scandir(directory))
+    except FileNotFoundError:
+        return 0
+    for item in entries:
+        try:
+            if item.name.endswith(".json") and item.stat().st_mtime < horizon:
+                os.unlink(item.path)
+                removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 def _records_after(ledger: Ledger, last_seq: int, offset: int) -> tuple[list[dict[str, Any]], int]:

@@ -42,6 +42,8 @@ LOCK_TIMEOUT = 30.0
 #: How far back `recent_jobs` looks for job ids already applied.
 JOB_WINDOW = 2048
 EXPORT_FORMAT = "cf-guidance-ledger-export/1"
+#: Fixed size of head.json (JSON padded with spaces), rewritten in place on every append.
+HEAD_BYTES = 160
 
 #: A fault hook gets (stage, fd, data) before each write; tests use it to simulate ENOSPC
 #: (raise OSError) or a crash mid-append (write part of `data` to `fd`, then SIGKILL).
@@ -314,8 +316,9 @@ class Ledger:
         data = f'{{"seq": {head.seq}, "hash": "{head.hash}", "bytes": {head.bytes}}}'.encode()
         fd = os.open(self.head_path, os.O_WRONLY | os.O_CREAT, 0o600)
         try:
-            _write_all(fd, data.ljust(160), self._fault, "head")
-            os.ftruncate(fd, 160)
+            # always HEAD_BYTES at offset 0: no truncate needed; a torn write fails to parse and
+            # the head is then rebuilt from the ledger's last line
+            _write_all(fd, data.ljust(HEAD_BYTES), self._fault, "head")
         finally:
             os.close(fd)
 

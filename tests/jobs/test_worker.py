@@ -209,3 +209,15 @@ def test_derived_state_is_rebuilt_when_the_cursor_does_not_line_up(state: str) -
     decision_job(state, 4)
     worker.drain(state)
     assert trust.load(state)["agents"]["main"]["allow"] == 5
+
+
+def test_old_session_summaries_are_pruned(state: str) -> None:
+    bash_job(state, "make test", session_id="old")
+    bash_job(state, "make test", session_id="new")
+    worker.drain(state)
+    old = Path(session.summary_path(state, "old"))
+    past = time.time() - worker.SESSION_TTL_S - 60
+    os.utime(old, (past, past))
+    decision_job(state, 1)
+    worker.drain(state)
+    assert not old.exists() and Path(session.summary_path(state, "new")).exists()
