@@ -66,7 +66,7 @@ FILES: tuple[tuple[str, str, str], ...] = (
     ("spool/.worker.lock", "worker", "held while a worker drains"),
     ("spool/.worker-spawned", "hook", "rate-limits worker spawns"),
     ("spool/rejected/", "worker", "job files that could not be read"),
-    ("sessions/<session>.json", "worker", "per-session history summary read by the hook"),
+    ("sessions/<session>.json", "worker", "per-session history summary read by the hook (pruned after 30 days)"),
     ("trust.json", "worker", "per-agent trust scores and the ledger cursor"),
     ("logs/worker.json", "worker", "the last worker run: pid, state, counts"),
     ("logs/worker.log", "worker", "one line per worker run"),
