@@ -230,7 +230,7 @@ def summarise(
         broken = [f"{arm}: {arms[arm].error}" for arm in ARMS if arm in arms and arms[arm].error]
         if missing or broken:
             why = "; ".join(broken) or f"no {', '.join(missing)} run"
-            errors.append(f"{task} #{r}: left out of the test ({why})")
+            errors.append(f"{task} #{r + 1}: left out of the test ({why})")
             continue
         pairs.append((arms["baseline"], arms["candidate"]))
     both = sum(1 for b, c in pairs if b.passed and c.passed)
@@ -348,7 +348,7 @@ def render_html(report: ABReport) -> str:
     ]
     overall = "".join(f"<tr><th class=l>{e(str(a))}</th><td>{e(str(b))}</td><td>{e(str(c))}</td><td>{e(str(d))}</td></tr>" for a, b, c, d in rows)
     flips = "".join(
-        f"<tr><td class=l>{e(f.task)}</td><td>{f.repeat}</td><td class={'gain' if f.direction == 'gained' else 'loss'}>{f.direction}</td></tr>"
+        f"<tr><td class=l>{e(f.task)}</td><td>{f.repeat + 1}</td><td class={'gain' if f.direction == 'gained' else 'loss'}>{f.direction}</td></tr>"
         for f in report.flipped
     ) or "<tr><td class=l colspan=3>no task flipped</td></tr>"
     tasks = "".join(

@@ -401,7 +401,7 @@ class Autopilot:
         if ab.regressions:
             ok = False
             why = next(
-                (f" ({r.task} #{r.repeat}: {r.failures[0]})" for r in ab.runs
+                (f" ({r.task} #{r.repeat + 1}: {r.failures[0]})" for r in ab.runs
                  if r.arm == "candidate" and r.task in ab.regressions and r.failures),
                 "",
             )
@@ -642,7 +642,7 @@ def render_adr(number: int, report: CycleReport, settings: Settings) -> str:
             f"- Denials {ab.baseline.denials} -> {ab.candidate.denials}, violations {ab.baseline.violations} -> {ab.candidate.violations}",
         ]
         if ab.flipped:
-            lines.append("- First flips: " + ", ".join(f"{f.task} #{f.repeat} {f.direction}" for f in ab.flipped[:5]))
+            lines.append("- First flips: " + ", ".join(f"{f.task} #{f.repeat + 1} {f.direction}" for f in ab.flipped[:5]))
     else:
         lines.append("- A/B: not run (enable with --ab or GUIDANCE_AUTOPILOT_AB=1)")
     lines += [

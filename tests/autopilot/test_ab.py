@@ -66,7 +66,7 @@ def test_identical_policies_gain_nothing() -> None:
 def test_a_crashing_run_leaves_its_pair_out_and_says_so() -> None:
     report = run_ab("A", "B", tasks("attempt"), executor(TABLE, fail={("attempt", "candidate", 1)}), repeat=3)
     assert report.test.pairs == 2
-    assert len(report.errors) == 1 and "attempt #1" in report.errors[0] and "server died" in report.errors[0]
+    assert len(report.errors) == 1 and "attempt #2" in report.errors[0] and "server died" in report.errors[0]
 
 
 def test_a_regression_is_named() -> None:
