@@ -674,14 +674,25 @@ def run_daemon(
     max_cycles: int | None = None,
     sleep: Callable[[float], None] = time.sleep,
     on_cycle: Callable[[CycleReport], None] | None = None,
+    on_error: Callable[[BaseException], None] | None = None,
 ) -> int:
-    """Run a cycle every `interval_s` seconds until interrupted (or `max_cycles`); return cycles run."""
+    """Run a cycle every `interval_s` seconds until interrupted (or `max_cycles`); return cycles run.
+
+    A cycle that raises (after restoring CLAUDE.md, see `_apply`) is reported to `on_error`
+    and the daemon goes on: one bad cycle must not end the loop.
+    """
     cycles = 0
     while max_cycles is None or cycles < max_cycles:
-        report = autopilot.run_cycle()
+        try:
+            report = autopilot.run_cycle()
+        except Exception as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+        else:
+            if on_cycle is not None:
+                on_cycle(report)
         cycles += 1
-        if on_cycle is not None:
-            on_cycle(report)
         if max_cycles is not None and cycles >= max_cycles:
             break
         sleep(interval_s)

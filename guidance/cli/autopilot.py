@@ -179,7 +179,8 @@ def autopilot_group(
     if mode == "daemon":
         seconds = parse_interval(interval)
         try:
-            run_daemon(pilot, seconds, on_cycle=show)
+            run_daemon(pilot, seconds, on_cycle=show,
+                       on_error=lambda exc: click.echo(f"cf-guidance: autopilot cycle failed: {exc}", err=True))
         except KeyboardInterrupt:
             click.echo("autopilot daemon stopped", err=True)
         return

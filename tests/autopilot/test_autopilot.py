@@ -350,3 +350,22 @@ def test_parse_interval(text: str, seconds: float) -> None:
 def test_parse_interval_rejects(text: str) -> None:
     with pytest.raises(ConfigError):
         parse_interval(text)
+
+
+def test_the_daemon_survives_a_failing_cycle(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pilot, _ = make(repo)
+    calls = iter([OSError("disk full")])
+    original = Autopilot.run_cycle
+
+    def flaky(self):  # type: ignore[no-untyped-def]
+        error = next(calls, None)
+        if error is not None:
+            raise error
+        return original(self)
+
+    monkeypatch.setattr(Autopilot, "run_cycle", flaky)
+    errors: list[BaseException] = []
+    seen: list[str] = []
+    assert run_daemon(pilot, 1, max_cycles=2, sleep=lambda s: None, on_cycle=lambda r: seen.append(r.decision),
+                      on_error=errors.append) == 2
+    assert [str(e) for e in errors] == ["disk full"] and seen == ["proposed"]
