@@ -51,7 +51,11 @@ def record_mac(key: bytes, body: bytes) -> str:
 
 def seal(body: dict[str, Any], key: bytes) -> tuple[bytes, str]:
     """The full line (with newline) for `body` and the record's hash."""
-    raw = canonical(body)
+    return seal_raw(canonical(body), key)
+
+
+def seal_raw(raw: bytes, key: bytes) -> tuple[bytes, str]:
+    """`seal` for a body already encoded with `canonical`."""
     digest = record_hash(raw)
     line = raw[:-1] + _SUFFIX_HASH + digest.encode() + _SUFFIX_MAC + record_mac(key, raw).encode() + b'"}\n'
     return line, digest

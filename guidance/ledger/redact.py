@@ -83,7 +83,12 @@ _encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 def maybe_secret(value: Any) -> bool:
     """False when no string in `value` can hold a secret: one C-encoded scan instead of a walk."""
-    lowered = _encode(value).lower()
+    return maybe_secret_text(_encode(value))
+
+
+def maybe_secret_text(encoded: str | bytes) -> bool:
+    """`maybe_secret` for a value already encoded as JSON (str or UTF-8 bytes)."""
+    lowered = encoded.decode("utf-8", "replace").lower() if isinstance(encoded, bytes) else encoded.lower()
     return any(marker in lowered for marker in _MARKERS)  # every _SECRET_KEYS name contains a marker
 
 

@@ -31,8 +31,8 @@ from typing import Any
 from guidance.errors import LedgerError, LedgerIntegrityError
 from guidance.ledger import checkpoint as cp
 from guidance.ledger import keys as keymod
-from guidance.ledger.record import FORMAT, GENESIS, chain_fields, parse_body, parse_line, record_hash, record_mac, seal, split
-from guidance.ledger.redact import maybe_secret, redact
+from guidance.ledger.record import FORMAT, GENESIS, canonical, chain_fields, parse_body, parse_line, record_hash, record_mac, seal_raw, split
+from guidance.ledger.redact import maybe_secret_text, redact
 from guidance.state import StateLayout
 
 #: A signed checkpoint is written every this many records (and at session end).
@@ -283,7 +283,11 @@ class Ledger:
             for item in items:
                 seq += 1
                 body = self._body(item, seq, prev, keyring.kid)
-                line, prev = seal(body, keyring.key)
+                raw = canonical(body)
+                if maybe_secret_text(raw):  # encode once; redact and re-encode only when needed
+                    body = redact(body)
+                    raw = canonical(body)
+                line, prev = seal_raw(raw, keyring.key)
                 chunks.append(line)
                 body["hash"] = prev
                 written.append(body)
@@ -302,8 +306,6 @@ class Ledger:
     @staticmethod
     def _body(item: dict[str, Any], seq: int, prev: str, kid: str) -> dict[str, Any]:
         body = {k: v for k, v in item.items() if k not in ("hash", "mac", "prev", "seq", "kid", "v")}
-        if maybe_secret(body):
-            body = redact(body)
         body.setdefault("kind", "event")
         body.setdefault("session_id", "")
         body.setdefault("agent_id", "")
