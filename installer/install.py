@@ -202,7 +202,7 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
     manifest_text = json.dumps(new_manifest, indent=2, sort_keys=True) + "\n"
     if _read(layout.install_manifest) != manifest_text:
         settings_file.write_atomic(layout.install_manifest, manifest_text, 0o600)
-    if CODEX in agents:
+    if CODEX in agents and not verify:
         report.notes.append(
             "codex runs project hooks only in a trusted project and once each hook is trusted: "
             "run `cf-guidance verify --agent codex` to see their state and how to trust them"

@@ -42,7 +42,9 @@ class VerifyReport(BaseModel):
         for check in self.checks:
             mark = "ok  " if check.ok else ("FAIL" if check.level == ERROR else "warn")
             lines.append(f"{mark} {check.name}" + (f": {check.detail}" if check.detail else ""))
-        lines.append("verify: " + ("all checks passed" if self.ok else "FAILED"))
+        warnings = sum(1 for check in self.checks if not check.ok and check.level == WARNING)
+        status = "all checks passed" if self.ok else "FAILED"
+        lines.append("verify: " + status + (f" ({warnings} warning(s) to act on)" if warnings else ""))
         return "\n".join(lines)
 
 
