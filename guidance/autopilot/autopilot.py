@@ -289,7 +289,13 @@ class Autopilot:
             report.reasons.append(f"no {LOCAL_NAME}")
             return
         before_hash = _sha(shared_bytes or b"")
-        shared = (shared_bytes or b"").decode("utf-8", errors="replace")
+        try:
+            shared = (shared_bytes or b"").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            report.reasons.append(
+                f"{SHARED_NAME} is not valid UTF-8 (byte {exc.start}); rewriting it would change those bytes, nothing changed"
+            )
+            return
         local = local_bytes.decode("utf-8", errors="replace")
         try:
             shared_bundle = _compile(shared, None, self.project)

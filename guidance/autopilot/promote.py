@@ -135,7 +135,7 @@ def find_promotable(
     """Compare the shared-only bundle with the shared+local bundle and pick the local rules."""
     shared = {s["id"]: s for s in shared_bundle.get("shards", [])}
     constitution_checks = {
-        tuple(map(str, _as_list(c.get("pattern")))) + (str(c.get("kind")),): c
+        _check_key(c): c
         for c in shared_bundle.get("checks", [])
         if shared.get(str(c.get("rule")), {}).get("constitution") and c.get("verdict") == "deny"
     }
@@ -162,13 +162,9 @@ def find_promotable(
         if old is not None and old.get("constitution"):
             refuse(f"changes constitution rule {sid} ({old.get('source', '')}); edit CLAUDE.md by hand")
             continue
-        contradicted = [
-            c for c in checks
-            if c.get("verdict") != "deny"
-            and tuple(map(str, _as_list(c.get("pattern")))) + (str(c.get("kind")),) in constitution_checks
-        ]
+        contradicted = [c for c in checks if c.get("verdict") != "deny" and _check_key(c) in constitution_checks]
         if contradicted:
-            rule = constitution_checks[tuple(map(str, _as_list(contradicted[0].get("pattern")))) + (str(contradicted[0].get("kind")),)]
+            rule = constitution_checks[_check_key(contradicted[0])]
             refuse(f"weakens constitution rule {rule.get('rule')} to {contradicted[0].get('verdict')}; edit CLAUDE.md by hand")
             continue
         if source in diagnostics:
@@ -198,8 +194,11 @@ def find_promotable(
     return Plan(promotions=promotions[:max_promotions], conflicts=conflicts)
 
 
-def _as_list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, (list, tuple)) else [value]
+def _check_key(check: dict[str, Any]) -> tuple[str, ...]:
+    """What a check matches, regardless of verdict: its kind and pattern words."""
+    pattern = check.get("pattern")
+    words = pattern if isinstance(pattern, (list, tuple)) else [pattern]
+    return (str(check.get("kind")), *map(str, words))
 
 
 def _render_block(promotions: list[Promotion], *, generated: str, source: str) -> list[str]:
@@ -281,6 +280,7 @@ def build_candidate(
         if rule_span is not None:
             drop.update(range(*rule_span))
     block = _render_block(kept + plan.promotions, generated=generated, source=source)
+    newline = "\r\n" if "\r\n" in shared_text else "\n"
     if span is not None:
         body = [line for i, line in enumerate(lines[: span[0]]) if i not in drop]
         tail = [line for i, line in enumerate(lines[span[1] :], start=span[1]) if i not in drop]
@@ -290,4 +290,4 @@ def build_candidate(
         while body and not body[-1].strip():
             body.pop()
         out = body + ["", SECTION_HEADING, ""] + block
-    return "\n".join(out) + "\n"
+    return newline.join(out) + newline

@@ -369,3 +369,11 @@ def test_the_daemon_survives_a_failing_cycle(repo: Path, monkeypatch: pytest.Mon
     assert run_daemon(pilot, 1, max_cycles=2, sleep=lambda s: None, on_cycle=lambda r: seen.append(r.decision),
                       on_error=errors.append) == 2
     assert [str(e) for e in errors] == ["disk full"] and seen == ["proposed"]
+
+
+def test_a_claude_md_that_is_not_utf8_is_left_alone(repo: Path) -> None:
+    original = SHARED.encode() + b"\n- caf\xe9 rule\n"
+    (repo / "CLAUDE.md").write_bytes(original)
+    out = make(repo, apply=True)[0].run_cycle()
+    assert out.decision == "error" and "not valid UTF-8" in out.reasons[0]
+    assert (repo / "CLAUDE.md").read_bytes() == original

@@ -206,3 +206,10 @@ def test_real_compiler_nested_bullet_is_copied_alone_and_dedented() -> None:
     # The parent stops where its nested item begins; the nested rule stands on its own.
     assert ["- Never run `make deploy`."] in lines
     assert all(len(x) == 1 for x in lines)
+
+
+def test_crlf_files_keep_their_line_endings() -> None:
+    shared = SHARED.replace("\n", "\r\n")
+    plan = find_promotable(shared_bundle(), merged_bundle(), LOCAL)
+    out = build_candidate(shared, shared_bundle(), plan, generated="T")
+    assert "\r\n" in out and "\n" not in out.replace("\r\n", "")
