@@ -44,13 +44,16 @@ ol.timeline{padding-left:22px}ol.timeline li{margin:4px 0}.tl-hook{color:#6639ba
 """
 
 _JS = """
+function showTab(t){
+  var run=t.closest('.run');
+  run.querySelectorAll('.tabs button').forEach(function(b){b.classList.toggle('active',b===t)});
+  run.querySelectorAll('.panel').forEach(function(p){p.hidden=p.dataset.tab!==t.dataset.tab});
+}
+var wanted=(location.hash||'').slice(1).toLowerCase();
+if(wanted){document.querySelectorAll('.tabs button').forEach(function(b){if(b.dataset.tab.toLowerCase()===wanted)showTab(b)})}
 document.addEventListener('click',function(ev){
   var t=ev.target;
-  if(t.matches('.tabs button')){
-    var run=t.closest('.run');
-    run.querySelectorAll('.tabs button').forEach(function(b){b.classList.toggle('active',b===t)});
-    run.querySelectorAll('.panel').forEach(function(p){p.hidden=p.dataset.tab!==t.dataset.tab});
-  }
+  if(t.matches('.tabs button')){showTab(t)}
   if(t.matches('button.copy')){
     var src=document.getElementById(t.dataset.target);var text=src?src.innerText:'';
     var done=function(){var o=t.textContent;t.textContent='Copied';setTimeout(function(){t.textContent=o},1200)};
