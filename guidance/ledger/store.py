@@ -39,8 +39,9 @@ from guidance.state import StateLayout
 CHECKPOINT_EVERY = 1000
 #: Seconds an appender waits for the lock before giving up with LedgerError.
 LOCK_TIMEOUT = 30.0
-#: How far back `recent_jobs` looks for job ids already applied.
-JOB_WINDOW = 2048
+#: How far back (records) an idempotent append looks for job ids already applied, at least;
+#: the worker's batches are 256, so a killed worker's last batch is always inside it.
+JOB_WINDOW = 1024
 EXPORT_FORMAT = "cf-guidance-ledger-export/1"
 #: Fixed size of head.json (JSON padded with spaces), rewritten in place on every append.
 HEAD_BYTES = 160
@@ -273,7 +274,7 @@ class Ledger:
         try:
             head = self._current_head(fd)
             if skip_applied_jobs:
-                applied = self._recent_jobs(fd, head)
+                applied = self._recent_jobs(fd, head, max(JOB_WINDOW, 4 * len(items)))
                 items = [item for item in items if not (item.get("job") and item["job"] in applied)]
             if not items:
                 return []
@@ -395,20 +396,24 @@ class Ledger:
         self._cache = None
         return target
 
-    def _recent_jobs(self, fd: int, head: Head) -> set[str]:
+    def _recent_jobs(self, fd: int, head: Head, window: int) -> set[str]:
+        """Job ids among the last `window` records (the `job` member sits right before `kid`)."""
         if head.bytes == 0:
             return set()
-        data, _ = self._read_tail(fd, head.bytes, JOB_WINDOW)
+        data, _ = self._read_tail(fd, head.bytes, window)
         jobs: set[str] = set()
-        for line in data.split(b"\n")[-JOB_WINDOW - 1 :]:
-            if b'"job":' not in line:
-                continue
-            try:
-                job = json.loads(line).get("job")
-            except ValueError:
-                continue  # the first, partial line of the chunk
-            if isinstance(job, str):
-                jobs.add(job)
+        for line in data.split(b"\n")[-window - 1 :]:
+            k = line.rfind(b'","kid":"')
+            j = line.rfind(b',"job":"', 0, k) if k != -1 else -1
+            if j != -1 and b'"' not in line[j + 8 : k]:
+                jobs.add(line[j + 8 : k].decode("utf-8", "replace"))
+            elif b'"job":' in line:
+                try:
+                    job = json.loads(line).get("job")
+                except ValueError:
+                    continue  # the first, partial line of the chunk
+                if isinstance(job, str):
+                    jobs.add(job)
         return jobs
 
     def head(self) -> Head:
