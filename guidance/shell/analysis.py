@@ -32,6 +32,8 @@ _CODE_READERS = SHELLS | frozenset(("eval", "source", "."))
 _INTERPRETER_PREFIXES = ("python", "pypy", "node", "nodejs", "perl", "ruby", "php", "deno", "bun")
 _OPEN, _COMMA, _CLOSE = "\ue000", "\ue001", "\ue002"
 _PROBLEM_CHARS = 120
+#: Longer words are not brace-expanded (kept as written): expansion cost grows with length.
+_MAX_BRACE_WORD = 4096
 
 
 def analyze(command: str) -> ShellAnalysis:
@@ -230,14 +232,14 @@ class _Analyzer:
 
     def brace_expand(self, word: Word) -> list[str]:
         value = word.value
-        if _OPEN in value or _COMMA in value or _CLOSE in value or word.braces is None:
+        if _OPEN in value or _COMMA in value or _CLOSE in value or word.braces is None or len(value) > _MAX_BRACE_WORD:
             return [value]
         chars = list(value)
         for index in word.braces:
             chars[index] = {"{": _OPEN, ",": _COMMA, "}": _CLOSE}[chars[index]]
-        budget = [MAX_SHELL_WORDS]
+        budget = [MAX_SHELL_WORDS, MAX_COMMAND_CHARS]
         expanded = _brace(("".join(chars)), budget)
-        if budget[0] < 0:
+        if budget[0] < 0 or budget[1] < 0:
             self.problem(f"brace expansion larger than {MAX_SHELL_WORDS} words not followed")
             return [value]
         table = {ord(_OPEN): "{", ord(_COMMA): ",", ord(_CLOSE): "}"}
@@ -418,35 +420,33 @@ def _split_at(value: str, splits: list[int]) -> list[str]:
 
 
 def _brace(text: str, budget: list[int]) -> list[str]:
-    """Bash brace expansion of `{a,b}` over marked (unquoted) braces and commas."""
-    if budget[0] < 0:
+    """Bash brace expansion of `{a,b}` over marked (unquoted) braces and commas.
+
+    `budget` is [words, characters] still allowed; a negative value means it ran out.
+    """
+    if budget[0] < 0 or budget[1] < 0:
         return []
-    i = text.find(_OPEN)
-    while i != -1:
-        depth = 0
-        commas: list[int] = []
-        close = -1
-        for j in range(i, len(text)):
-            c = text[j]
-            if c == _OPEN:
-                depth += 1
-            elif c == _CLOSE:
-                depth -= 1
-                if depth == 0:
-                    close = j
-                    break
-            elif c == _COMMA and depth == 1:
-                commas.append(j)
-        if close != -1 and commas:
-            head, tail = text[:i], text[close + 1 :]
-            bounds = [i, *commas, close]
-            results: list[str] = []
-            for k in range(len(bounds) - 1):
-                for piece in _brace(head + text[bounds[k] + 1 : bounds[k + 1]] + tail, budget):
-                    budget[0] -= 1
-                    if budget[0] < 0:
-                        return results
-                    results.append(piece)
-            return results
-        i = text.find(_OPEN, i + 1)
-    return [text]
+    # one pass: the leftmost `{` whose matching `}` has a comma at its own level
+    stack: list[list[int]] = []
+    best: list[int] | None = None
+    for j, c in enumerate(text):
+        if c == _OPEN:
+            stack.append([j])
+        elif c == _COMMA and stack:
+            stack[-1].append(j)
+        elif c == _CLOSE and stack:
+            group = stack.pop()
+            if len(group) > 1 and (best is None or group[0] < best[0]):
+                best = group + [j]
+    if best is None:
+        return [text]
+    head, tail = text[: best[0]], text[best[-1] + 1 :]
+    results: list[str] = []
+    for k in range(len(best) - 1):
+        for piece in _brace(head + text[best[k] + 1 : best[k + 1]] + tail, budget):
+            budget[0] -= 1
+            budget[1] -= len(piece)
+            if budget[0] < 0 or budget[1] < 0:
+                return results
+            results.append(piece)
+    return results

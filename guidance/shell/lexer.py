@@ -35,6 +35,8 @@ _OPERATORS = (
     "&&", "||", "|&", ";;", ";&", "<<", ">>", "<&", ">&", "<>", ">|", "&>",
     "&", "|", ";", "(", ")", "<", ">",
 )
+#: Operators by first character, longest first.
+_OPERATORS_BY_CHAR: dict[str, tuple[str, ...]] = {c: tuple(op for op in _OPERATORS if op[0] == c) for c in ";|&()<>"}
 REDIRECT_OPS = frozenset(("<<<", "<<-", "&>>", "<<", ">>", "<&", ">&", "<>", ">|", "&>", "<", ">"))
 _ANSI_SIMPLE = {
     "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
@@ -49,12 +51,14 @@ MAX_PARSE_NESTING = 48
 class ParseState:
     """Shared by a parser and every sub-parser it starts for substitutions."""
 
-    __slots__ = ("problems", "nesting", "aborted")
+    __slots__ = ("problems", "nesting", "aborted", "commands")
 
     def __init__(self) -> None:
         self.problems: list[str] = []
         self.nesting = 0
         self.aborted = False
+        #: simple commands parsed so far (parsing stops past MAX_SHELL_COMMANDS)
+        self.commands = 0
 
     def problem(self, message: str) -> None:
         message = one_line(message)
@@ -167,7 +171,7 @@ class Lexer:
                 arith = self._arith_command(i)
                 if arith is not None:
                     return arith
-            for op in _OPERATORS:
+            for op in _OPERATORS_BY_CHAR[c]:
                 if src.startswith(op, i):
                     self.pos = i + len(op)
                     return Token(OP, i, op=op)
@@ -176,8 +180,8 @@ class Lexer:
             while j < n and src[j].isdigit():
                 j += 1
             if j < n and src[j] in "<>" and not (j + 1 < n and src[j + 1] == "("):
-                for op in _OPERATORS:
-                    if op in REDIRECT_OPS and op[0] != "&" and src.startswith(op, j):
+                for op in _OPERATORS_BY_CHAR[src[j]]:
+                    if op in REDIRECT_OPS and src.startswith(op, j):
                         self.pos = j + len(op)
                         return Token(OP, i, op=op, fd=src[i:j])
         return self._word_token(i)
@@ -329,7 +333,7 @@ class Lexer:
                         del buf[before:]
                         if word.splits is None:
                             word.splits = []
-                        word.splits.append(len("".join(buf)))
+                        word.splits.append(len(buf))  # a piece index until the end
             elif c == "`":
                 i = self._backtick(i, buf, subs, False)
                 info[0] = True
@@ -339,12 +343,20 @@ class Lexer:
                 else:
                     if word.braces is None:
                         word.braces = []
-                    word.braces.append(len("".join(buf)))
+                    word.braces.append(len(buf))  # a piece index until the end
                 buf.append(c)
                 i += 1
         word.value = "".join(buf)
         word.raw = src[start:i]
         word.dynamic = info[0]
+        if word.braces is not None or word.splits is not None:
+            offsets = [0]
+            for piece in buf:
+                offsets.append(offsets[-1] + len(piece))
+            if word.braces is not None:
+                word.braces = [offsets[k] for k in word.braces]
+            if word.splits is not None:
+                word.splits = [offsets[k] for k in word.splits]
         return word, i
 
     def _double_quoted(self, i: int, buf: list[str], subs: list[tuple[str, Any]], info: list[bool]) -> int:

@@ -13,6 +13,7 @@ before (and, where possible, after) the error is still seen.
 
 from __future__ import annotations
 
+from guidance.limits import MAX_SHELL_COMMANDS, MAX_SHELL_WORDS
 from guidance.shell.lexer import EOF, MAX_PARSE_NESTING, NEWLINE, OP, REDIRECT_OPS, WORD, Heredoc, Lexer, ParseState
 
 TYPE_CHECKING = False
@@ -291,6 +292,11 @@ class Parser:
     def _parse_simple(self) -> Node:
         token = self.peek()
         node = SimpleNode(self.src, token.pos)
+        state = self.state
+        state.commands += 1
+        if state.commands > MAX_SHELL_COMMANDS:
+            state.problem(f"more than {MAX_SHELL_COMMANDS} commands: the rest was not analysed")
+            state.aborted = True
         end = token.pos
         while True:
             token = self.peek()
@@ -298,6 +304,9 @@ class Parser:
                 self.take()
                 node.words.append(token.word)
                 end = self.lexer.pos
+                if len(node.words) > MAX_SHELL_WORDS:
+                    state.problem(f"command with more than {MAX_SHELL_WORDS} words: the rest was not analysed")
+                    state.aborted = True
                 if len(node.words) == 1 and self._is_op("(") and _is_function_name(token.word):
                     return self._parse_function_body(token.word.value)
             elif token.kind == OP and token.op in REDIRECT_OPS:

@@ -72,6 +72,21 @@ def test_very_deep_structures_do_not_blow_the_stack(opener: str, closer: str) ->
     assert not result.complete
 
 
+PATHOLOGICAL = [
+    ("a;" * (MAX_COMMAND_CHARS // 2), "more than"),
+    ("echo " + "a " * (MAX_COMMAND_CHARS // 2), "words"),
+    ("echo " + "{" * MAX_COMMAND_CHARS, "longer than"),
+    ("eval " * (MAX_COMMAND_CHARS // 5), "words"),
+]
+
+
+@pytest.mark.parametrize(("command", "problem"), PATHOLOGICAL, ids=["commands", "words", "braces", "eval"])
+def test_pathological_sizes_stop_at_a_limit(command: str, problem: str) -> None:
+    result = analyze(command)
+    assert not result.complete
+    assert any(problem in p for p in result.problems), result.problems
+
+
 HOSTILE = [
     "\x00rm -rf /",
     "rm\x00 -rf /",
