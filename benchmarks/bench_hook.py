@@ -12,6 +12,7 @@ hook process's own CPU time (user + system, from rusage) and its ratio, for
 - pre-bash allow  (PreToolUse Bash `git status --short && npm test`: evaluated, no output);
 - pre-bash deny   (PreToolUse Bash `rm -rf /`: denied by the catastrophe guard);
 - post-bash       (PostToolUse Bash: spooled for the detached worker);
+- pre-bash bad input (truncated JSON: the fail-open answer, a warning, one stderr line);
 
 each as wired (answered by the project's warm hook server, guidance.hooks.hookd, which the
 first call started) and in-process (`GUIDANCE_HOOKD=0`: the process imports and decides).
@@ -67,7 +68,8 @@ def wired_commands(root: str) -> dict[str, str]:
         for group in settings["hooks"][event]:
             if group.get("matcher") == matcher:
                 found[event] = group["hooks"][0]["command"]
-    return {"pre-bash allow": found["PreToolUse"], "pre-bash deny": found["PreToolUse"], "post-bash": found["PostToolUse"]}
+    return {"pre-bash allow": found["PreToolUse"], "pre-bash deny": found["PreToolUse"], "post-bash": found["PostToolUse"],
+            "pre-bash bad input": found["PreToolUse"]}
 
 
 def _time(argv: list[str], stdin: bytes, env: dict[str, str], cwd: str) -> tuple[float, float, subprocess.CompletedProcess[bytes]]:
@@ -114,6 +116,7 @@ def run(rules: int, rounds: int, shell: bool) -> dict[str, object]:
         install(root, agent="claude", verify=False)
         commands = wired_commands(root)
         events = {name: (json.dumps(event) + "\n").encode() for name, event in _events(root).items()}
+        events["pre-bash bad input"] = b'{"hook_event_name": "PreToolUse", "tool_input": '  # truncated JSON
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GUIDANCE_", "CLAUDE_"))}
         env["CLAUDE_PROJECT_DIR"] = root
         python = shlex.split(commands["pre-bash allow"])[0]
@@ -128,6 +131,8 @@ def run(rules: int, rounds: int, shell: bool) -> dict[str, object]:
             _, _, result = _time(argv, events[name], env, root)
             if name == "pre-bash deny":
                 assert b'"permissionDecision":"deny"' in result.stdout, result
+            elif name == "pre-bash bad input":
+                assert result.returncode == 0 and b"systemMessage" in result.stdout, result
             else:
                 assert result.returncode == 0 and not result.stdout, result
         _wait_for_server(root)
@@ -182,9 +187,9 @@ def main() -> None:
     print(f"hook wall time, {report['rules']}-rule CLAUDE.md, warm cache, {report['rounds']} interleaved rounds"
           f" (load average {report['load_average']:.1f})")
     print(f"wired command: {report['command']}")
-    print(f"{'':<30} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>10} {'cpu p50':>8} {'cpu/floor':>10}")
+    print(f"{'':<34} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>10} {'cpu p50':>8} {'cpu/floor':>10}")
     for name, row in report["results"].items():  # type: ignore[attr-defined]
-        print(f"{name:<30} {row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} {row['ratio_p50']:>9.2f}x"
+        print(f"{name:<34} {row['p50_ms']:>8.2f} {row['p95_ms']:>8.2f} {row['ratio_p50']:>9.2f}x"
               f" {row['cpu_p50_ms']:>8.2f} {row['cpu_ratio_p50']:>9.2f}x")
     print("goal: wall p50 <= 2.0x the floor for pre- and post-event hooks"
           " (cpu: the hook process only; through the server the deciding happens in the server)")
