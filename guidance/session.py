@@ -123,8 +123,10 @@ def apply_record(summary: dict[str, Any], record: dict[str, Any]) -> bool:
         decisions = summary.setdefault("decisions", [])
         decisions.append([at, trust.agent_key(str(record.get("agent_id", ""))), _verdict(record.get("decision"))])
         horizon = at - DECISION_WINDOW_S
-        keep = [d for d in decisions if isinstance(d, list) and d and d[0] >= horizon]
-        summary["decisions"] = keep[-MAX_DECISIONS:]
+        first = decisions[0]
+        if len(decisions) > MAX_DECISIONS or not isinstance(first, list) or not first or first[0] < horizon:
+            keep = [d for d in decisions if isinstance(d, list) and d and d[0] >= horizon]
+            summary["decisions"] = keep[-MAX_DECISIONS:]
     return True
 
 
