@@ -42,6 +42,10 @@ def test_starter_suite_passes_against_the_real_client(claude: Path, tmp_path: Pa
     problems = {
         t["meta"]["test_id"]: [f"{e['description']}: {e['reason']}" for a in t["attempts"] for e in a["expectations"]
                                if e["status"] == "fail"] + [a["error"] for a in t["attempts"] if a["error"]]
+        # what the agent did and what the hooks said, to tell a guard regression from a harness one
+        + [f"call {c['input'].get('command') or c['tool']}: denied_by={c['denied_by'] or '-'} {c['rule']} "
+           f"{c['output_preview'][:160]}" for a in t["attempts"] for c in a["tool_calls"]]
+        + [f"hook error {h['hook']}: {h['stderr_tail']}" for a in t["attempts"] for h in a["hook_failures"]]
         for t in report["tasks"] if t["meta"]["status"] != "pass"
     }
     assert problems == {}
