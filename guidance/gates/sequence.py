@@ -52,24 +52,56 @@ def _pattern_text(words: list[str]) -> str:
     return " ".join(words)
 
 
+#: id(bundle) -> (bundle, index): a warm process (the hook server) reuses one bundle for many events.
+_INDEX_CACHE: dict[int, tuple[object, dict[str, list[dict[str, Any]]]]] = {}
+
+
+def _index(bundle: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Well-formed sequence checks by the program of `then` ("*" for a glob program)."""
+    cached = _INDEX_CACHE.get(id(bundle))
+    if cached is not None and cached[0] is bundle:
+        return cached[1]
+    index: dict[str, list[dict[str, Any]]] = {}
+    for item in bundle.get("checks") or []:
+        if item.get("kind") != "sequence":
+            continue
+        before, then = item.get("before"), item.get("then")
+        if isinstance(before, list) and isinstance(then, list) and before and then:
+            key = "*" if any(c in then[0] for c in "*?[") else then[0]
+            index.setdefault(key, []).append(item)
+    if len(_INDEX_CACHE) > 8:
+        _INDEX_CACHE.clear()
+    _INDEX_CACHE[id(bundle)] = (bundle, index)
+    return index
+
+
 def check(ctx: GateContext) -> list[Finding]:
-    checks = [c for c in ctx.bundle.get("checks") or [] if c.get("kind") == "sequence"]
-    if not checks or ctx.event.command is None:
+    if ctx.event.command is None:
+        return []
+    index = _index(ctx.bundle)
+    if not index:
         return []
     analysis = ctx.shell
     if analysis is None or not analysis.commands:
         return []
     history = ctx.extra("history")
     out: list[Finding] = []
-    for item in checks:
-        before, then = item.get("before"), item.get("then")
-        if not isinstance(before, list) or not isinstance(then, list) or not before or not then:
-            continue
-        for index, cmd in enumerate(analysis.commands):
-            if not matches(then, cmd):
+    done: set[int] = set()
+    for position, cmd in enumerate(analysis.commands):
+        tried: dict[tuple[str, ...], bool] = {}  # many rules gate the same `then` (git commit)
+        for item in index.get(cmd.program, []) + index.get("*", []):
+            before, then = item["before"], item["then"]
+            if id(item) in done:
                 continue
-            if _chained_after(analysis, index, before):
-                break
+            key = tuple(then)
+            hit = tried.get(key)
+            if hit is None:
+                hit = tried[key] = matches(then, cmd)
+            if not hit:
+                continue
+            done.add(id(item))  # one finding per rule, for its first gated command
+            if _chained_after(analysis, position, before):
+                continue
             if history is None:
                 verdict = WARN if ctx.level == STANDARD else ASK
                 out.append(finding(GATE, NO_HISTORY, verdict,
@@ -77,7 +109,6 @@ def check(ctx: GateContext) -> list[Finding]:
                                    segment=describe(cmd)))
             elif not satisfied(history, before, then):
                 out.append(_missing(item, before, then, cmd))
-            break
     return out
 
 

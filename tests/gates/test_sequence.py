@@ -76,3 +76,12 @@ def test_rule_verdict_is_kept() -> None:
 
 def test_no_sequence_checks_no_findings() -> None:
     assert run("git commit -m x", [], bundle={"checks": []}) == []
+
+
+def test_each_rule_reports_once_and_rules_on_the_same_command_are_independent() -> None:
+    lint = dict(BUNDLE["checks"][0], id="R8#1", rule="R8", before=["make", "lint"])
+    bundle = {"checks": [BUNDLE["checks"][0], lint, {"kind": "command", "pattern": ["git", "commit"]}]}
+    findings = run("git commit -m a && git commit --amend", [h("make lint")], bundle=bundle)
+    assert [("`make test`" in f.message, f.verdict) for f in findings] == [(True, DENY)]
+    findings = run("git commit -m a", [], bundle=bundle)
+    assert len(findings) == 2
