@@ -29,7 +29,9 @@ if TYPE_CHECKING:
 _MAX_TOTAL_CHARS = 4 * MAX_COMMAND_CHARS
 #: Programs whose input is code: a substitution feeding them is linked like a pipe.
 _CODE_READERS = SHELLS | frozenset(("eval", "source", "."))
-_INTERPRETER_PREFIXES = ("python", "pypy", "node", "nodejs", "perl", "ruby", "php", "deno", "bun")
+#: Programs that may run what arrives on their stdin (see unwrap.nested).
+_STDIN_LAUNCHERS = frozenset(("xargs", "sudo", "doas", "su", "runuser", "ssh"))
+_INTERPRETER_PREFIXES = ("python", "pypy", "node", "nodejs", "perl", "ruby", "php", "deno", "bun", "awk", "gawk", "mawk", "nawk")
 _OPEN, _COMMA, _CLOSE = "\ue000", "\ue001", "\ue002"
 _PROBLEM_CHARS = 120
 #: Longer words are not brace-expanded (kept as written): expansion cost grows with length.
@@ -125,8 +127,8 @@ class _Analyzer:
         """`echo 'rm -rf /' | sh`, `echo cm0gLXJmIC8K | base64 -d | bash`: when a shell or an
         interpreter reads code from a pipe of literal text, that code is analysed too."""
         program = consumer.program
-        launched = nested([Arg(v) for v in consumer.argv], True) if program in SHELLS or program == "xargs" else []
-        is_shell = program in SHELLS and [n.kind for n in launched] == ["stdin"]
+        launched = nested([Arg(v) for v in consumer.argv], True) if program in _CODE_READERS or program in _STDIN_LAUNCHERS else []
+        is_shell = program != "xargs" and [n.kind for n in launched] == ["stdin"]
         if not is_shell and program != "xargs" and not program.startswith(_INTERPRETER_PREFIXES):
             return
         text = _piped_text(before)
@@ -311,6 +313,8 @@ class _Analyzer:
         language, code, label = found
         cmd.language = language
         cmd.code = code
+        if stdin is None and cmd.dynamic and ("$" in code or "`" in code):
+            self.problem(f"{label}: code known only at run time")
         if cmd.depth + 1 > MAX_SHELL_DEPTH:
             self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed ({label})")
             return

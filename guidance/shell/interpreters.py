@@ -22,6 +22,8 @@ JAVASCRIPT = "javascript"
 PERL = "perl"
 RUBY = "ruby"
 PHP = "php"
+AWK = "awk"
+_AWKS = frozenset(("awk", "gawk", "mawk", "nawk"))
 
 #: Stands for a value only known at run time; the shell analysis treats it as dynamic.
 UNKNOWN = "$_"
@@ -40,6 +42,8 @@ def language_of(program: str) -> str:
         return RUBY
     if program.startswith("php"):
         return PHP
+    if program in _AWKS:
+        return AWK
     return ""
 
 
@@ -168,12 +172,30 @@ def _php(argv: list[str], stdin: str | None) -> tuple[str, str, str] | None:
     return None
 
 
+def _awk(argv: list[str], stdin: str | None) -> tuple[str, str, str] | None:
+    """`awk [-F fs] [-v var=val] 'program' [file...]`; `-f progfile` is a file, not followed."""
+    i = 1
+    n = len(argv)
+    while i < n:
+        word = argv[i]
+        if word == "--":
+            i += 1
+            break
+        if not word.startswith("-") or word == "-":
+            break
+        if word in ("-f", "--file") or word.startswith("-f"):
+            return None
+        i += 2 if word in ("-F", "-v", "--assign", "--field-separator") else 1
+    return (AWK, argv[i], "awk") if i < n else None
+
+
 _FINDERS: dict[str, Callable[[list[str], str | None], tuple[str, str, str] | None]] = {
     PYTHON: _python,
     JAVASCRIPT: _node,
     PERL: _perl_like(PERL, "eE", "I", "iMmxdDC", "perl -e"),
     RUBY: _perl_like(RUBY, "e", "rIECK", "x", "ruby -e"),
     PHP: _php,
+    AWK: _awk,
 }
 
 
@@ -206,7 +228,7 @@ def tokenize(language: str, code: str) -> list[Tok]:
     tokens: list[Tok] = []
     n = len(code)
     i = 0
-    hash_comments = language in (PYTHON, PERL, RUBY, PHP)
+    hash_comments = language in (PYTHON, PERL, RUBY, PHP, AWK)
     slash_comments = language in (JAVASCRIPT, PHP)
     while i < n:
         c = code[i]
@@ -491,7 +513,7 @@ _PHP_CALLS = {
     "unlink": RM, "rmdir": RMDIR, "file_get_contents": READ, "readfile": READ, "file": READ,
     "fopen": OPEN, "file_put_contents": WRITE, "copy": COPY, "rename": MOVE, "curl_init": URL, "eval": CODE,
 }
-_CALLS = {PYTHON: _PY_CALLS, JAVASCRIPT: _JS_CALLS, PERL: _PERL_CALLS, RUBY: _RUBY_CALLS, PHP: _PHP_CALLS}
+_CALLS = {PYTHON: _PY_CALLS, JAVASCRIPT: _JS_CALLS, PERL: _PERL_CALLS, RUBY: _RUBY_CALLS, PHP: _PHP_CALLS, AWK: {"system": SHELL_CALL}}
 #: Calls that run code or commands: an argument the analyser cannot read is a problem.
 _EXECUTING = frozenset((SHELL_CALL, EXEC_ARGS, SPAWN, CODE))
 
@@ -550,6 +572,8 @@ def translate(language: str, code: str, _depth: int = 0) -> Translation:
                 result.dynamic = True
             k += 1
             continue
+        if language == AWK and tok.kind == PUNCT and tok.text == "|":
+            _awk_pipe(tokens, k, result)
         if tok.kind != NAME:
             k += 1
             continue
@@ -583,6 +607,24 @@ def translate(language: str, code: str, _depth: int = 0) -> Translation:
         _call(language, name, kind, args, result, _depth)
         k += 1  # calls nested in the arguments are read too: post(url, data=open(".env"))
     return result
+
+
+def _awk_pipe(tokens: list[Tok], k: int, result: Translation) -> None:
+    """awk runs `"cmd" | getline` and `print ... | "cmd"` through the shell (not `||`)."""
+    before = tokens[k - 1] if k else None
+    after = tokens[k + 1] if k + 1 < len(tokens) else None
+    if before is None or after is None or before.text == "|" or after.text == "|":
+        return
+    if after.kind == STRING:
+        command = after
+    elif before.kind == STRING and after.kind == NAME and after.text == "getline":
+        command = before
+    elif after.kind == NAME and after.text != "getline" or before.kind == NAME and after.text == "getline":
+        _unknown("awk pipe", result)
+        return
+    else:
+        return
+    result.actions.append(Action("shell", command.text, dynamic=command.dynamic))
 
 
 def _resolve(name: str, aliases: dict[str, str]) -> str:

@@ -228,9 +228,17 @@ def _env(args: list[Arg], i: int, assignments: list[tuple[str, str]]) -> tuple[i
         elif word.startswith("--split-string="):
             split = word[len("--split-string=") :]
             j += 1
-        elif word.startswith("-S") and not word.startswith("--"):
-            split = word[2:]
-            j += 1
+        elif word.startswith("-") and not word.startswith("--") and "S" in word:
+            # -S, -S'cmd', bundled -iS 'cmd'
+            rest = word[word.index("S") + 1 :]
+            if rest:
+                split = rest
+                j += 1
+            elif j + 1 < n:
+                split = args[j + 1].value
+                j += 2
+            else:
+                j += 1
         elif word == "-" or word == "--":
             j += 1
             if word == "--":
@@ -268,7 +276,24 @@ def nested(args: list[Arg], has_stdin: bool) -> list[Nested]:
     if name in SHELLS:
         return _shell(name, args, has_stdin)
     launcher = _LAUNCHERS.get(name)
-    return launcher(args) if launcher is not None else []
+    found = launcher(args) if launcher is not None else []
+    if not found and has_stdin and _shell_on_stdin(name, [a.value for a in args[1:]]):
+        return [Nested("stdin", f"{name} <<")]
+    return found
+
+
+_STDIN_PATHS = frozenset(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
+
+
+def _shell_on_stdin(name: str, words: list[str]) -> bool:
+    """Commands that run a shell reading its stdin: `sudo -s`, `su`, `source /dev/stdin`."""
+    if name in ("sudo", "doas"):
+        return any(w in ("-s", "-i", "--shell", "--login") or (w.startswith("-") and not w.startswith("--") and ("s" in w or "i" in w)) for w in words)
+    if name in ("su", "runuser"):
+        return True  # without -c (a launcher above) they start a shell
+    if name in ("source", "."):
+        return bool(words) and words[0] in _STDIN_PATHS
+    return False
 
 
 def _shell(name: str, args: list[Arg], has_stdin: bool) -> list[Nested]:
@@ -296,7 +321,7 @@ def _shell(name: str, args: list[Arg], has_stdin: bool) -> list[Nested]:
             return []
         code = args[i]
         return [Nested("shell", f"{name} -c", text=code.value, dynamic=code.dynamic)]
-    if i >= n and has_stdin:
+    if has_stdin and (i >= n or args[i].value in _STDIN_PATHS):
         return [Nested("stdin", f"{name} <<")]
     return []
 
@@ -473,7 +498,32 @@ def _kubectl(args: list[Arg]) -> list[Nested]:
     return [Nested("argv", "kubectl exec", args=args[i:])] if i < len(args) else []
 
 
+def _git(args: list[Arg]) -> list[Nested]:
+    """git subcommands that run shell code: `rebase -x CMD`, `bisect run CMD...`,
+    `submodule foreach CMD`, `filter-branch --*-filter CMD`."""
+    words = [a.value for a in args]
+    found: list[Nested] = []
+    for k in range(1, len(words)):
+        word = words[k]
+        if word in ("-x", "--exec") and "rebase" in words[1:k] and k + 1 < len(words):
+            found.append(Nested("shell", "git rebase --exec", text=words[k + 1], dynamic=args[k + 1].dynamic))
+        elif word.startswith("--exec="):
+            found.append(Nested("shell", "git rebase --exec", text=word[7:], dynamic=args[k].dynamic))
+        elif word.endswith("-filter") and word.startswith("--") and k + 1 < len(words):
+            found.append(Nested("shell", "git filter-branch", text=words[k + 1], dynamic=args[k + 1].dynamic))
+        elif word == "run" and k > 1 and words[k - 1] == "bisect" and k + 1 < len(words):
+            found.append(Nested("argv", "git bisect run", args=args[k + 1 :]))
+            break
+        elif word == "foreach" and k > 1 and words[k - 1] == "submodule":
+            rest = [w for w in args[k + 1 :] if not w.value.startswith("--")]
+            if rest:
+                found.append(Nested("shell", "git submodule foreach", text=" ".join(a.value for a in rest), dynamic=any(a.dynamic for a in rest)))
+            break
+    return found
+
+
 _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
+    "git": _git,
     "alias": _alias,
     "trap": _trap,
     "docker": _docker,

