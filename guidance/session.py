@@ -32,11 +32,12 @@ if TYPE_CHECKING:
     from guidance.event import Event
 
 SESSIONS_DIR = "sessions"
-#: Bash commands kept per session summary (oldest dropped first).
-MAX_HISTORY = 500
-#: Decision timestamps kept per session summary, and how far back.
-MAX_DECISIONS = 2_000
-DECISION_WINDOW_S = 600.0
+#: Bash commands kept per session summary (oldest dropped first). The hook parses the summary
+#: on every pre-tool call, so it stays small: ~200 commands is ~1 ms of JSON at most.
+MAX_HISTORY = 200
+#: Decision timestamps kept per session summary, and how far back (the rate window is 60 s).
+MAX_DECISIONS = 1_000
+DECISION_WINDOW_S = 120.0
 RATE_WINDOW_S = 60.0
 #: Spool jobs read per call at most (newest first); the worker normally keeps the spool short.
 MAX_PENDING_READ = 256
