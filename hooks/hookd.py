@@ -377,6 +377,8 @@ def _handle(sock: _socket.socket, stamps: dict[str, int], dispatch: ModuleType) 
         pass
     for work in deferred:
         work()
+    for module_path, stamp in _module_stamps().items():  # modules this request imported (a compile)
+        stamps.setdefault(module_path, stamp)
     return True
 
 
