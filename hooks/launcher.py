@@ -9,8 +9,10 @@ and re) costs more than the hook itself. So this file puts the directory holding
   put ``<repo>`` first and add ``<repo>`` to ``guidance.__path__`` so that
   ``guidance.hooks`` resolves to ``<repo>/hooks`` as `package-dir` maps it.
 
-Slow paths that need third-party packages (a cache miss compiles CLAUDE.md with
-markdown-it and pydantic) call `site.main()` first (guidance.hooks.handlers.ensure_site).
+Then `guidance.hooks.hookd.launch` answers: through the project's warm hook server when one
+is listening, else in-process (guidance.hooks.dispatch). Slow paths that need third-party
+packages (a cache miss compiles CLAUDE.md with markdown-it and pydantic) call `site.main()`
+first (guidance.policy.cache).
 """
 
 import os
