@@ -417,6 +417,8 @@ def _constitution_lines(source: Source) -> list[str]:
     if source.text is None:
         return []
     lines = source.text.split("\n")
+    # HTML blocks (comments for the file's editors) are not shown to the agent.
+    hidden = {n for b in source.blocks if b.kind == "html" for n in range(b.line, b.end_line + 1)}
     headings = [b for b in source.blocks if b.kind == "heading"]
     out: list[str] = []
     covered_until = 0
@@ -430,12 +432,15 @@ def _constitution_lines(source: Source) -> list[str]:
             if later.level <= heading.level:
                 end = later.line - 1
                 break
-        section = lines[heading.line - 1 : end]
-        while section and not section[-1].strip():
-            section.pop()
         if out:
             out.append("")
-        out.extend(section)
+        for number in range(heading.line, end + 1):
+            line = lines[number - 1]
+            if number in hidden or (not line.strip() and (not out or not out[-1].strip())):
+                continue  # hidden, or a second blank line in a row
+            out.append(line)
+        while out and not out[-1].strip():
+            out.pop()
         covered_until = end
     return out
 

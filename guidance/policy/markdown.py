@@ -50,7 +50,7 @@ class Inline:
 class Block:
     """One markdown block. `line` is 1-based; `section` is the heading path above it."""
 
-    kind: str  # "heading" | "bullet" | "paragraph" | "code"
+    kind: str  # "heading" | "bullet" | "paragraph" | "code" | "html" (blocks and comments)
     line: int
     end_line: int
     section: tuple[str, ...]
@@ -154,6 +154,9 @@ def parse(text: str) -> list[Block]:
                 )
             else:
                 blocks.append(Block("paragraph", start + 1, end, section(), inline))
+        elif kind == "html_block":
+            start, end = (tok.map or [0, 1])[0], (tok.map or [0, 1])[1]
+            blocks.append(Block("html", start + 1, end, section(), code=tok.content))
         elif kind in ("fence", "code_block"):
             start, end = (tok.map or [0, 1])[0], (tok.map or [0, 1])[1]
             unclosed = False

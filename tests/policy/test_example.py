@@ -97,7 +97,8 @@ def test_constitution(bundle: dict[str, Any]) -> None:
     assert section_rules < set(constitution["rules"])
     logged = next(s for s in bundle["shards"] if "card numbers or CVVs" in s["text"])
     assert logged["constitution"] and logged["id"] in constitution["rules"]  # (critical) outside the section
-    assert constitution["text"].startswith("## Non-negotiable safety rules")
+    assert constitution["text"].startswith("## Non-negotiable safety rules\n\n- [R001]")
+    assert "<!--" not in constitution["text"] and "\n\n\n" not in constitution["text"]
     assert f"- [{logged['id']}] Log the request id" in constitution["text"]
 
 

@@ -92,6 +92,11 @@ def test_private_use_characters_in_input_cannot_forge_code_spans() -> None:
     assert CODE_OPEN not in blocks[0].inline.masked
 
 
+def test_html_blocks_are_kept_apart() -> None:
+    blocks = parse("<!-- a\n- Never run `x`\n-->\n- real\n")
+    assert [(b.kind, b.line, b.end_line) for b in blocks] == [("html", 1, 3), ("bullet", 4, 4)]
+
+
 def test_empty_and_odd_input() -> None:
     assert parse("") == []
     assert [b.kind for b in parse("```\n")] == ["code"]
