@@ -29,6 +29,7 @@ from typing import Any
 
 from guidance import session, trust
 from guidance.errors import GuidanceError, StateError
+from guidance.installer.verify import SMOKE_SESSION
 from guidance.jobs import spool
 from guidance.ledger.record import parse_line
 from guidance.ledger.store import Ledger, utc_now
@@ -204,6 +205,7 @@ def derive(state_dir: str, ledger: Ledger, *, project_dir: str = "", result: Dra
 
     Session summaries are written before trust.json (which holds the cursor); each summary
     skips records it already holds, so a crash between the two applies nothing twice.
+    Decisions of `cf-guidance verify`'s smoke session are recorded but do not move trust.
     Returns the number of records folded.
     """
     tstate = trust.load(state_dir)
@@ -215,7 +217,7 @@ def derive(state_dir: str, ledger: Ledger, *, project_dir: str = "", result: Dra
     summaries: dict[str, dict[str, Any]] = {}
     ended: list[dict[str, Any]] = []
     for record in records:
-        if record.get("kind") == spool.DECISION:
+        if record.get("kind") == spool.DECISION and record.get("session_id") != SMOKE_SESSION:
             verdict = record.get("decision", {}).get("decision", "") if isinstance(record.get("decision"), dict) else ""
             trust.record_outcome(tstate, str(record.get("agent_id", "")), verdict, trust.iso_epoch(str(record.get("ts", ""))))
         sid = str(record.get("session_id", ""))

@@ -221,3 +221,11 @@ def test_old_session_summaries_are_pruned(state: str) -> None:
     decision_job(state, 1)
     worker.drain(state)
     assert not old.exists() and Path(session.summary_path(state, "new")).exists()
+
+
+def test_verify_smoke_session_does_not_move_trust(state: str) -> None:
+    from guidance.installer.verify import SMOKE_SESSION
+
+    decision_job(state, 1, "deny", session_id=SMOKE_SESSION)
+    worker.drain(state)
+    assert len(ledger_jobs(state)) == 1 and trust.load(state)["agents"] == {}
