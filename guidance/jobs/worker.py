@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import errno
 import fcntl
+import importlib
 import importlib.util
 import json
 import os
@@ -29,7 +30,6 @@ from typing import Any
 
 from guidance import session, trust
 from guidance.errors import GuidanceError, StateError
-from guidance.installer.verify import SMOKE_SESSION
 from guidance.jobs import spool
 from guidance.ledger.record import parse_line
 from guidance.ledger.store import Ledger, utc_now
@@ -216,8 +216,10 @@ def derive(state_dir: str, ledger: Ledger, *, project_dir: str = "", result: Dra
         return 0
     summaries: dict[str, dict[str, Any]] = {}
     ended: list[dict[str, Any]] = []
+    # installer/ ships as guidance.installer (package-dir), which mypy cannot follow statically
+    smoke_session = str(getattr(importlib.import_module("guidance.installer.verify"), "SMOKE_SESSION", ""))
     for record in records:
-        if record.get("kind") == spool.DECISION and record.get("session_id") != SMOKE_SESSION:
+        if record.get("kind") == spool.DECISION and record.get("session_id") != smoke_session:
             verdict = record.get("decision", {}).get("decision", "") if isinstance(record.get("decision"), dict) else ""
             trust.record_outcome(tstate, str(record.get("agent_id", "")), verdict, trust.iso_epoch(str(record.get("ts", ""))))
         sid = str(record.get("session_id", ""))
