@@ -85,7 +85,7 @@ class _Analyzer:
 
     # -- walking ------------------------------------------------------------------------
 
-    def run(self, src: str, origin: str, depth: int) -> None:
+    def run(self, src: str, origin: str, depth: int, background: bool = False) -> None:
         """Parse and walk one shell string."""
         self.chars += len(src)
         if self.chars > _MAX_TOTAL_CHARS:
@@ -94,7 +94,7 @@ class _Analyzer:
         tree, state = parse(src, ParseState())
         for message in state.problems:
             self.problem(f"{origin}: {message}" if origin else message)
-        self.walk_list(tree, origin, depth, False, [])
+        self.walk_list(tree, origin, depth, background, [])
 
     def walk_list(self, tree: CommandList, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
         for and_or, bg in tree.items:
@@ -294,9 +294,9 @@ class _Analyzer:
                 break
             where = _join(origin, item.label)
             if item.kind == "shell":
-                self.run(item.text, where, depth + 1)
+                self.run(item.text, where, depth + 1, background)
             elif item.kind == "stdin" and stdin is not None:
-                self.run(stdin, where, depth + 1)
+                self.run(stdin, where, depth + 1, background)
             elif item.kind == "argv":
                 inner = " ".join(a.value for a in item.args)
                 self.command(list(item.args), [], where, depth + 1, background, None, inner, [], item.dynamic)

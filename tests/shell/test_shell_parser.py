@@ -185,8 +185,8 @@ def test_pipe_neighbours(command: str, expected: list[tuple[str, str, str]]) -> 
 
 
 def test_background_flag() -> None:
-    commands = analyze("sleep 10 & rm a; (b && c) &").commands
-    assert [(c.argv[0], c.background) for c in commands] == [("sleep", True), ("rm", False), ("b", True), ("c", True)]
+    commands = analyze("sleep 10 & rm a; (b && c) & nohup bash -c 'rm d' &").commands
+    assert [(c.argv[0], c.background) for c in commands] == [("sleep", True), ("rm", False), ("b", True), ("c", True), ("bash", True), ("rm", True)]
 
 
 DYNAMIC = [
