@@ -14,6 +14,11 @@ Reported, all measured in this run:
 - import cost: the cumulative `-X importtime` figure of each module in a fresh process, and
   the wall time of a fresh process importing it and analysing one command vs `python -c pass`;
 - how many corpus commands each third-party parser rejects.
+
+Measured here (2 cores, shared): analyze p50 64 us / p99 125 us per command (162x / 231x
+str.split); bashlex 379 / 685 us, rejects `case`; tree-sitter parse+walk 9.5 / 170 us.
+Import: guidance.shell.analysis 2.8 ms, tree_sitter_bash 42 ms, bashlex 185 ms. Details and
+the reasoning in docs/shell-analysis.md.
 """
 
 from __future__ import annotations
