@@ -30,7 +30,7 @@ _MAX_TOTAL_CHARS = 4 * MAX_COMMAND_CHARS
 #: Programs whose input is code: a substitution feeding them is linked like a pipe.
 _CODE_READERS = SHELLS | frozenset(("eval", "source", "."))
 #: Programs that may run what arrives on their stdin (see unwrap.nested).
-_STDIN_LAUNCHERS = frozenset(("xargs", "sudo", "doas", "su", "runuser", "ssh"))
+_STDIN_LAUNCHERS = frozenset(("sudo", "doas", "su", "runuser", "ssh"))
 _INTERPRETER_PREFIXES = ("python", "pypy", "node", "nodejs", "perl", "ruby", "php", "deno", "bun", "awk", "gawk", "mawk", "nawk")
 _OPEN, _COMMA, _CLOSE = "\ue000", "\ue001", "\ue002"
 _PROBLEM_CHARS = 120
@@ -127,17 +127,17 @@ class _Analyzer:
         """`echo 'rm -rf /' | sh`, `echo cm0gLXJmIC8K | base64 -d | bash`: when a shell or an
         interpreter reads code from a pipe of literal text, that code is analysed too."""
         program = consumer.program
+        if program == "xargs":
+            text = _piped_text(before)
+            if text is not None:
+                self.xargs_input(consumer, text)
+            return
         launched = nested([Arg(v) for v in consumer.argv], True) if program in _CODE_READERS or program in _STDIN_LAUNCHERS else []
-        is_shell = program != "xargs" and [n.kind for n in launched] == ["stdin"]
-        if not is_shell and program != "xargs" and not program.startswith(_INTERPRETER_PREFIXES):
+        is_shell = [n.kind for n in launched] == ["stdin"]
+        if not is_shell and not program.startswith(_INTERPRETER_PREFIXES):
             return
         text = _piped_text(before)
         if text is None:
-            return
-        if program == "xargs":
-            if launched and not any(w.startswith(("-I", "-i", "--replace")) for w in consumer.argv):
-                args = launched[0].args + [Arg(w) for w in text.split()]
-                self.command(args, [], _join(origin, "xargs"), depth + 1, consumer.background, None, consumer.text, [], False)
             return
         if depth + 1 > MAX_SHELL_DEPTH:
             self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed (| {program})")
@@ -302,7 +302,22 @@ class _Analyzer:
                 self.command(list(item.args), [], where, depth + 1, background, None, inner, [], item.dynamic)
         if cmd.program.startswith(_INTERPRETER_PREFIXES):
             self.interpreter(cmd, stdin)
+        elif cmd.program == "xargs" and stdin is not None:
+            self.xargs_input(cmd, stdin)
         return cmd
+
+    def xargs_input(self, xargs: Command, text: str) -> None:
+        """xargs with literal input (`echo / | xargs rm -rf`, `xargs rm <<EOF`): the
+        command with the input appended, as xargs builds it."""
+        if any(w.startswith(("-I", "-i", "--replace")) for w in xargs.argv):
+            return  # the input replaces a placeholder: the dynamic command already stands for it
+        launched = nested([Arg(v) for v in xargs.argv], False)
+        if launched and launched[0].kind == "argv":
+            if xargs.depth + 1 > MAX_SHELL_DEPTH:
+                self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed (xargs)")
+                return
+            args = launched[0].args + [Arg(w) for w in text.split()]
+            self.command(args, [], _join(xargs.origin, "xargs"), xargs.depth + 1, xargs.background, None, xargs.text, [], False)
 
     def interpreter(self, cmd: Command, stdin: str | None) -> None:
         from guidance.shell.interpreters import inline_code, translate

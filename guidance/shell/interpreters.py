@@ -514,8 +514,6 @@ _PHP_CALLS = {
     "fopen": OPEN, "file_put_contents": WRITE, "copy": COPY, "rename": MOVE, "curl_init": URL, "eval": CODE,
 }
 _CALLS = {PYTHON: _PY_CALLS, JAVASCRIPT: _JS_CALLS, PERL: _PERL_CALLS, RUBY: _RUBY_CALLS, PHP: _PHP_CALLS, AWK: {"system": SHELL_CALL}}
-#: Calls that run code or commands: an argument the analyser cannot read is a problem.
-_EXECUTING = frozenset((SHELL_CALL, EXEC_ARGS, SPAWN, CODE))
 
 
 class Action:

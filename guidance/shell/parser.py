@@ -14,13 +14,13 @@ before (and, where possible, after) the error is still seen.
 from __future__ import annotations
 
 from guidance.limits import MAX_SHELL_COMMANDS, MAX_SHELL_WORDS
-from guidance.shell.lexer import EOF, MAX_PARSE_NESTING, NEWLINE, OP, REDIRECT_OPS, WORD, Heredoc, Lexer, ParseState
+from guidance.shell.lexer import EOF, MAX_PARSE_NESTING, NEWLINE, OP, REDIRECT_OPS, WORD, Heredoc, Lexer, ParseState, Word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Union
 
-    from guidance.shell.lexer import Token, Word
+    from guidance.shell.lexer import Token
 
     Node = Union["SimpleNode", "CompoundNode", "FunctionNode"]
 
@@ -466,8 +466,6 @@ class Parser:
                 if token.word.value == "]]" and not token.word.quoted:
                     break
             elif token.kind == OP:
-                from guidance.shell.lexer import Word
-
                 word = Word()
                 word.value = word.raw = token.fd + token.op
                 node.words.append(word)

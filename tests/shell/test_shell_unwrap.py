@@ -133,6 +133,7 @@ NESTED = [
     ("echo 'rm a' | sh", [("", ["echo", "rm a"]), ("", ["sh"]), ("| sh", ["rm", "a"])]),
     ("printf 'rm %s\\n' a b | bash -s", [("", ["printf", "rm %s\\n", "a", "b"]), ("", ["bash", "-s"]), ("| bash", ["rm", "a"]), ("| bash", ["rm", "b"])]),
     ("echo a b | xargs rm", [("", ["echo", "a", "b"]), ("", ["xargs", "rm"]), ("xargs", ["rm"]), ("xargs", ["rm", "a", "b"])]),
+    ("xargs rm -rf <<EOF\n/tmp/a\nEOF", [("", ["xargs", "rm", "-rf"]), ("xargs", ["rm", "-rf"]), ("xargs", ["rm", "-rf", "/tmp/a"])]),
     ("echo a | xargs -I{} rm {}", [("", ["echo", "a"]), ("", ["xargs", "-I{}", "rm", "{}"]), ("xargs", ["rm", "{}"])]),
     ("cat x | sh", [("", ["cat", "x"]), ("", ["sh"])]),
     ("sudo -s <<EOF\nrm a\nEOF", [("", ["sudo", "-s"]), ("sudo <<", ["rm", "a"])]),
