@@ -16,7 +16,7 @@ from guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEP
 from guidance.shell.lexer import ParseState, one_line
 from guidance.shell.model import Command, ShellAnalysis
 from guidance.shell.parser import CompoundNode, FunctionNode, SimpleNode, parse
-from guidance.shell.unwrap import SHELLS, Arg, nested, strip_wrappers
+from guidance.shell.unwrap import SHELLS, Arg, assignment, nested, strip_wrappers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +33,9 @@ _CODE_READERS = SHELLS | frozenset(("eval", "source", "."))
 _STDIN_LAUNCHERS = frozenset(("sudo", "doas", "su", "runuser", "ssh"))
 _INTERPRETER_PREFIXES = ("python", "pypy", "node", "nodejs", "perl", "ruby", "php", "deno", "bun", "awk", "gawk", "mawk", "nawk")
 _OPEN, _COMMA, _CLOSE = "\ue000", "\ue001", "\ue002"
+#: Builtins whose NAME=value arguments set shell variables.
+_DECLARERS = frozenset(("export", "declare", "typeset", "local", "readonly"))
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
 _PROBLEM_CHARS = 120
 #: Longer words are not brace-expanded (kept as written): expansion cost grows with length.
 _MAX_BRACE_WORD = 4096
@@ -60,13 +63,15 @@ def _short(text: str) -> str:
 
 
 class _Analyzer:
-    __slots__ = ("commands", "problems", "chars", "full")
+    __slots__ = ("commands", "problems", "chars", "full", "variables")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
         self.problems: list[str] = []
         self.chars = 0
         self.full = False
+        #: shell variables last assigned a literal value (`x=rm`), used to read `$x -rf /`
+        self.variables: dict[str, str] = {}
 
     def problem(self, message: str) -> None:
         message = one_line(message)
@@ -201,9 +206,12 @@ class _Analyzer:
                 self.emit(Command([program], text=node.text, origin=origin, depth=depth, redirects=redirects, background=background, stdin=stdin or ""))
             return
         subs_end = len(self.commands)
+        assumed = self.with_known_variables(args)
         cmd = self.command(args, redirects, origin, depth, background, stdin, node.text, list(node.prefix), False)
         if cmd is not None and subs_end > start and (cmd.program in _CODE_READERS or cmd.language):
             self.link_code_feeders(cmd, start, subs_end, depth)
+        if assumed is not None:
+            self.command(assumed, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), True)
 
     def link_code_feeders(self, cmd: Command, start: int, end: int, depth: int) -> None:
         """`source <(curl ...)`, `sh -c "$(curl ...)"`: the substitution's output is code,
@@ -221,16 +229,34 @@ class _Analyzer:
             if word.splits:
                 pieces = _split_at(word.value, word.splits)
                 for k, piece in enumerate(pieces):
-                    args.append(Arg(piece, word.dynamic, assign and k == 0))
+                    args.append(Arg(piece, word.dynamic, assign and k == 0, word.raw))
             elif word.braces is not None and len(word.braces) >= 3:
                 for k, piece in enumerate(self.brace_expand(word)):
-                    args.append(Arg(piece, word.dynamic, assign and k == 0))
+                    args.append(Arg(piece, word.dynamic, assign and k == 0, word.raw))
             else:
-                arg = Arg(word.value, word.dynamic, assign)
                 if word.glob and not args and _is_glob(word.value):
                     self.problem(f"program name is a glob pattern: {_short(word.value)}")
-                args.append(arg)
+                args.append(Arg(word.value, word.dynamic, assign, word.raw))
         return args
+
+    def with_known_variables(self, args: list[Arg]) -> list[Arg] | None:
+        """`x=rm; $x -rf /`: the command again with variables last assigned a literal put in
+        (None if none applies). It is emitted next to the command as written, never instead
+        of it: the value at run time may differ (a branch, a loop, the environment)."""
+        if not self.variables:
+            return None
+        result: list[Arg] = []
+        changed = False
+        for arg in args:
+            resolved = _substitute(arg.value, self.variables) if arg.dynamic else None
+            if resolved is None:
+                result.append(arg)
+                continue
+            changed = True
+            quoted = arg.written[:1] == '"'
+            pieces = resolved.split() if not quoted and _is_reference(arg.written) else [resolved]
+            result.extend(Arg(piece, True, False, arg.written) for piece in pieces)
+        return result if changed else None
 
     def brace_expand(self, word: Word) -> list[str]:
         value = word.value
@@ -264,6 +290,8 @@ class _Analyzer:
             self.problem(f"command with more than {MAX_SHELL_WORDS} words: the rest was not analysed")
             args = args[:MAX_SHELL_WORDS]
         args, assignments, stripped = strip_wrappers(args)
+        if not args and not stripped and not wrappers:
+            self.remember(assignments)  # `x=rm` alone sets a shell variable
         wrappers.extend(stripped)
         if not args:
             if redirects:
@@ -283,7 +311,11 @@ class _Analyzer:
             stdin=stdin or "",
         )
         if args[0].dynamic:
-            self.problem(f"dynamic program name: {_short(argv[0])}")
+            written = args[0].written
+            assumed = f" (assumed {_short(argv[0])})" if written and written != argv[0] and "$" not in argv[0] else ""
+            self.problem(f"dynamic program name: {_short(written or argv[0])}{assumed}")
+        if cmd.program in _DECLARERS:
+            self.remember([pair for pair in (assignment(a.value) for a in args[1:] if a.assign or "=" in a.value) if pair is not None])
         if self.emit(cmd) is None:
             return None
         for item in nested(args, stdin is not None):
@@ -305,6 +337,13 @@ class _Analyzer:
         elif cmd.program == "xargs" and stdin is not None:
             self.xargs_input(cmd, stdin)
         return cmd
+
+    def remember(self, pairs: list[tuple[str, str]]) -> None:
+        for name, value in pairs:
+            if "$" in value or "`" in value:
+                self.variables.pop(name, None)  # computed: unknown from here on
+            else:
+                self.variables[name] = value
 
     def xargs_input(self, xargs: Command, text: str) -> None:
         """xargs with literal input (`echo / | xargs rm -rf`, `xargs rm <<EOF`): the
@@ -361,6 +400,42 @@ class _Analyzer:
             return None
         self.commands.append(cmd)
         return cmd
+
+
+def _substitute(value: str, variables: dict[str, str]) -> str | None:
+    """`value` with `$NAME` / `${NAME}` replaced by known literals; None if anything else
+    (an unknown variable, `${x:-y}`, a substitution) remains."""
+    if "`" in value:
+        return None
+    out: list[str] = []
+    i = 0
+    n = len(value)
+    while True:
+        j = value.find("$", i)
+        if j == -1:
+            out.append(value[i:])
+            return "".join(out)
+        out.append(value[i:j])
+        if value.startswith("${", j):
+            k = value.find("}", j)
+            name = value[j + 2 : k] if k != -1 else ""
+            end = k + 1
+        else:
+            k = j + 1
+            while k < n and value[k] in _NAME_CHARS:
+                k += 1
+            name = value[j + 1 : k]
+            end = k
+        if not name or name not in variables or not all(c in _NAME_CHARS for c in name):
+            return None
+        out.append(variables[name])
+        i = end
+
+
+def _is_reference(raw: str) -> bool:
+    """`$x` or `${x}` alone: its value is split into words."""
+    name = raw[2:-1] if raw.startswith("${") and raw.endswith("}") else raw[1:] if raw.startswith("$") else ""
+    return bool(name) and all(c in _NAME_CHARS for c in name)
 
 
 def _piped_text(before: list[list[Command]]) -> str | None:

@@ -19,14 +19,16 @@ if TYPE_CHECKING:
 
 
 class Arg:
-    """A word after expansion: `assign` if it may be an assignment (`NAME=` unquoted)."""
+    """A word after expansion: `assign` if it may be an assignment (`NAME=` unquoted);
+    `written` the shell word it came from, as written."""
 
-    __slots__ = ("value", "dynamic", "assign")
+    __slots__ = ("value", "dynamic", "assign", "written")
 
-    def __init__(self, value: str, dynamic: bool = False, assign: bool = False) -> None:
+    def __init__(self, value: str, dynamic: bool = False, assign: bool = False, written: str = "") -> None:
         self.value = value
         self.dynamic = dynamic
         self.assign = assign
+        self.written = written
 
     def __repr__(self) -> str:
         return f"Arg({self.value!r})"

@@ -90,6 +90,11 @@ SEEN = [
     "coproc rm -rf /",
     "time rm -rf /",
     "! rm -rf /",
+    "x=rm; $x -rf /",
+    "c='rm -rf /'; $c",
+    "d=/; rm -rf \"$d\"",
+    "export X=rm; ${X} -rf /",
+    "x=rm; eval \"$x -rf /\"",
 ]
 
 
@@ -152,3 +157,16 @@ def test_what_cannot_be_seen_is_reported(command: str) -> None:
     result = analyze(command)
     assert not result.complete
     assert result.problems
+
+
+def test_a_variable_value_is_assumed_next_to_the_command_as_written() -> None:
+    result = analyze("x=rm; if c; then x=ls; fi; $x -rf /")
+    assert [c.argv for c in result.commands] == [["c"], ["$x", "-rf", "/"], ["ls", "-rf", "/"]]
+    assert all(c.dynamic for c in result.commands[1:])
+    assert not result.complete
+    assert any("assumed ls" in p for p in result.problems)
+
+
+def test_computed_values_are_not_assumed() -> None:
+    result = analyze("x=rm; x=$(pick); $x -rf /")
+    assert [c.argv for c in result.commands] == [["pick"], ["$x", "-rf", "/"]]
