@@ -63,7 +63,7 @@ def _short(text: str) -> str:
 
 
 class _Analyzer:
-    __slots__ = ("commands", "problems", "chars", "full", "variables")
+    __slots__ = ("commands", "problems", "chars", "full", "variables", "assumed_chars")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
@@ -72,6 +72,8 @@ class _Analyzer:
         self.full = False
         #: shell variables last assigned a literal value (`x=rm`), used to read `$x -rf /`
         self.variables: dict[str, str] = {}
+        #: characters put in from variables so far (bounded like the command itself)
+        self.assumed_chars = 0
 
     def problem(self, message: str) -> None:
         message = one_line(message)
@@ -252,6 +254,9 @@ class _Analyzer:
             if resolved is None:
                 result.append(arg)
                 continue
+            self.assumed_chars += len(resolved)
+            if self.assumed_chars > MAX_COMMAND_CHARS:
+                return None
             changed = True
             quoted = arg.written[:1] == '"'
             pieces = resolved.split() if not quoted and _is_reference(arg.written) else [resolved]
@@ -410,6 +415,7 @@ def _substitute(value: str, variables: dict[str, str]) -> str | None:
     out: list[str] = []
     i = 0
     n = len(value)
+    size = n
     while True:
         j = value.find("$", i)
         if j == -1:
@@ -429,6 +435,9 @@ def _substitute(value: str, variables: dict[str, str]) -> str | None:
         if not name or name not in variables or not all(c in _NAME_CHARS for c in name):
             return None
         out.append(variables[name])
+        size += len(variables[name])
+        if size > MAX_COMMAND_CHARS:
+            return None  # `x=<long>; $x$x$x...` must not multiply memory
         i = end
 
 

@@ -77,10 +77,12 @@ PATHOLOGICAL = [
     ("echo " + "a " * (MAX_COMMAND_CHARS // 2), "words"),
     ("echo " + "{" * MAX_COMMAND_CHARS, "longer than"),
     ("eval " * (MAX_COMMAND_CHARS // 5), "words"),
+    ("x=" + "a" * (MAX_COMMAND_CHARS // 2) + "; $x" + "$x" * (MAX_COMMAND_CHARS // 5), "dynamic program name"),
+    ("x=" + "a" * (MAX_COMMAND_CHARS // 2) + "; echo $x" * (MAX_COMMAND_CHARS // 20) + "; $y", "more than"),
 ]
 
 
-@pytest.mark.parametrize(("command", "problem"), PATHOLOGICAL, ids=["commands", "words", "braces", "eval"])
+@pytest.mark.parametrize(("command", "problem"), PATHOLOGICAL, ids=["commands", "words", "braces", "eval", "variables", "assumed"])
 def test_pathological_sizes_stop_at_a_limit(command: str, problem: str) -> None:
     result = analyze(command)
     assert not result.complete
