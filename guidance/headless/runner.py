@@ -31,7 +31,7 @@ from guidance.headless.assertions import CheckContext, Outcome
 from guidance.headless.collect import RunData, check_isolation, collect
 from guidance.headless.executors import MODES, ExecRequest, ExecResult, Executor, Prompter, abort_all, make_executor
 from guidance.headless.suite import Suite, Task
-from guidance.headless.workspace import Installer, Workspace, prepare
+from guidance.headless.workspace import Installer, Workspace, prepare, sweep
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -255,6 +255,7 @@ class Runner:
         self._lock = threading.Lock()
         self._done = 0
         self._total = 0
+        self._removed: list[Path] = []
 
     def executor_for(self, task: Task) -> Executor:
         name = self.options.executor or task.executor
@@ -282,6 +283,7 @@ class Runner:
             abort_all("interrupted")
             raise
         pool.shutdown()
+        sweep(self._removed)
         for attempt in attempts:
             results[attempt.task_id].attempts.append(attempt)
         for result in results.values():
@@ -373,6 +375,8 @@ class Runner:
             attempt.duration_ms = int((time.monotonic() - clock) * 1000)
             if ws is not None and not self.options.keep_workspaces:
                 ws.cleanup()
+                with self._lock:
+                    self._removed.append(ws.root)
                 attempt.workspace = ""
         return attempt
 

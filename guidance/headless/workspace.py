@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,8 @@ from guidance.state import STATE_TOP
 #: Paths never counted as side effects: git's own data and the guard's state directory,
 #: which the hooks under test write on every tool call.
 EXCLUDED = (".git", STATE_TOP)
+#: Longest wait at cleanup for the guard's detached worker to finish draining.
+WORKER_WAIT_S = 10.0
 #: Largest patch text kept for the report.
 MAX_PATCH_CHARS = 200_000
 
@@ -100,8 +103,26 @@ class Workspace:
                 out.commits.append(Commit(sha, subject, [f for f in rest.splitlines() if f]))
         return out
 
-    def cleanup(self) -> None:
+    def cleanup(self, wait_s: float = WORKER_WAIT_S) -> None:
+        """Remove the workspace once the guard's detached worker (if any) has drained its spool.
+
+        The hooks under test start that worker in a session of its own; deleting the state
+        directory under it would make it recreate directories (its log) after we are gone.
+        """
+        from guidance.state import StateLayout, state_dir
+
+        marker = Path(StateLayout(state_dir(str(self.project), environ={})).worker_marker)
+        deadline = time.monotonic() + wait_s
+        while marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def sweep(roots: list[Path]) -> None:
+    """Remove workspaces again if a detached worker wrote into them after their cleanup."""
+    for root in roots:
+        if root.exists():
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def prepare(task: Task, suite_dir: Path, *, install: Installer | None, base_dir: Path | None = None) -> Workspace:

@@ -107,3 +107,32 @@ def test_bad_git_ref(tmp_path: Path) -> None:
     git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "one")
     with pytest.raises(SuiteError, match="git ref 'v9' not found"):
         prepare(task(workspace={"git": {"repo": "repo", "ref": "v9"}}), tmp_path, install=None, base_dir=tmp_path)
+
+
+def test_cleanup_waits_for_the_guards_worker(tmp_path: Path) -> None:
+    import threading
+
+    from guidance.headless.workspace import sweep
+    from guidance.state import StateLayout, state_dir
+
+    ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
+    marker = Path(StateLayout(state_dir(str(ws.project), environ={})).worker_marker)
+    marker.parent.mkdir(parents=True)
+    marker.touch()
+    log = Path(StateLayout(state_dir(str(ws.project), environ={})).logs) / "worker.log"
+
+    finished: list[bool] = []
+
+    def worker() -> None:  # drains, clears its marker, then writes its log line
+        threading.Event().wait(0.3)
+        marker.unlink()  # raises if cleanup deleted the state directory under the running worker
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text("drained\n")
+        finished.append(True)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    ws.cleanup()
+    thread.join()
+    sweep([ws.root])
+    assert finished == [True] and not ws.root.exists()
