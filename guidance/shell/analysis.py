@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 #: Total characters parsed across all nested shell strings of one analysis.
 _MAX_TOTAL_CHARS = 4 * MAX_COMMAND_CHARS
+#: Total characters brace expansion and assumed variables may produce in one analysis.
+_MAX_EXPANDED_CHARS = 2 * MAX_COMMAND_CHARS
 #: Programs whose input is code: a substitution feeding them is linked like a pipe.
 _CODE_READERS = SHELLS | frozenset(("eval", "source", "."))
 #: Programs that may run what arrives on their stdin (see unwrap.nested).
@@ -63,7 +65,7 @@ def _short(text: str) -> str:
 
 
 class _Analyzer:
-    __slots__ = ("commands", "problems", "chars", "full", "variables", "assumed_chars")
+    __slots__ = ("commands", "problems", "chars", "full", "variables", "expanded_chars")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
@@ -72,8 +74,9 @@ class _Analyzer:
         self.full = False
         #: shell variables last assigned a literal value (`x=rm`), used to read `$x -rf /`
         self.variables: dict[str, str] = {}
-        #: characters put in from variables so far (bounded like the command itself)
-        self.assumed_chars = 0
+        #: characters produced by brace expansion and assumed variables (bounded: expansion
+        #: must not turn a short command into a memory bomb)
+        self.expanded_chars = 0
 
     def problem(self, message: str) -> None:
         message = one_line(message)
@@ -254,8 +257,8 @@ class _Analyzer:
             if resolved is None:
                 result.append(arg)
                 continue
-            self.assumed_chars += len(resolved)
-            if self.assumed_chars > MAX_COMMAND_CHARS:
+            self.expanded_chars += len(resolved)
+            if self.expanded_chars > _MAX_EXPANDED_CHARS:
                 return None
             changed = True
             quoted = arg.written[:1] == '"'
@@ -270,11 +273,12 @@ class _Analyzer:
         chars = list(value)
         for index in word.braces:
             chars[index] = {"{": _OPEN, ",": _COMMA, "}": _CLOSE}[chars[index]]
-        budget = [MAX_SHELL_WORDS, MAX_COMMAND_CHARS]
+        budget = [MAX_SHELL_WORDS, min(MAX_COMMAND_CHARS, _MAX_EXPANDED_CHARS - self.expanded_chars)]
         expanded = _brace(("".join(chars)), budget)
         if budget[0] < 0 or budget[1] < 0:
-            self.problem(f"brace expansion larger than {MAX_SHELL_WORDS} words not followed")
+            self.problem(f"brace expansion larger than {MAX_SHELL_WORDS} words or {MAX_COMMAND_CHARS} characters not followed")
             return [value]
+        self.expanded_chars += sum(len(piece) for piece in expanded)
         table = {ord(_OPEN): "{", ord(_COMMA): ",", ord(_CLOSE): "}"}
         return [piece.translate(table) for piece in expanded]
 
@@ -479,12 +483,14 @@ def _echo_text(program: str, args: list[str]) -> str:
         parts = [p.replace("%%", "%") for p in decode_escapes(args[0]).split("%s")]
         values = args[1:]
         out: list[str] = []
+        size = 0
         while True:  # printf reuses its format until the values run out
             for k, part in enumerate(parts):
                 out.append(part)
+                size += len(part)
                 if k < len(parts) - 1:
                     out.append(values.pop(0) if values else "")
-            if not values or len(parts) == 1:
+            if not values or len(parts) == 1 or size > MAX_COMMAND_CHARS:
                 return "".join(out)
     escapes = False
     while args and len(args[0]) > 1 and args[0][0] == "-" and all(c in "neE" for c in args[0][1:]):

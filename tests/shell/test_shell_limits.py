@@ -79,14 +79,21 @@ PATHOLOGICAL = [
     ("eval " * (MAX_COMMAND_CHARS // 5), "words"),
     ("x=" + "a" * (MAX_COMMAND_CHARS // 2) + "; $x" + "$x" * (MAX_COMMAND_CHARS // 5), "dynamic program name"),
     ("x=" + "a" * (MAX_COMMAND_CHARS // 2) + "; echo $x" * (MAX_COMMAND_CHARS // 20) + "; $y", "more than"),
+    ("echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b};" * 1500, "brace expansion"),
 ]
 
 
-@pytest.mark.parametrize(("command", "problem"), PATHOLOGICAL, ids=["commands", "words", "braces", "eval", "variables", "assumed"])
+@pytest.mark.parametrize(("command", "problem"), PATHOLOGICAL, ids=["commands", "words", "braces", "eval", "variables", "assumed", "many-braces"])
 def test_pathological_sizes_stop_at_a_limit(command: str, problem: str) -> None:
     result = analyze(command)
     assert not result.complete
     assert any(problem in p for p in result.problems), result.problems
+
+
+def test_printf_format_reuse_is_bounded() -> None:
+    result = analyze("printf '" + "a" * 1000 + "%s' " + "b " * 9000 + "| sh")
+    piped = [c for c in result.commands if c.origin == "| sh"]
+    assert len(piped) == 1 and MAX_COMMAND_CHARS < len(piped[0].argv[0]) <= MAX_COMMAND_CHARS + 1001
 
 
 HOSTILE = [
