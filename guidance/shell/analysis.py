@@ -490,6 +490,7 @@ def _echo_text(program: str, args: list[str]) -> str:
                 size += len(part)
                 if k < len(parts) - 1:
                     out.append(values.pop(0) if values else "")
+                    size += len(out[-1])
             if not values or len(parts) == 1 or size > MAX_COMMAND_CHARS:
                 return "".join(out)
     escapes = False
