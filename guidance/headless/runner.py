@@ -374,9 +374,9 @@ class Runner:
         finally:
             attempt.duration_ms = int((time.monotonic() - clock) * 1000)
             if ws is not None and not self.options.keep_workspaces:
-                ws.cleanup()
-                with self._lock:
-                    self._removed.append(ws.root)
+                if ws.cleanup():
+                    with self._lock:
+                        self._removed.append(ws.root)
                 attempt.workspace = ""
         return attempt
 

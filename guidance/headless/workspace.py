@@ -13,6 +13,7 @@ makes, uncommitted edits and ignored files alike, without touching the agent's o
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -32,6 +33,8 @@ from guidance.state import STATE_TOP
 EXCLUDED = (".git", STATE_TOP)
 #: Longest wait at cleanup for the guard's detached worker to finish draining.
 WORKER_WAIT_S = 10.0
+#: How long after the last cleanup `sweep` watches for workspaces a late worker recreated.
+SWEEP_GRACE_S = 0.5
 #: Largest patch text kept for the report.
 MAX_PATCH_CHARS = 200_000
 
@@ -103,26 +106,75 @@ class Workspace:
                 out.commits.append(Commit(sha, subject, [f for f in rest.splitlines() if f]))
         return out
 
-    def cleanup(self, wait_s: float = WORKER_WAIT_S) -> None:
-        """Remove the workspace once the guard's detached worker (if any) has drained its spool.
+    def cleanup(self, wait_s: float = WORKER_WAIT_S) -> bool:
+        """Remove the workspace once the guard's detached worker (if any) is done with it.
 
         The hooks under test start that worker in a session of its own; deleting the state
-        directory under it would make it recreate directories (its log) after we are gone.
+        directory under it would make it fail and recreate directories after we are gone.
+        Returns True when the workspace had a guard state directory (see `sweep`).
         """
-        from guidance.state import StateLayout, state_dir
-
-        marker = Path(StateLayout(state_dir(str(self.project), environ={})).worker_marker)
-        deadline = time.monotonic() + wait_s
-        while marker.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        had_state = _state_of(self.project).is_dir()
+        if had_state:
+            _wait_for_worker(self.project, wait_s)
         shutil.rmtree(self.root, ignore_errors=True)
+        return had_state
 
 
-def sweep(roots: list[Path]) -> None:
-    """Remove workspaces again if a detached worker wrote into them after their cleanup."""
-    for root in roots:
-        if root.exists():
+def sweep(roots: list[Path], grace_s: float = SWEEP_GRACE_S, wait_s: float = WORKER_WAIT_S) -> None:
+    """Remove workspaces again that a late worker (one spawned while another drained) wrote into."""
+    deadline = time.monotonic() + grace_s
+    while roots:
+        for root in [r for r in roots if r.exists()]:
+            _wait_for_worker(root / "project", wait_s)
             shutil.rmtree(root, ignore_errors=True)
+        if time.monotonic() >= deadline:
+            return
+        time.sleep(0.1)
+
+
+def _state_of(project: Path) -> Path:
+    from guidance.state import state_dir
+
+    return Path(state_dir(str(project), environ={}))
+
+
+def _wait_for_worker(project: Path, wait_s: float) -> None:
+    """Until no worker is spawned or alive for this project's state dir (at most `wait_s`)."""
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline and _worker_busy(_state_of(project)):
+        time.sleep(0.05)
+
+
+def _worker_busy(state: Path) -> bool:
+    from guidance.state import StateLayout
+
+    layout = StateLayout(str(state))
+    if Path(layout.worker_marker).exists():  # spawned, not yet drained
+        return True
+    try:
+        status = json.loads((Path(layout.logs) / "worker.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    pid = status.get("pid") if isinstance(status, dict) else None
+    return isinstance(pid, int) and pid > 0 and _alive(pid)  # alive: it may be checkpointing or logging
+
+
+def _alive(pid: int) -> bool:
+    """True while `pid` runs. A zombie is dead: in containers whose init does not reap, the
+    detached worker stays a zombie after it exits."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc (macOS): ask the kernel
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+    return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
 
 
 def prepare(task: Task, suite_dir: Path, *, install: Installer | None, base_dir: Path | None = None) -> Workspace:

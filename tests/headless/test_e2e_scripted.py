@@ -64,6 +64,7 @@ def test_starter_suite_passes_against_the_real_client(claude: Path, tmp_path: Pa
     assert guard is not None and {c.rule[:3] for c in guard.tool_calls if c.denied_by} == {"PTH"}
     text = render_envelope(report)
     assert "Tasks: 4 (4 passed" in text and text.rstrip().endswith(COMPLETION_SIGNAL)
+    assert not list(tmp_path.glob("cfg-*")), "workspaces (and what the guard's worker wrote) are removed"
 
 
 ASK_SUITE = """\

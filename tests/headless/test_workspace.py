@@ -136,3 +136,23 @@ def test_cleanup_waits_for_the_guards_worker(tmp_path: Path) -> None:
     thread.join()
     sweep([ws.root])
     assert finished == [True] and not ws.root.exists()
+
+
+def test_cleanup_waits_for_a_live_worker_process(tmp_path: Path) -> None:
+    import json as _json
+
+    from guidance.state import StateLayout, state_dir
+
+    ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
+    logs = Path(StateLayout(state_dir(str(ws.project), environ={})).logs)
+    logs.mkdir(parents=True)
+    worker = subprocess.Popen(["sleep", "0.5"])
+    (logs / "worker.json").write_text(_json.dumps({"pid": worker.pid, "state": "idle"}))
+    try:
+        assert ws.cleanup() is True
+        # cleanup returned only once the worker had exited (a zombie, not yet reaped, counts as exited)
+        assert Path(f"/proc/{worker.pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+        assert not ws.root.exists()
+    finally:
+        worker.kill()
+        worker.wait()
