@@ -41,6 +41,8 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_01
 _PROBLEM_CHARS = 120
 #: Longer words are not brace-expanded (kept as written): expansion cost grows with length.
 _MAX_BRACE_WORD = 4096
+#: A for loop over more literal words than this does not lend its values to `$var`.
+_MAX_LOOP_VALUES = 16
 
 
 def analyze(command: str) -> ShellAnalysis:
@@ -72,8 +74,9 @@ class _Analyzer:
         self.problems: list[str] = []
         self.chars = 0
         self.full = False
-        #: shell variables last assigned a literal value (`x=rm`), used to read `$x -rf /`
-        self.variables: dict[str, str] = {}
+        #: shell variables with literal values (`x=rm`; a for loop's words), used to read
+        #: `$x -rf /`; a loop variable has several
+        self.variables: dict[str, tuple[str, ...]] = {}
         #: characters produced by brace expansion and assumed variables (bounded: expansion
         #: must not turn a short command into a memory bomb)
         self.expanded_chars = 0
@@ -163,8 +166,11 @@ class _Analyzer:
             for word in node.words:
                 self.substitutions(word.subs, origin, depth)
             inner = self.redirects(node.redirects, origin, depth)[0] + redirects
+            values = self.loop_values(node)
             for body in node.bodies:
                 self.walk_list(body, origin, depth, background, inner)
+            if values:
+                self.variables[node.variable] = values[-1:]  # what the loop leaves behind
         elif isinstance(node, FunctionNode):
             self.walk_node(node.body, origin, depth, background, redirects)
 
@@ -215,8 +221,8 @@ class _Analyzer:
         cmd = self.command(args, redirects, origin, depth, background, stdin, node.text, list(node.prefix), False)
         if cmd is not None and subs_end > start and (cmd.program in _CODE_READERS or cmd.language):
             self.link_code_feeders(cmd, start, subs_end, depth)
-        if assumed is not None:
-            self.command(assumed, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), True)
+        for variant in assumed:
+            self.command(variant, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), True)
 
     def link_code_feeders(self, cmd: Command, start: int, end: int, depth: int) -> None:
         """`source <(curl ...)`, `sh -c "$(curl ...)"`: the substitution's output is code,
@@ -244,27 +250,46 @@ class _Analyzer:
                 args.append(Arg(word.value, word.dynamic, assign, word.raw))
         return args
 
-    def with_known_variables(self, args: list[Arg]) -> list[Arg] | None:
-        """`x=rm; $x -rf /`: the command again with variables last assigned a literal put in
-        (None if none applies). It is emitted next to the command as written, never instead
-        of it: the value at run time may differ (a branch, a loop, the environment)."""
-        if not self.variables:
-            return None
-        result: list[Arg] = []
-        changed = False
-        for arg in args:
-            resolved = _substitute(arg.value, self.variables) if arg.dynamic else None
-            if resolved is None:
-                result.append(arg)
-                continue
-            self.expanded_chars += len(resolved)
-            if self.expanded_chars > _MAX_EXPANDED_CHARS:
-                return None
-            changed = True
-            quoted = arg.written[:1] == '"'
-            pieces = resolved.split() if not quoted and _is_reference(arg.written) else [resolved]
-            result.extend(Arg(piece, True, False, arg.written) for piece in pieces)
-        return result if changed else None
+    def loop_values(self, node: CompoundNode) -> tuple[str, ...]:
+        """The literal words a `for` loop variable takes (set while its body is walked)."""
+        if not node.variable:
+            return ()
+        values = tuple(a.value for a in self.expand(node.words) if not a.dynamic)
+        if not values or len(values) != len(node.words) or len(values) > _MAX_LOOP_VALUES:
+            self.variables.pop(node.variable, None)  # unknown: `for x in $(ls)`, `for x; do`
+            return ()
+        self.variables[node.variable] = values
+        return values
+
+    def with_known_variables(self, args: list[Arg]) -> list[list[Arg]]:
+        """`x=rm; $x -rf /`: the command again with known variable values put in, once per
+        value of a loop variable. These are emitted next to the command as written, never
+        instead of it: the value at run time may differ (a branch, the environment)."""
+        if not self.variables or not any(a.dynamic for a in args):
+            return []
+        rounds = max(len(v) for v in self.variables.values())
+        found: list[list[Arg]] = []
+        seen: set[tuple[str, ...]] = set()
+        for k in range(rounds):
+            result: list[Arg] = []
+            changed = False
+            for arg in args:
+                resolved = _substitute(arg.value, self.variables, k) if arg.dynamic else None
+                if resolved is None:
+                    result.append(arg)
+                    continue
+                self.expanded_chars += len(resolved)
+                if self.expanded_chars > _MAX_EXPANDED_CHARS:
+                    return found
+                changed = True
+                quoted = arg.written[:1] == '"'
+                pieces = resolved.split() if not quoted and _is_reference(arg.written) else [resolved]
+                result.extend(Arg(piece, True, False, arg.written) for piece in pieces)
+            key = tuple(a.value for a in result)
+            if changed and key not in seen:
+                seen.add(key)
+                found.append(result)
+        return found
 
     def brace_expand(self, word: Word) -> list[str]:
         value = word.value
@@ -352,7 +377,7 @@ class _Analyzer:
             if "$" in value or "`" in value:
                 self.variables.pop(name, None)  # computed: unknown from here on
             else:
-                self.variables[name] = value
+                self.variables[name] = (value,)
 
     def xargs_input(self, xargs: Command, text: str) -> None:
         """xargs with literal input (`echo / | xargs rm -rf`, `xargs rm <<EOF`): the
@@ -411,9 +436,10 @@ class _Analyzer:
         return cmd
 
 
-def _substitute(value: str, variables: dict[str, str]) -> str | None:
-    """`value` with `$NAME` / `${NAME}` replaced by known literals; None if anything else
-    (an unknown variable, `${x:-y}`, a substitution) remains."""
+def _substitute(value: str, variables: dict[str, tuple[str, ...]], index: int) -> str | None:
+    """`value` with `$NAME` / `${NAME}` replaced by known literals (a loop variable by its
+    value number `index`); None if anything else (an unknown variable, `${x:-y}`, a
+    substitution) remains."""
     if "`" in value:
         return None
     out: list[str] = []
@@ -438,8 +464,10 @@ def _substitute(value: str, variables: dict[str, str]) -> str | None:
             end = k
         if not name or name not in variables or not all(c in _NAME_CHARS for c in name):
             return None
-        out.append(variables[name])
-        size += len(variables[name])
+        values = variables[name]
+        chosen = values[min(index, len(values) - 1)]
+        out.append(chosen)
+        size += len(chosen)
         if size > MAX_COMMAND_CHARS:
             return None  # `x=<long>; $x$x$x...` must not multiply memory
         i = end

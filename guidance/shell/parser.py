@@ -63,13 +63,15 @@ class CompoundNode:
     """Subshell, group, if, loops, case, `((...))`: `bodies` are the command lists that may
     run, `words` the words expanded on the way (for-lists, case subjects and patterns)."""
 
-    __slots__ = ("kind", "bodies", "words", "redirects")
+    __slots__ = ("kind", "bodies", "words", "redirects", "variable")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.bodies: list[CommandList] = []
         self.words: list[Word] = []
         self.redirects: list[Redirect] = []
+        #: the loop variable of `for NAME in ...` / `select NAME in ...`
+        self.variable = ""
 
 
 class FunctionNode:
@@ -393,8 +395,9 @@ class Parser:
             self.take()
             if token.word is not None:
                 node.words.append(token.word)
-        elif token.kind == WORD:
+        elif token.kind == WORD and token.word is not None:
             self.take()
+            node.variable = token.word.value
             self._skip_newlines()
             if self._is_reserved("in"):
                 self.take()

@@ -95,6 +95,7 @@ SEEN = [
     "d=/; rm -rf \"$d\"",
     "export X=rm; ${X} -rf /",
     "x=rm; eval \"$x -rf /\"",
+    "for c in ls rm; do $c -rf /; done",
 ]
 
 
@@ -170,3 +171,8 @@ def test_a_variable_value_is_assumed_next_to_the_command_as_written() -> None:
 def test_computed_values_are_not_assumed() -> None:
     result = analyze("x=rm; x=$(pick); $x -rf /")
     assert [c.argv for c in result.commands] == [["pick"], ["$x", "-rf", "/"]]
+
+
+def test_loop_values_are_assumed_one_command_each_and_the_last_stays() -> None:
+    result = analyze("for f in a b; do rm \"$f\"; done; echo $f; for g in $(ls); do rm $g; done")
+    assert [c.argv for c in result.commands] == [["rm", "$f"], ["rm", "a"], ["rm", "b"], ["echo", "$f"], ["echo", "b"], ["ls"], ["rm", "$g"]]

@@ -88,13 +88,13 @@ COMPOUND = [
     ("(cd /tmp && rm x)", [("", ["cd", "/tmp"]), ("", ["rm", "x"])]),
     ("{ rm a; rm b; }", [("", ["rm", "a"]), ("", ["rm", "b"])]),
     ("if test -f x; then rm x; elif y; then z; else w; fi", [("", ["test", "-f", "x"]), ("", ["rm", "x"]), ("", ["y"]), ("", ["z"]), ("", ["w"])]),
-    ("for f in a b; do rm $f; done", [("", ["rm", "$f"])]),
+    ("for f in a b; do rm $f; done", [("", ["rm", "$f"]), ("", ["rm", "a"]), ("", ["rm", "b"])]),
     ("for f in $(ls); do rm $f; done", [("$(...)", ["ls"]), ("", ["rm", "$f"])]),
     ("for ((i=0; i<3; i++)); do echo $i; done", [("", ["echo", "$i"])]),
     ("for f; do echo $f; done", [("", ["echo", "$f"])]),
     ("while true; do rm a; done", [("", ["true"]), ("", ["rm", "a"])]),
     ("until false\ndo\n rm a\ndone", [("", ["false"]), ("", ["rm", "a"])]),
-    ("select x in a b; do rm $x; done", [("", ["rm", "$x"])]),
+    ("select x in a b; do rm $x; done", [("", ["rm", "$x"]), ("", ["rm", "a"]), ("", ["rm", "b"])]),
     ("case $x in a|b) rm a;; (c) rm c;& *) ls;;& esac", [("", ["rm", "a"]), ("", ["rm", "c"]), ("", ["ls"])]),
     ("case x in\n  x)\n    rm a\n    ;;\nesac", [("", ["rm", "a"])]),
     ("f() { rm -rf /; }; f", [("", ["rm", "-rf", "/"]), ("", ["f"])]),
@@ -109,7 +109,7 @@ COMPOUND = [
     ("if x; then (rm a) fi", [("", ["x"]), ("", ["rm", "a"])]),
     ("echo if then fi", [("", ["echo", "if", "then", "fi"])]),
     ("echo }", [("", ["echo", "}"])]),
-    ("for x in a; { rm $x; }", [("", ["rm", "$x"])]),
+    ("for x in a; { rm $x; }", [("", ["rm", "$x"]), ("", ["rm", "a"])]),
 ]
 
 HEREDOCS = [
