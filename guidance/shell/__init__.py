@@ -1,6 +1,6 @@
 """Shell analysis: the commands a Bash tool call will actually run.
 
-Entry point: `analyze(command) -> ShellAnalysis` (implemented in `guidance.shell.parser`).
+Entry point: `analyze(command) -> ShellAnalysis` (implemented in `guidance.shell.analysis`).
 """
 
 from __future__ import annotations
