@@ -39,6 +39,15 @@ if [ -x "$CLAUDE_PREFIX/node_modules/.bin/claude" ]; then
     export CF_GUIDANCE_CLAUDE_BIN="$PWD/$CLAUDE_PREFIX/node_modules/.bin/claude"
 fi
 
+# Headless Chromium renders the HTML reports in a test; under CI it must be there.
+if [ "${CI:-}" = "true" ] && ! command -v chromium >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+        echo "== apt-get install chromium"
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
+            || echo "warning: could not install chromium (the HTML report test will fail under CI)" >&2
+    fi
+fi
+
 echo "== mypy --strict"
 "$VENV/bin/python" -m mypy
 
