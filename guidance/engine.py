@@ -19,6 +19,7 @@ from guidance.shell.model import ShellAnalysis
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import ModuleType
     from typing import Any
 
     from guidance.decision import Decision, Trace
@@ -39,10 +40,20 @@ def evaluate(
     tracer: Trace | None = None,
     extras: dict[str, Any] | None = None,
     fail_closed: bool = False,
+    gates: tuple[ModuleType, ...] | None = None,
+    shell: ShellAnalysis | None = None,
 ) -> Decision:
-    """The decision for `event`: the most severe finding of all gates (deny > ask > warn > allow)."""
+    """The decision for `event`: the most severe finding of all gates (deny > ask > warn > allow).
+
+    `gates` runs a subset instead, in the order given (the hook's built-in stage:
+    registry.BUILTIN with an empty bundle, before the bundle is loaded). `shell` is the
+    analysis of `event.command` when the caller already has it (the hook's two stages
+    analyse the command once).
+    """
     chosen = resolve_level(bundle, level)
     ctx = GateContext(event, bundle, level=chosen, trace=tracer, extras=extras)
+    if shell is not None:
+        ctx._shell = shell
     findings: list[Finding] = []
     error_verdict = DENY if fail_closed else WARN
     if tracer is not None:
@@ -50,7 +61,7 @@ def evaluate(
     if event.command is not None:
         _analyse(ctx, findings, error_verdict, tracer)
     allow_commands = (bundle.get("settings") or {}).get("allow_commands") or []
-    for gate in GATES:
+    for gate in GATES if gates is None else gates:
         try:
             found = gate.check(ctx)
         except Exception as exc:  # a bug in one gate must not decide the event by crashing

@@ -107,6 +107,22 @@ def test_allowlist_never_covers_catastrophe_or_protected_paths() -> None:
     assert evaluate(bundle(allow_commands=allow), bash("rm -rf .claude")).rule == "PTH001"
 
 
+def test_gates_runs_only_the_subset_given() -> None:
+    checks = [{"id": "R1#1", "rule": "R1", "kind": "command", "verdict": "deny", "pattern": ["ls"], "message": "m"}]
+    policy = {"root": ROOT, "settings": {}, "checks": checks}
+    assert evaluate(policy, bash("ls")).rule == "R1"
+    assert evaluate(policy, bash("ls"), gates=registry.BUILTIN).verdict == "allow"
+    decision = evaluate({}, bash("ls && rm -rf ~"), gates=registry.BUILTIN)
+    assert decision.rule == "CAT001" and {f.gate for f in decision.findings} <= {g.GATE for g in registry.BUILTIN}
+
+
+def test_a_given_shell_analysis_is_used_instead_of_analysing_again() -> None:
+    from guidance.shell import analyze
+
+    seen = analyze("rm -rf ~")  # what the caller analysed is what the gates judge
+    assert evaluate(bundle(), bash("ls"), shell=seen).rule == "CAT001"
+
+
 def test_non_bash_events_do_not_parse_shell() -> None:
     event = Event(tool="Read", tool_input={"file_path": "a.py"}, paths=[("a.py", "read")], cwd=ROOT)
     assert evaluate(bundle(), event).verdict == "allow"

@@ -31,6 +31,12 @@ GATES: tuple[ModuleType, ...] = (
     rate_limit,
 )
 
+#: The built-in guard: gates that protect without the compiled bundle (no `checks`, no session
+#: extras; bundle settings only add project globs to protected-paths). The hook runs them with
+#: an empty bundle before loading it, so their deny or ask survives a timeout or a failure
+#: while the bundle loads (guidance.hooks.handlers). Registry order.
+BUILTIN: tuple[ModuleType, ...] = (catastrophe, protected_paths, threat, secrets, destructive, shell_parse)
+
 #: Gates whose findings the project allowlist (`allow command ...`) may turn into allow.
 ALLOWLISTABLE = frozenset((destructive.GATE, secrets.GATE))
 

@@ -76,3 +76,34 @@ def test_docs_rules_md_is_up_to_date() -> None:
 def test_catastrophe_runs_first() -> None:
     assert GATES[0].GATE == "catastrophe"
     assert registry.all_rules()[-1][1].code == "GATE-ERROR"
+
+
+class _Watched(dict):  # type: ignore[type-arg]
+    """A bundle that records which top-level keys a gate reads."""
+
+    def __init__(self, read: set[str]) -> None:
+        super().__init__()
+        self.read = read
+
+    def get(self, key: str, default: object = None) -> object:
+        self.read.add(key)
+        return super().get(key, default)
+
+    def __getitem__(self, key: str) -> object:
+        self.read.add(key)
+        return super().__getitem__(key)
+
+
+@pytest.mark.parametrize("command", ["rm -rf ../x", "cat .env", "git push --force", "echo x > .claude/settings.json", "$X y"])
+def test_built_in_gates_need_no_compiled_rules_or_session(command: str) -> None:
+    """The hook runs registry.BUILTIN before the bundle is loaded: they may read settings and root only."""
+    from guidance.event import Event
+    from guidance.gates._base import GateContext
+
+    assert GATES[:1] == registry.BUILTIN[:1] and set(registry.BUILTIN) <= set(GATES)
+    for gate in registry.BUILTIN:
+        read: set[str] = set()
+        extras: set[str] = set()
+        event = Event(tool="Bash", tool_input={"command": command}, command=command, cwd="/srv/p")
+        gate.check(GateContext(event, _Watched(read), extras=_Watched(extras)))
+        assert read <= {"settings", "root"} and not extras, gate.GATE
