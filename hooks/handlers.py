@@ -4,8 +4,11 @@ Hot path module: standard library only; the policy compiler (markdown-it, pydant
 reached only through `load_bundle` on a cache miss (guidance.policy.cache makes
 site-packages importable first: the wired command runs `python -S`).
 
-Pre-tool flow: decode → normalise → catastrophe guard (needs nothing but the event) →
-bundle → engine → spool the decision (never waits on the ledger's lock) → answer.
+Pre-tool flow: decode → normalise → built-in guard (the gates that need no compiled bundle:
+catastrophe, protected paths, threat, secrets, destructive, shell parse) → bundle → engine
+(every gate, with the bundle) → spool the decision (never waits on the ledger's lock) →
+answer. The built-in guard's deny or ask is kept on the call, so that a timeout or an error
+while the bundle loads (a cold compile on a loaded machine) cannot turn it into an allow.
 What only some commands need (shell analysis, gates, engine, retriever) is imported inside
 their handlers, so that a post event pays for none of it.
 """
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from guidance.event import Event
+    from guidance.shell.model import ShellAnalysis
 
 #: Rule code of the deny that records a spool failure under fail-closed.
 SPOOL_RULE = "spool-unwritable"
@@ -48,7 +52,7 @@ class Call:
         "payload",
         "project_dir",
         "state_dir",
-        "guard_denied",
+        "builtin",
         "warnings",
         "deferred",
     )
@@ -69,8 +73,9 @@ class Call:
         self.payload: dict[str, Any] | None = None
         self.project_dir = ""
         self.state_dir = ""
-        #: The catastrophe guard's deny, kept so that no later failure can turn it into an allow.
-        self.guard_denied: Decision | None = None
+        #: The built-in guard's decision (None until it ran), kept so that no later failure can
+        #: turn its deny or ask into an allow (see dispatch._failure).
+        self.builtin: Decision | None = None
         #: One-line warnings for stderr, added to whatever the answer is.
         self.warnings: list[str] = []
         #: When not None, work that may wait until the answer was sent (see record_decision).
@@ -112,30 +117,54 @@ def pre_tool(call: Call) -> protocol.Answer:
 
     payload = call.decode()
     event = normalise(payload, project_dir=call.project_dir)
-    guard = _catastrophe(event)
-    if guard.verdict == DENY:
-        call.guard_denied = guard
-        decision = guard
+    shell = _analysed(event)
+    guard = call.builtin = _builtin(call, event, shell)
+    if _final(guard):
+        decision = guard  # nothing in a bundle could lift it: no need to load one
     else:
         bundle = load_bundle(call)
-        decision = _evaluate(call, bundle, event)
+        decision = _evaluate(call, bundle, event, shell)
     return _answer_and_record(call, decision)
 
 
-def _catastrophe(event: Event) -> Decision:
-    """The guard no policy can switch off: needs only the event and shell analysis."""
-    from guidance.gates import catastrophe
-    from guidance.gates._base import GateContext
+def _analysed(event: Event) -> ShellAnalysis | None:
+    """The shell analysis both stages share, or None to let the engine analyse (and report)."""
+    if event.command is None:
+        return None
+    from guidance.shell import analyze
 
-    return decide(list(catastrophe.check(GateContext(event, {}))))
+    try:
+        return analyze(event.command)
+    except Exception:
+        return None  # the engine tries again and turns the failure into a GATE-ERROR finding
 
 
-def _evaluate(call: Call, bundle: dict[str, Any], event: Event) -> Decision:
+def _builtin(call: Call, event: Event, shell: ShellAnalysis | None) -> Decision:
+    """The built-in guard: the engine with an empty bundle, on the gates that need none.
+
+    Runs at the standard level (the bundle's level is not known yet); higher levels only add
+    findings, which the full evaluation then reports.
+    """
+    from guidance.engine import evaluate
+    from guidance.gates.registry import BUILTIN
+
+    return evaluate({}, event, fail_closed=call.fail_closed, gates=BUILTIN, shell=shell)
+
+
+def _final(guard: Decision) -> bool:
+    """A deny no bundle can lift: from a gate the project allowlist does not cover (a higher
+    level never weakens a finding)."""
+    from guidance.gates.registry import ALLOWLISTABLE
+
+    return guard.verdict == DENY and any(f.verdict == DENY and f.gate not in ALLOWLISTABLE for f in guard.findings)
+
+
+def _evaluate(call: Call, bundle: dict[str, Any], event: Event, shell: ShellAnalysis | None) -> Decision:
     from guidance.engine import evaluate
     from guidance.session import extras_for
 
     # level=None: the engine takes the bundle's level (CLAUDE.md `level strict`).
-    return evaluate(bundle, event, extras=extras_for(event, call.state_dir), fail_closed=call.fail_closed)
+    return evaluate(bundle, event, extras=extras_for(event, call.state_dir), fail_closed=call.fail_closed, shell=shell)
 
 
 def _answer_and_record(call: Call, decision: Decision) -> protocol.Answer:

@@ -103,6 +103,122 @@ def test_self_timeout_answers_by_the_fail_mode(hook: HookRunner, monkeypatch: py
     assert permission(hook("pre-bash", bash("rm -rf /"), GUIDANCE_EVENT_SYNC_TIMEOUT_MS="100", **env)) == "deny"
 
 
+# -- the built-in guard survives what fails after it ----------------------------------------
+
+#: Gate-level denies that need no compiled bundle: each must survive a failure while the bundle loads.
+BUILTIN_DENIES = [
+    ("pre-bash", "Bash", {"command": "rm -rf ../other"}, "DST001"),
+    ("pre-bash", "Bash", {"command": "cat .env"}, "SEC002"),
+    ("pre-edit", "Write", {"file_path": ".claude/settings.json", "content": "{}"}, "PTH001"),
+    ("pre-bash", "Bash", {"command": "git push --force origin main"}, "DST012"),
+]
+#: A cwd outside the temp directories (the test project is under /tmp, where deletes are scratch).
+ELSEWHERE = "/srv/checkout/app"
+
+
+def _event(project: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    cwd = ELSEWHERE if tool_input.get("command", "").startswith("rm ") else str(project)
+    return {"session_id": "s1", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input}
+
+
+def _sleep_past_the_deadline(call: handlers.Call) -> dict[str, Any]:
+    time.sleep(10)
+    return {}
+
+
+def _raise(call: handlers.Call) -> dict[str, Any]:
+    raise RuntimeError("bundle exploded")
+
+
+#: (failure name, handlers attribute to replace, replacement, extra env, what stderr says)
+FAILURES = [
+    ("timeout", "load_bundle", _sleep_past_the_deadline, {"GUIDANCE_EVENT_SYNC_TIMEOUT_MS": "300"}, "timed out after 300 ms"),
+    ("load error", "load_bundle", _raise, {}, "bundle exploded"),
+    ("engine error", "_evaluate", lambda call, bundle, event, shell: _raise(call), {}, "bundle exploded"),
+]
+MODES = [pytest.param({}, id="fail-open"), pytest.param(CLOSED, id="fail-closed")]
+
+
+@pytest.fixture(params=FAILURES, ids=[f[0] for f in FAILURES])
+def failing(request: pytest.FixtureRequest, policy_hook: HookRunner, monkeypatch: pytest.MonkeyPatch) -> tuple[HookRunner, dict[str, str], str]:
+    _, attribute, replacement, env, said = request.param
+    monkeypatch.setattr(handlers, attribute, replacement)
+    return policy_hook, env, said
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize(("name", "tool", "tool_input", "rule"), BUILTIN_DENIES, ids=[d[2].get("command") or d[1] for d in BUILTIN_DENIES])
+def test_built_in_denies_stand_when_the_bundle_cannot_be_applied(
+    failing: tuple[HookRunner, dict[str, str], str], mode: dict[str, str], name: str, tool: str, tool_input: dict[str, Any], rule: str
+) -> None:
+    hook, env, said = failing
+    answer = hook(name, _event(hook.project, tool, tool_input), **env, **mode)
+    assert answer.exit_code == 0 and permission(answer) == "deny", answer
+    reason = json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith(f"[{rule}]")
+    if rule != "PTH001":  # a guard-file write is final before any bundle is loaded: nothing failed
+        assert said in answer.stderr
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_what_only_claude_md_forbids_falls_to_the_fail_mode(failing: tuple[HookRunner, dict[str, str], str], mode: dict[str, str]) -> None:
+    hook, env, said = failing
+    for name, tool, tool_input in [("pre-bash", "Bash", {"command": "ls"}),
+                                   ("pre-edit", "Write", {"file_path": "migrations/001.sql", "content": "x"})]:
+        answer = hook(name, _event(hook.project, tool, tool_input), **env, **mode)
+        assert said in answer.stderr
+        if mode:
+            assert permission(answer) == "deny"
+            assert "[fail-closed]" in json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+        else:
+            assert permission(answer) is None and answer.exit_code == 0
+            message = json.loads(answer.stdout)["systemMessage"]
+            assert "could not check this call against this project's CLAUDE.md rules" in message
+            assert "the built-in checks passed; allowed because" in message
+
+
+def test_without_a_failure_claude_md_decides(policy_hook: HookRunner) -> None:
+    answer = policy_hook("pre-edit", _event(policy_hook.project, "Write", {"file_path": "migrations/001.sql", "content": "x"}))
+    assert permission(answer) == "deny" and answer.stderr == ""
+
+
+@pytest.mark.parametrize(("mode", "verdict"), [({}, "ask"), (CLOSED, "deny")])
+def test_a_built_in_ask_stands_fail_open_and_fail_closed_denies(hook: HookRunner, monkeypatch: pytest.MonkeyPatch, mode: dict[str, str], verdict: str) -> None:
+    monkeypatch.setattr(handlers, "load_bundle", _raise)
+    answer = hook("pre-edit", _event(hook.project, "Write", {"file_path": ".git/hooks/pre-commit", "content": "x"}), **mode)
+    assert permission(answer) == verdict and "bundle exploded" in answer.stderr
+    reason = json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith("[fail-closed]" if mode else "[PTH005]")
+    assert hook.jobs()[-1]["decision"]["decision"] == verdict
+
+
+def test_a_final_built_in_deny_loads_no_bundle(hook: HookRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    loads: list[str] = []
+    monkeypatch.setattr(handlers, "load_bundle", lambda call: loads.append(call.name) or {})
+    assert permission(hook("pre-bash", bash("rm -rf /"))) == "deny"
+    assert permission(hook("pre-edit", _event(hook.project, "Write", {"file_path": ".claude/settings.json", "content": "{}"}))) == "deny"
+    assert loads == []
+    # an allowlistable deny (destructive, secrets) still goes to the full evaluation
+    assert permission(hook("pre-bash", bash("cat .env", cwd=str(hook.project)))) == "deny"
+    assert loads == ["pre-bash"]
+
+
+def test_both_stages_share_one_shell_analysis(policy_hook: HookRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    import guidance.shell
+
+    analysed: list[str] = []
+    real = guidance.shell.analyze
+    monkeypatch.setattr(guidance.shell, "analyze", lambda command: analysed.append(command) or real(command))
+    assert permission(policy_hook("pre-bash", bash("git push --force origin main"))) == "deny"
+    assert analysed == ["git push --force origin main"]
+
+
+def test_the_project_allowlist_still_relaxes_a_built_in_finding(hook: HookRunner) -> None:
+    (hook.project / "CLAUDE.md").write_text("```guidance\nallow command rm -rf ../other\n```\n")
+    assert permission(hook("pre-bash", bash("rm -rf ../other", cwd=ELSEWHERE))) is None
+    assert permission(hook("pre-bash", bash("rm -rf ../elsewhere", cwd=ELSEWHERE))) == "deny"
+
+
 def test_a_bad_timeout_setting_is_reported_and_the_default_used(hook: HookRunner) -> None:
     answer = hook("pre-bash", bash("ls"), GUIDANCE_EVENT_SYNC_TIMEOUT_MS="soon")
     assert answer.exit_code == 0 and answer.stdout == ""
