@@ -4,25 +4,11 @@ how the compiler phrases things), and the shared test constants."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from pathlib import Path
 from typing import Any
 
 
-def _root_conftest() -> Any:
-    # `from conftest import ...` resolves to whichever conftest.py pytest imported last under
-    # that name (tests/e2e has its own), so the root one is loaded by path.
-    path = Path(__file__).resolve().parents[1] / "conftest.py"
-    spec = importlib.util.spec_from_file_location("_cf_guidance_tests_root_conftest", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_ROOT = _root_conftest()
-CORPUS: Path = _ROOT.CORPUS
-in_ci = _ROOT.in_ci
+from tests.conftest import CORPUS, in_ci  # noqa: F401  (re-exported for the autopilot tests)
 
 
 def shard(

@@ -21,10 +21,8 @@ import pytest
 from guidance.errors import RunnerError
 from guidance.headless.claude import ClaudeRun, claude_env, find_claude, run_claude
 from guidance.modelserver import ModelServer, ToolResult
+from tests.conftest import in_ci
 
-def in_ci() -> bool:
-    """Same rule as tests/conftest.py (which plain `pytest` cannot import from here)."""
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
 def cf_guidance(*args: str) -> list[str]:

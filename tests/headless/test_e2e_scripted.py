@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import in_ci
+from tests.conftest import in_ci
 
 from guidance.errors import RunnerError
 from guidance.headless.claude import find_claude

@@ -25,7 +25,7 @@ from guidance.headless.htmlreport import render_html
 from guidance.headless.runner import RunOptions, Runner
 from guidance.headless.suite import load_suite
 
-from conftest import in_ci
+from tests.conftest import in_ci
 from .helpers import TURNS, write_suite
 
 SUITE = """\
