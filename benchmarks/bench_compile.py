@@ -5,6 +5,7 @@ Run: .venv/bin/python benchmarks/bench_compile.py [--rules N] [--repeat N]
 Figures are medians, each also printed as a ratio to a baseline measured in the same run:
 - compile (goal ≤ 300 ms for 1,000 rules) vs markdown-it-py parsing the same text alone;
 - cached-bundle load on a hit (goal ≤ 2 ms) vs reading the cache file and vs `json.loads` of it,
+  for the whole bundle and for the decision part a pre-tool call loads (`part="decide"`),
   both as a fresh process does it and as a warm process (memo per cache version) does;
 - a fresh `python -S` process loading the cached bundle vs `python -S -c pass`.
 """
@@ -142,6 +143,18 @@ def main() -> None:
                   f"{hit / decode:4.2f}x json.loads of it ({len(raw) // 1024} KiB)   goal <= 2 ms")
             print(f"warm hit  {rules:5d} rules      {ms(warm)}   = {warm / read:5.2f}x reading the file "
                   "(hook server: decoded once per cache version)")
+
+            part_file = Path(cache_path(str(project), part="decide"))
+            part_raw = part_file.read_text()
+
+            def cold_part() -> object:
+                cache._MEMO.clear()
+                return load_bundle(str(project), part="decide")
+
+            part_hit = median_seconds(cold_part, options.repeat * 10)
+            part_decode = median_seconds(lambda: json.loads(part_raw), options.repeat * 10)
+            print(f"decide hit {rules:4d} rules      {ms(part_hit)}   = {part_hit / decode:4.2f}x json.loads of bundle.json, "
+                  f"{part_hit / part_decode:4.2f}x json.loads of decide.json ({len(part_raw) // 1024} KiB)   goal <= 2 ms")
 
             probe = f"from guidance.policy.cache import load_bundle; load_bundle({str(project)!r})"
             cold = process_seconds([sys.executable, "-S", "-c", probe], max(5, options.repeat // 2))

@@ -4,7 +4,16 @@ Hot path module: no `json`, `hashlib`, `typing` or `pathlib` at import time.
 
     load_bundle(project)  hit:  read cache → stat each source (size, mtime_ns) → return
                           racy: a source changed within RACY_NS of the last check → hash it
-                          miss: compile (lazy import) → write atomically → return
+                          miss: compile (lazy import) → write both files atomically → return
+
+Two files are cached side by side: `bundle.json`, the whole bundle, and `decide.json`, only
+what a pre-tool decision reads (DECIDE_KEYS: identity, sources, settings, checks; about a
+fifth of the bytes: shard texts, the constitution and the retrieval index are left out).
+`load_bundle(project, part="decide")` reads the small one. Each file carries the same
+identity (format, compiler, key, root, sources) and is validated on its own the same way, so
+a torn pair (one written, the other not) or a mismatched pair (one from an older compile) is
+never trusted: whichever file is stale, foreign or corrupt is rebuilt by compiling again,
+which rewrites both.
 
 A warm process (the hook server) keeps the last decoded bundle per cache file and reuses it
 while the file's (mtime_ns, size, inode) is unchanged, so it pays for the JSON decode once per
@@ -29,6 +38,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 CACHE_NAME = "bundle.json"
+DECIDE_NAME = "decide.json"
+FULL = "full"
+DECIDE = "decide"
+#: The keys of the decision part (the engine and every gate read only these).
+DECIDE_KEYS = ("format", "compiler", "key", "root", "sources", "checked_ns", "settings", "checks", "diagnostics")
 SOURCE_NAMES = ("CLAUDE.md", "CLAUDE.local.md")
 #: A file modified this close to the last check may change again within one mtime tick
 #: without a visible stat change (git's "racy clean" problem): confirm it by content hash.
@@ -39,20 +53,26 @@ _MEMO: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 _MEMO_SIZE = 8
 
 
-def cache_path(project_dir: str, state_dir: str | None = None) -> str:
-    """Where the bundle of `project_dir` is cached."""
+def cache_path(project_dir: str, state_dir: str | None = None, part: str = FULL) -> str:
+    """Where the bundle of `project_dir` (or its decision part, `part="decide"`) is cached."""
     if state_dir is None:
         from guidance.state import state_dir as default_state_dir
 
         state_dir = default_state_dir(project_dir)
-    return os.path.join(state_dir, "cache", CACHE_NAME)
+    return os.path.join(state_dir, "cache", DECIDE_NAME if part == DECIDE else CACHE_NAME)
 
 
-def load_bundle(project_dir: str, state_dir: str | None = None) -> dict[str, Any]:
-    """The compiled policy bundle of `project_dir`, from the cache when it is still valid."""
+def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = FULL) -> dict[str, Any]:
+    """The compiled policy bundle of `project_dir`, from the cache when it is still valid.
+
+    `part="decide"` returns only DECIDE_KEYS (what the engine needs to decide a tool call),
+    read from the smaller `decide.json`; on a miss it compiles and returns the whole bundle.
+    """
+    if part != FULL and part != DECIDE:
+        raise ValueError(f"unknown bundle part {part!r}: use 'full' or 'decide'")
     root = os.path.abspath(project_dir)
-    path = cache_path(root, state_dir)
-    cached = _read_cache(path, root)
+    path = cache_path(root, state_dir, part)
+    cached = _read_cache(path, root, part)
     if cached is not None:
         state = _freshness(cached)
         if state == "fresh":
@@ -63,8 +83,16 @@ def load_bundle(project_dir: str, state_dir: str | None = None) -> dict[str, Any
             return cached
     bundle = _compile(root)
     if os.path.isdir(root):  # never create directories for a project that does not exist
-        _write_cache(path, bundle)
+        # The full file first: a crash in between leaves an old decide.json, whose source
+        # stamps no longer match, so it is rebuilt rather than trusted.
+        _write_cache(cache_path(root, state_dir, FULL), bundle)
+        _write_cache(cache_path(root, state_dir, DECIDE), decision_part(bundle))
     return bundle
+
+
+def decision_part(bundle: dict[str, Any]) -> dict[str, Any]:
+    """The keys of `bundle` a pre-tool decision reads (a new dict; values shared)."""
+    return {key: bundle[key] for key in DECIDE_KEYS if key in bundle}
 
 
 def _stamp(path: str) -> tuple[int, int, int] | None:
@@ -84,14 +112,14 @@ def _remember(path: str, stamp: tuple[int, int, int] | None, bundle: dict[str, A
     _MEMO[path] = (stamp, bundle)
 
 
-def _read_cache(path: str, root: str) -> dict[str, Any] | None:
+def _read_cache(path: str, root: str, part: str) -> dict[str, Any] | None:
     stamp = _stamp(path)
     if stamp is None:
         return None
     known = _MEMO.get(path)
     if known is not None and known[0] == stamp and known[1].get("root") == root:
         return known[1]
-    bundle = _decode_cache(path, root)
+    bundle = _decode_cache(path, root, part)
     if bundle is not None:
         # The stamp was taken before reading: if the file changed in between, the next call
         # sees a different stamp and decodes again.
@@ -99,7 +127,7 @@ def _read_cache(path: str, root: str) -> dict[str, Any] | None:
     return bundle
 
 
-def _decode_cache(path: str, root: str) -> dict[str, Any] | None:
+def _decode_cache(path: str, root: str, part: str) -> dict[str, Any] | None:
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -128,10 +156,13 @@ def _decode_cache(path: str, root: str) -> dict[str, Any] | None:
             or not isinstance(entry.get("sha256"), str)
         ):
             return None
-    for key in ("settings", "constitution", "retrieval"):
+    full = part == FULL
+    if not isinstance(bundle.get("key"), str):
+        return None
+    for key in ("settings", "constitution", "retrieval") if full else ("settings",):
         if not isinstance(bundle.get(key), dict):
             return None
-    for key in ("shards", "checks", "diagnostics"):
+    for key in ("shards", "checks", "diagnostics") if full else ("checks", "diagnostics"):
         if not isinstance(bundle.get(key), list):
             return None
     return bundle

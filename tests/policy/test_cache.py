@@ -185,7 +185,7 @@ def test_no_temporary_files_are_left(project: Path) -> None:
     path = project / "CLAUDE.md"
     path.write_text("- Never run `make b`\n")
     load_bundle(str(project))
-    assert sorted(p.name for p in Path(cache_path(str(project))).parent.iterdir()) == ["bundle.json"]
+    assert sorted(p.name for p in Path(cache_path(str(project))).parent.iterdir()) == ["bundle.json", "decide.json"]
 
 
 def test_bundle_errors_do_not_prevent_caching(project: Path, counting: list[str]) -> None:
@@ -242,9 +242,9 @@ def test_a_warm_process_decodes_each_cache_version_once(project: Path, monkeypat
     decodes: list[str] = []
     real = cache._decode_cache
 
-    def counting_decode(path: str, root: str) -> Any:
+    def counting_decode(path: str, root: str, part: str) -> Any:
         decodes.append(path)
-        return real(path, root)
+        return real(path, root, part)
 
     monkeypatch.setattr(cache, "_decode_cache", counting_decode)
     assert load_bundle(str(project)) is first and decodes == []
@@ -270,3 +270,92 @@ def test_a_fifo_source_never_blocks_the_hash_check(project: Path) -> None:
     first = load_bundle(str(project))
     assert first["diagnostics"][0]["message"].startswith("cannot read CLAUDE.md: not a regular file")
     assert load_bundle(str(project))["key"] == first["key"]
+
+
+# -- the decision part (decide.json) -------------------------------------------------------------
+
+
+def decide_file(project: Path) -> Path:
+    return Path(cache_path(str(project), part="decide"))
+
+
+def test_decide_part_holds_only_what_a_decision_reads(project: Path, counting: list[str]) -> None:
+    write_policy(project, "- Never run `make a`\n- Always write tests first\n")
+    full = load_bundle(str(project))
+    part = load_bundle(str(project), part="decide")
+    assert counting == [str(project)]  # the miss wrote both files; the part was a hit
+    assert set(part) == set(cache.DECIDE_KEYS)
+    assert part["checks"] == full["checks"] and part["settings"] == full["settings"] and part["key"] == full["key"]
+    assert "shards" not in part and "retrieval" not in part and "constitution" not in part
+    assert decide_file(project).stat().st_size < Path(cache_path(str(project))).stat().st_size
+
+
+def test_decide_part_on_a_miss_compiles_and_writes_both(project: Path, counting: list[str]) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    part = load_bundle(str(project), part="decide")
+    assert counting and part["checks"][0]["pattern"] == ["make", "a"]
+    assert json.loads(decide_file(project).read_text())["key"] == json.loads(Path(cache_path(str(project))).read_text())["key"]
+
+
+@pytest.mark.parametrize(
+    "tamper",
+    [
+        lambda b: b.update(compiler="0.0.0-other"),
+        lambda b: b.update(root="/somewhere/else"),
+        lambda b: b.update(checks="not a list"),
+        lambda b: b.update(settings=[]),
+        lambda b: b.pop("key"),
+        lambda b: b["sources"][0].update(path="/etc/passwd"),
+    ],
+)
+def test_foreign_or_malformed_decide_part_is_not_trusted(project: Path, counting: list[str], tamper: Any) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    path = decide_file(project)
+    stored = json.loads(path.read_text())
+    tamper(stored)
+    path.write_text(json.dumps(stored))
+    assert load_bundle(str(project), part="decide")["checks"][0]["pattern"] == ["make", "a"]
+    assert len(counting) == 2
+
+
+def test_torn_pair_is_rebuilt(project: Path, counting: list[str]) -> None:
+    """decide.json missing or cut short (a crash between the two writes): compile again."""
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    path = decide_file(project)
+    path.write_bytes(path.read_bytes()[:40])
+    assert load_bundle(str(project), part="decide")["checks"][0]["pattern"] == ["make", "a"]
+    path.unlink()
+    assert load_bundle(str(project), part="decide")["checks"][0]["pattern"] == ["make", "a"]
+    assert len(counting) == 3 and json.loads(path.read_text())["checks"][0]["pattern"] == ["make", "a"]
+
+
+def test_mismatched_pair_is_rebuilt(project: Path, counting: list[str]) -> None:
+    """A decide.json left from an older compile (policy edited since) is stale, never used."""
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    old = decide_file(project).read_bytes()
+    write_policy(project, "- Never run `make bb`\n")
+    load_bundle(str(project))
+    decide_file(project).write_bytes(old)
+    assert load_bundle(str(project), part="decide")["checks"][0]["pattern"] == ["make", "bb"]
+    assert len(counting) == 3
+
+
+def test_unknown_part_is_an_error(project: Path) -> None:
+    with pytest.raises(ValueError, match="unknown bundle part"):
+        load_bundle(str(project), part="shards")
+
+
+def test_decide_part_hit_imports_only_the_standard_library(project: Path) -> None:
+    write_policy(project, "- Never run `make a`\n")
+    load_bundle(str(project))
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("GUIDANCE_STATE_DIR", None)
+    probe = _PROBE.replace("load_bundle(sys.argv[1])", "load_bundle(sys.argv[1], part='decide')")
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", probe.format(forbidden=FORBIDDEN_ON_HIT), str(project)],
+        capture_output=True, text=True, env=env, check=True, timeout=60,
+    )
+    assert result.stdout.splitlines() == ["1", ""]
