@@ -13,7 +13,11 @@ if TYPE_CHECKING:
 FAIL_CLOSED_ENV = "GUIDANCE_EVENT_FAIL_CLOSED"
 TIMEOUT_ENV = "GUIDANCE_EVENT_SYNC_TIMEOUT_MS"
 HOOKD_ENV = "GUIDANCE_HOOKD"
-DEFAULT_TIMEOUT_MS = 3000
+#: A cold compile (cache miss: site, markdown-it, pydantic, the compiler) takes about 0.5 s on
+#: an idle 2-core machine and up to 7.8 s at load average 10 (docs/hooks.md, "Choosing the
+#: deadline"); 12 s leaves half as much again. installer.wiring.TIMEOUT_S, the client's own
+#: timeout, stays above twice this (a wedged warm server, then the in-process fallback).
+DEFAULT_TIMEOUT_MS = 12000
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")

@@ -26,9 +26,11 @@ CLAUDE = "claude"
 CODEX = "codex"
 AGENTS = (CLAUDE, CODEX)
 
-#: Settings `timeout` is in seconds. Above GUIDANCE_EVENT_SYNC_TIMEOUT_MS (3 s by default), so our
-#: own timeout answers first (a client-side timeout never blocks).
-TIMEOUT_S = 15
+#: Settings `timeout` is in seconds. A client-side timeout kills the hook and lets the tool run,
+#: so our own deadline (GUIDANCE_EVENT_SYNC_TIMEOUT_MS, 12 s by default) must answer first, even
+#: on the longest path: a warm server that does not answer (its deadline plus hookd.CLIENT_GRACE_S),
+#: then the in-process fallback (the deadline again), plus two interpreter starts under load.
+TIMEOUT_S = 30
 
 #: The tools with their own pre-* command on Claude Code.
 _NAMED_TOOLS = ("Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep", "Glob", "Agent", "Task")

@@ -9,7 +9,7 @@ import pytest
 
 from guidance.errors import InstallError
 from guidance.installer import settings
-from guidance.installer.wiring import CLAUDE, CODEX, WIRING, command_for
+from guidance.installer.wiring import CLAUDE, CODEX, TIMEOUT_S, WIRING, command_for
 
 USER = {
     "model": "opus",
@@ -34,7 +34,7 @@ def test_merge_adds_every_wire_and_keeps_the_users_hooks(agent: str) -> None:
         for group in groups:
             for handler in group["hooks"]:
                 if handler["command"] in installed.values():
-                    assert handler["timeout"] == 15  # seconds
+                    assert handler["timeout"] == TIMEOUT_S == 30  # seconds
 
 
 def test_merge_is_idempotent_and_does_not_mutate_its_input() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shlex
 
-from guidance.hooks import dispatch
-from guidance.installer.wiring import CLAUDE_OTHER_TOOLS, WIRING, command_for, our_command_name
+from guidance.hooks import dispatch, hookd, settings
+from guidance.installer.wiring import CLAUDE_OTHER_TOOLS, TIMEOUT_S, WIRING, command_for, our_command_name
 
 
 def test_every_wired_command_exists_and_handles_the_event_it_is_wired_to() -> None:
@@ -27,3 +27,12 @@ def test_commands_are_quoted_absolute_and_skip_site() -> None:
     assert our_command_name({"type": "command", "command": command}) == "pre-bash"
     assert our_command_name({"command": command}) == "pre-bash"  # type defaults to command
     assert our_command_name({"type": "command", "command": "echo hooks/launcher.py"}) is None
+
+
+def test_our_own_deadline_answers_before_the_client_kills_the_hook() -> None:
+    """The client's kill lets the tool run unchecked; our deadline answers by the fail mode and
+    keeps the built-in guard's deny. The longest path: a warm server that does not answer
+    (deadline + grace), then the in-process fallback (the deadline again), with seconds to spare
+    for two interpreter starts on a loaded machine."""
+    deadline_s = settings.DEFAULT_TIMEOUT_MS / 1000
+    assert 2 * deadline_s + hookd.CLIENT_GRACE_S + 3 <= TIMEOUT_S
