@@ -10,7 +10,7 @@ of the same project over a Unix socket in the state directory; the next hook pro
 forward their argv, environment, cwd and stdin bytes, and print the answer.
 
 Safety and correctness:
-- The server runs the very same `dispatch.run` (catastrophe guard first, fail modes,
+- The server runs the very same `dispatch.run` (built-in guard first, fail modes,
   self-timeout); the client forwards the variables the hook reads (GUIDANCE_*, CLAUDE_*,
   CODEX_*, HOME, TMPDIR) and its cwd, which the server applies per request.
 - Any problem on the way (no server, a refused or timed-out connection, a short answer, a
