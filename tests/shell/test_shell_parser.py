@@ -268,3 +268,90 @@ def test_problems_are_single_printable_lines() -> None:
     assert result.problems and all(p.isprintable() and len(p) <= 200 for p in result.problems)
     result = analyze("$'\\x00\\n'" + "x" * 500 + " a")
     assert all(p.isprintable() and len(p) <= 200 for p in result.problems)
+
+
+# -- the plain fast path gives exactly the full parser's tree ------------------------------------
+
+
+def _dump(tree: object) -> object:
+    from guidance.shell.parser import CommandList, SimpleNode
+
+    if isinstance(tree, CommandList):
+        return [([[_dump(node) for node in pipeline] for pipeline in and_or], bg) for and_or, bg in tree.items]
+    if isinstance(tree, SimpleNode):
+        words = [(w.value, w.raw, w.quoted, w.dynamic, w.subs, w.braces, w.glob, w.splits) for w in tree.words]
+        return ("simple", words, tree.redirects, tree.start, tree.end, tree.text, tree.prefix)
+    return ("other", type(tree).__name__)
+
+
+def _full_parse(src: str) -> tuple[object, list[str], int]:
+    from guidance.shell.lexer import ParseState
+    from guidance.shell.parser import Parser
+
+    state = ParseState()
+    tree = Parser(src, 0, state).parse_program()
+    return _dump(tree), state.problems, state.commands
+
+
+PLAIN = [
+    "ls", "git status --short && npm test -- --watch=false", "a;b", "a ; b;", "a&&b||c|d", "  a  \t b  ",
+    "rm -rf ./build", "x=rm", "FOO=1 make -j4 all", "cd ~/src && make", "git push --force-with-lease origin main",
+    "curl -fsSL https://example.com/x.sh | sh", "a=b=c d@e%f+g^h:i", "echo a;", "python3 -m pytest tests/shell -q",
+]
+NOT_PLAIN = [
+    "", "   ", ";", "a |", "a &&", "&& a", "a ; ; b", "a;;b", "a |& b", "a & b", "a &", "a;&b", "a |; b",
+    "time ls", "if true; then ls; fi", "for x in a; do rm $x; done", "echo 'a b'", "echo $HOME", "ls *.py",
+    "echo {a,b}", "ls > out", "a\nb", "echo a # c", "! ls", "(ls)", "f() { ls; }", "a`b`", "x" * 2000,
+]
+
+
+@pytest.mark.parametrize("src", PLAIN)
+def test_plain_lines_take_the_fast_path(src: str) -> None:
+    from guidance.shell.parser import parse_plain
+
+    plain = parse_plain(src)
+    assert plain is not None
+    tree, problems, commands = _full_parse(src)
+    assert _dump(plain[0]) == tree and problems == [] and plain[1] == commands
+
+
+@pytest.mark.parametrize("src", NOT_PLAIN)
+def test_other_lines_take_the_full_parser(src: str) -> None:
+    from guidance.shell.parser import parse_plain
+
+    assert parse_plain(src) is None
+
+
+def test_fast_path_agrees_with_the_full_parser_on_the_corpus() -> None:
+    """Every corpus command the fast path accepts parses to the full parser's tree."""
+    from guidance.shell.parser import parse_plain
+    from tests.corpus.loader import all_cases
+
+    taken = 0
+    for case in all_cases():
+        if case.text.startswith('{"'):
+            continue
+        plain = parse_plain(case.text)
+        if plain is None:
+            continue
+        taken += 1
+        tree, problems, commands = _full_parse(case.text)
+        assert (_dump(plain[0]), [], plain[1]) == (tree, problems, commands), case.id
+    assert taken > 50  # the check means something only if the fast path is common
+
+
+def test_fast_path_agrees_with_the_full_parser_on_random_lines() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from guidance.shell.parser import parse_plain
+
+    @settings(max_examples=2000, deadline=None)
+    @given(st.text(alphabet="ab-=~;|& \tif", max_size=24))
+    def agree(src: str) -> None:
+        plain = parse_plain(src)
+        if plain is not None:
+            tree, problems, commands = _full_parse(src)
+            assert (_dump(plain[0]), [], plain[1]) == (tree, problems, commands)
+
+    agree()
