@@ -23,6 +23,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    #: A program's sequence checks grouped by their `then` words: (then, checks with that `then`).
+    Groups = list[tuple[list[str], list[dict[str, Any]]]]
+
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
     from guidance.shell.model import Command, ShellAnalysis
@@ -53,22 +56,25 @@ def _pattern_text(words: list[str]) -> str:
 
 
 #: id(bundle) -> (bundle, index): a warm process (the hook server) reuses one bundle for many events.
-_INDEX_CACHE: dict[int, tuple[object, dict[str, list[dict[str, Any]]]]] = {}
+_INDEX_CACHE: dict[int, tuple[object, dict[str, Groups]]] = {}
 
 
-def _index(bundle: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
-    """Well-formed sequence checks by the program of `then` ("*" for a glob program)."""
+def _index(bundle: dict[str, Any]) -> dict[str, Groups]:
+    """Well-formed sequence checks by the program of `then` ("*" for a glob program), grouped
+    by `then` (many rules gate the same `git commit`: it is matched once per command)."""
     cached = _INDEX_CACHE.get(id(bundle))
     if cached is not None and cached[0] is bundle:
         return cached[1]
-    index: dict[str, list[dict[str, Any]]] = {}
+    by_then: dict[str, dict[tuple[str, ...], tuple[list[str], list[dict[str, Any]]]]] = {}
     for item in bundle.get("checks") or []:
         if item.get("kind") != "sequence":
             continue
         before, then = item.get("before"), item.get("then")
         if isinstance(before, list) and isinstance(then, list) and before and then:
             key = "*" if any(c in then[0] for c in "*?[") else then[0]
-            index.setdefault(key, []).append(item)
+            group = by_then.setdefault(key, {}).setdefault(tuple(then), (then, []))
+            group[1].append(item)
+    index = {program: list(groups.values()) for program, groups in by_then.items()}
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
     _INDEX_CACHE[id(bundle)] = (bundle, index)
@@ -87,28 +93,26 @@ def check(ctx: GateContext) -> list[Finding]:
     history = ctx.extra("history")
     out: list[Finding] = []
     done: set[int] = set()
+    anywhere = index.get("*", ())
     for position, cmd in enumerate(analysis.commands):
-        tried: dict[tuple[str, ...], bool] = {}  # many rules gate the same `then` (git commit)
-        for item in index.get(cmd.program, []) + index.get("*", []):
-            before, then = item["before"], item["then"]
-            if id(item) in done:
-                continue
-            key = tuple(then)
-            hit = tried.get(key)
-            if hit is None:
-                hit = tried[key] = matches(then, cmd)
-            if not hit:
-                continue
-            done.add(id(item))  # one finding per rule, for its first gated command
-            if _chained_after(analysis, position, before):
-                continue
-            if history is None:
-                verdict = WARN if ctx.level == STANDARD else ASK
-                out.append(finding(GATE, NO_HISTORY, verdict,
-                                   f"`{_pattern_text(then)}` must follow a successful `{_pattern_text(before)}`, but this session's history is unavailable",
-                                   segment=describe(cmd)))
-            elif not satisfied(history, before, then):
-                out.append(_missing(item, before, then, cmd))
+        for groups in (index.get(cmd.program, ()), anywhere):
+            for then, items in groups:
+                if not matches(then, cmd):
+                    continue
+                for item in items:
+                    if id(item) in done:
+                        continue
+                    done.add(id(item))  # one finding per rule, for its first gated command
+                    before = item["before"]
+                    if _chained_after(analysis, position, before):
+                        continue
+                    if history is None:
+                        verdict = WARN if ctx.level == STANDARD else ASK
+                        out.append(finding(GATE, NO_HISTORY, verdict,
+                                           f"`{_pattern_text(then)}` must follow a successful `{_pattern_text(before)}`, but this session's history is unavailable",
+                                           segment=describe(cmd)))
+                    elif not satisfied(history, before, then):
+                        out.append(_missing(item, before, then, cmd))
     return out
 
 
