@@ -91,7 +91,9 @@ def secret_kind(path: str, paths: Resolver) -> str:
     if where is None:
         return ""
     rel = paths.relative_to_home(where)
-    if rel is not None and rel != ".":
+    # Every _HOME_SECRETS entry starts with ".": a home-relative path that does not is neither
+    # one of them, below one, nor a directory holding one (most paths: the project is in home).
+    if rel is not None and rel != "." and rel[:1] == ".":
         for prefix in _HOME_SECRETS:
             # the secret itself, anything below it, or the directory that holds a secret file (`~/.aws`)
             if rel.startswith(prefix) or rel + "/" == prefix or (prefix.startswith(rel + "/") and "/" not in prefix[len(rel) + 1 :]):

@@ -190,6 +190,8 @@ def _words(text: str) -> list[str]:
 def _phrase(words: list[str], pattern: tuple[frozenset[str], ...], gap: int = _GAP) -> bool:
     """True when the word sets of `pattern` occur in order, each within `gap` words of the last."""
     first = pattern[0]
+    if first.isdisjoint(words):
+        return False  # the common case, decided in C
     n = len(words)
     for i in range(n):
         if words[i] not in first:
@@ -219,14 +221,19 @@ def _any_phrase(words: list[str], patterns: tuple[tuple[frozenset[str], ...], ..
     return any(_phrase(words, p) for p in patterns)
 
 
+_OVERRIDE_PRIOR_RULES = (_OVERRIDE_VERBS, _PRIOR, _RULE_NOUNS)
+_OVERRIDE_ALL_PRIOR = (_OVERRIDE_VERBS, _w("all", "any", "everything"), _PRIOR)
+_OVERRIDE_TASK_ABOVE = (_OVERRIDE_VERBS, _RULE_NOUNS | _w("task"), _w("above", "before", "earlier"))
+_NEW_INSTRUCTIONS = (_w("new", "updated", "real"), _w("instructions", "directive", "directives"))
+
+
 def injection_score(words: list[str]) -> tuple[float, str]:
     """(score, what) of instruction-override language in `words`."""
-    if (_phrase(words, (_OVERRIDE_VERBS, _PRIOR, _RULE_NOUNS)) or _phrase(words, (_OVERRIDE_VERBS, _w("all", "any", "everything"), _PRIOR))
-            or _phrase(words, (_OVERRIDE_VERBS, _RULE_NOUNS | _w("task"), _w("above", "before", "earlier")), gap=2)):
+    if (_phrase(words, _OVERRIDE_PRIOR_RULES) or _phrase(words, _OVERRIDE_ALL_PRIOR) or _phrase(words, _OVERRIDE_TASK_ABOVE, gap=2)):
         return 0.9, "an instruction override"
     if _any_phrase(words, _ROLE_TAKEOVER):
         return 0.85, "a role takeover"
-    if _phrase(words, (_w("new", "updated", "real"), _w("instructions", "directive", "directives")), gap=1) and any(w in _OVERRIDE_VERBS for w in words):
+    if _phrase(words, _NEW_INSTRUCTIONS, gap=1) and not _OVERRIDE_VERBS.isdisjoint(words):
         return 0.85, "replacement instructions"
     if _any_phrase(words, _SECRECY):
         return 0.6, "an order to keep something from the user"
