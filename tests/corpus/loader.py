@@ -108,15 +108,21 @@ def bundle_for(policy: str) -> dict[str, object]:
     return _bundles[policy]
 
 
-def run(case: Case) -> object:
+def run(case: Case, *, part: str = "full") -> object:
+    """The decision for `case`; `part="decide"` evaluates against only the bundle's decision
+    part (what the pre-tool hook loads from decide.json)."""
     from guidance.engine import evaluate
     from guidance.event import normalise
+    from guidance.policy.cache import decision_part
 
     old_home = os.environ.get("HOME")
     os.environ["HOME"] = HOME
     try:
         event = normalise(case.payload(), project_dir=ROOT)
-        return evaluate(bundle_for(case.policy), event, level=case.level or None)
+        bundle = bundle_for(case.policy)
+        if part == "decide":
+            bundle = decision_part(bundle)
+        return evaluate(bundle, event, level=case.level or None)
     finally:
         if old_home is not None:
             os.environ["HOME"] = old_home

@@ -20,6 +20,14 @@ def test_case(case: Case) -> None:
         assert case.code in [f.rule for f in findings if f.verdict == verdict], f"{case.id} {case.text!r}: {shown}"
 
 
+def test_the_decision_part_decides_every_case_like_the_whole_bundle() -> None:
+    """The pre-tool hook may load only decide.json: no gate may need what it leaves out."""
+    for case in CASES:
+        whole, part = run(case), run(case, part="decide")
+        seen = [[(f.gate, f.rule, f.verdict, f.message) for f in d.findings] for d in (whole, part)]  # type: ignore[attr-defined]
+        assert seen[0] == seen[1], case.id
+
+
 def test_corpus_size() -> None:
     blocking = [c for c in CASES if c.verdict in ("deny", "ask")]
     allowed = [c for c in CASES if c.verdict == "allow"]
