@@ -32,6 +32,7 @@ from typing import Any, Literal
 import filelock
 from pydantic import BaseModel
 
+from guidance._atomic import write_atomic
 from guidance.autopilot.ab import ABReport
 from guidance.autopilot.analyzer import Analysis, compare, score_bundle
 from guidance.autopilot.promote import MAX_PROMOTIONS, Conflict, Plan, Promotion, build_candidate, find_promotable
@@ -178,17 +179,8 @@ def _read(path: Path) -> bytes | None:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temp file in the same directory, fsync, rename: readers see old or new."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.autopilot-{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Replace `path` with `data` (readers see old or new), creating its directory if needed."""
+    write_atomic(path, data, parent_mode=0o777)
 
 
 def _compile(shared: str, local: str | None, root: Path) -> dict[str, Any]:

@@ -23,6 +23,7 @@ import sys
 import time
 
 from guidance import _fastjson
+from guidance._atomic import write_atomic
 from guidance.errors import StateError
 from guidance.state import STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
 
@@ -42,7 +43,6 @@ MAX_JOB_DEPTH = 12
 TRUNCATED = "…[truncated]"
 
 _SUFFIX = ".json"
-_TMP_PREFIX = ".tmp-"
 
 
 def spool_dir(state_dir: str) -> str:
@@ -101,41 +101,14 @@ def enqueue(
     }
     data = _fastjson.dumps(job).encode("utf-8")
     directory = spool_dir(state_dir)
-    tmp = os.path.join(directory, _TMP_PREFIX + job_id)
     try:
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileNotFoundError:
-            os.makedirs(directory, mode=0o700, exist_ok=True)
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, os.path.join(directory, job_id + _SUFFIX))
-        _fsync_dir(directory)
+        write_atomic(os.path.join(directory, job_id + _SUFFIX), data, mode=0o600, fsync_dir=True, parent_mode=0o700)
     except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
         raise StateError(
             f"cannot write a job to the spool {directory}: {exc.strerror or exc}; "
             "make the state directory writable (or set GUIDANCE_STATE_DIR)"
         ) from None
     return job_id
-
-
-def _fsync_dir(directory: str) -> None:
-    """Make the rename itself durable (a crash after it must not lose the job)."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def pending(state_dir: str) -> list[str]:

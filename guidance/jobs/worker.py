@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from guidance import session, trust
+from guidance._atomic import write_atomic
 from guidance.errors import GuidanceError, StateError
 from guidance.jobs import spool
 from guidance.ledger.record import parse_line
@@ -56,13 +57,8 @@ def worker_state_path(state_dir: str) -> Path:
 
 
 def _write_json_atomic(path: Path, value: Any) -> None:
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        json.dump(value, handle, separators=(",", ":"), ensure_ascii=False)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    data = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    write_atomic(path, data, parent_mode=0o700)
 
 
 class DrainResult:

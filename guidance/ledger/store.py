@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from guidance._atomic import write_atomic
 from guidance.errors import LedgerError, LedgerIntegrityError
 from guidance.ledger import checkpoint as cp
 from guidance.ledger import keys as keymod
@@ -616,9 +617,7 @@ class Ledger:
             "records": [line.decode("utf-8") for line in self.lines()],
         }
         target = Path(out)
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(json.dumps(payload, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomic(target, (json.dumps(payload, ensure_ascii=False, indent=1) + "\n").encode("utf-8"))
         return {"records": len(payload["records"]), "checkpoints": len(notes), "path": str(target)}
 
 
