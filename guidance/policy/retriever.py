@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import math
 
+from guidance.event import tool_class_of
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -97,22 +99,6 @@ INTENT_TABLE: dict[str, tuple[tuple[tuple[str, ...], float], ...]] = {
     ),
 }
 
-#: Tool name (as in hook events) -> tool class used in shard `tools`.
-_TOOL_CLASSES = {
-    "Bash": "bash",
-    "Edit": "edit",
-    "Write": "edit",
-    "MultiEdit": "edit",
-    "NotebookEdit": "edit",
-    "Read": "read",
-    "Grep": "read",
-    "Glob": "read",
-    "Agent": "task",
-    "Task": "task",
-    "WebFetch": "web",
-    "WebSearch": "web",
-}
-
 _STOPWORDS = frozenset(
     "a an and are as at be by for from has have i in is it its of on or that the this to was "
     "we were will with you your our can do if not no so but than then them they these those "
@@ -122,9 +108,8 @@ _STOPWORDS = frozenset(
 
 def tool_class(tool_name: str) -> str:
     """The shard tool class of a hook event's tool name ("Bash" -> "bash", "mcp__x__y" -> "mcp")."""
-    if tool_name.startswith("mcp__"):
-        return "mcp"
-    return _TOOL_CLASSES.get(tool_name, "")
+    cls = tool_class_of(tool_name)
+    return "" if cls == "other" else cls  # no class, not a shard tag: the compiler reads "" as all tools
 
 
 #: ASCII punctuation -> space (apostrophes kept: "doesn't" is one word in the intent table).

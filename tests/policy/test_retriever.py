@@ -83,7 +83,7 @@ def test_terms_are_stemmed_consistently() -> None:
     ("name", "cls"),
     [("Bash", "bash"), ("Edit", "edit"), ("Write", "edit"), ("MultiEdit", "edit"), ("NotebookEdit", "edit"),
      ("Read", "read"), ("Grep", "read"), ("Glob", "read"), ("Agent", "task"), ("Task", "task"),
-     ("WebFetch", "web"), ("mcp__github__create_issue", "mcp"), ("Unknown", "")],
+     ("WebFetch", "web"), ("apply_patch", "edit"), ("mcp__github__create_issue", "mcp"), ("Unknown", ""), ("", "")],
 )
 def test_tool_classes(name: str, cls: str) -> None:
     assert tool_class(name) == cls
