@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 
-from tests.conftest import CORPUS, in_ci  # noqa: F401  (re-exported for the autopilot tests)
+from tests.conftest import CORPUS  # noqa: F401  (re-exported for the autopilot tests)
 
 
 def shard(

@@ -14,10 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from autopilot.helpers import in_ci
 
 from guidance.autopilot.autopilot import Autopilot, Settings
-from guidance.errors import RunnerError
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -35,14 +33,9 @@ SHARED = """# Payments service
 
 @pytest.fixture(scope="module")
 def claude_bin() -> Path:
-    from guidance.headless.claude import find_claude
+    from tests.e2e.e2e_harness import require_claude  # lazily, as the other heavy imports here
 
-    try:
-        return find_claude()
-    except RunnerError as exc:
-        if in_ci():
-            pytest.fail(f"CI=true but the claude binary is missing: {exc}")
-        pytest.skip(f"end-to-end tests need the claude binary: {exc}")
+    return require_claude()
 
 
 @pytest.fixture(autouse=True)
