@@ -6,6 +6,8 @@ into findings. Hot path: standard library only.
 
 from __future__ import annotations
 
+from guidance.paths import resolver_for
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -117,8 +119,6 @@ def resolver(ctx: GateContext) -> Resolver:
     if last[0] is ctx:
         found: Resolver = last[1]
         return found
-    from guidance.paths import resolver_for
-
     event = ctx.event
     root = str(ctx.bundle.get("root") or event.project_dir or event.cwd or "")
     found = resolver_for(event.cwd or root, root)

@@ -8,6 +8,7 @@ Paths are returned as written; callers resolve them.
 from __future__ import annotations
 
 from guidance.gates.commands import Args
+from guidance.gates.commands.git import split as git_split
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -99,9 +100,18 @@ def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     return result
 
 
+#: Every program `_file_effects` reads the words of (each branch below names its programs):
+#: any other command only reads and writes through its redirections.
+_WORD_EFFECTS = READERS | PATTERN_FIRST | MUTATORS | EDITORS | frozenset(
+    ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar")
+)
+
+
 def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     reads, writes = redirect_effects(cmd)
     program = cmd.program
+    if program not in _WORD_EFFECTS:
+        return reads, writes  # already filtered by redirect_effects; no argument parsing needed
     args = cmd.args
     parsed = Args(args, _SHORT_VALUE_OPTS.get(program, frozenset()))
     pos = parsed.positionals
@@ -166,9 +176,7 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
 
 
 def _git_effects(args: list[str], reads: list[str], writes: list[str]) -> None:
-    from guidance.gates.commands.git import split
-
-    sub, rest, _ = split(args)
+    sub, rest, _ = git_split(args)
     if sub in ("checkout", "restore", "rm", "mv", "clean"):
         writes.extend(p for p in rest if not p.startswith("-") and p != "HEAD")
     elif sub in ("show", "cat-file", "blame", "log", "diff"):
