@@ -14,6 +14,7 @@ from guidance.event import READ, WRITE
 from guidance.gates._base import PARANOID, STRICT, Rule
 from guidance.gates.commands import Args, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects
+from guidance.gates.commands.git import split as git_split
 from guidance.gates.patterns import path_matches
 from guidance.gates.reasons import doc, finding
 from guidance._glob import _match_segment
@@ -262,6 +263,4 @@ def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read
 
 
 def _git_sub(cmd: Command) -> str:
-    from guidance.gates.commands.git import split
-
-    return split(cmd.args)[0]
+    return git_split(cmd.args)[0]

@@ -6,14 +6,13 @@ into findings. Hot path: standard library only.
 
 from __future__ import annotations
 
-from guidance.paths import resolver_for
+from guidance.paths import Resolver, resolver_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
     from guidance.gates._base import GateContext
-    from guidance.paths import Resolver
     from guidance.shell.model import Command
 
 
@@ -126,32 +125,30 @@ def resolver(ctx: GateContext) -> Resolver:
     return found
 
 
-#: (analysis, base resolver, resolver by command id or None when no `cd` occurs)
-_cwd_cache: tuple[Any, Any, Any] = (None, None, None)
+#: (context, its analysis, base resolver, resolver by command id or None when no `cd` occurs):
+#: every gate asks for every command, so one event's answers are kept, replaced whole.
+_cwd_cache: tuple[Any, Any, Any, Any] = (None, None, None, None)
 
 
 def resolver_at(ctx: GateContext, cmd: Command) -> Resolver:
     """The resolver for `cmd`, after the top-level `cd`s that run before it (`cd .. && rm -rf x`)."""
     global _cwd_cache
-    base = resolver(ctx)
-    analysis = ctx.shell
-    if analysis is None:
-        return base
     cached = _cwd_cache
-    if cached[0] is not analysis or cached[1] is not base:
-        cached = _cwd_cache = (analysis, base, _cwd_by_command(analysis.commands, base))
-    by_command: dict[int, Resolver] | None = cached[2]
-    if by_command is None:
-        return base
-    return by_command.get(id(cmd), base)
+    analysis = ctx.shell
+    if cached[0] is not ctx or cached[1] is not analysis:
+        base = resolver(ctx)
+        if analysis is None:
+            return base
+        cached = _cwd_cache = (ctx, analysis, base, _cwd_by_command(analysis.commands, base))
+    base_at: Resolver = cached[2]
+    by_command: dict[int, Resolver] | None = cached[3]
+    return base_at if by_command is None else by_command.get(id(cmd), base_at)
 
 
 def _cwd_by_command(commands: list[Command], base: Resolver) -> dict[int, Resolver] | None:
     """Resolver per command when a `cd`/`pushd` changes directory on the way; None when none does."""
     if not any(c.program in ("cd", "pushd") for c in commands):
         return None
-    from guidance.paths import Resolver
-
     by_command: dict[int, Resolver] = {}
     current = base
     for other in commands:
