@@ -14,6 +14,7 @@ import copy
 import json
 import os
 
+from guidance import _atomic
 from guidance.errors import InstallError
 
 from .wiring import Wire, handler_for, our_command_name
@@ -151,17 +152,12 @@ def installed_names(settings: dict[str, Any]) -> dict[tuple[str, str | None, str
 
 
 def write_atomic(path: str, text: str, mode: int = 0o644) -> None:
-    """Replace `path` with `text` in one step (a crash leaves the old or the new file)."""
-    directory = os.path.dirname(path) or "."
-    os.makedirs(directory, exist_ok=True)
+    """Replace `path` with `text` in one step (a crash leaves the old or the new file).
+
+    An existing file keeps its mode; a new one gets `mode` exactly (not masked by the umask).
+    """
     try:
         mode = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
         pass
-    tmp = os.path.join(directory, f".{os.path.basename(path)}.cf-guidance-tmp")
-    with open(tmp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    _atomic.write_atomic(path, text.encode("utf-8"), mode=mode, ignore_umask=True, parent_mode=0o777)
