@@ -347,7 +347,7 @@ def test_fast_path_agrees_with_the_full_parser_on_random_lines() -> None:
     from guidance.shell.parser import parse_plain
 
     @settings(max_examples=2000, deadline=None)
-    @given(st.text(alphabet="ab-=~;|& \tif", max_size=24))
+    @given(st.text(alphabet="aZ09-=~;|&% \t^@+:./_if", max_size=24))
     def agree(src: str) -> None:
         plain = parse_plain(src)
         if plain is not None:
