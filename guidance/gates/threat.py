@@ -227,8 +227,16 @@ _OVERRIDE_TASK_ABOVE = (_OVERRIDE_VERBS, _RULE_NOUNS | _w("task"), _w("above", "
 _NEW_INSTRUCTIONS = (_w("new", "updated", "real"), _w("instructions", "directive", "directives"))
 
 
+#: The first word sets of every phrase injection_score looks for: each finding needs one.
+_INJECTION_FIRSTS = frozenset().union(
+    *(pattern[0] for pattern in (_OVERRIDE_PRIOR_RULES, _OVERRIDE_ALL_PRIOR, _OVERRIDE_TASK_ABOVE, _NEW_INSTRUCTIONS) + _ROLE_TAKEOVER + _SECRECY)
+)
+
+
 def injection_score(words: list[str]) -> tuple[float, str]:
     """(score, what) of instruction-override language in `words`."""
+    if _INJECTION_FIRSTS.isdisjoint(words):
+        return 0.0, ""  # no phrase below can start: the common case, decided in C
     if (_phrase(words, _OVERRIDE_PRIOR_RULES) or _phrase(words, _OVERRIDE_ALL_PRIOR) or _phrase(words, _OVERRIDE_TASK_ABOVE, gap=2)):
         return 0.9, "an instruction override"
     if _any_phrase(words, _ROLE_TAKEOVER):
