@@ -103,11 +103,48 @@ def _required_words(pattern: list[str]) -> frozenset[str]:
     )
 
 
+class _CommandChecks:
+    """One program's command checks, each filed under its rarest required word (or none), so a
+    command meets only the checks whose words it could contain; bundle order is kept."""
+
+    __slots__ = ("unkeyed", "by_word")
+
+    def __init__(self, entries: list[tuple[dict[str, Any], frozenset[str]]]) -> None:
+        counts: dict[str, int] = {}
+        for _, required in entries:
+            for word in required:
+                counts[word] = counts.get(word, 0) + 1
+        self.unkeyed: list[tuple[int, dict[str, Any], frozenset[str]]] = []
+        self.by_word: dict[str, list[tuple[int, dict[str, Any], frozenset[str]]]] = {}
+        for position, (item, required) in enumerate(entries):
+            if required:
+                key = min(required, key=lambda word: (counts[word], word))
+                self.by_word.setdefault(key, []).append((position, item, required))
+            else:
+                self.unkeyed.append((position, item, required))
+
+    def candidates(self, words: set[str]) -> list[tuple[int, dict[str, Any], frozenset[str]]]:
+        """The checks whose filing word is among `words` (a necessary condition), in bundle order."""
+        found = list(self.unkeyed)
+        by_word = self.by_word
+        for word in words:
+            hit = by_word.get(word)
+            if hit is not None:
+                found.extend(hit)
+        if len(found) > 1:
+            found.sort(key=_position)
+        return found
+
+
+def _position(entry: tuple[int, dict[str, Any], frozenset[str]]) -> int:
+    return entry[0]
+
+
 class _Index:
     __slots__ = ("by_program", "glob_programs", "tools", "writes", "reads")
 
     def __init__(self, checks: list[Any]) -> None:
-        self.by_program: dict[str, list[tuple[dict[str, Any], frozenset[str]]]] = {}
+        programs: dict[str, list[tuple[dict[str, Any], frozenset[str]]]] = {}
         self.glob_programs: list[tuple[dict[str, Any], frozenset[str]]] = []
         self.tools: list[dict[str, Any]] = []
         self.writes = _PathChecks()
@@ -123,11 +160,12 @@ class _Index:
                 if any(c in head for c in _GLOB_CHARS):
                     self.glob_programs.append(entry)
                 else:
-                    self.by_program.setdefault(head, []).append(entry)
+                    programs.setdefault(head, []).append(entry)
             elif kind == "tool" and isinstance(pattern, str):
                 self.tools.append(item)
             elif kind in ("write", "read") and isinstance(pattern, str) and pattern:
                 (self.writes if kind == "write" else self.reads).add(_PathCheck(item, pattern))
+        self.by_program = {program: _CommandChecks(entries) for program, entries in programs.items()}
 
 
 _indexes: list[tuple[dict[str, Any], _Index]] = []
@@ -156,13 +194,15 @@ def check(ctx: GateContext) -> list[Finding]:
         if analysis is not None:
             commands = analysis.commands
     fired: set[int] = set()
+    globs = index.glob_programs
     for cmd in commands:
-        entries = index.by_program.get(cmd.program, [])
-        if index.glob_programs:
-            entries = entries + index.glob_programs
-        if not entries:
+        checks = index.by_program.get(cmd.program)
+        if checks is None and not globs:
             continue
         words = set(cmd.args)
+        entries = [(item, required) for _, item, required in checks.candidates(words)] if checks is not None else []
+        if globs:
+            entries.extend(globs)
         for item, required in entries:
             if required and not required <= words:
                 continue

@@ -45,3 +45,30 @@ def test_finding_names_rule_and_source() -> None:
 
     (found,) = run_gate(policy_rules, bash("git push -f --force"), checks=CHECKS)
     assert found.rule == "R1" and found.message == "no force (CLAUDE.md:3)" and found.segment == "git push -f --force"
+
+
+# Many checks on one program, filed under different words: a command meets each check whose
+# words it holds, and findings come in bundle order whatever word filed them.
+MANY = [
+    {"id": "G1#1", "rule": "G1", "kind": "command", "verdict": "warn", "pattern": ["git", "push", "origin", "main"], "message": "a"},
+    {"id": "G2#1", "rule": "G2", "kind": "command", "verdict": "deny", "pattern": ["git", "push", "*"], "message": "b"},
+    {"id": "G3#1", "rule": "G3", "kind": "command", "verdict": "ask", "pattern": ["git", "push", "origin", "release"], "message": "c"},
+    {"id": "G4#1", "rule": "G4", "kind": "command", "verdict": "deny", "pattern": ["git", "--force"], "message": "d"},
+    {"id": "G5#1", "rule": "G5", "kind": "command", "verdict": "warn", "pattern": ["git", "push", "origin", "main"], "message": "e"},
+    {"id": "G6#1", "rule": "G6", "kind": "command", "verdict": "deny", "pattern": ["g*", "clean"], "message": "f"},
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("git push origin main --force", ["G1:warn", "G2:deny", "G4:deny", "G5:warn"]),
+        ("git push origin release", ["G2:deny", "G3:ask"]),
+        ("git main origin push", ["G2:deny"]),  # positional order still matters once filed
+        ("git status", []),
+        ("git clean -fd", ["G6:deny"]),
+        ("git --force clean", ["G4:deny", "G6:deny"]),
+    ],
+)
+def test_many_checks_on_one_program(command: str, expected: list[str]) -> None:
+    assert codes(policy_rules, bash(command), checks=MANY) == expected
