@@ -140,6 +140,8 @@ def _writes(cmd: Command, target: str) -> bool:
 
 def _fork_bomb_text(text: str) -> bool:
     """A function `f(){ ... f | f & ... }` defined then called: `:(){ :|:& };:` under any name."""
+    if "(" not in text or "&" not in text:
+        return False  # both are needed below (a definition and a background call): most commands stop here
     compact = "".join(text.split())
     start = compact.find("(){")
     while start != -1:
