@@ -252,25 +252,11 @@ def _compile(root: str) -> dict[str, Any]:
 def _write_cache(path: str, bundle: dict[str, Any]) -> None:
     import time
 
+    from guidance._atomic import write_atomic
+
     bundle["checked_ns"] = time.time_ns()
-    directory = os.path.dirname(path)
-    tmp = f"{path}.{os.getpid()}.{bundle['checked_ns']}.tmp"
     try:
-        os.makedirs(directory, exist_ok=True)
-        data = _fastjson.dumps(bundle).encode("utf-8")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
+        write_atomic(path, _fastjson.dumps(bundle).encode("utf-8"), mode=0o644, parent_mode=0o777)
         _remember(path, _stamp(path), bundle)
     except OSError:
-        # Read-only checkout or full disk: the bundle is still used, only not cached.
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        pass  # read-only checkout or full disk: the bundle is still used, only not cached
