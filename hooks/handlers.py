@@ -122,7 +122,7 @@ def pre_tool(call: Call) -> protocol.Answer:
     if _final(guard):
         decision = guard  # nothing in a bundle could lift it: no need to load one
     else:
-        bundle = load_bundle(call)
+        bundle = load_bundle(call, part="decide")
         decision = _evaluate(call, bundle, event, shell)
     return _answer_and_record(call, decision)
 
@@ -212,11 +212,15 @@ def _enqueue_quietly(state_dir: str, payload: dict[str, Any], record: dict[str, 
 # -- bundle --------------------------------------------------------------------------------
 
 
-def load_bundle(call: Call) -> dict[str, Any]:
-    """The project's compiled bundle (a cache miss compiles it, after `site.main()`: see cache)."""
+def load_bundle(call: Call, part: str = "full") -> dict[str, Any]:
+    """The project's compiled bundle (a cache miss compiles it, after `site.main()`: see cache).
+
+    Pre-tool decisions ask for the "decide" part: the checks and settings, without the shard
+    texts and retrieval index (a fifth of the bytes to decode).
+    """
     from guidance.policy.cache import load_bundle as load
 
-    return load(call.project_dir, call.state_dir)
+    return load(call.project_dir, call.state_dir, part=part)
 
 
 # -- post events ---------------------------------------------------------------------------

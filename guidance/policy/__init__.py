@@ -6,7 +6,7 @@ The names below resolve lazily on first access:
 
 - `compile_project(dir, strict=False) -> dict`, `compile_sources(shared, local, ...) -> dict`
   (slow path: third-party imports)
-- `load_bundle(dir, state_dir=None) -> dict` (hot path: standard library only)
+- `load_bundle(dir, state_dir=None, *, part="full"|"decide") -> dict` (hot path: standard library only)
 - `retrieve(bundle, text, tool_class=None, k=5) -> [(shard, score)]` (hot path)
 - `render_bundle_text(bundle) -> str`
 

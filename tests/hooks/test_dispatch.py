@@ -72,7 +72,7 @@ def test_edits_and_codex_payloads_are_denied_by_the_same_policy(policy_hook: Hoo
 
 @pytest.mark.parametrize("env", [{}, CLOSED])
 def test_the_catastrophe_guard_stands_when_everything_after_it_fails(hook: HookRunner, monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
-    def broken(call: handlers.Call) -> dict[str, Any]:
+    def broken(call: handlers.Call, part: str = "full") -> dict[str, Any]:
         raise RuntimeError("cache exploded")
 
     monkeypatch.setattr(handlers, "load_bundle", broken)
@@ -89,7 +89,7 @@ def test_the_catastrophe_guard_stands_when_everything_after_it_fails(hook: HookR
 
 @pytest.mark.parametrize("env", [{}, CLOSED])
 def test_self_timeout_answers_by_the_fail_mode(hook: HookRunner, monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> None:
-    def slow(call: handlers.Call) -> dict[str, Any]:
+    def slow(call: handlers.Call, part: str = "full") -> dict[str, Any]:
         time.sleep(10)
         return {}
 
@@ -121,12 +121,12 @@ def _event(project: Path, tool: str, tool_input: dict[str, Any]) -> dict[str, An
     return {"session_id": "s1", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input}
 
 
-def _sleep_past_the_deadline(call: handlers.Call) -> dict[str, Any]:
+def _sleep_past_the_deadline(call: handlers.Call, *args: object, **kwargs: object) -> dict[str, Any]:
     time.sleep(10)
     return {}
 
 
-def _raise(call: handlers.Call) -> dict[str, Any]:
+def _raise(call: handlers.Call, *args: object, **kwargs: object) -> dict[str, Any]:
     raise RuntimeError("bundle exploded")
 
 
@@ -194,13 +194,13 @@ def test_a_built_in_ask_stands_fail_open_and_fail_closed_denies(hook: HookRunner
 
 def test_a_final_built_in_deny_loads_no_bundle(hook: HookRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     loads: list[str] = []
-    monkeypatch.setattr(handlers, "load_bundle", lambda call: loads.append(call.name) or {})
+    monkeypatch.setattr(handlers, "load_bundle", lambda call, part="full": loads.append(f"{call.name}:{part}") or {})
     assert permission(hook("pre-bash", bash("rm -rf /"))) == "deny"
     assert permission(hook("pre-edit", _event(hook.project, "Write", {"file_path": ".claude/settings.json", "content": "{}"}))) == "deny"
     assert loads == []
     # an allowlistable deny (destructive, secrets) still goes to the full evaluation
     assert permission(hook("pre-bash", bash("cat .env", cwd=str(hook.project)))) == "deny"
-    assert loads == ["pre-bash"]
+    assert loads == ["pre-bash:decide"]  # a decision reads only the checks and settings
 
 
 def test_both_stages_share_one_shell_analysis(policy_hook: HookRunner, monkeypatch: pytest.MonkeyPatch) -> None:
