@@ -321,22 +321,15 @@ def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dic
             continue
         sentence = _lstrip_noise(raw)
         lower = sentence.lower().replace("\u2019", "'")  # "Don’t" as typed by editors
-        for match in _SEQ_AFTER.finditer(lower):
-            if _NEGATION.search(lower[: match.start()]):
-                continue
-            then = _sequence_then(match.group("then"), codes)
-            for code in _codes_in(match.group("codes"), codes):
-                before = command_pattern(code, lenient=True)
-                if before and then:
-                    add({"kind": "sequence", "verdict": "deny", "before": before, "then": then})
-        for match in _SEQ_BEFORE.finditer(lower):
-            if _NEGATION.search(lower[: match.start()]):
-                continue
-            then = _sequence_then(match.group("then"), codes)
-            for code in _codes_in(match.group("codes"), codes):
-                before = command_pattern(code, lenient=True)
-                if before and then:
-                    add({"kind": "sequence", "verdict": "deny", "before": before, "then": then})
+        for sequence in (_SEQ_AFTER, _SEQ_BEFORE):
+            for match in sequence.finditer(lower):
+                if _NEGATION.search(lower[: match.start()]):
+                    continue
+                then = _sequence_then(match.group("then"), codes)
+                for code in _codes_in(match.group("codes"), codes):
+                    before = command_pattern(code, lenient=True)
+                    if before and then:
+                        add({"kind": "sequence", "verdict": "deny", "before": before, "then": then})
         for match in _ASK_CMD.finditer(lower):
             lenient = match.group("verb") is not None
             for code in _codes_in(match.group("codes"), codes):
