@@ -234,13 +234,8 @@ class Autopilot:
         for directory in (self.state_root, Path(self.layout.proposals), Path(self.layout.backups), Path(self.layout.logs)):
             directory.mkdir(parents=True, exist_ok=True, mode=0o700)
 
-    # -- the cycle -----------------------------------------------------------------------
-    def run_cycle(self) -> CycleReport:
-        report = CycleReport(started=_now(), source=self.settings.source, decision="error")
-        if not self.settings.enabled and self.settings.source != "manual":
-            report.decision = "disabled"
-            report.reasons.append(f"{ENV_ENABLED}=0")
-            return report
+    def _acquire(self, report: CycleReport, busy: str) -> filelock.FileLock | None:
+        """Take the autopilot lock, or record on `report` that a live autopilot holds it."""
         try:
             self._ensure_dirs()
         except OSError as exc:
@@ -250,8 +245,20 @@ class Autopilot:
             lock.acquire(timeout=0)
         except filelock.Timeout:
             report.decision = "locked"
-            report.reasons.append(f"another autopilot (pid {self._holder()}) holds {LOCK_NAME}; cycle skipped")
+            report.reasons.append(f"another autopilot (pid {self._holder()}) {busy}")
             self._log(report)
+            return None
+        return lock
+
+    # -- the cycle -----------------------------------------------------------------------
+    def run_cycle(self) -> CycleReport:
+        report = CycleReport(started=_now(), source=self.settings.source, decision="error")
+        if not self.settings.enabled and self.settings.source != "manual":
+            report.decision = "disabled"
+            report.reasons.append(f"{ENV_ENABLED}=0")
+            return report
+        lock = self._acquire(report, f"holds {LOCK_NAME}; cycle skipped")
+        if lock is None:
             return report
         try:
             (self.state_root / PID_NAME).write_text(str(os.getpid()), encoding="utf-8")
@@ -561,14 +568,8 @@ class Autopilot:
     def rollback(self) -> CycleReport:
         """Restore CLAUDE.md from the newest backup (consumed, so a second rollback goes further back)."""
         report = CycleReport(started=_now(), source="rollback", decision="error")
-        self._ensure_dirs()
-        lock = filelock.FileLock(str(self.state_root / LOCK_NAME))
-        try:
-            lock.acquire(timeout=0)
-        except filelock.Timeout:
-            report.decision = "locked"
-            report.reasons.append(f"another autopilot (pid {self._holder()}) is running; try again")
-            self._log(report)
+        lock = self._acquire(report, "is running; try again")
+        if lock is None:
             return report
         try:
             backups = sorted(
