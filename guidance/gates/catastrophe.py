@@ -9,7 +9,7 @@ from __future__ import annotations
 from guidance.decision import DENY
 from guidance.gates._base import Rule
 from guidance.gates.commands import Args, describe, resolver_at
-from guidance.gates.commands.rm import deletions
+from guidance.gates.commands.rm import DELETERS, deletions
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM, glob_base
 
@@ -63,6 +63,18 @@ def is_block_device(path: str) -> bool:
     return name.startswith(_DEVICE_PREFIXES)
 
 
+#: Programs `_check_command` has a branch for (`deletions` looks only at find and DELETERS).
+#: Any other command can matter only through a redirection (CAT003) or inline code (CAT004).
+_PROGRAMS = frozenset(("rm", "find", "dd", "tee", "cp", "chmod", "chown", "chgrp", "mv")) | DELETERS | _MKFS
+#: Tests switch this off to prove the pre-filter skips only commands without findings.
+PREFILTER = True
+
+
+def _may_matter(cmd: Command) -> bool:
+    program = cmd.program
+    return bool(cmd.redirects) or bool(cmd.language) or program in _PROGRAMS or program.startswith("mkfs")
+
+
 def check(ctx: GateContext) -> list[Finding]:
     command = ctx.event.command
     if command is None:
@@ -74,6 +86,8 @@ def check(ctx: GateContext) -> list[Finding]:
     if analysis is None:
         return out
     for cmd in analysis.commands:
+        if PREFILTER and not _may_matter(cmd):
+            continue
         _check_command(cmd, analysis, resolver_at(ctx, cmd), out)
         if cmd.language and _fork_bomb_code(cmd.code):
             out.append(finding(GATE, "CAT004", DENY, f"fork bomb in {cmd.language} code", segment=describe(cmd)))

@@ -13,8 +13,8 @@ from guidance.event import WRITE
 from guidance.gates._base import PARANOID, Rule
 from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
 from guidance.gates.commands import cloud, db, git
-from guidance.gates.commands.files import file_effects
-from guidance.gates.commands.rm import deletions
+from guidance.gates.commands.files import file_effects, may_touch_files
+from guidance.gates.commands.rm import DELETERS, deletions
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
 
@@ -156,6 +156,22 @@ RULES = (
        "Every scheduled job of the user goes, with no backup.", "crontab -r", "crontab -l > crontab.bak && crontab -e"),
 )
 
+#: Programs `check` has a branch for: deletions (find, DELETERS), git, databases, cloud/disk
+#: tools, disk images, crontab, code runners (pipe-to-shell). Any other command can matter only
+#: through the files it writes (DST061), which `may_touch_files` rules out in O(1).
+_PROGRAMS = (
+    frozenset(("find", "git", "redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser", "dd", "crontab", "eval", "source", "."))
+    | DELETERS | db.SQL_CLIENTS | cloud.PROGRAMS
+)
+#: Tests switch this off to prove the pre-filter skips only commands without findings.
+PREFILTER = True
+
+
+def _may_matter(cmd: Command) -> bool:
+    program = cmd.program
+    return program in _PROGRAMS or program.startswith("mkfs") or is_interpreter(program) or may_touch_files(cmd)
+
+
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
         return _file_tool_writes(ctx)
@@ -164,6 +180,8 @@ def check(ctx: GateContext) -> list[Finding]:
         return []
     out: list[Finding] = []
     for cmd in analysis.commands:
+        if PREFILTER and not _may_matter(cmd):
+            continue
         paths = resolver_at(ctx, cmd)
         segment = describe(cmd)
         _deletes(ctx, cmd, analysis, paths, segment, out)

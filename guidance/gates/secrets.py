@@ -9,7 +9,7 @@ from guidance.decision import ASK, DENY, WARN
 from guidance.event import READ
 from guidance.gates._base import Rule
 from guidance.gates.commands import SENDERS, describe, resolver, resolver_at
-from guidance.gates.commands.files import file_effects
+from guidance.gates.commands.files import file_effects, may_touch_files
 from guidance.gates.reasons import doc, finding
 from guidance.limits import MAX_SCAN_BYTES
 
@@ -141,9 +141,22 @@ def check(ctx: GateContext) -> list[Finding]:
     return out
 
 
+#: Tests switch this off to prove the pre-filter skips only commands without findings.
+PREFILTER = True
+
+
+def _may_matter(cmd: Command) -> bool:
+    """False only when `_shell` finds nothing for `cmd`: it reads and writes no file, runs no
+    inline code, and neither sends nor dumps the environment (`_exfiltration`'s branches)."""
+    program = cmd.program
+    return may_touch_files(cmd) or bool(cmd.code) or program in SENDERS or program in _ENV_DUMPERS
+
+
 def _shell(ctx: GateContext, analysis: ShellAnalysis, out: list[Finding]) -> None:
     senders = [c for c in analysis.commands if c.program in SENDERS]
     for cmd in analysis.commands:
+        if PREFILTER and not _may_matter(cmd):
+            continue
         paths = resolver_at(ctx, cmd)
         segment = describe(cmd)
         reads, writes = file_effects(cmd)

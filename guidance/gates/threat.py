@@ -19,7 +19,7 @@ from __future__ import annotations
 from guidance.decision import DENY, WARN
 from guidance.gates._base import PARANOID, Rule
 from guidance.gates.commands import SENDERS, SHELLS, describe, resolver
-from guidance.gates.commands.files import file_effects
+from guidance.gates.commands.files import file_effects, may_touch_files
 from guidance.gates.protected_paths import guard_target
 from guidance.gates.reasons import doc, finding
 from guidance.paths import PROJECT_ROOT, SCRATCH, TEMP_ROOT
@@ -306,6 +306,8 @@ def check(ctx: GateContext) -> list[Finding]:
     if event.command is not None and ctx.shell is not None:
         paths = resolver(ctx)
         for cmd in ctx.shell.commands:
+            if PREFILTER and not _may_matter(cmd):
+                continue
             _command(out, cmd, paths)
     return out.findings
 
@@ -430,6 +432,26 @@ _SYSTEM_AUTH = ("/etc/sudoers", "/etc/passwd", "/etc/shadow", "/etc/group", "/et
 _ENCODERS = frozenset(("tar", "zip", "gzip", "bzip2", "xz", "zstd", "base64", "base32", "xxd", "od", "openssl", "gpg", "7z"))
 _RESOLVERS = frozenset(("dig", "nslookup", "host", "drill", "ping"))
 _SUBST_READERS = ("cat ", "base64", "env", "printenv", "whoami", "hostname", "id", "ls ", "find ", "tar ", "head ", "xxd", "history", "uname")
+
+
+#: Programs `_command` and `_exfiltration` have a branch for (besides SENDERS and _RESOLVERS).
+_PROGRAMS = frozenset(
+    ("chmod", "setcap", "visudo", "usermod", "gpasswd", "adduser", "addgroup", "useradd", "passwd", "nsenter", "docker", "podman",
+     "sudo", "su", "nc", "ncat", "netcat", "socat")
+)
+#: Tests switch this off to prove the pre-filter skips only commands without findings.
+PREFILTER = True
+
+
+def _may_matter(cmd: Command) -> bool:
+    """False only when `_command` finds nothing: no file written (policy/guard files, auth files,
+    sockets), no redirection (reverse shells), no branch for the program, no sudo, no inline
+    code, not piped into a sender."""
+    program = cmd.program
+    return (
+        program in _PROGRAMS or program in SENDERS or program in _RESOLVERS or bool(cmd.redirects) or may_touch_files(cmd) or bool(cmd.code)
+        or cmd.pipe_next in SENDERS or "sudo" in cmd.wrappers or "nopasswd" in " ".join(cmd.argv).lower()
+    )
 
 
 def _command(out: _Out, cmd: Command, paths: Resolver) -> None:

@@ -37,6 +37,7 @@ class Command:
         "language",
         "code",
         "stdin",
+        "effects",
     )
 
     def __init__(
@@ -75,6 +76,9 @@ class Command:
         self.code = code
         #: text a heredoc (`<<EOF`) or here-string (`<<<`) feeds on stdin, "" if none
         self.stdin = stdin
+        #: (paths read, paths written) as `guidance.gates.commands.files.file_effects` found them;
+        #: None until a gate first asks (several gates ask for every command of an event)
+        self.effects: tuple[list[str], list[str]] | None = None
 
     @property
     def args(self) -> list[str]:

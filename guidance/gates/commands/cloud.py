@@ -10,6 +10,11 @@ if TYPE_CHECKING:
 
 _KUBECTL_VALUE = frozenset(("-n", "--namespace", "-l", "--selector", "-f", "--filename", "--context", "--kubeconfig", "-o", "--output", "--field-selector", "--grace-period", "--timeout", "--cluster", "--user", "-c", "--container"))
 _AWS_VALUE = frozenset(("--profile", "--region", "--output", "--endpoint-url", "--query"))
+#: Every program `analyse` has a branch for (any other program yields nothing).
+PROGRAMS = frozenset((
+    "kubectl", "oc", "kubecolor", "helm", "terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "aws", "gsutil",
+    "gcloud", "az", "docker", "podman", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "gparted",
+))
 
 
 def analyse(cmd: Command) -> list[tuple[str, str]]:

@@ -85,19 +85,12 @@ def redirect_effects(cmd: Command) -> tuple[list[str], list[str]]:
     return reads, writes
 
 
-_memo: dict[int, tuple[Command, tuple[list[str], list[str]]]] = {}
-
-
 def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
-    """(paths read, paths written or deleted) by this command, as written (memoised: several gates ask)."""
-    found = _memo.get(id(cmd))
-    if found is not None and found[0] is cmd:
-        return found[1]
-    if len(_memo) > 512:
-        _memo.clear()
-    result = _file_effects(cmd)
-    _memo[id(cmd)] = (cmd, result)
-    return result
+    """(paths read, paths written or deleted) by this command, as written (kept on the command: several gates ask)."""
+    found = cmd.effects
+    if found is None:
+        found = cmd.effects = _file_effects(cmd)
+    return found
 
 
 #: Every program `_file_effects` reads the words of (each branch below names its programs):
@@ -105,6 +98,15 @@ def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
 _WORD_EFFECTS = READERS | PATTERN_FIRST | MUTATORS | EDITORS | frozenset(
     ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar")
 )
+
+
+def may_touch_files(cmd: Command) -> bool:
+    """True when `file_effects(cmd)` names any path. O(1) for the common command without
+    redirections whose program's words name no files (`npm test`); gates use it to skip a command."""
+    if not cmd.redirects and cmd.program not in _WORD_EFFECTS:
+        return False
+    reads, writes = file_effects(cmd)
+    return bool(reads or writes)
 
 
 def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
