@@ -13,7 +13,7 @@ from guidance.decision import ASK, DENY
 from guidance.event import READ, WRITE
 from guidance.gates._base import PARANOID, STRICT, Rule
 from guidance.gates.commands import Args, describe, resolver, resolver_at
-from guidance.gates.commands.files import file_effects
+from guidance.gates.commands.files import file_effects, may_touch_files
 from guidance.gates.commands.git import split as git_split
 from guidance.gates.patterns import path_matches
 from guidance.gates.reasons import doc, finding
@@ -199,6 +199,8 @@ def check(ctx: GateContext) -> list[Finding]:
         analysis = ctx.shell
         if analysis is not None:
             for cmd in analysis.commands:
+                if PREFILTER and not _may_matter(cmd):
+                    continue
                 _shell(resolver_at(ctx, cmd), cmd, protect_write, protect_read, out)
     return out
 
@@ -230,6 +232,22 @@ def _match_globs(paths: Resolver, path: str, globs: list[str], code: str, messag
         if isinstance(pattern, str) and path_matches(paths, pattern, path):
             out.append(finding(GATE, code, DENY, message, segment=segment, evidence=path))
             return
+
+
+#: Tests switch this off to prove the pre-filter skips only commands without findings.
+PREFILTER = True
+
+
+def _may_matter(cmd: Command) -> bool:
+    """False only when `_shell` finds nothing: not cf-guidance, no file read or written, and no
+    word or inline code that could name a guard file (every marker holds ".c", any case)."""
+    if cmd.program == "cf-guidance" or may_touch_files(cmd):
+        return True
+    code = cmd.code
+    for text in cmd.argv:
+        if ".c" in text or ".C" in text:
+            return True
+    return ".c" in code or ".C" in code
 
 
 def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read: list[str], out: list[Finding]) -> None:

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from guidance.gates import catastrophe, destructive, secrets, threat
+from guidance.gates import catastrophe, destructive, protected_paths, secrets, threat
 from guidance.gates._base import LEVELS, GateContext
 from tests.corpus.loader import all_cases, bundle_for
 from tests.gates.support import bash, home
 
-GATES = (catastrophe, destructive, threat, secrets)
+GATES = (catastrophe, protected_paths, destructive, threat, secrets)
 
 EXTRA = (
     "sudo tee /etc/sudoers.d/x < rule",
@@ -56,13 +56,14 @@ EXTRA = (
 )
 
 
-def _commands() -> list[str]:
-    seen: list[str] = []
+def _commands() -> list[tuple[str, str]]:
+    """(command, corpus policy file) for every Bash case, then the extra commands."""
+    seen: list[tuple[str, str]] = []
     for case in all_cases():
         command = case.payload().get("tool_input", {}).get("command")  # type: ignore[union-attr]
-        if isinstance(command, str) and command not in seen:
-            seen.append(command)
-    return seen + [c for c in EXTRA if c not in seen]
+        if isinstance(command, str) and (command, case.policy) not in seen:
+            seen.append((command, case.policy))
+    return seen + [(c, "") for c in EXTRA if (c, "") not in seen]
 
 
 def _findings(gate: Any, command: str, level: str, bundle: dict[str, Any], *, prefilter: bool) -> list[tuple[str, ...]]:
@@ -77,12 +78,12 @@ def _findings(gate: Any, command: str, level: str, bundle: dict[str, Any], *, pr
 
 @pytest.mark.parametrize("gate", GATES, ids=[g.GATE for g in GATES])
 def test_the_prefilter_changes_no_finding(gate: Any) -> None:
-    bundle = bundle_for("")
     commands = _commands()
     assert len(commands) > 300
     with home():
         for level in LEVELS:
-            for command in commands:
+            for command, policy in commands:
+                bundle = bundle_for(policy)
                 on = _findings(gate, command, level, bundle, prefilter=True)
                 off = _findings(gate, command, level, bundle, prefilter=False)
                 assert on == off, (level, command)
@@ -94,3 +95,16 @@ def test_the_prefilter_skips_the_benign_bash_command(gate: Any) -> None:
     ctx = GateContext(bash("npm test -- --watch=false"), bundle_for(""))
     assert ctx.shell is not None
     assert not gate._may_matter(ctx.shell.commands[0])
+
+
+def test_protected_paths_settings_globs_are_checked_through_the_prefilter() -> None:
+    """Project globs (protect_write/protect_read) reach `_shell` only through file effects."""
+    from tests.gates.support import bundle
+
+    globbed = bundle(protect_write=["vendor/**"], protect_read=["private/**"])
+    with home():
+        for command in ("echo x > vendor/lib.js", "cat private/notes.md", "cp a vendor/b", "python3 -c 'open(\"private/x\")'", "npm test"):
+            for level in LEVELS:
+                on = _findings(protected_paths, command, level, globbed, prefilter=True)
+                off = _findings(protected_paths, command, level, globbed, prefilter=False)
+                assert on == off, (level, command)
