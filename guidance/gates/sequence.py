@@ -95,7 +95,10 @@ def check(ctx: GateContext) -> list[Finding]:
     done: set[int] = set()
     anywhere = index.get("*", ())
     for position, cmd in enumerate(analysis.commands):
-        for groups in (index.get(cmd.program, ()), anywhere):
+        own = index.get(cmd.program)
+        if own is None and not anywhere:
+            continue  # no rule gates this program: most commands stop here
+        for groups in (own or (), anywhere):
             for then, items in groups:
                 if not matches(then, cmd):
                     continue
