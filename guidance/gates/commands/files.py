@@ -115,6 +115,9 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     if program not in _WORD_EFFECTS:
         return reads, writes  # already filtered by redirect_effects; no argument parsing needed
     args = cmd.args
+    if program == "git":  # needs only the subcommand: parsing every option costs more than the rest
+        _git_effects(args, reads, writes)
+        return [r for r in reads if _is_file_word(r)], [w for w in writes if _is_file_word(w)]
     parsed = Args(args, _SHORT_VALUE_OPTS.get(program, frozenset()))
     pos = parsed.positionals
     if program in MUTATORS:
@@ -156,8 +159,6 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         writes.extend(pos)
     elif program in READERS:
         reads.extend(pos)
-    elif program == "git":
-        _git_effects(args, reads, writes)
     if program == "curl":
         writes.extend(parsed.value("-o", "--output"))
         for value in parsed.value("-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-K", "--config"):
