@@ -121,8 +121,12 @@ class Workspace:
 
 
 def sweep(roots: list[Path], grace_s: float = SWEEP_GRACE_S, wait_s: float = WORKER_WAIT_S) -> None:
-    """Remove workspaces again that a late worker (one spawned while another drained) wrote into."""
-    deadline = time.monotonic() + grace_s
+    """Remove workspaces again that a late worker (one spawned while another drained) wrote into.
+
+    Where /proc lists processes, `cleanup` already waited for every worker process of the
+    workspace, late ones included, so one pass suffices; elsewhere watch for `grace_s`.
+    """
+    deadline = time.monotonic() + (0.0 if os.path.isdir("/proc/self") else grace_s)
     while roots:
         for root in [r for r in roots if r.exists()]:
             _wait_for_worker(root / "project", wait_s)
@@ -139,10 +143,36 @@ def _state_of(project: Path) -> Path:
 
 
 def _wait_for_worker(project: Path, wait_s: float) -> None:
-    """Until no worker is spawned or alive for this project's state dir (at most `wait_s`)."""
+    """Until no worker is spawned or alive for this project (at most `wait_s`)."""
     deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline and _worker_busy(_state_of(project)):
+    while time.monotonic() < deadline and (_worker_busy(_state_of(project)) or _worker_pids(project)):
         time.sleep(0.05)
+
+
+def _worker_pids(project: Path) -> list[int]:
+    """Live `guidance.jobs.worker` processes working on `project` (none found without a /proc).
+
+    The state files alone miss a worker spawned while another drained: it waits for the
+    drain lock without a marker or status of its own, then writes into the state directory.
+    """
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+    wanted = os.path.realpath(project)
+    found: list[int] = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                argv = handle.read().decode("utf-8", "surrogateescape").split("\0")
+        except OSError:
+            continue  # exited meanwhile, or not ours to read
+        if "guidance.jobs.worker" not in argv or "--project" not in argv[:-1]:
+            continue
+        target = os.path.realpath(argv[argv.index("--project") + 1])
+        if (target == wanted or target.startswith(wanted + os.sep)) and _alive(int(pid)):
+            found.append(int(pid))
+    return found
 
 
 def _worker_busy(state: Path) -> bool:

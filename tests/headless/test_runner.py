@@ -259,3 +259,23 @@ def test_an_unexpected_exception_is_reported_and_the_others_still_run(tmp_path: 
     assert by_id["good"].verdict == "pass"
     attempt = by_id["bad"].attempts[0]
     assert (attempt.error_kind, attempt.error, attempt.retries) == ("internal", "ZeroDivisionError: division by zero", 0)
+
+
+def test_default_installer_leaves_the_bundle_cache_warm_for_the_hooks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The run's first hook must find the compiled bundle, not compile CLAUDE.md in a cold process.
+    from guidance.headless.runner import default_installer
+    from guidance.policy import cache
+    from guidance.state import state_dir
+
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "CLAUDE.md").write_text("# Policy\n\n- Never force push.\n", encoding="utf-8")
+    default_installer()(project)
+
+    def no_compile(root: str) -> dict[str, Any]:
+        raise AssertionError(f"the hook would have compiled {root}")
+
+    monkeypatch.setattr(cache, "_MEMO", {})  # as in a fresh hook process
+    monkeypatch.setattr(cache, "_compile", no_compile)
+    bundle = cache.load_bundle(str(project), state_dir(str(project), environ={}), part=cache.DECIDE)
+    assert bundle["root"] == str(project.resolve())

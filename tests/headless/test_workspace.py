@@ -156,3 +156,28 @@ def test_cleanup_waits_for_a_live_worker_process(tmp_path: Path) -> None:
     finally:
         worker.kill()
         worker.wait()
+
+
+def test_cleanup_waits_for_a_worker_process_without_state_files(tmp_path: Path) -> None:
+    # A worker spawned while another drained waits for the drain lock with no marker or
+    # status file of its own; only its command line says which project it will write into.
+    import sys
+    import threading
+
+    from guidance.state import state_dir
+
+    ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
+    state = Path(state_dir(str(ws.project), environ={}))
+    state.mkdir(parents=True)  # cleanup looks for workers only where the guard left state
+    late_write = f"import os, time; time.sleep(0.5); os.makedirs({str(state / 'logs')!r}, exist_ok=True)"
+    worker = subprocess.Popen([sys.executable, "-c", late_write, "-m", "guidance.jobs.worker", "--project", str(ws.project)])
+    cmdline = Path(f"/proc/{worker.pid}/cmdline")
+    while not cmdline.read_bytes():  # Popen returns while exec may still be setting up argv
+        threading.Event().wait(0.01)
+    try:
+        assert ws.cleanup() is True
+        worker.wait()
+        assert not ws.root.exists()  # had cleanup not waited, the worker would have recreated it
+    finally:
+        worker.kill()
+        worker.wait()
