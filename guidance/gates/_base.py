@@ -10,6 +10,8 @@ reference (docs/rules.md) is generated from it.
 
 from __future__ import annotations
 
+from guidance import shell as _shell_analysis
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -66,9 +68,7 @@ class GateContext:
     def shell(self) -> ShellAnalysis | None:
         """The analysed command of a Bash event (computed once, shared by all gates)."""
         if self._shell is None and self.event.command is not None:
-            from guidance.shell import analyze
-
-            self._shell = analyze(self.event.command)
+            self._shell = _shell_analysis.analyze(self.event.command)  # looked up per call: tests replace it
         return self._shell
 
     def extra(self, name: str) -> Any:

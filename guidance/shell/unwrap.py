@@ -505,8 +505,10 @@ def _git(args: list[Arg]) -> list[Nested]:
     `submodule foreach CMD`, `filter-branch --*-filter CMD`."""
     words = [a.value for a in args]
     found: list[Nested] = []
-    if "rebase" not in words and "bisect" not in words and "submodule" not in words and not any(w.startswith("--") for w in words):
-        return found  # each case below needs one of these: most git commands need no loop
+    if "rebase" not in words and "bisect" not in words and "submodule" not in words and not any(
+        w.startswith("--") and (w.startswith("--exec=") or w.endswith("-filter")) for w in words
+    ):
+        return found  # each case below needs one of these words: most git commands (`status --short`) need no loop
     for k in range(1, len(words)):
         word = words[k]
         if word in ("-x", "--exec") and "rebase" in words[1:k] and k + 1 < len(words):
