@@ -28,6 +28,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 #: Environment variable that moves the whole state directory (absolute, or relative to the project).
+#: Session id of the installer's smoke test: its decisions are recorded but never change trust.
+SMOKE_SESSION = "cf-guidance-verify"
+
 STATE_DIR_ENV = "GUIDANCE_STATE_DIR"
 #: Environment variables naming the project root, in order of preference.
 PROJECT_DIR_ENVS = ("CLAUDE_PROJECT_DIR", "GUIDANCE_PROJECT_DIR")

@@ -16,7 +16,7 @@ import shlex
 import subprocess
 
 from guidance.errors import InstallError
-from guidance.state import StateLayout
+from guidance.state import SMOKE_SESSION, StateLayout
 
 from . import settings as settings_file
 from .report import WARNING, VerifyReport
@@ -26,7 +26,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-SMOKE_SESSION = "cf-guidance-verify"
 DANGEROUS = "rm -rf /"
 SAFE = "echo cf-guidance-verify"
 SMOKE_TIMEOUT_S = 60

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import errno
 import fcntl
-import importlib
 import importlib.util
 import json
 import os
@@ -34,7 +33,7 @@ from guidance.errors import GuidanceError, StateError
 from guidance.jobs import spool
 from guidance.ledger.record import parse_line
 from guidance.ledger.store import Ledger, utc_now
-from guidance.state import STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
+from guidance.state import SMOKE_SESSION, STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
 
 #: Jobs appended per ledger lock hold and fsync.
 BATCH = 256
@@ -212,10 +211,8 @@ def derive(state_dir: str, ledger: Ledger, *, project_dir: str = "", result: Dra
         return 0
     summaries: dict[str, dict[str, Any]] = {}
     ended: list[dict[str, Any]] = []
-    # installer/ ships as guidance.installer (package-dir), which mypy cannot follow statically
-    smoke_session = str(getattr(importlib.import_module("guidance.installer.verify"), "SMOKE_SESSION", ""))
     for record in records:
-        if record.get("kind") == spool.DECISION and record.get("session_id") != smoke_session:
+        if record.get("kind") == spool.DECISION and record.get("session_id") != SMOKE_SESSION:
             verdict = record.get("decision", {}).get("decision", "") if isinstance(record.get("decision"), dict) else ""
             trust.record_outcome(tstate, str(record.get("agent_id", "")), verdict, trust.iso_epoch(str(record.get("ts", ""))))
         sid = str(record.get("session_id", ""))

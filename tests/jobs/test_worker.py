@@ -224,7 +224,7 @@ def test_old_session_summaries_are_pruned(state: str) -> None:
 
 
 def test_verify_smoke_session_does_not_move_trust(state: str) -> None:
-    from guidance.installer.verify import SMOKE_SESSION
+    from guidance.state import SMOKE_SESSION
 
     decision_job(state, 1, "deny", session_id=SMOKE_SESSION)
     worker.drain(state)
