@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 MAGIC = b"CFGH1\0"
 #: The server exits after this long without a request.
 IDLE_S = 120
+#: How long a new server waits for the lock of one that is exiting (it is detached: no one waits).
+LOCK_WAIT_S = 3.0
 #: The environment a request carries to the server.
 FORWARDED_PREFIXES = ("GUIDANCE_", "CLAUDE_", "CODEX_")
 FORWARDED_NAMES = ("HOME", "TMPDIR")
@@ -288,10 +290,17 @@ def serve(path: str) -> None:
     from . import dispatch
 
     lock = os.open(path + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return  # another server owns this socket
+    # A stale server that just refused a request may still be exiting: wait a little for its
+    # lock (this process is detached, nobody waits on it); a live server keeps it and wins.
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except OSError:
+            if time.monotonic() >= deadline:
+                return  # another server owns this socket
+            time.sleep(0.05)
     try:
         os.unlink(path)
     except FileNotFoundError:
