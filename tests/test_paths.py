@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 
+from guidance import paths
 from guidance.paths import (
     ANCESTOR, HOME, OUTSIDE, PROJECT, PROJECT_ROOT, ROOT, SYSTEM, TEMP, TEMP_ROOT, Resolver, glob_base, has_glob, is_within,
 )
@@ -108,3 +109,20 @@ def test_resolve_unset_takes_the_default(given: str, unset: str | None) -> None:
 
 def test_parameter_expansions_are_not_globs() -> None:
     assert not has_glob("${HOME:?}/x") and has_glob("${HOME}/*.log") and glob_base("${HOME:?}/a") == "${HOME:?}/a"
+
+
+def test_resolver_for_follows_changes_to_home_and_tmpdir(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cache is keyed by the environment's raw values: a change made through os.environ
+    # must give a resolver built from the new values, and an unchanged one the cached resolver.
+    monkeypatch.setenv("HOME", "/home/first")
+    monkeypatch.delenv("TMPDIR", raising=False)
+    first = paths.resolver_for("/work/p", "/work/p")
+    assert paths.resolver_for("/work/p", "/work/p") is first
+    monkeypatch.setenv("HOME", "/home/second")
+    second = paths.resolver_for("/work/p", "/work/p")
+    assert second.home == "/home/second"
+    monkeypatch.setenv("TMPDIR", "/scratch")
+    third = paths.resolver_for("/work/p", "/work/p")
+    assert third.classify("/scratch/x") == paths.TEMP
+    monkeypatch.delenv("TMPDIR")
+    assert paths.resolver_for("/work/p", "/work/p").classify("/scratch/x") != paths.TEMP
