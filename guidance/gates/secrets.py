@@ -257,8 +257,8 @@ _compiled: list[tuple[str, re.Pattern[str]]] = []
 def scan_secrets(text: str, *, generic: bool) -> list[tuple[str, str]]:
     """(label, matched text) for credentials in `text`. `generic` adds `password = "..."` assignments."""
     lowered = text.lower()
-    tokens = any(marker in lowered for marker in _TOKEN_MARKERS)
-    general = generic and any(marker in lowered for marker in _GENERIC_MARKERS)
+    tokens = _contains_any(lowered, _TOKEN_MARKERS)
+    general = generic and _contains_any(lowered, _GENERIC_MARKERS)
     if not tokens and not general:
         return []
     import re
@@ -282,6 +282,14 @@ def scan_secrets(text: str, *, generic: bool) -> list[tuple[str, str]]:
             found.append(("hard-coded secret", match.group(0)))
             break
     return found
+
+
+def _contains_any(text: str, markers: tuple[str, ...]) -> bool:
+    # A plain loop: any() over a generator costs ~1 µs more per call, on every Bash and Edit event.
+    for marker in markers:
+        if marker in text:
+            return True
+    return False
 
 
 def _entropy(value: str) -> float:
