@@ -331,26 +331,13 @@ RANK = {
     TEMP: 0,
 }
 
-_CACHE: dict[tuple[str, str, object, object], Resolver] = {}
-
-# os.environ.get costs ~1.2 µs a read (a missing TMPDIR raises and catches KeyError inside);
-# its backing dict answers the same question in ~0.05 µs and is updated by every change made
-# through os.environ. The raw values only key the cache: Resolver reads the environment itself.
-_RAW_ENV = getattr(os.environ, "_data", None)
-_ENCODE_KEY = getattr(os.environ, "encodekey", None)
-_RAW_KEYS = (_ENCODE_KEY("HOME"), _ENCODE_KEY("TMPDIR")) if isinstance(_RAW_ENV, dict) and _ENCODE_KEY is not None else None
-
-
-def _environment_key() -> tuple[object, object]:
-    """(HOME, TMPDIR) as the environment holds them now, in whatever form is cheapest to read."""
-    if _RAW_KEYS is not None and isinstance(_RAW_ENV, dict):
-        return _RAW_ENV.get(_RAW_KEYS[0]), _RAW_ENV.get(_RAW_KEYS[1])
-    return os.environ.get("HOME"), os.environ.get("TMPDIR")
+_CACHE: dict[tuple[str, str, str, str], Resolver] = {}
 
 
 def resolver_for(cwd: str, root: str) -> Resolver:
     """A Resolver for this cwd/root, cached: gates of one event share it."""
-    home, tmp = _environment_key()
+    home = os.environ.get("HOME", "")
+    tmp = os.environ.get("TMPDIR", "")
     key = (cwd, root, home, tmp)
     found = _CACHE.get(key)
     if found is None:
