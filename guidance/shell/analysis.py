@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
 from guidance.shell.lexer import ParseState, one_line
-from guidance.shell.model import Command, ShellAnalysis
-from guidance.shell.parser import CompoundNode, FunctionNode, SimpleNode, parse
-from guidance.shell.unwrap import SHELLS, Arg, assignment, nested, strip_wrappers
+from guidance.shell.model import Command, ShellAnalysis, plain_command
+from guidance.shell.parser import CompoundNode, FunctionNode, PlainNode, SimpleNode, parse, split_plain
+from guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, strip_wrappers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,6 +25,10 @@ if TYPE_CHECKING:
     from guidance.shell.lexer import Word
     from guidance.shell.parser import CommandList, Node, Redirect
 
+#: Plain lines (`git status --short && npm test`) skip the lexer's objects, and their passive
+#: commands the unwrapping (see `_Analyzer.plain`). Tests switch it off to compare the two
+#: paths (tests/shell/test_shell_fast_path.py).
+FAST_PATH = True
 #: Total characters parsed across all nested shell strings of one analysis.
 _MAX_TOTAL_CHARS = 4 * MAX_COMMAND_CHARS
 #: Total characters brace expansion and assumed variables may produce in one analysis.
@@ -104,9 +108,11 @@ class _Analyzer:
         if self.chars > _MAX_TOTAL_CHARS:
             self.problem("nested shell code too large: rest not analysed")
             return
-        tree, state = parse(src, ParseState())
-        for message in state.problems:
-            self.problem(f"{origin}: {message}" if origin else message)
+        tree = split_plain(src) if FAST_PATH else None
+        if tree is None:
+            tree, state = parse(src, ParseState(), plain=not FAST_PATH)  # split_plain found it not plain
+            for message in state.problems:
+                self.problem(f"{origin}: {message}" if origin else message)
         self.walk_list(tree, origin, depth, background, [])
 
     def walk_list(self, tree: CommandList, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
@@ -162,6 +168,8 @@ class _Analyzer:
     def walk_node(self, node: Node, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
         if isinstance(node, SimpleNode):
             self.simple(node, origin, depth, background, redirects)
+        elif isinstance(node, PlainNode):
+            self.plain(node, origin, depth, background, redirects)
         elif isinstance(node, CompoundNode):
             for word in node.words:
                 self.substitutions(word.subs, origin, depth)
@@ -200,6 +208,29 @@ class _Analyzer:
         return pairs, stdin
 
     # -- simple commands ----------------------------------------------------------------
+
+    def plain(self, node: PlainNode, origin: str, depth: int, background: bool, outer: list[tuple[str, str]]) -> None:
+        """A simple command of a plain line: what `simple` does for its SimpleNode, without it.
+
+        No word of a plain line holds a quote, `$`, backquote, glob, brace or redirection, so
+        `simple` would find no substitution or redirect and `expand` would give each word as
+        its own literal Arg, never dynamic (hence no known-variable variants), assignment-like
+        if it holds `=`: the `command` call below is the one `simple` makes. Further, when the
+        first word holds no `=` and its program is `passive` (no wrapper, shell or launcher in
+        unwrap's tables), no declarer (`export`) and no interpreter, `command` strips nothing,
+        remembers nothing and follows nothing (a plain line feeds no stdin to xargs or a shell)
+        and emits exactly `plain_command(...)`: argv the words, everything else empty. A plain
+        line is at most 1024 characters, far below MAX_SHELL_WORDS; `emit` applies
+        MAX_SHELL_COMMANDS as before."""
+        words = node.words
+        first = words[0]
+        program = first[first.rfind("/") + 1 :]  # program_name: a plain word has no backslash
+        text = node.src[node.start : node.end]  # SimpleNode.text: starts and ends at a word, nothing to strip
+        if outer or "=" in first or program in _DECLARERS or program.startswith(_INTERPRETER_PREFIXES) or not passive(program, words):
+            args = [Arg(word, False, "=" in word, word) for word in words]
+            self.command(args, list(outer), origin, depth, background, None, text, [], False)
+            return
+        self.emit(plain_command(words, program, text, origin, depth, background))
 
     def simple(self, node: SimpleNode, origin: str, depth: int, background: bool, outer: list[tuple[str, str]]) -> None:
         start = len(self.commands)

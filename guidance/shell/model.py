@@ -89,6 +89,31 @@ class Command:
         return f"Command({self.argv!r}{where})"
 
 
+def plain_command(argv: list[str], program: str, text: str, origin: str, depth: int, background: bool) -> Command:
+    """Exactly `Command(argv, text=text, origin=origin, depth=depth, background=background)`
+    when `program` is `program_name(argv[0])`, in half the time (no keyword binding): the
+    shell analysis builds most commands of everyday lines with it. Every slot is set as
+    `Command.__init__` sets it (tests/shell/test_shell_fast_path.py compares the two)."""
+    cmd = _new(Command)
+    cmd.argv = argv
+    cmd.program = program
+    cmd.text = text
+    cmd.origin = origin
+    cmd.depth = depth
+    cmd.redirects = []
+    cmd.assignments = []
+    cmd.wrappers = []
+    cmd.pipe_prev = cmd.pipe_next = ""
+    cmd.background = background
+    cmd.dynamic = False
+    cmd.language = cmd.code = cmd.stdin = ""
+    cmd.effects = None
+    return cmd
+
+
+_new = object.__new__
+
+
 class ShellAnalysis:
     """All commands found in one command line, plus what could not be analysed.
 

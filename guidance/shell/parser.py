@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from guidance.shell.lexer import Token
 
-    Node = Union["SimpleNode", "CompoundNode", "FunctionNode"]
+    Node = Union["SimpleNode", "CompoundNode", "FunctionNode", "PlainNode"]
 
 _NO_STOPS: frozenset[str] = frozenset()
 _CASE_ENDS = frozenset((";;", ";&", ";;&"))
@@ -91,13 +91,15 @@ class CommandList:
         self.items: list[tuple[list[list[Node]], bool]] = []
 
 
-def parse(src: str, state: ParseState | None = None) -> tuple[CommandList, ParseState]:
-    """Parse a whole command string; problems are collected, never raised."""
+def parse(src: str, state: ParseState | None = None, plain: bool = True) -> tuple[CommandList, ParseState]:
+    """Parse a whole command string; problems are collected, never raised. `plain=False`
+    skips the plain fast path (for a caller that already found the line not plain)."""
     state = state if state is not None else ParseState()
-    plain = parse_plain(src)
-    if plain is not None:
-        state.commands = plain[1]
-        return plain[0], state
+    if plain:
+        tree = parse_plain(src)
+        if tree is not None:
+            state.commands = tree[1]
+            return tree[0], state
     parser = Parser(src, 0, state)
     return parser.parse_program(), state
 
@@ -115,106 +117,126 @@ _PLAIN_RESERVED = frozenset((
 ))
 
 
-def parse_plain(src: str) -> tuple[CommandList, int] | None:
-    """The tree of a plain command line, built without the lexer (the common case: about a
-    third of the cost), with the number of simple commands; None when the line is not plain
-    (anything else, including every syntax error, takes the full parser). Gives exactly the
-    tree `Parser.parse_program` gives (tests/shell/test_shell_parser.py compares them)."""
+def split_plain(src: str) -> CommandList | None:
+    """The command list of a plain command line, its simple commands as `PlainNode`s, built
+    without the lexer; None when the line is not plain (anything else, including every
+    syntax error, takes the full parser)."""
     if len(src) > _PLAIN_MAX_CHARS or not _PLAIN.issuperset(src):
         return None
-    builder = _PlainBuilder(src)
-    i = 0
-    for chunk in src.split():  # only blanks split here: the other whitespace is not plain
-        i = src.find(chunk, i)
-        end = i + len(chunk)
-        if chunk in _PLAIN_OPS:
-            if not builder.operator(chunk):
-                return None
-        elif "|" in chunk or "&" in chunk or ";" in chunk:
-            if not builder.mixed(i, end):
-                return None
-        elif not builder.word(chunk, i, end):
-            return None
-        i = end
-    return builder.finish()
+    return _plain_tree(src, src.split())  # only blanks split here: the other whitespace is not plain
 
 
 _PLAIN_OPS = frozenset(("&&", "||", "|", ";"))
 
 
-class _PlainBuilder:
-    """Assembles the and-or lists of a plain line from its words and operators."""
+def _plain_tree(src: str, tokens: list[str]) -> CommandList | None:
+    """The tree of `tokens`, the blank-separated chunks of `src` in order. A chunk mixing
+    words and operators (`a&&b`, `make;`) is split into its pieces and the tree built again."""
+    result = CommandList()
+    items = result.items
+    and_or: list[list[Node]] = []
+    pipeline: list[Node] = []
+    words: list[str] = []  # of the simple command being read
+    start = end = 0
+    find = src.find
+    for k, token in enumerate(tokens):
+        # the first match at or after `end` is the token itself: only blanks lie between
+        at = find(token, end)
+        if token in _PLAIN_OPS:
+            if not words:
+                return None  # an operator with no command before it: a syntax error
+            pipeline.append(PlainNode(src, start, end, words))
+            words = []
+            if token != "|":
+                and_or.append(pipeline)
+                pipeline = []
+                if token == ";":
+                    items.append((and_or, False))
+                    and_or = []
+        elif "|" in token or "&" in token or ";" in token:
+            pieces = _operator_pieces(tokens[k:])
+            return _plain_tree(src, tokens[:k] + pieces) if pieces is not None else None
+        elif words:
+            words.append(token)
+        elif token in _PLAIN_RESERVED:
+            return None
+        else:
+            words = [token]
+            start = at
+        end = at + len(token)
+    if words:
+        pipeline.append(PlainNode(src, start, end, words))
+        and_or.append(pipeline)
+        items.append((and_or, False))
+    elif pipeline or and_or:
+        return None  # ends in `|`, `&&` or `||`: the full parser reports it
+    return result if items else None
 
-    __slots__ = ("src", "result", "and_or", "pipeline", "node", "commands")
 
-    def __init__(self, src: str) -> None:
-        self.src = src
-        self.result = CommandList()
-        self.and_or: list[list[Node]] = []
-        self.pipeline: list[Node] = []
-        self.node: SimpleNode | None = None
-        self.commands = 0
-
-    def word(self, text: str, start: int, end: int) -> bool:
-        node = self.node
-        if node is None:
-            if text in _PLAIN_RESERVED:
-                return False
-            node = self.node = SimpleNode(self.src, start)
-            self.pipeline.append(node)
-            self.commands += 1
-        word = Word()
-        word.value = word.raw = text
-        node.words.append(word)
-        node.end = end
-        return True
-
-    def operator(self, op: str) -> bool:
-        if self.node is None:
-            return False  # an operator with no command before it: a syntax error
-        self.node = None
-        if op == "|":
-            return True
-        self.and_or.append(self.pipeline)
-        self.pipeline = []
-        if op == ";":
-            self.result.items.append((self.and_or, False))
-            self.and_or = []
-        return True
-
-    def mixed(self, i: int, end: int) -> bool:
-        """A blank-free chunk holding operators and words (`a&&b`, `make;`)."""
-        src = self.src
-        while i < end:
-            c = src[i]
+def _operator_pieces(tokens: list[str]) -> list[str] | None:
+    """`tokens` with every chunk mixing words and operators split into its pieces (`a&&b`
+    -> `a`, `&&`, `b`); None for an operator a plain line does not have (background `&`,
+    `|&`, `;;`, `;&`, `;|`: the full parser decides)."""
+    pieces: list[str] = []
+    for token in tokens:
+        n = len(token)
+        i = 0
+        while i < n:
+            c = token[i]
             if c in "|&;":
-                op = src[i : i + 2]
+                op = token[i : i + 2]
                 if op != "&&" and op != "||":
                     op = c
-                    if c == "&" or src[i + 1 : i + 2] in ("&", ";") or (c == ";" and src[i + 1 : i + 2] == "|"):
-                        return False  # background, `|&`, `;;`, `;&`, `;|`...: the full parser decides
-                if not self.operator(op):
-                    return False
+                    if c == "&" or token[i + 1 : i + 2] in ("&", ";") or (c == ";" and token[i + 1 : i + 2] == "|"):
+                        return None
+                pieces.append(op)
                 i += len(op)
                 continue
             j = i + 1
-            while j < end and src[j] not in "|&;":
+            while j < n and token[j] not in "|&;":
                 j += 1
-            if not self.word(src[i:j], i, j):
-                return False
+            pieces.append(token[i:j])
             i = j
-        return True
+    return pieces
 
-    def finish(self) -> tuple[CommandList, int] | None:
-        if self.node is None:
-            if self.pipeline or self.and_or:
-                return None  # ends in `|`, `&&` or `||`: the full parser reports it
-        else:
-            self.and_or.append(self.pipeline)
-            self.result.items.append((self.and_or, False))
-        if not self.result.items:
-            return None
-        return self.result, self.commands
+
+def parse_plain(src: str) -> tuple[CommandList, int] | None:
+    """The tree of a plain command line (the common case: about a third of the cost of the
+    full parser), with the number of simple commands; None when the line is not plain.
+    Gives exactly the tree `Parser.parse_program` gives (tests/shell/test_shell_parser.py
+    compares them)."""
+    tree = split_plain(src)
+    if tree is None:
+        return None
+    commands = 0
+    for and_or, _ in tree.items:
+        for pipeline in and_or:
+            pipeline[:] = [node.simple() if isinstance(node, PlainNode) else node for node in pipeline]
+            commands += len(pipeline)
+    return tree, commands
+
+
+class PlainNode:
+    """A simple command of a plain line: its words exactly as written (no quoting, expansion
+    or redirection exists in a plain line, so each word is its own value) and where it stands
+    in `src`. `simple()` gives the `SimpleNode` the full parser builds for it."""
+
+    __slots__ = ("words", "src", "start", "end")
+
+    def __init__(self, src: str, start: int, end: int, words: list[str]) -> None:
+        self.words = words
+        self.src = src
+        self.start = start
+        self.end = end
+
+    def simple(self) -> SimpleNode:
+        node = SimpleNode(self.src, self.start)
+        node.end = self.end
+        for text in self.words:
+            word = Word()
+            word.value = word.raw = text
+            node.words.append(word)
+        return node
 
 
 class Parser:

@@ -179,6 +179,8 @@ WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "uvx": _runner((), "p", ("from", "with", "python")),
     "pipx": _runner(("run",), "", ("spec", "python")),
 }
+#: `env` is a wrapper with its own rules (assignments, -S), handled apart from WRAPPERS.
+_ENV = "env"
 _ENV_SHORT_ARG = "uCP"
 _ENV_LONG_ARG = frozenset(("unset", "chdir", "split-string", "default-signal", "ignore-signal", "block-signal"))
 
@@ -202,7 +204,7 @@ def strip_wrappers(args: list[Arg]) -> tuple[list[Arg], list[tuple[str, str]], l
         if arg.dynamic:
             break
         name = program_name(arg.value)
-        if name == "env":
+        if name == _ENV:
             j, args = _env(args, i, assignments)
         else:
             strip = WRAPPERS.get(name)
@@ -505,10 +507,8 @@ def _git(args: list[Arg]) -> list[Nested]:
     `submodule foreach CMD`, `filter-branch --*-filter CMD`."""
     words = [a.value for a in args]
     found: list[Nested] = []
-    if "rebase" not in words and "bisect" not in words and "submodule" not in words and not any(
-        w.startswith("--") and (w.startswith("--exec=") or w.endswith("-filter")) for w in words
-    ):
-        return found  # each case below needs one of these words: most git commands (`status --short`) need no loop
+    if not _git_may_launch(words):
+        return found
     for k in range(1, len(words)):
         word = words[k]
         if word in ("-x", "--exec") and "rebase" in words[1:k] and k + 1 < len(words):
@@ -526,6 +526,14 @@ def _git(args: list[Arg]) -> list[Nested]:
                 found.append(Nested("shell", "git submodule foreach", text=" ".join(a.value for a in rest), dynamic=any(a.dynamic for a in rest)))
             break
     return found
+
+
+def _git_may_launch(words: list[str]) -> bool:
+    """Each case `_git` follows needs one of these words: most git commands (`status
+    --short`) need no loop."""
+    return "rebase" in words or "bisect" in words or "submodule" in words or any(
+        w.startswith("--") and (w.startswith("--exec=") or w.endswith("-filter")) for w in words
+    )
 
 
 _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
@@ -547,3 +555,20 @@ _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
     "chroot": _chroot,
     "script": _script,
 }
+
+#: Launchers with a cheap test on their words that is False whenever they launch nothing.
+_LAUNCH_PRECHECKS: dict[str, Callable[[list[str]], bool]] = {"git": _git_may_launch}
+#: Every program name `strip_wrappers` or `nested` (without stdin) may act on, derived from
+#: their tables; names with a precheck count only if they are nothing but a launcher.
+_ACTED_ON = frozenset(WRAPPERS) | {_ENV} | SHELLS | (frozenset(_LAUNCHERS) - frozenset(_LAUNCH_PRECHECKS))
+
+
+def passive(name: str, words: list[str]) -> bool:
+    """True when `strip_wrappers` and `nested(args, has_stdin=False)` would leave the command
+    `words` (literal words, the first not an assignment, `name` its program) as it is and
+    find nothing it launches: its program is in none of their tables, or is a launcher whose
+    precheck rules out every case. A fast path may then skip both."""
+    if name in _ACTED_ON:
+        return False
+    precheck = _LAUNCH_PRECHECKS.get(name)
+    return precheck is None or not precheck(words)

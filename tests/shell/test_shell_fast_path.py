@@ -1,0 +1,184 @@
+"""The plain-line fast path of the shell analysis is exact: switching it off changes nothing.
+
+`analysis.FAST_PATH` off sends every line through the full path (SimpleNode words, `simple`,
+`expand`, `strip_wrappers`, `nested`, `Command.__init__`). Every command string the project's
+tests and corpus know, and generated plain lines full of wrappers, launchers, assignments and
+interpreters, must give the same analysis both ways, on every attribute gates read.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from guidance.shell import analysis
+from guidance.shell.model import Command, ShellAnalysis, plain_command
+from guidance.shell.parser import split_plain
+from guidance.shell.unwrap import SHELLS, WRAPPERS, _LAUNCH_PRECHECKS, _LAUNCHERS, passive
+from tests.corpus.loader import all_cases
+
+TESTS = Path(__file__).resolve().parent.parent
+REPO = TESTS.parent
+
+
+def _dump(result: ShellAnalysis) -> tuple[object, ...]:
+    """Everything an analysis says, each command by every slot `Command` has."""
+    commands = [(type(c).__name__, *(getattr(c, slot) for slot in Command.__slots__)) for c in result.commands]
+    return (result.source, commands, result.problems, result.complete)
+
+
+def _both(command: str, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    fast = _dump(analysis.analyze(command))
+    monkeypatch.setattr(analysis, "FAST_PATH", False)
+    try:
+        full = _dump(analysis.analyze(command))
+    finally:
+        monkeypatch.setattr(analysis, "FAST_PATH", True)
+    return fast, full
+
+
+def _literals(path: Path) -> Iterator[str]:
+    """Every string literal of a Python file (test tables, expected values, docstrings: a
+    string that is no command is still a line to analyse)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+
+
+#: Plain lines reaching each branch the fast path must leave to the full path.
+EXTRA = (
+    "export x=rm", "declare A=/ B=x", "local x=rm", "readonly x=rm && ls", "typeset -x x=rm", "x=rm", "A=1 B=2 make",
+    "x=rm A=-rf", "env x=rm ls", "sudo rm -rf /", "timeout 5 nice rm -rf /", "xargs rm", "find . -exec rm {} +",
+    "python3 -m pytest", "node -e x", "git rebase -x make main", "git status --short", "ssh host rm -rf /", "eval rm x",
+    "bash -c ls", "sh", "command -v rm", "/usr/bin/env A=1 rm -rf /",
+)
+
+
+def _known_commands() -> list[str]:
+    found: dict[str, None] = dict.fromkeys(EXTRA)
+    for case in all_cases():
+        if case.text.startswith('{"'):
+            command = json.loads(case.text).get("tool_input", {}).get("command")
+            if isinstance(command, str):
+                found[command] = None
+        else:
+            found[case.text] = None
+    files = [*sorted((TESTS / "shell").glob("*.py")), *sorted((TESTS / "gates").rglob("*.py")), REPO / "benchmarks" / "bench_shell.py"]
+    for path in files:
+        for text in _literals(path):
+            found[text] = None
+    return list(found)
+
+
+KNOWN = _known_commands()
+
+
+def test_every_known_command_gives_the_same_analysis_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = 0
+    for command in KNOWN:
+        fast, full = _both(command, monkeypatch)
+        assert fast == full, command
+        plain += split_plain(command) is not None
+    # the comparison means something only if many lines take the fast path
+    assert len(KNOWN) > 2000 and plain > 300, (len(KNOWN), plain)
+
+
+def test_known_commands_inside_shell_strings_and_substitutions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nested plain lines (`bash -c`, `$(...)`, a pipe into sh) take the fast path at depth."""
+    for command in KNOWN:
+        if split_plain(command) is None:
+            continue
+        for wrapped in (f"bash -c '{command}'", f"echo $({command}) | wc", f"echo '{command}' | sh", f"x=1; ({command}) &", f"eval '{command}'; $x $A -rf $PATH"):
+            fast, full = _both(wrapped, monkeypatch)
+            assert fast == full, wrapped
+
+
+WORDS = (
+    "sudo", "sudo -u root", "env", "env -i", "/usr/bin/env", "timeout 5", "nice", "nice -n 5", "nohup", "command", "command -v",
+    "exec", "time", "stdbuf -oL", "flock /tmp/l", "flock -c", "uv run", "npx", "pnpm exec", "poetry run", "A=1", "B=x=y",
+    "PATH=/bin:/usr/bin", "A+=2", "x=rm", "B=/", "1A=2", "--x=1", "xargs", "xargs -0", "xargs -I", "bash -c", "sh", "zsh -lc", "bash -s", "eval",
+    "source", ".", "/dev/stdin", "find", ".", "-exec", "-delete", "-name", "x", "ssh", "host", "ssh -p 22", "su -c", "runuser -u",
+    "watch", "watch -x", "parallel", ":::", "chroot /srv", "script -c", "alias", "ll=ls", "trap", "EXIT", "docker exec", "podman",
+    "kubectl exec", "--", "python3", "python", "-c", "-m", "node", "-e", "perl", "ruby", "php", "awk", "deno", "bun", "pypy3",
+    "git", "status", "--short", "rebase", "-x", "--exec=make", "--tree-filter", "submodule", "foreach", "bisect", "run",
+    "rm", "-rf", "/", "~/", "/tmp/x", "./build", "export", "declare", "local", "readonly", "typeset", "echo", "printf",
+    "base64 -d", "rev", "cm0gLXJmIC8K", "if", "in", "then", "done", "coproc", "/usr/bin/rm", "./x.sh", "make", "npm test",
+    "a&&b", "make;", "x|y", "curl", "https://example.com/i.sh", "tee", "dd", "of=/dev/sda", "cat", ".env", "true",
+)
+SEPARATORS = ("&&", "||", "|", ";")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.sampled_from(("", "export", "declare -x", "local", "x=rm", "A=1", "sudo", "env", "bash -c")),
+    st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), min_size=1, max_size=10),
+    st.sampled_from((" ", "  ", "\t", " \t ")),
+)
+def test_generated_plain_lines_give_the_same_analysis_both_ways(first: str, tokens: list[str], blank: str) -> None:
+    line = blank.join([first, *tokens] if first else tokens)
+    # a plain line nested in another, then variables it may have set (`export x=rm`) in use
+    for text in (line, f"bash -c '{line}'; $x $A -rf $B"):
+        with pytest.MonkeyPatch.context() as monkeypatch:
+            fast, full = _both(text, monkeypatch)
+        assert fast == full, text
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="aZ09-=~;|&% \t^@+:./_ifxsh", max_size=24))
+def test_random_plain_text_gives_the_same_analysis_both_ways(line: str) -> None:
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fast, full = _both(line, monkeypatch)
+    assert fast == full, line
+
+
+def test_the_fast_path_is_taken_for_an_everyday_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path builds the commands of `git status --short && npm test` itself: no Arg,
+    no `strip_wrappers`, no `nested`."""
+    from guidance.shell import unwrap
+
+    def forbidden(*_: object) -> object:
+        raise AssertionError("the full path was taken")
+
+    monkeypatch.setattr(analysis, "strip_wrappers", forbidden)
+    monkeypatch.setattr(analysis, "nested", forbidden)
+    monkeypatch.setattr(unwrap, "Arg", forbidden)
+    result = analysis.analyze("git status --short && npm test -- --watch=false | tee log")
+    assert [c.argv for c in result.commands] == [["git", "status", "--short"], ["npm", "test", "--", "--watch=false"], ["tee", "log"]]
+    assert result.commands[1].pipe_next == "tee" and result.complete
+
+
+@pytest.mark.parametrize("name", sorted({*WRAPPERS, "env", *SHELLS, *_LAUNCHERS}))
+def test_every_name_unwrap_acts_on_is_not_passive(name: str) -> None:
+    """A program in any table of unwrap.py never takes the fast path (a launcher with a
+    precheck only when the precheck rules everything out)."""
+    words = [name, "rebase", "-x", "make"] if name in _LAUNCH_PRECHECKS else [name, "x"]
+    assert not passive(name, words)
+    assert not passive(name, [name]) or name in _LAUNCH_PRECHECKS
+
+
+@pytest.mark.parametrize(("words", "expected"), [
+    (["git", "status", "--short"], True),
+    (["git", "log", "--oneline"], True),
+    (["git", "rebase", "-x", "make", "main"], False),
+    (["git", "bisect", "run", "make"], False),
+    (["git", "submodule", "foreach", "ls"], False),
+    (["git", "filter-branch", "--tree-filter", "rm x"], False),
+    (["git", "rebase", "--exec=make"], False),
+    (["npm", "test"], True),
+    (["ls", "-la"], True),
+])
+def test_passive(words: list[str], expected: bool) -> None:
+    assert passive(words[0], words) is expected
+
+
+def test_plain_command_sets_every_slot_as_the_constructor_does() -> None:
+    built = plain_command(["git", "status"], "git", "git status", "bash -c", 1, True)
+    expected = Command(["git", "status"], text="git status", origin="bash -c", depth=1, background=True)
+    assert [getattr(built, slot) for slot in Command.__slots__] == [getattr(expected, slot) for slot in Command.__slots__]
+    assert type(built) is Command
