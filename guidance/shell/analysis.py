@@ -120,12 +120,12 @@ class _Analyzer:
             for pipeline in and_or:
                 if self.full:
                     return
-                self.walk_pipeline(pipeline, origin, depth, background or bg, redirects)
+                if len(pipeline) == 1:
+                    self.walk_node(pipeline[0], origin, depth, background or bg, redirects)
+                else:
+                    self.walk_pipeline(pipeline, origin, depth, background or bg, redirects)
 
     def walk_pipeline(self, nodes: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
-        if len(nodes) == 1:
-            self.walk_node(nodes[0], origin, depth, background, redirects)
-            return
         groups: list[list[Command]] = []
         for node in nodes:
             start = len(self.commands)
@@ -166,10 +166,10 @@ class _Analyzer:
             self.interpreter(consumer, text)
 
     def walk_node(self, node: Node, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
-        if isinstance(node, SimpleNode):
-            self.simple(node, origin, depth, background, redirects)
-        elif isinstance(node, PlainNode):
+        if isinstance(node, PlainNode):
             self.plain(node, origin, depth, background, redirects)
+        elif isinstance(node, SimpleNode):
+            self.simple(node, origin, depth, background, redirects)
         elif isinstance(node, CompoundNode):
             for word in node.words:
                 self.substitutions(word.subs, origin, depth)
@@ -225,7 +225,7 @@ class _Analyzer:
         words = node.words
         first = words[0]
         program = first[first.rfind("/") + 1 :]  # program_name: a plain word has no backslash
-        text = node.src[node.start : node.end]  # SimpleNode.text: starts and ends at a word, nothing to strip
+        text = node.text
         if outer or "=" in first or program in _DECLARERS or program.startswith(_INTERPRETER_PREFIXES) or not passive(program, words):
             args = [Arg(word, False, "=" in word, word) for word in words]
             self.command(args, list(outer), origin, depth, background, None, text, [], False)

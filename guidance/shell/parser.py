@@ -131,22 +131,26 @@ _PLAIN_OPS = frozenset(("&&", "||", "|", ";"))
 
 def _plain_tree(src: str, tokens: list[str]) -> CommandList | None:
     """The tree of `tokens`, the blank-separated chunks of `src` in order. A chunk mixing
-    words and operators (`a&&b`, `make;`) is split into its pieces and the tree built again."""
+    words and operators (`a&&b`, `make;`) is split into its pieces and the tree built again.
+
+    Words hold no operator character, so between a command's first word and the operator
+    after it lie only its words and blanks: `find` from there meets that operator first,
+    and the command's text is what lies between, without the trailing blanks."""
     result = CommandList()
     items = result.items
     and_or: list[list[Node]] = []
     pipeline: list[Node] = []
     words: list[str] = []  # of the simple command being read
-    start = end = 0
+    start = pos = 0  # where it starts; where the next token is looked for
     find = src.find
-    for k, token in enumerate(tokens):
-        # the first match at or after `end` is the token itself: only blanks lie between
-        at = find(token, end)
+    for token in tokens:
         if token in _PLAIN_OPS:
             if not words:
                 return None  # an operator with no command before it: a syntax error
-            pipeline.append(PlainNode(src, start, end, words))
+            at = find(token, pos)
+            pipeline.append(PlainNode(src, start, src[start:at].rstrip(), words))
             words = []
+            pos = at + len(token)
             if token != "|":
                 and_or.append(pipeline)
                 pipeline = []
@@ -154,18 +158,17 @@ def _plain_tree(src: str, tokens: list[str]) -> CommandList | None:
                     items.append((and_or, False))
                     and_or = []
         elif "|" in token or "&" in token or ";" in token:
-            pieces = _operator_pieces(tokens[k:])
-            return _plain_tree(src, tokens[:k] + pieces) if pieces is not None else None
+            pieces = _operator_pieces(tokens)
+            return _plain_tree(src, pieces) if pieces is not None else None
         elif words:
             words.append(token)
         elif token in _PLAIN_RESERVED:
             return None
         else:
             words = [token]
-            start = at
-        end = at + len(token)
+            start = find(token, pos)  # only blanks lie before it
     if words:
-        pipeline.append(PlainNode(src, start, end, words))
+        pipeline.append(PlainNode(src, start, src[start:].rstrip(), words))
         and_or.append(pipeline)
         items.append((and_or, False))
     elif pipeline or and_or:
@@ -221,17 +224,18 @@ class PlainNode:
     or redirection exists in a plain line, so each word is its own value) and where it stands
     in `src`. `simple()` gives the `SimpleNode` the full parser builds for it."""
 
-    __slots__ = ("words", "src", "start", "end")
+    __slots__ = ("words", "src", "start", "text")
 
-    def __init__(self, src: str, start: int, end: int, words: list[str]) -> None:
+    def __init__(self, src: str, start: int, text: str, words: list[str]) -> None:
         self.words = words
         self.src = src
         self.start = start
-        self.end = end
+        #: `src` from the first word to the end of the last (SimpleNode.text)
+        self.text = text
 
     def simple(self) -> SimpleNode:
         node = SimpleNode(self.src, self.start)
-        node.end = self.end
+        node.end = self.start + len(self.text)
         for text in self.words:
             word = Word()
             word.value = word.raw = text

@@ -531,9 +531,15 @@ def _git(args: list[Arg]) -> list[Nested]:
 def _git_may_launch(words: list[str]) -> bool:
     """Each case `_git` follows needs one of these words: most git commands (`status
     --short`) need no loop."""
-    return "rebase" in words or "bisect" in words or "submodule" in words or any(
-        w.startswith("--") and (w.startswith("--exec=") or w.endswith("-filter")) for w in words
-    )
+    if not _GIT_LAUNCH_WORDS.isdisjoint(words):
+        return True
+    for word in words:  # a loop of slices, not any() of methods: this runs for nearly every git command
+        if word[:7] == "--exec=" or (word[-7:] == "-filter" and word[:2] == "--"):
+            return True
+    return False
+
+
+_GIT_LAUNCH_WORDS = frozenset(("rebase", "bisect", "submodule"))
 
 
 _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
