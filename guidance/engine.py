@@ -66,13 +66,14 @@ def evaluate(
             found = gate.check(ctx)
         except Exception as exc:  # a bug in one gate must not decide the event by crashing
             found = [_gate_error(gate.GATE, exc, error_verdict)]
-        if allow_commands and found and gate.GATE in ALLOWLISTABLE:
-            found = _apply_allowlist(ctx, found, allow_commands)
+        if found:  # most gates find nothing
+            if allow_commands and gate.GATE in ALLOWLISTABLE:
+                found = _apply_allowlist(ctx, found, allow_commands)
+            findings.extend(found)
         if tracer is not None:
             tracer.add("gate", gate=gate.GATE, findings=str(len(found)))
             for item in found:
                 tracer.add("rule", gate=item.gate, rule=item.rule, verdict=item.verdict, message=item.message, segment=item.segment)
-        findings.extend(found)
     return decide(findings, tracer)
 
 

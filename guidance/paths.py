@@ -128,9 +128,16 @@ def glob_base(path: str) -> str:
 
 
 class Resolver:
-    """Resolves and classifies paths for one event: working directory, project, home, temps."""
+    """Resolves and classifies paths for one event: working directory, project, home, temps.
 
-    __slots__ = ("cwd", "root", "home", "temps", "_real_root", "_memo")
+    What it learns about symlinks (`_realpath`, `where`) it keeps for its own life, so one
+    event's gates look each path up once; `resolver_for` therefore gives every event its own
+    Resolver (a link may change between two tool calls: an answer kept across events would be
+    a bypass). The Resolvers of one set-up share only the lexical work (`resolve`) and the
+    project root's real path (see `_roots`).
+    """
+
+    __slots__ = ("cwd", "root", "home", "temps", "_real_root", "_memo", "_real", "_where", "_origin")
 
     def __init__(self, cwd: str, root: str, *, home: str | None = None, temps: tuple[str, ...] | None = None) -> None:
         self.home = home if home is not None else home_dir()
@@ -139,6 +146,11 @@ class Resolver:
         self._real_root: str | None = None
         #: resolve() results for literal paths: several gates resolve the same path per event
         self._memo: dict[str, str | None] = {}
+        #: _realpath() and where() answers: they follow symlinks, so they live only as long as this Resolver
+        self._real: dict[str, str] = {}
+        self._where: dict[tuple[str, bool], tuple[str | None, str]] = {}
+        #: the cached Resolver this one was made from (for_event), which keeps the project root's real path
+        self._origin: Resolver | None = None
         self.root = "/"
         self.cwd = "/"
         given = self._expand_home(root or cwd or "/") or "/"
@@ -147,6 +159,20 @@ class Resolver:
         if cwd:
             self.cwd = self.resolve(cwd) or self.root
         self._memo.clear()  # entries above were resolved against the provisional cwd
+
+    def for_event(self) -> Resolver:
+        """A Resolver with this one's set-up and lexical memo, and no symlink answers yet."""
+        fresh = Resolver.__new__(Resolver)
+        fresh.cwd = self.cwd
+        fresh.root = self.root
+        fresh.home = self.home
+        fresh.temps = self.temps
+        fresh._real_root = self._real_root
+        fresh._memo = self._memo
+        fresh._real = {}
+        fresh._where = {}
+        fresh._origin = self
+        return fresh
 
     def _expand_home(self, path: str) -> str | None:
         if path == "~" or path.startswith("~/"):
@@ -240,22 +266,23 @@ class Resolver:
         return result
 
     def _realpath(self, path: str) -> str:
-        # Follow symlinks of the longest existing prefix (`link/sub` where link -> /etc).
         try:
-            if os.path.lexists(path):
-                return os.path.realpath(path)
-            parent, name = os.path.split(path)
-            if parent and parent != path and os.path.lexists(parent):
-                return os.path.join(os.path.realpath(parent), name)
-        except (OSError, ValueError):
+            return self._real[path]
+        except KeyError:
             pass
-        return path
+        result = self._real[path] = _follow_links(path)
+        return result
 
     def _roots(self) -> tuple[str, ...]:
-        if self._real_root is None:
-            self._real_root = self._realpath(self.root)
-        if self._real_root != self.root:
-            return (self.root, self._real_root)
+        real_root = self._real_root
+        if real_root is None:
+            real_root = self._real_root = self._realpath(self.root)
+            if self._origin is not None:
+                # Where the project root really is belongs to the set-up, like HOME: kept as long as
+                # the cached Resolver (as before per-event Resolvers), not looked up on every event.
+                self._origin._real_root = real_root
+        if real_root != self.root:
+            return (self.root, real_root)
         return (self.root,)
 
     def classify(self, path: str) -> str:
@@ -289,6 +316,15 @@ class Resolver:
 
         Returns (resolved path or None, kind); kind is "" when the path is dynamic.
         """
+        key = (path, real)
+        try:
+            return self._where[key]
+        except KeyError:
+            pass
+        result = self._where[key] = self._where_uncached(path, real)
+        return result
+
+    def _where_uncached(self, path: str, real: bool) -> tuple[str | None, str]:
         literal = self.resolve(glob_base(path))
         if literal is None:
             return None, ""
@@ -335,7 +371,9 @@ _CACHE: dict[tuple[str, str, str, str], Resolver] = {}
 
 
 def resolver_for(cwd: str, root: str) -> Resolver:
-    """A Resolver for this cwd/root, cached: gates of one event share it."""
+    """A Resolver for one event at this cwd/root. The set-up (home, temps, root) is cached by
+    cwd, root, HOME and TMPDIR; each call gets its own Resolver (`Resolver.for_event`), so
+    symlinks are looked up afresh for every event."""
     home = os.environ.get("HOME", "")
     tmp = os.environ.get("TMPDIR", "")
     key = (cwd, root, home, tmp)
@@ -344,4 +382,24 @@ def resolver_for(cwd: str, root: str) -> Resolver:
         if len(_CACHE) > 64:
             _CACHE.clear()
         found = _CACHE[key] = Resolver(cwd, root)
-    return found
+    return found.for_event()
+
+
+def _follow_links(path: str) -> str:
+    """`path` (absolute, normalised) with its symlinks followed when it or its parent exists
+    (`link/sub` where link -> /etc), else `path` as it is.
+
+    realpath() first: it looks at every component once and keeps a missing tail as written, so
+    when it changes nothing (the usual case) no existence check is needed; only a changed
+    answer asks whether the path or its parent exists.
+    """
+    try:
+        real = os.path.realpath(path)
+        if real == path or os.path.lexists(path):
+            return real
+        parent = os.path.dirname(path)
+        if parent != path and os.path.lexists(parent):
+            return real  # = realpath(parent) + the last name: realpath keeps a missing last component
+    except (OSError, ValueError):
+        pass
+    return path

@@ -169,3 +169,19 @@ def test_fuzzed_paths_never_raise_inside_a_gate() -> None:
         assert not [f for f in decision.findings if f.rule == "GATE-ERROR"]
 
     run()
+
+
+def test_a_new_event_sees_a_changed_symlink(tmp_path: Any) -> None:
+    # Gates share path answers within one event only: a link re-pointed between two tool calls
+    # must be judged as it is now, even for the same command in the same project.
+    project = tmp_path / "project"
+    (project / "build").mkdir(parents=True)
+    link = project / "out"
+    link.symlink_to(project / "build")
+    event = Event(tool="Bash", tool_input={"command": "rm -rf out/"}, command="rm -rf out/", cwd=str(project))
+    policy = {"root": str(project), "settings": {}, "checks": []}
+    assert evaluate(policy, event).verdict == "allow"
+    link.unlink()
+    link.symlink_to("/etc")
+    decision = evaluate(policy, event)
+    assert decision.verdict == "deny" and decision.rule == "CAT001"

@@ -113,11 +113,12 @@ def test_parameter_expansions_are_not_globs() -> None:
 
 def test_resolver_for_follows_changes_to_home_and_tmpdir(monkeypatch: pytest.MonkeyPatch) -> None:
     # The cache is keyed by the environment's raw values: a change made through os.environ
-    # must give a resolver built from the new values, and an unchanged one the cached resolver.
+    # must give a resolver built from the new values, and an unchanged one the cached set-up.
     monkeypatch.setenv("HOME", "/home/first")
     monkeypatch.delenv("TMPDIR", raising=False)
     first = paths.resolver_for("/work/p", "/work/p")
-    assert paths.resolver_for("/work/p", "/work/p") is first
+    again = paths.resolver_for("/work/p", "/work/p")
+    assert again is not first and again._origin is first._origin and again._memo is first._memo
     monkeypatch.setenv("HOME", "/home/second")
     second = paths.resolver_for("/work/p", "/work/p")
     assert second.home == "/home/second"
@@ -126,3 +127,58 @@ def test_resolver_for_follows_changes_to_home_and_tmpdir(monkeypatch: pytest.Mon
     assert third.classify("/scratch/x") == paths.TEMP
     monkeypatch.delenv("TMPDIR")
     assert paths.resolver_for("/work/p", "/work/p").classify("/scratch/x") != paths.TEMP
+
+
+def test_each_resolver_for_call_looks_symlinks_up_afresh(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # One event's gates share what a Resolver learnt about a link; the next event must see the
+    # link as it is then (an answer kept across events would let a re-pointed link through).
+    project = tmp_path / "p"
+    (project / "build").mkdir(parents=True)
+    link = project / "out"
+    link.symlink_to(project / "build")
+    first = paths.resolver_for(str(project), str(project))
+    assert first.where("out") == (str(project / "out"), PROJECT)
+    assert first.resolve("out", real=True) == str(project / "build")
+    link.unlink()
+    link.symlink_to("/etc")
+    assert first.where("out") == (str(project / "out"), PROJECT)  # the same event: the answer it already gave
+    second = paths.resolver_for(str(project), str(project))
+    assert second.where("out") == ("/etc", SYSTEM)
+    assert second.resolve("out", real=True) == "/etc"
+
+
+def _follow_links_reference(path: str) -> str:
+    """The plain statement of what `_follow_links` answers (its faster form must agree)."""
+    import os
+
+    try:
+        if os.path.lexists(path):
+            return os.path.realpath(path)
+        parent, name = os.path.split(path)
+        if parent and parent != path and os.path.lexists(parent):
+            return os.path.join(os.path.realpath(parent), name)
+    except (OSError, ValueError):
+        pass
+    return path
+
+
+def test_follow_links_agrees_with_its_plain_statement(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    base = tmp_path / "t"
+    (base / "real" / "sub").mkdir(parents=True)
+    (base / "real" / "file").write_text("x")
+    links = {
+        "to-real": base / "real", "to-sub": base / "real" / "sub", "to-etc": "/etc", "to-missing": base / "nowhere",
+        "to-file": base / "real" / "file", "loop": base / "loop", "relative": "real/sub", "up": "real/../real",
+    }
+    for name, target in links.items():
+        (base / name).symlink_to(target)
+    (base / "real" / "back").symlink_to(base)
+    names = ["real", "sub", "file", "missing", "back", *links]
+    paths_ = ["/", "/etc", "/nonexistent/x", str(base)]
+    for first in names:
+        paths_.append(f"{base}/{first}")
+        for second in names:
+            paths_.append(f"{base}/{first}/{second}")
+            paths_.append(f"{base}/{first}/{second}/deeper")
+    for path in paths_:
+        assert paths._follow_links(path) == _follow_links_reference(path), path

@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 
     from guidance.decision import Trace
     from guidance.event import Event
-    from guidance.shell.model import ShellAnalysis
+    from guidance.gates.commands.rm import Deletion
+    from guidance.gates.commands.summary import Summary
+    from guidance.paths import Resolver
+    from guidance.shell.model import Command, ShellAnalysis
 
 #: Policy levels, least to most strict. The level changes how gates treat uncertainty
 #: (unparsable shell, dynamic program names, writes outside the project), never whether a
@@ -45,7 +48,7 @@ class Rule:
 class GateContext:
     """Everything a gate may look at for one event. Gates do no I/O beyond path resolution."""
 
-    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras")
+    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions")
 
     def __init__(
         self,
@@ -63,6 +66,13 @@ class GateContext:
         self._shell: ShellAnalysis | None = None
         #: Optional inputs later layers provide (session history, trust tier, ...).
         self._extras = extras if extras is not None else {}
+        # What the gates of this event work out once and share (guidance.gates.commands): the
+        # path resolver, the resolver per command after `cd`s, the summary of the analysed
+        # commands, the deletions per command. Kept on the context, so never across events.
+        self._paths: Resolver | None = None
+        self._paths_at: tuple[ShellAnalysis, dict[int, Resolver] | None] | None = None
+        self._summary: Summary | None = None
+        self._deletions: dict[int, tuple[Command, list[Deletion]]] | None = None
 
     @property
     def shell(self) -> ShellAnalysis | None:

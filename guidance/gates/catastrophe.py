@@ -9,7 +9,8 @@ from __future__ import annotations
 from guidance.decision import DENY
 from guidance.gates._base import Rule
 from guidance.gates.commands import Args, describe, resolver_at
-from guidance.gates.commands.rm import DELETERS, deletions
+from guidance.gates.commands.rm import DELETERS, deletions_of
+from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM, glob_base
 
@@ -17,8 +18,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
+    from guidance.gates.commands.summary import Summary
     from guidance.paths import Resolver
-    from guidance.shell.model import Command, ShellAnalysis
+    from guidance.shell.model import Command
 
 GATE = "catastrophe"
 
@@ -75,6 +77,11 @@ def _may_matter(cmd: Command) -> bool:
     return bool(cmd.redirects) or bool(cmd.language) or program in _PROGRAMS or program.startswith("mkfs")
 
 
+def _any_may_matter(found: Summary) -> bool:
+    """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
+    return found.redirects or found.language or found.mkfs or not found.programs.isdisjoint(_PROGRAMS)
+
+
 def check(ctx: GateContext) -> list[Finding]:
     command = ctx.event.command
     if command is None:
@@ -82,24 +89,25 @@ def check(ctx: GateContext) -> list[Finding]:
     out: list[Finding] = []
     if _fork_bomb_text(command):
         out.append(finding(GATE, "CAT004", DENY, "fork bomb: a function that pipes into itself in the background", segment=command))
-    analysis = ctx.shell
-    if analysis is None:
+    found = summary(ctx)
+    if found is None or (PREFILTER and not _any_may_matter(found)):
         return out
-    for cmd in analysis.commands:
+    for cmd in found.analysis.commands:
         if PREFILTER and not _may_matter(cmd):
             continue
-        _check_command(cmd, analysis, resolver_at(ctx, cmd), out)
+        _check_command(ctx, cmd, out)
         if cmd.language and _fork_bomb_code(cmd.code):
             out.append(finding(GATE, "CAT004", DENY, f"fork bomb in {cmd.language} code", segment=describe(cmd)))
     return out
 
 
-def _check_command(cmd: Command, analysis: ShellAnalysis, paths: Resolver, out: list[Finding]) -> None:
+def _check_command(ctx: GateContext, cmd: Command, out: list[Finding]) -> None:
     program = cmd.program
     segment = describe(cmd)
+    paths = resolver_at(ctx, cmd)
     if program == "rm" and "--no-preserve-root" in cmd.args:
         out.append(finding(GATE, "CAT002", DENY, "rm --no-preserve-root disables the protection of /", segment=segment))
-    for deletion in deletions(cmd, analysis):
+    for deletion in deletions_of(ctx, cmd):
         if deletion.target is None or not deletion.recursive:
             continue
         where, kind = paths.where(deletion.target)

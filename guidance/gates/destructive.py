@@ -14,7 +14,8 @@ from guidance.gates._base import PARANOID, Rule
 from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
 from guidance.gates.commands import cloud, db, git
 from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.rm import DELETERS, deletions
+from guidance.gates.commands.rm import DELETERS, deletions_of
+from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
 
@@ -22,6 +23,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
+    from guidance.gates.commands.rm import Deletion
+    from guidance.gates.commands.summary import Summary
     from guidance.paths import Resolver
     from guidance.shell.model import Command, ShellAnalysis
 
@@ -172,44 +175,51 @@ def _may_matter(cmd: Command) -> bool:
     return program in _PROGRAMS or program.startswith("mkfs") or is_interpreter(program) or may_touch_files(cmd)
 
 
+def _any_may_matter(found: Summary) -> bool:
+    """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
+    return found.files or found.mkfs or found.interpreter or not found.programs.isdisjoint(_PROGRAMS)
+
+
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
         return _file_tool_writes(ctx)
-    analysis = ctx.shell
-    if analysis is None:
+    found = summary(ctx)
+    if found is None or (PREFILTER and not _any_may_matter(found)):
         return []
+    analysis = found.analysis
     out: list[Finding] = []
     for cmd in analysis.commands:
         if PREFILTER and not _may_matter(cmd):
             continue
-        paths = resolver_at(ctx, cmd)
         segment = describe(cmd)
-        _deletes(ctx, cmd, analysis, paths, segment, out)
+        removed = deletions_of(ctx, cmd)
+        if removed:
+            _deletes(ctx, removed, resolver_at(ctx, cmd), segment, out)
         program = cmd.program
-        found: list[tuple[str, str]] = []
+        detected: list[tuple[str, str]] = []
         if program == "git":
-            found = git.analyse(cmd.args)
+            detected = git.analyse(cmd.args)
         elif program in db.SQL_CLIENTS or program in ("redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser"):
-            found = db.analyse(cmd, analysis)
+            detected = db.analyse(cmd, analysis)
         else:
-            found = cloud.analyse(cmd)
-        for code, detail in found:
+            detected = cloud.analyse(cmd)
+        for code, detail in detected:
             out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))
         if program == "dd" or program.startswith("mkfs"):
-            _disk_image(cmd, paths, segment, out)
+            _disk_image(cmd, resolver_at(ctx, cmd), segment, out)
         if program == "crontab" and "r" in Args(cmd.args, frozenset(("-u",))).short:
             out.append(finding(GATE, "DST062", DENY, "crontab -r deletes every scheduled job", segment=segment))
         if _pipe_to_shell(cmd, analysis):
             out.append(finding(GATE, "DST060", DENY, "downloaded code is run without being saved and read first", segment=segment))
-        _system_writes(cmd, paths, segment, out)
+        _system_writes(ctx, cmd, segment, out)
     return out
 
 
 _VERDICTS = {rule.code: rule.verdict for rule in RULES}
 
 
-def _deletes(ctx: GateContext, cmd: Command, analysis: ShellAnalysis, paths: Resolver, segment: str, out: list[Finding]) -> None:
-    for deletion in deletions(cmd, analysis):
+def _deletes(ctx: GateContext, removed: list[Deletion], paths: Resolver, segment: str, out: list[Finding]) -> None:
+    for deletion in removed:
         target = deletion.target
         if target is None:
             if deletion.recursive:
@@ -233,7 +243,7 @@ def _deletes(ctx: GateContext, cmd: Command, analysis: ShellAnalysis, paths: Res
                 out.append(finding(GATE, "DST003", ASK, f"recursive delete of all of {where}", segment=segment, evidence=target))
             elif kind == "project" and _is_git_dir(paths, where):
                 out.append(finding(GATE, "DST003", ASK, f"recursive delete of the project's git history {where}", segment=segment, evidence=target))
-        elif (kind in CATASTROPHIC or _system_file(where)) and cmd.program not in ("rmdir",):
+        elif (kind in CATASTROPHIC or _system_file(where)) and deletion.command.program not in ("rmdir",):
             out.append(finding(GATE, "DST004", DENY, f"delete of {where} ({kind})", segment=segment, evidence=target))
         elif kind == OUTSIDE:
             out.append(finding(GATE, "DST005", ASK, f"delete of {where}, outside the project", segment=segment, evidence=target))
@@ -304,10 +314,13 @@ def _pipe_to_shell(cmd: Command, analysis: ShellAnalysis) -> bool:
     return False
 
 
-def _system_writes(cmd: Command, paths: Resolver, segment: str, out: list[Finding]) -> None:
+def _system_writes(ctx: GateContext, cmd: Command, segment: str, out: list[Finding]) -> None:
     if cmd.program in ("rm", "rmdir", "unlink", "shred", "find"):
         return  # deletes are judged above
     _, writes = file_effects(cmd)
+    if not writes:
+        return
+    paths = resolver_at(ctx, cmd)
     for target in writes:
         where = paths.resolve(target)
         if where is None or where.startswith("/dev/"):

@@ -42,6 +42,12 @@ def _path_form(word: str) -> str:
     return word.rstrip("/") or word
 
 
+def required_words(pattern: list[str]) -> frozenset[str]:
+    """Literal positional words a command must contain among its arguments to match `pattern`
+    (the cheap rejection `matches` starts with; indexes use it to skip patterns early)."""
+    return frozenset(word for word in pattern[1:] if word and word[0] != "-" and "/" not in word and not _has_glob(word))
+
+
 def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
     if not pattern or not cmd.argv:
         return False

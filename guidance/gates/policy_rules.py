@@ -16,7 +16,8 @@ from guidance.event import READ, WRITE
 from guidance.gates._base import Rule
 from guidance.gates.commands import describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects
-from guidance.gates.patterns import matches, tool_matches
+from guidance.gates.commands.summary import summary
+from guidance.gates.patterns import matches, required_words, tool_matches
 from guidance.gates.reasons import doc
 
 TYPE_CHECKING = False
@@ -24,7 +25,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from guidance.gates._base import GateContext
+    from guidance.gates.commands.summary import Summary
     from guidance.paths import Resolver
+    from guidance.shell.model import Command
 
 GATE = "policy"
 
@@ -95,19 +98,11 @@ class _PathChecks:
         return found + self.anywhere if found else self.anywhere
 
 
-def _required_words(pattern: list[str]) -> frozenset[str]:
-    """Literal positional words a command must contain to match (a cheap pre-filter)."""
-    return frozenset(
-        word for word in pattern[1:]
-        if word and not word.startswith("-") and "/" not in word and not any(c in word for c in _GLOB_CHARS)
-    )
-
-
 class _CommandChecks:
     """One program's command checks, each filed under its rarest required word (or none), so a
     command meets only the checks whose words it could contain; bundle order is kept."""
 
-    __slots__ = ("unkeyed", "by_word")
+    __slots__ = ("unkeyed", "by_word", "words")
 
     def __init__(self, entries: list[tuple[dict[str, Any], frozenset[str]]]) -> None:
         counts: dict[str, int] = {}
@@ -122,9 +117,12 @@ class _CommandChecks:
                 self.by_word.setdefault(key, []).append((position, item, required))
             else:
                 self.unkeyed.append((position, item, required))
+        #: every filing word: a command with none of them (and no unkeyed check) meets no check
+        self.words = frozenset(self.by_word)
 
-    def candidates(self, words: set[str]) -> list[tuple[int, dict[str, Any], frozenset[str]]]:
-        """The checks whose filing word is among `words` (a necessary condition), in bundle order."""
+    def candidates(self, words: list[str]) -> list[tuple[int, dict[str, Any], frozenset[str]]]:
+        """The checks whose filing word is among `words` (a necessary condition), in bundle order
+        (a word given twice may list its checks twice: the caller reports each check once)."""
         found = list(self.unkeyed)
         by_word = self.by_word
         for word in words:
@@ -141,7 +139,7 @@ def _position(entry: tuple[int, dict[str, Any], frozenset[str]]) -> int:
 
 
 class _Index:
-    __slots__ = ("by_program", "glob_programs", "tools", "writes", "reads")
+    __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "paths")
 
     def __init__(self, checks: list[Any]) -> None:
         programs: dict[str, list[tuple[dict[str, Any], frozenset[str]]]] = {}
@@ -156,7 +154,7 @@ class _Index:
             pattern = item.get("pattern")
             if kind == "command" and isinstance(pattern, list) and pattern and isinstance(pattern[0], str):
                 head = pattern[0]
-                entry = (item, _required_words(pattern))
+                entry = (item, required_words(pattern))
                 if any(c in head for c in _GLOB_CHARS):
                     self.glob_programs.append(entry)
                 else:
@@ -166,6 +164,10 @@ class _Index:
             elif kind in ("write", "read") and isinstance(pattern, str) and pattern:
                 (self.writes if kind == "write" else self.reads).add(_PathCheck(item, pattern))
         self.by_program = {program: _CommandChecks(entries) for program, entries in programs.items()}
+        #: the programs some command check names literally
+        self.programs = frozenset(self.by_program)
+        #: some write or read check exists
+        self.paths = bool(self.writes or self.reads)
 
 
 _indexes: list[tuple[dict[str, Any], _Index]] = []
@@ -182,56 +184,72 @@ def index_of(bundle: dict[str, Any]) -> _Index:
     return index
 
 
+#: Tests switch this off to prove the skips (no program with checks, no filing word, no file
+#: effect in the summary) leave out only commands without findings.
+PREFILTER = True
+
+
 def check(ctx: GateContext) -> list[Finding]:
     if not ctx.bundle.get("checks"):
         return []
     index = index_of(ctx.bundle)
     event = ctx.event
     out: list[Finding] = []
-    commands = []
-    if event.command is not None:
-        analysis = ctx.shell
-        if analysis is not None:
-            commands = analysis.commands
+    found = summary(ctx) if event.command is not None else None
+    globs = index.glob_programs
+    if found is not None and (globs or not PREFILTER or not found.programs.isdisjoint(index.programs)):
+        _commands(index, found.analysis.commands, out)
+    if event.tool:
+        for item in index.tools:
+            if tool_matches(item["pattern"], event.tool, event.tool_class):
+                out.append(_finding(item, event.tool))
+    if index.paths:
+        _paths(ctx, index, found, out)
+    return out
+
+
+def _commands(index: _Index, commands: list[Command], out: list[Finding]) -> None:
+    """Command checks: each command meets only the checks of its program (and glob programs)."""
     fired: set[int] = set()
     globs = index.glob_programs
     for cmd in commands:
         checks = index.by_program.get(cmd.program)
-        if checks is None and not globs:
-            continue
-        words = set(cmd.args)
-        entries = [(item, required) for _, item, required in checks.candidates(words)] if checks is not None else []
+        argv = cmd.argv
+        if checks is not None and (checks.unkeyed or not PREFILTER or not checks.words.isdisjoint(argv)):
+            entries = [(item, required) for _, item, required in checks.candidates(argv)]
+        elif globs:
+            entries = []
+        else:
+            continue  # most commands: no check of their program could match
         if globs:
             entries.extend(globs)
+        if not entries:
+            continue
+        words = set(cmd.args)
         for item, required in entries:
             if required and not required <= words:
                 continue
             if id(item) not in fired and matches(item["pattern"], cmd):
                 fired.add(id(item))
                 out.append(_finding(item, describe(cmd)))
-    if event.tool:
-        for item in index.tools:
-            if tool_matches(item["pattern"], event.tool, event.tool_class):
-                out.append(_finding(item, event.tool))
-    if index.writes or index.reads:
-        _paths(ctx, index, commands, out)
-    return out
 
 
-def _paths(ctx: GateContext, index: _Index, commands: list[Any], out: list[Finding]) -> None:
+def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Finding]) -> None:
     event = ctx.event
-    base = resolver(ctx)
     writes: list[tuple[str, str, Resolver]] = []
     reads: list[tuple[str, str, Resolver]] = []
     for path, access in event.paths:
         if path:
-            (writes if access == WRITE else reads if access == READ else []).append((path, f"{event.tool} {path}", base))
-    for cmd in commands:
-        cmd_reads, cmd_writes = file_effects(cmd)
-        if cmd_reads or cmd_writes:
-            at = resolver_at(ctx, cmd)
-            reads.extend((r, describe(cmd), at) for r in cmd_reads)
-            writes.extend((w, describe(cmd), at) for w in cmd_writes)
+            (writes if access == WRITE else reads if access == READ else []).append((path, f"{event.tool} {path}", resolver(ctx)))
+    if found is not None and (found.files or not PREFILTER):
+        for cmd in found.analysis.commands:
+            cmd_reads, cmd_writes = file_effects(cmd)
+            if cmd_reads or cmd_writes:
+                at = resolver_at(ctx, cmd)
+                reads.extend((r, describe(cmd), at) for r in cmd_reads)
+                writes.extend((w, describe(cmd), at) for w in cmd_writes)
+    if not writes and not reads:
+        return
     for checks, candidates in ((index.writes, writes), (index.reads, reads)):
         if not checks or not candidates:
             continue

@@ -15,6 +15,7 @@ from guidance.gates._base import PARANOID, STRICT, Rule
 from guidance.gates.commands import Args, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects, may_touch_files
 from guidance.gates.commands.git import split as git_split
+from guidance.gates.commands.summary import summary
 from guidance.gates.patterns import path_matches
 from guidance.gates.reasons import doc, finding
 from guidance._glob import _match_segment
@@ -24,6 +25,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
+    from guidance.gates.commands.summary import Summary
     from guidance.paths import Resolver
     from guidance.shell.model import Command
 
@@ -176,7 +178,6 @@ def key_target(rel: str) -> bool:
 
 def check(ctx: GateContext) -> list[Finding]:
     event = ctx.event
-    paths = resolver(ctx)
     settings = ctx.bundle.get("settings") or {}
     protect_write = settings.get("protect_write") or []
     protect_read = settings.get("protect_read") or []
@@ -184,6 +185,7 @@ def check(ctx: GateContext) -> list[Finding]:
     for path, access in event.paths:
         if not path:
             continue
+        paths = resolver(ctx)
         segment = f"{event.tool} {path}"
         if access == WRITE:
             _write(paths, path, segment, protect_write, out, tool=event.tool)
@@ -196,9 +198,9 @@ def check(ctx: GateContext) -> list[Finding]:
         elif access == READ:
             _read(paths, path, segment, protect_read, out, tool=event.tool)
     if event.command is not None:
-        analysis = ctx.shell
-        if analysis is not None:
-            for cmd in analysis.commands:
+        found = summary(ctx)
+        if found is not None and (not PREFILTER or _any_may_matter(found)):
+            for cmd in found.analysis.commands:
                 if PREFILTER and not _may_matter(cmd):
                     continue
                 _shell(resolver_at(ctx, cmd), cmd, protect_write, protect_read, out)
@@ -248,6 +250,11 @@ def _may_matter(cmd: Command) -> bool:
         if ".c" in text or ".C" in text:
             return True
     return ".c" in code or ".C" in code
+
+
+def _any_may_matter(found: Summary) -> bool:
+    """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
+    return found.files or found.dot_c or "cf-guidance" in found.programs
 
 
 def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read: list[str], out: list[Finding]) -> None:

@@ -10,6 +10,7 @@ from guidance.event import READ
 from guidance.gates._base import Rule
 from guidance.gates.commands import SENDERS, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects, may_touch_files
+from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.limits import MAX_SCAN_BYTES
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
+    from guidance.gates.commands.summary import Summary
     from guidance.paths import Resolver
     from guidance.shell.model import Command, ShellAnalysis
 
@@ -120,10 +122,9 @@ def _secret_env_name(name: str) -> bool:
 def check(ctx: GateContext) -> list[Finding]:
     event = ctx.event
     out: list[Finding] = []
-    paths = resolver(ctx)
     for path, access in event.paths:
         if access == READ and path:
-            kind = secret_kind(path, paths)
+            kind = secret_kind(path, resolver(ctx))
             if kind:
                 verdict = DENY if kind == "SEC001" else ASK
                 out.append(finding(GATE, kind, verdict, f"{event.tool} of the secret file {path}", segment=f"{event.tool} {path}", evidence=path))
@@ -132,15 +133,18 @@ def check(ctx: GateContext) -> list[Finding]:
             out.append(finding(GATE, "SEC003", DENY, f"{label} written into {event.paths[0][0] if event.paths else 'a file'}", evidence=redact(match)))
             break
     if event.command is not None:
-        analysis = ctx.shell
-        if analysis is not None:
-            _shell(ctx, analysis, out)
+        found = summary(ctx)
+        if found is not None and (not PREFILTER or _any_may_matter(found)):
+            _shell(ctx, found.analysis, out)
         for label, match in scan_secrets(event.command[:MAX_SCAN_BYTES], generic=False):
             out.append(finding(GATE, "SEC005", WARN, f"{label} on the command line", evidence=redact(match)))
             break
     return out
 
 
+_ENV_DUMPERS = frozenset(("env", "printenv", "set", "export", "declare", "compgen"))
+#: Programs `_shell` looks at even when they touch no file and run no code.
+_SHELL_PROGRAMS = SENDERS | _ENV_DUMPERS
 #: Tests switch this off to prove the pre-filter skips only commands without findings.
 PREFILTER = True
 
@@ -148,8 +152,12 @@ PREFILTER = True
 def _may_matter(cmd: Command) -> bool:
     """False only when `_shell` finds nothing for `cmd`: it reads and writes no file, runs no
     inline code, and neither sends nor dumps the environment (`_exfiltration`'s branches)."""
-    program = cmd.program
-    return may_touch_files(cmd) or bool(cmd.code) or program in SENDERS or program in _ENV_DUMPERS
+    return may_touch_files(cmd) or bool(cmd.code) or cmd.program in _SHELL_PROGRAMS
+
+
+def _any_may_matter(found: Summary) -> bool:
+    """`_may_matter` OR-ed over all commands: False lets the gate skip `_shell`."""
+    return found.files or found.code or not found.programs.isdisjoint(_SHELL_PROGRAMS)
 
 
 def _shell(ctx: GateContext, analysis: ShellAnalysis, out: list[Finding]) -> None:
@@ -176,7 +184,6 @@ def _shell(ctx: GateContext, analysis: ShellAnalysis, out: list[Finding]) -> Non
             out.append(finding(GATE, "SEC004", DENY, exfil, segment=segment))
 
 
-_ENV_DUMPERS = frozenset(("env", "printenv", "set", "export", "declare", "compgen"))
 _SECRET_VAR_WORDS = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH")
 
 

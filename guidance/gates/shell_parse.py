@@ -5,12 +5,14 @@ from __future__ import annotations
 from guidance.decision import ASK, DENY, WARN
 from guidance.gates._base import PARANOID, STRICT, Rule
 from guidance.gates.commands import describe
+from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
+    from guidance.shell.model import Command
 
 GATE = "shell-parse"
 
@@ -31,25 +33,41 @@ RULES = (
 )
 
 
+#: Tests switch this off to prove the summary's `dynamic` skips only lines without SHL002.
+PREFILTER = True
+
+
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
         return []
-    analysis = ctx.shell
-    if analysis is None:
+    found = summary(ctx)
+    if found is None:
         return []
-    verdict = _BY_LEVEL.get(ctx.level, WARN)
+    analysis = found.analysis
+    if found.dynamic or not PREFILTER:
+        dynamic = _dynamic_program(analysis.commands, ctx.level)
+        # A dynamic program name is also listed as a problem; SHL002 already says it.
+        problems = [p for p in analysis.problems if not (dynamic and p.startswith("dynamic program"))]
+    elif analysis.complete and not analysis.problems:
+        return []  # the common case
+    else:
+        dynamic = None
+        problems = analysis.problems
     out: list[Finding] = []
-    dynamic = None
-    for cmd in analysis.commands:
-        first = cmd.argv[0] if cmd.argv else ""
-        if "$" in first or "`" in first:
-            dynamic = finding(GATE, "SHL002", verdict, f"the program name {first[:60]} is computed when the command runs", segment=describe(cmd))
-            break
-    # A dynamic program name is also listed as a problem; SHL002 already says it.
-    problems = [p for p in analysis.problems if not (dynamic and p.startswith("dynamic program"))]
     if problems or (not analysis.complete and dynamic is None):
+        verdict = _BY_LEVEL.get(ctx.level, WARN)
         shown = "; ".join(problems[:3]) or "the analysis is incomplete"
         out.append(finding(GATE, "SHL001", verdict, f"the command could not be fully analysed: {shown}", segment=ctx.event.command[:200]))
     if dynamic is not None:
         out.append(dynamic)
     return out
+
+
+def _dynamic_program(commands: list[Command], level: str) -> Finding | None:
+    """SHL002 for the first command whose program name is computed when it runs."""
+    for cmd in commands:
+        first = cmd.argv[0] if cmd.argv else ""
+        if "$" in first or "`" in first:
+            verdict = _BY_LEVEL.get(level, WARN)
+            return finding(GATE, "SHL002", verdict, f"the program name {first[:60]} is computed when the command runs", segment=describe(cmd))
+    return None

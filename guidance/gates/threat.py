@@ -20,6 +20,7 @@ from guidance.decision import DENY, WARN
 from guidance.gates._base import PARANOID, Rule
 from guidance.gates.commands import SENDERS, SHELLS, describe, resolver
 from guidance.gates.commands.files import file_effects, may_touch_files
+from guidance.gates.commands.summary import summary
 from guidance.gates.protected_paths import guard_target
 from guidance.gates.reasons import doc, finding
 from guidance.paths import PROJECT_ROOT, SCRATCH, TEMP_ROOT
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from guidance.decision import Finding
     from guidance.event import Event
     from guidance.gates._base import GateContext
+    from guidance.gates.commands.summary import Summary
     from guidance.paths import Resolver
     from guidance.shell.model import Command
 
@@ -303,12 +305,13 @@ def check(ctx: GateContext) -> list[Finding]:
         _scan_text(out, event, where, text)
     if event.tool_class == "edit":
         _policy_edit(out, event, ctx)
-    if event.command is not None and ctx.shell is not None:
-        paths = resolver(ctx)
-        for cmd in ctx.shell.commands:
-            if PREFILTER and not _may_matter(cmd):
-                continue
-            _command(out, cmd, paths)
+    if event.command is not None:
+        found = summary(ctx)
+        if found is not None and (not PREFILTER or _any_may_matter(found)):
+            for cmd in found.analysis.commands:
+                if PREFILTER and not _may_matter(cmd):
+                    continue
+                _command(out, cmd, ctx)
     return out.findings
 
 
@@ -439,6 +442,8 @@ _PROGRAMS = frozenset(
     ("chmod", "setcap", "visudo", "usermod", "gpasswd", "adduser", "addgroup", "useradd", "passwd", "nsenter", "docker", "podman",
      "sudo", "su", "nc", "ncat", "netcat", "socat")
 )
+#: Every program with a branch of its own in `_command` or `_exfiltration`.
+_ANY_BRANCH = _PROGRAMS | SENDERS | _RESOLVERS
 #: Tests switch this off to prove the pre-filter skips only commands without findings.
 PREFILTER = True
 
@@ -449,17 +454,25 @@ def _may_matter(cmd: Command) -> bool:
     code, not piped into a sender."""
     program = cmd.program
     return (
-        program in _PROGRAMS or program in SENDERS or program in _RESOLVERS or bool(cmd.redirects) or may_touch_files(cmd) or bool(cmd.code)
+        program in _ANY_BRANCH or bool(cmd.redirects) or may_touch_files(cmd) or bool(cmd.code)
         or cmd.pipe_next in SENDERS or "sudo" in cmd.wrappers or "nopasswd" in " ".join(cmd.argv).lower()
     )
 
 
-def _command(out: _Out, cmd: Command, paths: Resolver) -> None:
+def _any_may_matter(found: Summary) -> bool:
+    """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
+    return (
+        found.redirects or found.files or found.code or found.sudo or found.nopasswd
+        or not found.programs.isdisjoint(_ANY_BRANCH) or not found.pipes_into.isdisjoint(SENDERS)
+    )
+
+
+def _command(out: _Out, cmd: Command, ctx: GateContext) -> None:
     program = cmd.program
     args = cmd.args
     segment = describe(cmd)
     _, writes = file_effects(cmd)
-    _policy_shell(out, cmd, writes, paths, segment)
+    _policy_shell(out, cmd, writes, ctx, segment)
     # privilege escalation
     if program == "chmod" and args:
         mode = next((a for a in args if not a.startswith("-")), "")
@@ -503,7 +516,7 @@ def _command(out: _Out, cmd: Command, paths: Resolver) -> None:
             out.add(ESCALATION, 0.9, f"{program} adds a key to {target}: a way back in", segment=segment, evidence=target)
     if "nopasswd" in " ".join(cmd.argv).lower():
         out.add(ESCALATION, 0.95, "NOPASSWD sudo rule", segment=segment)
-    _exfiltration(out, cmd, paths, segment)
+    _exfiltration(out, cmd, ctx, segment)
 
 
 def _setuid_mode(mode: str) -> bool:
@@ -528,12 +541,12 @@ def _root_shell(out: _Out, cmd: Command, segment: str) -> None:
         out.add(ESCALATION, 0.6, f"sudo {cmd.program} opens a root shell", segment=segment)
 
 
-def _policy_shell(out: _Out, cmd: Command, writes: list[str], paths: Resolver, segment: str) -> None:
+def _policy_shell(out: _Out, cmd: Command, writes: list[str], ctx: GateContext, segment: str) -> None:
     for target in writes:
         name = target.rsplit("/", 1)[-1].lower()
         if name in _POLICY_FILES:
             _policy_file_write(out, cmd, target, segment)
-        elif _is_guard_file(paths, target):
+        elif _is_guard_file(resolver(ctx), target):
             out.add(SHARD, 0.95, f"{cmd.program} changes the guard's file {target}", segment=segment, evidence=target)
 
 
@@ -561,12 +574,12 @@ def _policy_file_write(out: _Out, cmd: Command, target: str, segment: str) -> No
             out.add(POISONING, 0.9, f"a standing order to skip checks written to {target}", segment=segment, evidence=target)
 
 
-def _outside(paths: Resolver, path: str) -> bool:
-    _, kind = paths.where(path)
+def _outside(ctx: GateContext, path: str) -> bool:
+    _, kind = resolver(ctx).where(path)
     return bool(kind) and kind not in SCRATCH and kind not in (PROJECT_ROOT, TEMP_ROOT)
 
 
-def _exfiltration(out: _Out, cmd: Command, paths: Resolver, segment: str) -> None:
+def _exfiltration(out: _Out, cmd: Command, ctx: GateContext, segment: str) -> None:
     program = cmd.program
     args = cmd.args
     # reverse shells
@@ -585,7 +598,7 @@ def _exfiltration(out: _Out, cmd: Command, paths: Resolver, segment: str) -> Non
         return
     if cmd.pipe_next in SENDERS and program not in SENDERS:
         reads, _ = file_effects(cmd)
-        outside = [r for r in reads if _outside(paths, r)]
+        outside = [r for r in reads if _outside(ctx, r)]
         if outside:
             out.add(EXFILTRATION, 0.9, f"{program} output of {outside[0]}, a file outside the project, is piped to {cmd.pipe_next}", segment=segment, evidence=outside[0])
             return
@@ -604,12 +617,12 @@ def _exfiltration(out: _Out, cmd: Command, paths: Resolver, segment: str) -> Non
     if program in _RESOLVERS:
         return
     reads = _uploads(cmd)
-    outside = [r for r in reads if _outside(paths, r)]
+    outside = [r for r in reads if _outside(ctx, r)]
     if program in ("scp", "rsync", "sftp"):
         pos = [a for a in args if not a.startswith("-")]
         remote_target = bool(pos) and ":" in pos[-1] and not pos[-1].startswith("/")
         sources = [p for p in pos[:-1] if ":" not in p]
-        if remote_target and any(_outside(paths, s) for s in sources):
+        if remote_target and any(_outside(ctx, s) for s in sources):
             out.add(EXFILTRATION, 0.9, f"{program} copies files from outside the project to {pos[-1]}", segment=segment)
         return
     if outside:

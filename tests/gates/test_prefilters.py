@@ -1,9 +1,12 @@
-"""Each gate's per-command pre-filter is exact: switching it off changes no finding.
+"""Each gate's pre-filters are exact: switching them off changes no finding.
 
 The pre-filters skip, in O(1), commands a gate's full logic would find nothing in (see each
-gate's `_may_matter`). Every Bash line of the labelled corpus, plus commands that reach each
-gate's branches through wrappers, pipes, substitutions and inline code, is checked at every
-level with the pre-filter on and off.
+gate's `_may_matter`), and whole lines when the event's summary (guidance.gates.commands.summary:
+the same conditions OR-ed over all commands) shows none of them occurs. The compiled-rules and
+sequence gates skip programs without checks and checks whose literal words are missing; the
+shell-parse gate looks for a computed program name only when the summary saw one. Every Bash
+line of the labelled corpus, plus commands that reach each gate's branches through wrappers,
+pipes, substitutions and inline code, is checked at every level with the pre-filters on and off.
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ from typing import Any
 
 import pytest
 
-from guidance.gates import catastrophe, destructive, protected_paths, secrets, threat
+from guidance.gates import catastrophe, destructive, policy_rules, protected_paths, secrets, sequence, shell_parse, threat
 from guidance.gates._base import LEVELS, GateContext
+from guidance.gates.commands.summary import Summary, summary
 from tests.corpus.loader import all_cases, bundle_for
 from tests.gates.support import bash, home
 
-GATES = (catastrophe, protected_paths, destructive, threat, secrets)
+#: Gates with a per-command `_may_matter` and its summary form `_any_may_matter`.
+PER_COMMAND = (catastrophe, protected_paths, destructive, threat, secrets)
+GATES = PER_COMMAND + (policy_rules, sequence, shell_parse)
 
 EXTRA = (
     "sudo tee /etc/sudoers.d/x < rule",
@@ -89,12 +95,42 @@ def test_the_prefilter_changes_no_finding(gate: Any) -> None:
                 assert on == off, (level, command)
 
 
-@pytest.mark.parametrize("gate", GATES, ids=[g.GATE for g in GATES])
+@pytest.mark.parametrize("gate", PER_COMMAND, ids=[g.GATE for g in PER_COMMAND])
 def test_the_prefilter_skips_the_benign_bash_command(gate: Any) -> None:
     """`npm test` has no branch in any of these gates: the pre-filter must let it pass in O(1)."""
     ctx = GateContext(bash("npm test -- --watch=false"), bundle_for(""))
     assert ctx.shell is not None
     assert not gate._may_matter(ctx.shell.commands[0])
+    found = summary(ctx)
+    assert found is not None and not gate._any_may_matter(found)
+
+
+@pytest.mark.parametrize("gate", PER_COMMAND, ids=[g.GATE for g in PER_COMMAND])
+def test_the_summary_skip_is_the_per_command_prefilter_over_all_commands(gate: Any) -> None:
+    """A gate skips a whole line exactly when its pre-filter would skip every command of it."""
+    with home():
+        for command, _ in _commands():
+            ctx = GateContext(bash(command), bundle_for(""))
+            assert ctx.shell is not None
+            expected = any(gate._may_matter(cmd) for cmd in ctx.shell.commands)
+            assert gate._any_may_matter(Summary(ctx.shell)) == expected, command
+
+
+def test_the_summary_is_computed_once_per_event_and_never_shared() -> None:
+    first = GateContext(bash("git status && npm test"), bundle_for(""))
+    found = summary(first)
+    assert found is not None and summary(first) is found and found.programs == {"git", "npm"}
+    second = GateContext(bash("git status && npm test"), bundle_for(""))
+    assert summary(second) is not found
+
+
+def test_shell_parse_sees_a_dynamic_program_only_through_the_summary_flag() -> None:
+    for command in ("$X -rf ~", "ls && `echo rm` x", "echo $X", "ls"):
+        ctx = GateContext(bash(command), bundle_for(""))
+        assert ctx.shell is not None
+        found = summary(ctx)
+        assert found is not None
+        assert found.dynamic == any(c.argv and ("$" in c.argv[0] or "`" in c.argv[0]) for c in ctx.shell.commands), command
 
 
 def test_protected_paths_settings_globs_are_checked_through_the_prefilter() -> None:

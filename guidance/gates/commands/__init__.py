@@ -10,8 +10,6 @@ from guidance.paths import Resolver, resolver_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from guidance.gates._base import GateContext
     from guidance.shell.model import Command
 
@@ -107,48 +105,40 @@ def describe(cmd: object) -> str:
     return " ".join(argv)
 
 
-#: (context, resolver) of the last event; one tuple, replaced whole, so a reader never mixes two events.
-_last_resolver: tuple[Any, Any] = (None, None)
-
-
 def resolver(ctx: GateContext) -> Resolver:
-    """The path resolver of this event: its cwd, and the bundle's project root (one per event)."""
-    global _last_resolver
-    last = _last_resolver
-    if last[0] is ctx:
-        found: Resolver = last[1]
-        return found
-    event = ctx.event
-    root = str(ctx.bundle.get("root") or event.project_dir or event.cwd or "")
-    found = resolver_for(event.cwd or root, root)
-    _last_resolver = (ctx, found)
+    """The path resolver of this event: its cwd, and the bundle's project root (one per event,
+    kept on the context; ask only when there is a path to resolve)."""
+    found = ctx._paths
+    if found is None:
+        event = ctx.event
+        root = str(ctx.bundle.get("root") or event.project_dir or event.cwd or "")
+        found = ctx._paths = resolver_for(event.cwd or root, root)
     return found
-
-
-#: (context, its analysis, base resolver, resolver by command id or None when no `cd` occurs):
-#: every gate asks for every command, so one event's answers are kept, replaced whole.
-_cwd_cache: tuple[Any, Any, Any, Any] = (None, None, None, None)
 
 
 def resolver_at(ctx: GateContext, cmd: Command) -> Resolver:
     """The resolver for `cmd`, after the top-level `cd`s that run before it (`cd .. && rm -rf x`)."""
-    global _cwd_cache
-    cached = _cwd_cache
     analysis = ctx.shell
-    if cached[0] is not ctx or cached[1] is not analysis:
-        base = resolver(ctx)
+    at = ctx._paths_at
+    if at is None or at[0] is not analysis:
         if analysis is None:
-            return base
-        cached = _cwd_cache = (ctx, analysis, base, _cwd_by_command(analysis.commands, base))
-    base_at: Resolver = cached[2]
-    by_command: dict[int, Resolver] | None = cached[3]
-    return base_at if by_command is None else by_command.get(id(cmd), base_at)
+            return resolver(ctx)
+        # every gate asks for every command: the answers for this event's analysis are kept
+        at = ctx._paths_at = (analysis, _cwd_by_command(analysis.commands, ctx))
+    by_command = at[1]
+    if by_command is None:
+        return resolver(ctx)
+    return by_command.get(id(cmd)) or resolver(ctx)
 
 
-def _cwd_by_command(commands: list[Command], base: Resolver) -> dict[int, Resolver] | None:
+def _cwd_by_command(commands: list[Command], ctx: GateContext) -> dict[int, Resolver] | None:
     """Resolver per command when a `cd`/`pushd` changes directory on the way; None when none does."""
-    if not any(c.program in ("cd", "pushd") for c in commands):
+    for cmd in commands:
+        if cmd.program == "cd" or cmd.program == "pushd":
+            break
+    else:
         return None
+    base = resolver(ctx)
     by_command: dict[int, Resolver] = {}
     current = base
     for other in commands:

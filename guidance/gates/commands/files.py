@@ -116,6 +116,8 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         return reads, writes  # already filtered by redirect_effects; no argument parsing needed
     args = cmd.args
     if program == "git":  # needs only the subcommand: parsing every option costs more than the rest
+        if _GIT_FILE_SUBCOMMANDS.isdisjoint(args):
+            return reads, writes  # the subcommand is one of the words: none that names files (`git status`)
         _git_effects(args, reads, writes)
         return [r for r in reads if _is_file_word(r)], [w for w in writes if _is_file_word(w)]
     parsed = Args(args, _SHORT_VALUE_OPTS.get(program, frozenset()))
@@ -178,11 +180,17 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     return [r for r in reads if _is_file_word(r)], [w for w in writes if _is_file_word(w)]
 
 
+_GIT_WRITES = frozenset(("checkout", "restore", "rm", "mv", "clean"))
+_GIT_READS = frozenset(("show", "cat-file", "blame", "log", "diff"))
+#: The git subcommands `_git_effects` finds files for.
+_GIT_FILE_SUBCOMMANDS = _GIT_WRITES | _GIT_READS
+
+
 def _git_effects(args: list[str], reads: list[str], writes: list[str]) -> None:
     sub, rest, _ = git_split(args)
-    if sub in ("checkout", "restore", "rm", "mv", "clean"):
+    if sub in _GIT_WRITES:
         writes.extend(p for p in rest if not p.startswith("-") and p != "HEAD")
-    elif sub in ("show", "cat-file", "blame", "log", "diff"):
+    elif sub in _GIT_READS:
         for word in rest:
             if ":" in word:
                 reads.append(word.split(":", 1)[1])

@@ -26,8 +26,28 @@ def split(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
     return "", [], globals_
 
 
-#: Findings of git: (code, detail). Codes are documented in guidance.gates.destructive.
+#: The subcommands `_analyse` has a branch for (keep in step with it: tests/gates/commands/test_git.py).
+BRANCHED = frozenset(
+    ("push", "reset", "clean", "checkout", "restore", "branch", "filter-branch", "filter-repo", "reflog", "gc", "rebase", "stash", "update-ref")
+)
+
+
 def analyse(args: list[str]) -> list[tuple[str, str]]:
+    """Findings of `git ARGS`: (code, detail). Codes are documented in guidance.gates.destructive."""
+    if BRANCHED.isdisjoint(args) and not _may_set_alias(args):
+        return []  # the subcommand is one of the words, and only `-c alias.X=...` could rename it
+    return _analyse(args)
+
+
+def _may_set_alias(args: list[str]) -> bool:
+    """True when a word could be `-c` or `-c=...` (what `split` files under the `-c` option)."""
+    for arg in args:
+        if arg.startswith("-c"):
+            return True
+    return False
+
+
+def _analyse(args: list[str]) -> list[tuple[str, str]]:
     sub, rest, globals_ = split(args)
     sub, rest = _expand_alias(sub, rest, globals_)
     out: list[tuple[str, str]] = []

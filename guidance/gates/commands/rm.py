@@ -6,6 +6,7 @@ from guidance.gates.commands import Args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from guidance.gates._base import GateContext
     from guidance.shell.model import Command, ShellAnalysis
 
 DELETERS = frozenset(("rm", "rmdir", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio"))
@@ -124,3 +125,17 @@ def deletions(cmd: Command, analysis: ShellAnalysis | None) -> list[Deletion]:
             return [Deletion(None, recursive, cmd, "xargs")]
         return [Deletion(path, True, cmd, "xargs", selective=True) for path in produced]
     return [Deletion(target, recursive, cmd, program) for target in targets]
+
+
+def deletions_of(ctx: GateContext, cmd: Command) -> list[Deletion]:
+    """`deletions(cmd, ctx.shell)`, worked out once per event: the catastrophe guard and the
+    destructive gate both ask for every deleting command (kept on the context, never longer)."""
+    if cmd.program != "find" and cmd.program not in DELETERS:
+        return []
+    memo = ctx._deletions
+    if memo is None:
+        memo = ctx._deletions = {}
+    entry = memo.get(id(cmd))
+    if entry is None or entry[0] is not cmd:
+        entry = memo[id(cmd)] = (cmd, deletions(cmd, ctx.shell))
+    return entry[1]

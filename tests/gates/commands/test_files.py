@@ -34,3 +34,21 @@ from guidance.shell import analyze
 def test_file_effects(command: str, reads: list[str], writes: list[str]) -> None:
     (cmd,) = analyze(command).commands
     assert file_effects(cmd) == (reads, writes)
+
+
+def test_git_lines_without_a_file_subcommand_skip_the_subcommand_parse() -> None:
+    """`git status` needs no parse: a line whose words hold none of the subcommands that name
+    files has no word effects (the shortcut must agree with the full parse)."""
+    from guidance.gates.commands import files
+
+    subs = ("status", "log", "show", "diff", "blame", "cat-file", "checkout", "restore", "rm", "mv", "clean", "add", "commit", "push")
+    for prefix in ("", "-C dir ", "--no-pager ", "-c a=b "):
+        for sub in subs:
+            for tail in ("", "-- a.py", "HEAD:.env", "-f b", ". x"):
+                args = (prefix + sub + " " + tail).split()
+                reads: list[str] = []
+                writes: list[str] = []
+                files._git_effects(args, reads, writes)
+                full = ([r for r in reads if files._is_file_word(r)], [w for w in writes if files._is_file_word(w)])
+                cmd = analyze("git " + " ".join(args)).commands[0]
+                assert file_effects(cmd) == full, args

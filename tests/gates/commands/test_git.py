@@ -54,3 +54,26 @@ def test_split(args: list[str], expected: tuple[str, list[str]]) -> None:
 )
 def test_analyse(line: str, codes: list[str]) -> None:
     assert [code for code, _ in analyse(line.split())] == codes
+
+
+_SUBCOMMANDS = (
+    "add", "am", "apply", "bisect", "blame", "branch", "cat-file", "checkout", "cherry-pick", "clean", "clone", "commit",
+    "config", "describe", "diff", "fetch", "filter-branch", "filter-repo", "gc", "grep", "init", "log", "ls-files", "merge",
+    "mv", "notes", "prune", "pull", "push", "rebase", "reflog", "remote", "reset", "restore", "revert", "rm", "show",
+    "stash", "status", "submodule", "switch", "tag", "update-ref", "worktree",
+)
+_TAILS = ("", "--force", "-f", "--hard", "-fd", "-- .", ". x", "-D x", "--prune=now", "expire --all", "drop", "clear", "-d refs/x", "origin +a:b")
+
+
+@pytest.mark.parametrize("sub", _SUBCOMMANDS)
+def test_the_fast_path_of_analyse_changes_no_finding(sub: str) -> None:
+    """`analyse` skips lines whose words hold no branched subcommand and no `-c`: exactly the lines `_analyse` finds nothing in."""
+    from guidance.gates.commands import git
+
+    for tail in _TAILS:
+        for prefix in ("", "-C dir ", "--no-pager ", "-c core.pager=less "):
+            args = (prefix + sub + " " + tail).split()
+            assert git.analyse(args) == git._analyse(args), args
+    for alias in (["-c", "alias.p=push --force", "p"], ["-c=alias.p=push -f", "p"], ["-c", "alias.r=reset --hard", "r"]):
+        assert git.analyse(alias) == git._analyse(alias) != [], alias
+    assert "-c" not in git.BRANCHED and {"status", "log", "diff", "commit"}.isdisjoint(git.BRANCHED)

@@ -1,0 +1,93 @@
+"""What one event's analysed commands contain, found in one pass and shared by the gates.
+
+Most Bash events run commands no gate has a branch for (`npm test`, `ls`). Each gate's
+per-command pre-filter (`_may_matter`) is an OR of conditions on one command: its program,
+redirections, inline code, file effects, wrappers, pipes, words. The summary holds the same
+conditions OR-ed over all commands, so a gate whose conditions occur in no command returns
+at once instead of looping over every command (tests/gates/test_prefilters.py proves each
+such skip exact). Computed once per event (kept on the GateContext), never across events.
+"""
+
+from __future__ import annotations
+
+from guidance.gates.commands import is_interpreter
+from guidance.gates.commands.files import may_touch_files
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from guidance.gates._base import GateContext
+    from guidance.shell.model import ShellAnalysis
+
+
+class Summary:
+    """OR over all commands of one analysis of the conditions the gates' pre-filters test."""
+
+    __slots__ = (
+        "analysis", "programs", "redirects", "code", "language", "files", "sudo", "pipes_into", "dot_c", "nopasswd",
+        "dynamic", "mkfs", "interpreter",
+    )
+
+    def __init__(self, analysis: ShellAnalysis) -> None:
+        self.analysis = analysis
+        programs: set[str] = set()
+        pipes_into: set[str] = set()
+        words: list[str] = []
+        codes: list[str] = []
+        redirects = language = files = sudo = dynamic = mkfs = interpreter = False
+        for cmd in analysis.commands:
+            program = cmd.program
+            programs.add(program)
+            argv = cmd.argv
+            words.extend(argv)
+            if cmd.redirects:
+                redirects = True
+            if cmd.code:
+                codes.append(cmd.code)
+            if cmd.language:
+                language = True
+            if cmd.pipe_next:
+                pipes_into.add(cmd.pipe_next)
+            if cmd.wrappers and "sudo" in cmd.wrappers:
+                sudo = True
+            if argv and ("$" in argv[0] or "`" in argv[0]):
+                dynamic = True
+            if program.startswith("mkfs"):
+                mkfs = True
+            if not interpreter and is_interpreter(program):
+                interpreter = True
+            if not files and may_touch_files(cmd):
+                files = True
+        #: every command's program (basename after wrappers)
+        self.programs = frozenset(programs)
+        #: some command has a redirection / inline code / an inline language / reads or writes a file
+        self.redirects = redirects
+        self.code = bool(codes)
+        self.language = language
+        self.files = files
+        #: some command runs under sudo
+        self.sudo = sudo
+        #: the programs some command pipes into
+        self.pipes_into = frozenset(pipes_into)
+        # NUL never occurs in a word: joined, a marker is found only inside one word or code text.
+        argv_text = "\0".join(words)
+        code_text = "\0".join(codes)
+        #: some word or inline code holds ".c" or ".C" (every guard-file marker does)
+        self.dot_c = ".c" in argv_text or ".C" in argv_text or ".c" in code_text or ".C" in code_text
+        #: some command's words hold "nopasswd" in any case
+        self.nopasswd = "nopasswd" in argv_text.lower()
+        #: some command's program name is computed when it runs (`$X`, `` `x` ``)
+        self.dynamic = dynamic
+        #: some program is mkfs* / a shell or interpreter (guidance.gates.commands.is_interpreter)
+        self.mkfs = mkfs
+        self.interpreter = interpreter
+
+
+def summary(ctx: GateContext) -> Summary | None:
+    """The summary of this event's analysed command (None when there is none), computed once."""
+    analysis = ctx.shell
+    if analysis is None:
+        return None
+    found = ctx._summary
+    if found is None or found.analysis is not analysis:
+        found = ctx._summary = Summary(analysis)
+    return found
