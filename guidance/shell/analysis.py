@@ -8,6 +8,12 @@ Substitutions, launchers (`bash -c`, `eval`, `xargs`, `find -exec`, `ssh`, ...) 
 interpreter one-liners are followed with a growing `origin` chain and `depth`, up to
 `MAX_SHELL_DEPTH`. Whatever could not be followed is a one-line problem and makes the
 analysis incomplete; `analyze` never raises.
+
+Plain lines (`git status --short && npm test -- --watch=false`: no quotes, `$`, globs,
+braces or redirections; most of what an agent runs) take a fast path with the same result:
+their words go straight to Commands, and a command whose program no wrapper, launcher,
+declarer or interpreter rule concerns skips the unwrapping (`_Analyzer.plain` says why that
+is exact; tests/shell/test_shell_fast_path.py checks it with `FAST_PATH` off).
 """
 
 from __future__ import annotations
