@@ -244,11 +244,10 @@ class Resolver:
         if real:
             literal = self.resolve(path)
             return None if literal is None else self._realpath(literal)
-        try:
-            return self._memo[path]
-        except KeyError:
-            pass
-        if len(self._memo) > 512:
+        memo = self._memo
+        if path in memo:  # not try/except KeyError: a miss would raise, which costs more than the lookup
+            return memo[path]
+        if len(memo) > 512:
             self._memo.clear()
         result = self._memo[path] = self._resolve(path)
         return result
@@ -265,13 +264,16 @@ class Resolver:
             result = "/" + result.lstrip("/")
         return result
 
+    def known_real(self, path: str) -> str | None:
+        """What `resolve(..., real=True)` gave for the literal `path` earlier in this event, or None
+        (a look at the memo only: no syscall)."""
+        return self._real.get(path)
+
     def _realpath(self, path: str) -> str:
-        try:
-            return self._real[path]
-        except KeyError:
-            pass
-        result = self._real[path] = _follow_links(path)
-        return result
+        found = self._real.get(path)
+        if found is None:
+            found = self._real[path] = _follow_links(path)
+        return found
 
     def _roots(self) -> tuple[str, ...]:
         real_root = self._real_root
@@ -317,12 +319,10 @@ class Resolver:
         Returns (resolved path or None, kind); kind is "" when the path is dynamic.
         """
         key = (path, real)
-        try:
-            return self._where[key]
-        except KeyError:
-            pass
-        result = self._where[key] = self._where_uncached(path, real)
-        return result
+        found = self._where.get(key)
+        if found is None:
+            found = self._where[key] = self._where_uncached(path, real)
+        return found
 
     def _where_uncached(self, path: str, real: bool) -> tuple[str | None, str]:
         literal = self.resolve(glob_base(path))

@@ -161,7 +161,7 @@ RULES = (
 
 #: Programs `check` has a branch for: deletions (find, DELETERS), git, databases, cloud/disk
 #: tools, disk images, crontab, code runners (pipe-to-shell). Any other command can matter only
-#: through the files it writes (DST061), which `may_touch_files` rules out in O(1).
+#: through the files it writes (DST061), which `may_touch_files` rules out in O(1) for most.
 _PROGRAMS = (
     frozenset(("find", "git", "redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser", "dd", "crontab", "eval", "source", "."))
     | DELETERS | db.SQL_CLIENTS | cloud.PROGRAMS
@@ -172,12 +172,17 @@ PREFILTER = True
 
 def _may_matter(cmd: Command) -> bool:
     program = cmd.program
-    return program in _PROGRAMS or program.startswith("mkfs") or is_interpreter(program) or may_touch_files(cmd)
+    return program in _PROGRAMS or program.startswith("mkfs") or is_interpreter(program) or _writes_files(cmd)
+
+
+def _writes_files(cmd: Command) -> bool:
+    """Of a command's file effects only writes matter here (DST061); deletes are judged by program."""
+    return may_touch_files(cmd) and bool(file_effects(cmd)[1])
 
 
 def _any_may_matter(found: Summary) -> bool:
     """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
-    return found.files or found.mkfs or found.interpreter or not found.programs.isdisjoint(_PROGRAMS)
+    return found.writes or found.mkfs or found.interpreter or not found.programs.isdisjoint(_PROGRAMS)
 
 
 def check(ctx: GateContext) -> list[Finding]:
@@ -201,7 +206,7 @@ def check(ctx: GateContext) -> list[Finding]:
             detected = git.analyse(cmd.args)
         elif program in db.SQL_CLIENTS or program in ("redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser"):
             detected = db.analyse(cmd, analysis)
-        else:
+        elif program in cloud.PROGRAMS or not PREFILTER:
             detected = cloud.analyse(cmd)
         for code, detail in detected:
             out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))

@@ -251,7 +251,7 @@ def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
     if not writes and not reads:
         return
     for checks, candidates in ((index.writes, writes), (index.reads, reads)):
-        if not checks or not candidates:
+        if not candidates or not checks:
             continue
         fired: set[int] = set()
         for path, segment, paths in candidates:

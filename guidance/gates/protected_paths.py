@@ -97,7 +97,9 @@ def _rels(paths: Resolver, path: str, *, write: bool = False) -> list[str]:
         return out
     candidates = [literal]
     name = literal.rsplit("/", 1)[-1].lower()
-    if name in _GUARD_NAMES or name.endswith(".key") or (write and _is_link(literal)):
+    # A link adds its target below only when that differs from the literal path: when this event
+    # already followed the path's links and found none, there is nothing to ask the file system.
+    if name in _GUARD_NAMES or name.endswith(".key") or (write and paths.known_real(literal) != literal and _is_link(literal)):
         real = paths.resolve(path, real=True)
         if real is not None and real != literal:
             candidates.append(real)

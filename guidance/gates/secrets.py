@@ -150,14 +150,21 @@ PREFILTER = True
 
 
 def _may_matter(cmd: Command) -> bool:
-    """False only when `_shell` finds nothing for `cmd`: it reads and writes no file, runs no
-    inline code, and neither sends nor dumps the environment (`_exfiltration`'s branches)."""
-    return may_touch_files(cmd) or bool(cmd.code) or cmd.program in _SHELL_PROGRAMS
+    """False only when `_shell` finds nothing for `cmd`: it reads no file, runs no inline code,
+    neither sends nor dumps the environment, and is not `cat` writing somewhere (`cat >
+    /dev/tcp/...`): without one of those, what a command writes is no finding (`_exfiltration`)."""
+    program = cmd.program
+    if cmd.code or program in _SHELL_PROGRAMS:
+        return True
+    if not may_touch_files(cmd):
+        return False
+    reads, writes = file_effects(cmd)
+    return bool(reads) or (program == "cat" and bool(writes))
 
 
 def _any_may_matter(found: Summary) -> bool:
-    """`_may_matter` OR-ed over all commands: False lets the gate skip `_shell`."""
-    return found.files or found.code or not found.programs.isdisjoint(_SHELL_PROGRAMS)
+    """True whenever `_may_matter` is for some command (False lets the gate skip `_shell`)."""
+    return found.reads or found.code or not found.programs.isdisjoint(_SHELL_PROGRAMS) or ("cat" in found.programs and found.writes)
 
 
 def _shell(ctx: GateContext, analysis: ShellAnalysis, out: list[Finding]) -> None:

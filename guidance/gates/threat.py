@@ -311,7 +311,7 @@ def check(ctx: GateContext) -> list[Finding]:
             for cmd in found.analysis.commands:
                 if PREFILTER and not _may_matter(cmd):
                     continue
-                _command(out, cmd, ctx)
+                _command(out, cmd, ctx, found.nopasswd or not PREFILTER)
     return out.findings
 
 
@@ -437,11 +437,12 @@ _RESOLVERS = frozenset(("dig", "nslookup", "host", "drill", "ping"))
 _SUBST_READERS = ("cat ", "base64", "env", "printenv", "whoami", "hostname", "id", "ls ", "find ", "tar ", "head ", "xxd", "history", "uname")
 
 
-#: Programs `_command` and `_exfiltration` have a branch for (besides SENDERS and _RESOLVERS).
-_PROGRAMS = frozenset(
-    ("chmod", "setcap", "visudo", "usermod", "gpasswd", "adduser", "addgroup", "useradd", "passwd", "nsenter", "docker", "podman",
-     "sudo", "su", "nc", "ncat", "netcat", "socat")
+#: Programs the privilege-escalation branches of `_command` look at.
+_ESCALATION_PROGRAMS = frozenset(
+    ("chmod", "setcap", "visudo", "usermod", "gpasswd", "adduser", "addgroup", "useradd", "passwd", "nsenter", "docker", "podman")
 )
+#: Programs `_command` and `_exfiltration` have a branch for (besides SENDERS and _RESOLVERS).
+_PROGRAMS = _ESCALATION_PROGRAMS | frozenset(("sudo", "su", "nc", "ncat", "netcat", "socat"))
 #: Every program with a branch of its own in `_command` or `_exfiltration`.
 _ANY_BRANCH = _PROGRAMS | SENDERS | _RESOLVERS
 #: Tests switch this off to prove the pre-filter skips only commands without findings.
@@ -454,56 +455,63 @@ def _may_matter(cmd: Command) -> bool:
     code, not piped into a sender."""
     program = cmd.program
     return (
-        program in _ANY_BRANCH or bool(cmd.redirects) or may_touch_files(cmd) or bool(cmd.code)
+        program in _ANY_BRANCH or bool(cmd.redirects) or _writes_files(cmd) or bool(cmd.code)
         or cmd.pipe_next in SENDERS or "sudo" in cmd.wrappers or "nopasswd" in " ".join(cmd.argv).lower()
     )
+
+
+def _writes_files(cmd: Command) -> bool:
+    """What a command only reads matters here only when it is sent out (a sender, or piped into one)."""
+    return may_touch_files(cmd) and bool(file_effects(cmd)[1])
 
 
 def _any_may_matter(found: Summary) -> bool:
     """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
     return (
-        found.redirects or found.files or found.code or found.sudo or found.nopasswd
+        found.redirects or found.writes or found.code or found.sudo or found.nopasswd
         or not found.programs.isdisjoint(_ANY_BRANCH) or not found.pipes_into.isdisjoint(SENDERS)
     )
 
 
-def _command(out: _Out, cmd: Command, ctx: GateContext) -> None:
+def _command(out: _Out, cmd: Command, ctx: GateContext, nopasswd: bool) -> None:
+    """Findings for one command; `nopasswd` says whether the line holds that word at all."""
     program = cmd.program
     args = cmd.args
     segment = describe(cmd)
     _, writes = file_effects(cmd)
     _policy_shell(out, cmd, writes, ctx, segment)
     # privilege escalation
-    if program == "chmod" and args:
-        mode = next((a for a in args if not a.startswith("-")), "")
-        if _setuid_mode(mode):
-            out.add(ESCALATION, 0.9, f"chmod {mode} sets the setuid bit", segment=segment)
-        elif _setgid_mode(mode):
-            out.add(ESCALATION, 0.6, f"chmod {mode} sets the setgid bit", segment=segment)
-    elif program == "setcap" and any("cap_" in a or "+ep" in a or "=ep" in a for a in args):
-        out.add(ESCALATION, 0.9, "setcap gives a program root capabilities", segment=segment)
-    elif program in ("visudo",):
-        out.add(ESCALATION, 0.95, "visudo edits who may become root", segment=segment)
-    elif program in ("usermod", "gpasswd", "adduser", "addgroup", "useradd"):
-        groups: set[str] = set()
-        for i, arg in enumerate(args):
-            if arg in ("-G", "-aG", "-g", "-a", "--groups", "--append", "--gid") and i + 1 < len(args):
-                groups.update(args[i + 1].split(","))
-            if program in ("adduser", "gpasswd") and not arg.startswith("-"):
-                groups.add(arg)
-        if groups & _PRIV_GROUPS or (program == "useradd" and ("-o" in args and "0" in args)):
-            out.add(ESCALATION, 0.9, f"{program} adds a user to a privileged group", segment=segment)
-    elif program == "passwd" and any(a == "root" for a in args):
-        out.add(ESCALATION, 0.9, "passwd changes root's password", segment=segment)
-    elif program == "nsenter" and any(a in ("1", "--target=1") for a in args):
-        out.add(ESCALATION, 0.9, "nsenter enters PID 1's namespaces (the host)", segment=segment)
-    elif program in ("docker", "podman") and args[:1] == ["run"]:
-        if any(a in ("-v", "--volume") and i + 1 < len(args) and args[i + 1].split(":", 1)[0] in ("/", "/etc", "/root") for i, a in enumerate(args)) or any(
-            a.startswith(("--volume=/:", "-v/:")) for a in args
-        ):
-            out.add(ESCALATION, 0.9, f"{program} mounts the host's root or /etc into a container", segment=segment)
-        elif "--privileged" in args or "--pid=host" in args:
-            out.add(ESCALATION, 0.6, f"{program} runs a privileged container", segment=segment)
+    if program in _ESCALATION_PROGRAMS:
+        if program == "chmod" and args:
+            mode = next((a for a in args if not a.startswith("-")), "")
+            if _setuid_mode(mode):
+                out.add(ESCALATION, 0.9, f"chmod {mode} sets the setuid bit", segment=segment)
+            elif _setgid_mode(mode):
+                out.add(ESCALATION, 0.6, f"chmod {mode} sets the setgid bit", segment=segment)
+        elif program == "setcap" and any("cap_" in a or "+ep" in a or "=ep" in a for a in args):
+            out.add(ESCALATION, 0.9, "setcap gives a program root capabilities", segment=segment)
+        elif program in ("visudo",):
+            out.add(ESCALATION, 0.95, "visudo edits who may become root", segment=segment)
+        elif program in ("usermod", "gpasswd", "adduser", "addgroup", "useradd"):
+            groups: set[str] = set()
+            for i, arg in enumerate(args):
+                if arg in ("-G", "-aG", "-g", "-a", "--groups", "--append", "--gid") and i + 1 < len(args):
+                    groups.update(args[i + 1].split(","))
+                if program in ("adduser", "gpasswd") and not arg.startswith("-"):
+                    groups.add(arg)
+            if groups & _PRIV_GROUPS or (program == "useradd" and ("-o" in args and "0" in args)):
+                out.add(ESCALATION, 0.9, f"{program} adds a user to a privileged group", segment=segment)
+        elif program == "passwd" and any(a == "root" for a in args):
+            out.add(ESCALATION, 0.9, "passwd changes root's password", segment=segment)
+        elif program == "nsenter" and any(a in ("1", "--target=1") for a in args):
+            out.add(ESCALATION, 0.9, "nsenter enters PID 1's namespaces (the host)", segment=segment)
+        elif program in ("docker", "podman") and args[:1] == ["run"]:
+            if any(a in ("-v", "--volume") and i + 1 < len(args) and args[i + 1].split(":", 1)[0] in ("/", "/etc", "/root") for i, a in enumerate(args)) or any(
+                a.startswith(("--volume=/:", "-v/:")) for a in args
+            ):
+                out.add(ESCALATION, 0.9, f"{program} mounts the host's root or /etc into a container", segment=segment)
+            elif "--privileged" in args or "--pid=host" in args:
+                out.add(ESCALATION, 0.6, f"{program} runs a privileged container", segment=segment)
     if "sudo" in cmd.wrappers or program == "sudo":
         _root_shell(out, cmd, segment)
     if program == "su" and (not args or args in (["-"], ["root"], ["-", "root"], ["-l"], ["-l", "root"])):
@@ -514,9 +522,10 @@ def _command(out: _Out, cmd: Command, ctx: GateContext) -> None:
             out.add(ESCALATION, 0.95, f"{program} writes {target}, which decides who is root", segment=segment, evidence=target)
         elif low.endswith("/.ssh/authorized_keys") or low.endswith("authorized_keys2"):
             out.add(ESCALATION, 0.9, f"{program} adds a key to {target}: a way back in", segment=segment, evidence=target)
-    if "nopasswd" in " ".join(cmd.argv).lower():
+    if nopasswd and "nopasswd" in " ".join(cmd.argv).lower():
         out.add(ESCALATION, 0.95, "NOPASSWD sudo rule", segment=segment)
-    _exfiltration(out, cmd, ctx, segment)
+    if not PREFILTER or cmd.redirects or cmd.code or cmd.pipe_next in SENDERS or program in SENDERS or program in _RESOLVERS:
+        _exfiltration(out, cmd, ctx, segment)  # it has a branch for nothing else
 
 
 def _setuid_mode(mode: str) -> bool:

@@ -106,14 +106,13 @@ def test_the_prefilter_skips_the_benign_bash_command(gate: Any) -> None:
 
 
 @pytest.mark.parametrize("gate", PER_COMMAND, ids=[g.GATE for g in PER_COMMAND])
-def test_the_summary_skip_is_the_per_command_prefilter_over_all_commands(gate: Any) -> None:
-    """A gate skips a whole line exactly when its pre-filter would skip every command of it."""
+def test_the_summary_skips_a_line_only_when_the_prefilter_skips_every_command(gate: Any) -> None:
     with home():
         for command, _ in _commands():
             ctx = GateContext(bash(command), bundle_for(""))
             assert ctx.shell is not None
-            expected = any(gate._may_matter(cmd) for cmd in ctx.shell.commands)
-            assert gate._any_may_matter(Summary(ctx.shell)) == expected, command
+            if any(gate._may_matter(cmd) for cmd in ctx.shell.commands):
+                assert gate._any_may_matter(Summary(ctx.shell)), command
 
 
 def test_the_summary_is_computed_once_per_event_and_never_shared() -> None:

@@ -68,6 +68,22 @@ def test_symlink_into_the_guard_is_followed(tmp_path) -> None:  # type: ignore[n
     assert decision.rule == "PTH001"
 
 
+def test_a_link_to_a_guard_directory_is_followed_after_other_gates_resolved_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # The catastrophe and destructive gates follow the delete target's links first; what they
+    # learnt (a link, or none) must lead protected-paths to the same answer as asking afresh.
+    from guidance.engine import evaluate
+    from guidance.event import normalise
+
+    project = tmp_path / "p"
+    (project / ".claude").mkdir(parents=True)
+    (project / "build").mkdir()
+    (project / "cfg").symlink_to(project / ".claude")
+    policy = {"root": str(project), "settings": {}}
+    for command, rule in (("rm -rf cfg", "PTH001"), ("rm -rf build", "")):
+        payload = {"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project)}
+        assert evaluate(policy, normalise(payload, project_dir=str(project))).rule == rule, command
+
+
 def test_project_globs() -> None:
     settings = {"protect_write": ["vendor/**"], "protect_read": ["~/.config/private/**"]}
     assert codes(protected_paths, tool("Write", file_path="vendor/x.js", content=""), **settings) == ["PTH003:deny"]

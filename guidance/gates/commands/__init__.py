@@ -26,40 +26,50 @@ class Args:
     __slots__ = ("short", "long", "values", "positionals")
 
     def __init__(self, args: list[str], takes_value: frozenset[str] = frozenset()) -> None:
-        self.short: set[str] = set()
-        self.long: set[str] = set()
-        self.values: dict[str, list[str]] = {}
-        self.positionals: list[str] = []
+        short: set[str] = set()
+        long: set[str] = set()
+        values: dict[str, list[str]] = {}
+        positionals: list[str] = []
+        self.short = short
+        self.long = long
+        self.values = values
+        self.positionals = positionals
         i = 0
         n = len(args)
         while i < n:
             arg = args[i]
             i += 1
-            if arg == "--":
-                self.positionals.extend(args[i:])
-                break
-            if arg.startswith("--") and len(arg) > 2:
+            if arg[:1] != "-" or arg == "-":
+                positionals.append(arg)
+                continue
+            if arg[1] == "-":
+                if arg == "--":
+                    positionals.extend(args[i:])
+                    break
                 name, eq, value = arg.partition("=")
-                self.long.add(name)
+                long.add(name)
                 if eq:
-                    self.values.setdefault(name, []).append(value)
+                    values.setdefault(name, []).append(value)
                 elif name in takes_value and i < n:
-                    self.values.setdefault(name, []).append(args[i])
+                    values.setdefault(name, []).append(args[i])
                     i += 1
                 continue
-            if arg.startswith("-") and len(arg) > 1 and not arg[1].isdigit():
-                for pos in range(1, len(arg)):
-                    letter = arg[pos]
-                    self.short.add(letter)
-                    if "-" + letter in takes_value:
-                        value = arg[pos + 1 :]
-                        if not value and i < n:
-                            value = args[i]
-                            i += 1
-                        self.values.setdefault("-" + letter, []).append(value)
-                        break
+            if arg[1].isdigit():
+                positionals.append(arg)  # `-1`: a number, not a flag
                 continue
-            self.positionals.append(arg)
+            if not takes_value:
+                short.update(arg[1:])  # the usual cluster (`-rf`): no letter can take a value
+                continue
+            for pos in range(1, len(arg)):
+                letter = arg[pos]
+                short.add(letter)
+                if "-" + letter in takes_value:
+                    value = arg[pos + 1 :]
+                    if not value and i < n:
+                        value = args[i]
+                        i += 1
+                    values.setdefault("-" + letter, []).append(value)
+                    break
 
     def has(self, *names: str) -> bool:
         """True when any of `-x` (short letter) or `--long` is present."""
@@ -118,9 +128,9 @@ def resolver(ctx: GateContext) -> Resolver:
 
 def resolver_at(ctx: GateContext, cmd: Command) -> Resolver:
     """The resolver for `cmd`, after the top-level `cd`s that run before it (`cd .. && rm -rf x`)."""
-    analysis = ctx.shell
     at = ctx._paths_at
-    if at is None or at[0] is not analysis:
+    if at is None or at[0] is not ctx._shell:
+        analysis = ctx.shell
         if analysis is None:
             return resolver(ctx)
         # every gate asks for every command: the answers for this event's analysis are kept

@@ -109,8 +109,11 @@ def may_touch_files(cmd: Command) -> bool:
     return bool(reads or writes)
 
 
+_NO_OPTIONS: frozenset[str] = frozenset()
+
+
 def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
-    reads, writes = redirect_effects(cmd)
+    reads, writes = redirect_effects(cmd) if cmd.redirects else ([], [])
     program = cmd.program
     if program not in _WORD_EFFECTS:
         return reads, writes  # already filtered by redirect_effects; no argument parsing needed
@@ -119,8 +122,8 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         if _GIT_FILE_SUBCOMMANDS.isdisjoint(args):
             return reads, writes  # the subcommand is one of the words: none that names files (`git status`)
         _git_effects(args, reads, writes)
-        return [r for r in reads if _is_file_word(r)], [w for w in writes if _is_file_word(w)]
-    parsed = Args(args, _SHORT_VALUE_OPTS.get(program, frozenset()))
+        return _file_words(reads), _file_words(writes)
+    parsed = Args(args, _SHORT_VALUE_OPTS.get(program, _NO_OPTIONS))
     pos = parsed.positionals
     if program in MUTATORS:
         if program in ("chmod", "chown", "chgrp", "chattr", "setfacl") and pos:
@@ -177,7 +180,12 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         writes.extend(parsed.value("-out"))
     elif program == "tar" and (parsed.has("-x", "--extract", "--get") or (args and "x" in args[0] and not args[0].startswith("-"))):
         writes.extend(parsed.value("-C", "--directory"))
-    return [r for r in reads if _is_file_word(r)], [w for w in writes if _is_file_word(w)]
+    return _file_words(reads), _file_words(writes)
+
+
+def _file_words(words: list[str]) -> list[str]:
+    """The words that name files (`_is_file_word`, inlined: this runs for every word of every command)."""
+    return [w for w in words if w and w not in _NOT_FILES and w[0] != "&"]
 
 
 _GIT_WRITES = frozenset(("checkout", "restore", "rm", "mv", "clean"))

@@ -11,7 +11,7 @@ such skip exact). Computed once per event (kept on the GateContext), never acros
 from __future__ import annotations
 
 from guidance.gates.commands import is_interpreter
-from guidance.gates.commands.files import may_touch_files
+from guidance.gates.commands.files import file_effects, may_touch_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,8 +23,8 @@ class Summary:
     """OR over all commands of one analysis of the conditions the gates' pre-filters test."""
 
     __slots__ = (
-        "analysis", "programs", "redirects", "code", "language", "files", "sudo", "pipes_into", "dot_c", "nopasswd",
-        "dynamic", "mkfs", "interpreter",
+        "analysis", "programs", "redirects", "code", "language", "reads", "writes", "files", "sudo", "pipes_into", "dot_c",
+        "nopasswd", "dynamic", "mkfs", "interpreter",
     )
 
     def __init__(self, analysis: ShellAnalysis) -> None:
@@ -33,7 +33,7 @@ class Summary:
         pipes_into: set[str] = set()
         words: list[str] = []
         codes: list[str] = []
-        redirects = language = files = sudo = dynamic = mkfs = interpreter = False
+        redirects = language = reads = writes = sudo = dynamic = mkfs = interpreter = False
         for cmd in analysis.commands:
             program = cmd.program
             programs.add(program)
@@ -55,15 +55,22 @@ class Summary:
                 mkfs = True
             if not interpreter and is_interpreter(program):
                 interpreter = True
-            if not files and may_touch_files(cmd):
-                files = True
+            if may_touch_files(cmd):
+                effects = file_effects(cmd)
+                if effects[0]:
+                    reads = True
+                if effects[1]:
+                    writes = True
         #: every command's program (basename after wrappers)
         self.programs = frozenset(programs)
-        #: some command has a redirection / inline code / an inline language / reads or writes a file
+        #: some command has a redirection / inline code / an inline language
         self.redirects = redirects
         self.code = bool(codes)
         self.language = language
-        self.files = files
+        #: some command reads / writes / reads or writes a file (guidance.gates.commands.files.file_effects)
+        self.reads = reads
+        self.writes = writes
+        self.files = reads or writes
         #: some command runs under sudo
         self.sudo = sudo
         #: the programs some command pipes into
@@ -84,10 +91,11 @@ class Summary:
 
 def summary(ctx: GateContext) -> Summary | None:
     """The summary of this event's analysed command (None when there is none), computed once."""
+    found = ctx._summary
+    if found is not None and found.analysis is ctx._shell:
+        return found  # every gate after the first
     analysis = ctx.shell
     if analysis is None:
         return None
-    found = ctx._summary
-    if found is None or found.analysis is not analysis:
-        found = ctx._summary = Summary(analysis)
+    found = ctx._summary = Summary(analysis)
     return found

@@ -15,6 +15,10 @@ from guidance.gates.commands import Args, is_interpreter
         (["--", "-rf", "/"], (), set(), set(), ["-rf", "/"]),
         (["-1", "x"], (), set(), set(), ["-1", "x"]),
         (["-C", "dir", "push"], ("-C",), {"C"}, set(), ["push"]),
+        (["-", "", "---", "-x"], (), {"x"}, {"---"}, ["-", ""]),
+        (["-xn", "5", "--out", "o", "a"], ("-n", "--out"), {"x", "n"}, {"--out"}, ["a"]),
+        (["-nx", "--out"], ("-n", "--out"), {"n"}, {"--out"}, []),
+        (["a", "--", "--"], (), set(), set(), ["a", "--"]),
     ],
 )
 def test_args(args: list[str], takes: tuple[str, ...], short: set[str], long: set[str], positionals: list[str]) -> None:
