@@ -137,15 +137,18 @@ class Resolver:
     project root's real path (see `_roots`).
     """
 
-    __slots__ = ("cwd", "root", "home", "temps", "_real_root", "_memo", "_real", "_where", "_origin")
+    __slots__ = ("cwd", "root", "home", "_given_temps", "_temps", "_real_root", "_memo", "_dynamic", "_real", "_where", "_origin")
 
     def __init__(self, cwd: str, root: str, *, home: str | None = None, temps: tuple[str, ...] | None = None) -> None:
         self.home = home if home is not None else home_dir()
-        # ~/.cache is disposable by definition (XDG): deleting in it is like deleting in /tmp.
-        self.temps = temps if temps is not None else temp_dirs() + ((self.home + "/.cache",) if self.home != "/" else ())
+        self._given_temps = temps
+        #: the temp directories, read from $TMPDIR when first needed (most paths are classified before)
+        self._temps = temps
         self._real_root: str | None = None
-        #: resolve() results for literal paths: several gates resolve the same path per event
+        #: resolve() results for literal paths (no `$`): several gates resolve the same path per event
         self._memo: dict[str, str | None] = {}
+        #: resolve() results for paths with `$` (they read $TMPDIR), kept only as long as this Resolver
+        self._dynamic: dict[str, str | None] = {}
         #: _realpath() and where() answers: they follow symlinks, so they live only as long as this Resolver
         self._real: dict[str, str] = {}
         self._where: dict[tuple[str, bool], tuple[str | None, str]] = {}
@@ -159,6 +162,7 @@ class Resolver:
         if cwd:
             self.cwd = self.resolve(cwd) or self.root
         self._memo.clear()  # entries above were resolved against the provisional cwd
+        self._dynamic.clear()
 
     def for_event(self) -> Resolver:
         """A Resolver with this one's set-up and lexical memo, and no symlink answers yet."""
@@ -166,13 +170,22 @@ class Resolver:
         fresh.cwd = self.cwd
         fresh.root = self.root
         fresh.home = self.home
-        fresh.temps = self.temps
+        fresh._given_temps = fresh._temps = self._given_temps
         fresh._real_root = self._real_root
         fresh._memo = self._memo
+        fresh._dynamic = {}
         fresh._real = {}
         fresh._where = {}
         fresh._origin = self
         return fresh
+
+    @property
+    def temps(self) -> tuple[str, ...]:
+        found = self._temps
+        if found is None:
+            # ~/.cache is disposable by definition (XDG): deleting in it is like deleting in /tmp.
+            found = self._temps = temp_dirs() + ((self.home + "/.cache",) if self.home != "/" else ())
+        return found
 
     def _expand_home(self, path: str) -> str | None:
         if path == "~" or path.startswith("~/"):
@@ -244,12 +257,14 @@ class Resolver:
         if real:
             literal = self.resolve(path)
             return None if literal is None else self._realpath(literal)
-        memo = self._memo
+        # `$TMPDIR` is read from the environment when expanded: such answers are not shared with the
+        # next event's Resolver (the set-up's memo below is)
+        memo = self._dynamic if "$" in path else self._memo
         if path in memo:  # not try/except KeyError: a miss would raise, which costs more than the lookup
             return memo[path]
         if len(memo) > 512:
-            self._memo.clear()
-        result = self._memo[path] = self._resolve(path)
+            memo.clear()
+        result = memo[path] = self._resolve(path)
         return result
 
     def _resolve(self, path: str) -> str | None:
@@ -329,7 +344,7 @@ class Resolver:
         if literal is None:
             return None, ""
         kind = self.classify(literal)
-        if real:
+        if real and kind != ROOT:  # nothing outranks `/`: its links need no syscalls
             actual = self._realpath(literal)
             if actual != literal:
                 other = self.classify(actual)
@@ -367,16 +382,15 @@ RANK = {
     TEMP: 0,
 }
 
-_CACHE: dict[tuple[str, str, str, str], Resolver] = {}
+_CACHE: dict[tuple[str, str, str], Resolver] = {}
 
 
 def resolver_for(cwd: str, root: str) -> Resolver:
-    """A Resolver for one event at this cwd/root. The set-up (home, temps, root) is cached by
-    cwd, root, HOME and TMPDIR; each call gets its own Resolver (`Resolver.for_event`), so
-    symlinks are looked up afresh for every event."""
+    """A Resolver for one event at this cwd/root. The set-up (home, root, lexical answers) is
+    cached by cwd, root and HOME; each call gets its own Resolver (`Resolver.for_event`), which
+    reads $TMPDIR when it first needs it and looks symlinks up afresh."""
     home = os.environ.get("HOME", "")
-    tmp = os.environ.get("TMPDIR", "")
-    key = (cwd, root, home, tmp)
+    key = (cwd, root, home)
     found = _CACHE.get(key)
     if found is None:
         if len(_CACHE) > 64:

@@ -125,8 +125,11 @@ def test_resolver_for_follows_changes_to_home_and_tmpdir(monkeypatch: pytest.Mon
     monkeypatch.setenv("TMPDIR", "/scratch")
     third = paths.resolver_for("/work/p", "/work/p")
     assert third.classify("/scratch/x") == paths.TEMP
+    assert third.resolve("$TMPDIR/x") == "/scratch/x"
     monkeypatch.delenv("TMPDIR")
-    assert paths.resolver_for("/work/p", "/work/p").classify("/scratch/x") != paths.TEMP
+    fourth = paths.resolver_for("/work/p", "/work/p")
+    assert fourth.classify("/scratch/x") != paths.TEMP
+    assert fourth.resolve("$TMPDIR/x") == "/tmp/x"  # the next event reads $TMPDIR again
 
 
 def test_each_resolver_for_call_looks_symlinks_up_afresh(tmp_path) -> None:  # type: ignore[no-untyped-def]

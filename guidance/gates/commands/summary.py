@@ -75,7 +75,7 @@ class Summary:
         self.sudo = sudo
         #: the programs some command pipes into
         self.pipes_into = frozenset(pipes_into)
-        # NUL never occurs in a word: joined, a marker is found only inside one word or code text.
+        # Joined by NUL, which no marker holds: a marker is found only inside one word or code text.
         argv_text = "\0".join(words)
         code_text = "\0".join(codes)
         #: some word or inline code holds ".c" or ".C" (every guard-file marker does)

@@ -46,3 +46,18 @@ def test_deletions(command: str, expected: list[tuple[str | None, bool]]) -> Non
     analysis = analyze(command)
     found = [(d.target, d.recursive) for cmd in analysis.commands for d in deletions(cmd, analysis)]
     assert found == expected
+
+
+def test_deletions_of_is_worked_out_once_per_event() -> None:
+    from guidance.gates._base import GateContext
+    from guidance.gates.commands.rm import deletions_of
+    from tests.gates.support import bash, bundle
+
+    ctx = GateContext(bash("rm -rf build && ls"), bundle())
+    assert ctx.shell is not None
+    rm, ls = ctx.shell.commands
+    first = deletions_of(ctx, rm)
+    assert [(d.target, d.recursive) for d in first] == [("build", True)] and deletions_of(ctx, rm) is first
+    assert deletions_of(ctx, ls) == []
+    other = GateContext(bash("rm -rf build && ls"), bundle())
+    assert other.shell is not None and deletions_of(other, other.shell.commands[0]) is not first
