@@ -19,6 +19,7 @@ anything else.
 from __future__ import annotations
 
 import os
+from stat import S_ISLNK
 
 ROOT = "root"
 HOME = "home"
@@ -403,12 +404,11 @@ def _follow_links(path: str) -> str:
     """`path` (absolute, normalised) with its symlinks followed when it or its parent exists
     (`link/sub` where link -> /etc), else `path` as it is.
 
-    realpath() first: it looks at every component once and keeps a missing tail as written, so
-    when it changes nothing (the usual case) no existence check is needed; only a changed
-    answer asks whether the path or its parent exists.
+    The real path first: when it changes nothing (the usual case) no existence check is needed;
+    only a changed answer asks whether the path or its parent exists.
     """
     try:
-        real = os.path.realpath(path)
+        real = _real_path(path)
         if real == path or os.path.lexists(path):
             return real
         parent = os.path.dirname(path)
@@ -416,4 +416,27 @@ def _follow_links(path: str) -> str:
             return real  # = realpath(parent) + the last name: realpath keeps a missing last component
     except (OSError, ValueError):
         pass
+    return path
+
+
+def _real_path(path: str) -> str:
+    """os.path.realpath(path) for an absolute, normalised path, with fewer steps on the usual way.
+
+    Components are looked at from the top; the first symlink hands the whole path to
+    os.path.realpath. Until then every component is a plain directory, so when one is missing
+    (or cannot be looked at) so is everything below it, and realpath would keep the rest as
+    written: the answer is `path` itself, without a look at each missing component.
+    """
+    if path == "/" or path[:2] == "//":
+        return os.path.realpath(path)
+    lstat = os.lstat
+    end = 0
+    while end != -1:
+        end = path.find("/", end + 1)
+        try:
+            mode = lstat(path if end == -1 else path[:end]).st_mode
+        except OSError:
+            return path
+        if S_ISLNK(mode):
+            return os.path.realpath(path)
     return path

@@ -166,6 +166,8 @@ def _follow_links_reference(path: str) -> str:
 
 
 def test_follow_links_agrees_with_its_plain_statement(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
     base = tmp_path / "t"
     (base / "real" / "sub").mkdir(parents=True)
     (base / "real" / "file").write_text("x")
@@ -183,5 +185,8 @@ def test_follow_links_agrees_with_its_plain_statement(tmp_path) -> None:  # type
         for second in names:
             paths_.append(f"{base}/{first}/{second}")
             paths_.append(f"{base}/{first}/{second}/deeper")
+    (base / "real" / "deep" / "inside").mkdir(parents=True)
+    paths_ += [f"{base}/real/file/below", f"{base}/real/deep/inside/x", f"{base}/missing/a/b/c"]
     for path in paths_:
         assert paths._follow_links(path) == _follow_links_reference(path), path
+        assert paths._real_path(path) == os.path.realpath(path), path
