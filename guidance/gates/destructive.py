@@ -192,6 +192,8 @@ def check(ctx: GateContext) -> list[Finding]:
     if found is None or (PREFILTER and not _any_may_matter(found)):
         return []
     analysis = found.analysis
+    # downloaded code can be run only when a download is on the line (`_pipe_to_shell`)
+    fetching = not PREFILTER or not found.programs.isdisjoint(FETCHERS)
     out: list[Finding] = []
     for cmd in analysis.commands:
         if PREFILTER and not _may_matter(cmd):
@@ -214,9 +216,10 @@ def check(ctx: GateContext) -> list[Finding]:
             _disk_image(cmd, resolver_at(ctx, cmd), segment, out)
         if program == "crontab" and "r" in Args(cmd.args, frozenset(("-u",))).short:
             out.append(finding(GATE, "DST062", DENY, "crontab -r deletes every scheduled job", segment=segment))
-        if _pipe_to_shell(cmd, analysis):
+        if fetching and _pipe_to_shell(cmd, analysis):
             out.append(finding(GATE, "DST060", DENY, "downloaded code is run without being saved and read first", segment=segment))
-        _system_writes(ctx, cmd, segment, out)
+        if found.writes or not PREFILTER:
+            _system_writes(ctx, cmd, segment, out)
     return out
 
 

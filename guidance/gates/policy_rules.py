@@ -203,7 +203,7 @@ def check(ctx: GateContext) -> list[Finding]:
         for item in index.tools:
             if tool_matches(item["pattern"], event.tool, event.tool_class):
                 out.append(_finding(item, event.tool))
-    if index.paths:
+    if index.paths and (event.paths or not PREFILTER or (found is not None and found.files)):
         _paths(ctx, index, found, out)
     return out
 
