@@ -21,7 +21,7 @@ from __future__ import annotations
 from guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
 from guidance.shell.lexer import ParseState, one_line
 from guidance.shell.model import Command, ShellAnalysis, plain_command
-from guidance.shell.parser import CompoundNode, FunctionNode, PlainNode, SimpleNode, parse, split_plain
+from guidance.shell.parser import CompoundNode, FunctionNode, LiteralNode, PlainNode, SimpleNode, parse, split_literal, split_plain
 from guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, strip_wrappers
 
 TYPE_CHECKING = False
@@ -35,6 +35,10 @@ if TYPE_CHECKING:
 #: commands the unwrapping (see `_Analyzer.plain`). Tests switch it off to compare the two
 #: paths (tests/shell/test_shell_fast_path.py).
 FAST_PATH = True
+#: Literal lines (quoted strings with nothing expanded inside, globs, redirections to literal
+#: targets: `git commit -m "fix: x" 2>&1 | tail`) skip the lexer and parser likewise (see
+#: `_Analyzer.literal`); switched off apart from FAST_PATH by the same test.
+LITERAL_PATH = True
 #: Total characters parsed across all nested shell strings of one analysis.
 _MAX_TOTAL_CHARS = 4 * MAX_COMMAND_CHARS
 #: Total characters brace expansion and assumed variables may produce in one analysis.
@@ -115,6 +119,8 @@ class _Analyzer:
             self.problem("nested shell code too large: rest not analysed")
             return
         tree = split_plain(src) if FAST_PATH else None
+        if tree is None and LITERAL_PATH:
+            tree = split_literal(src)
         if tree is None:
             tree, state = parse(src, ParseState(), plain=not FAST_PATH)  # split_plain found it not plain
             for message in state.problems:
@@ -127,7 +133,11 @@ class _Analyzer:
                 if self.full:
                     return
                 if len(pipeline) == 1:
-                    self.walk_node(pipeline[0], origin, depth, background or bg, redirects)
+                    node = pipeline[0]
+                    if isinstance(node, PlainNode) or isinstance(node, LiteralNode):  # most: one call less
+                        self.literal(node, origin, depth, background or bg, redirects)
+                    else:
+                        self.walk_node(node, origin, depth, background or bg, redirects)
                 else:
                     self.walk_pipeline(pipeline, origin, depth, background or bg, redirects)
 
@@ -137,16 +147,25 @@ class _Analyzer:
             start = len(self.commands)
             self.walk_node(node, origin, depth, background, redirects)
             groups.append([c for c in self.commands[start:] if c.depth == depth and c.origin == origin])
+        # the program of the nearest command after each group (programs never change here)
+        afters = [""] * len(groups)
+        after = ""
+        for k in range(len(groups) - 1, 0, -1):
+            if groups[k]:
+                after = groups[k][0].program
+            afters[k - 1] = after
+        before = ""  # the program of the nearest command before the group
         for k, group in enumerate(groups):
-            before = next((g[-1].program for g in reversed(groups[:k]) if g), "") if k else ""
-            after = next((g[0].program for g in groups[k + 1 :] if g), "")
+            after = afters[k]
             for cmd in group:
                 if before and not cmd.pipe_prev:
                     cmd.pipe_prev = before
                 if after and not cmd.pipe_next:
                     cmd.pipe_next = after
-            if k and group and not self.full:
-                self.piped_code(groups[:k], group[0], origin, depth)
+            if group:
+                if k and not self.full:
+                    self.piped_code(groups[:k], group[0], origin, depth)
+                before = group[-1].program
 
     def piped_code(self, before: list[list[Command]], consumer: Command, origin: str, depth: int) -> None:
         """`echo 'rm -rf /' | sh`, `echo cm0gLXJmIC8K | base64 -d | bash`: when a shell or an
@@ -172,8 +191,8 @@ class _Analyzer:
             self.interpreter(consumer, text)
 
     def walk_node(self, node: Node, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
-        if isinstance(node, PlainNode):
-            self.plain(node, origin, depth, background, redirects)
+        if isinstance(node, PlainNode) or isinstance(node, LiteralNode):
+            self.literal(node, origin, depth, background, redirects)
         elif isinstance(node, SimpleNode):
             self.simple(node, origin, depth, background, redirects)
         elif isinstance(node, CompoundNode):
@@ -215,28 +234,34 @@ class _Analyzer:
 
     # -- simple commands ----------------------------------------------------------------
 
-    def plain(self, node: PlainNode, origin: str, depth: int, background: bool, outer: list[tuple[str, str]]) -> None:
-        """A simple command of a plain line: what `simple` does for its SimpleNode, without it.
+    def literal(self, node: PlainNode | LiteralNode, origin: str, depth: int, background: bool, outer: list[tuple[str, str]]) -> None:
+        """A simple command of a plain or literal line: what `simple` does for its SimpleNode,
+        without it.
 
-        No word of a plain line holds a quote, `$`, backquote, glob, brace or redirection, so
-        `simple` would find no substitution or redirect and `expand` would give each word as
-        its own literal Arg, never dynamic (hence no known-variable variants), assignment-like
-        if it holds `=`: the `command` call below is the one `simple` makes. Further, when the
-        first word holds no `=` and its program is `passive` (no wrapper, shell or launcher in
-        unwrap's tables), no declarer (`export`) and no interpreter, `command` strips nothing,
-        remembers nothing and follows nothing (a plain line feeds no stdin to xargs or a shell)
-        and emits exactly `plain_command(...)`: argv the words, everything else empty. A plain
-        line is at most 1024 characters, far below MAX_SHELL_WORDS; `emit` applies
-        MAX_SHELL_COMMANDS as before."""
+        Its words hold no `$`, backquote, backslash, brace or comma outside quotes and none of
+        the first three inside (a plain line has no quotes, globs or redirections either), and
+        its redirect targets likewise. So `simple` would find no substitution; `redirects`
+        would give its (fd + op, target value) pairs and no stdin (no heredoc or here-string);
+        `expand` would give each word as one literal Arg, never dynamic (hence no
+        known-variable variants), written as `raws` has it, and report a glob first word as
+        below: the `command` call below is the one `simple` makes. Further, when the first
+        word holds no `=` and its program is `passive` (no wrapper, shell or launcher in
+        unwrap's tables), no declarer (`export`) and no interpreter with inline code,
+        `command` strips nothing, remembers nothing and follows nothing (without stdin there
+        is nothing for xargs or a shell to read) and emits exactly `plain_command(...)`: argv
+        the words, the redirects, everything else empty. Such a line is at most 1024
+        characters, far below MAX_SHELL_WORDS; `emit` applies MAX_SHELL_COMMANDS as before."""
         words = node.words
         first = words[0]
-        program = first[first.rfind("/") + 1 :]  # program_name: a plain word has no backslash
-        text = node.text
-        if outer or "=" in first or program in _DECLARERS or program.startswith(_INTERPRETER_PREFIXES) or not passive(program, words):
-            args = [Arg(word, False, "=" in word, word) for word in words]
-            self.command(args, list(outer), origin, depth, background, None, text, [], False)
+        if node.glob and _is_glob(first):
+            self.problem(f"program name is a glob pattern: {_short(first)}")
+        program = first[first.rfind("/") + 1 :]  # program_name: these words hold no backslash
+        redirects = node.redirects + outer
+        if "=" in first or program in _DECLARERS or (program.startswith(_INTERPRETER_PREFIXES) and _inline_code(program, words) is not None) or not passive(program, words):
+            args = [Arg(word, False, "=" in raw and raw[:1] not in "\"'\\$", raw) for word, raw in zip(words, node.raws)]
+            self.command(args, redirects, origin, depth, background, None, node.text, [], False)
             return
-        self.emit(plain_command(words, program, text, origin, depth, background))
+        self.emit(plain_command(words, program, node.text, origin, depth, background, redirects))
 
     def simple(self, node: SimpleNode, origin: str, depth: int, background: bool, outer: list[tuple[str, str]]) -> None:
         start = len(self.commands)
@@ -471,6 +496,14 @@ class _Analyzer:
             return None
         self.commands.append(cmd)
         return cmd
+
+
+def _inline_code(program: str, argv: list[str]) -> tuple[str, str, str] | None:
+    """`interpreters.inline_code` without stdin, imported on first use (it is large, and most
+    lines run no interpreter)."""
+    from guidance.shell.interpreters import inline_code
+
+    return inline_code(program, argv, None)
 
 
 def _substitute(value: str, variables: dict[str, tuple[str, ...]], index: int) -> str | None:

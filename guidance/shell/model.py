@@ -89,10 +89,10 @@ class Command:
         return f"Command({self.argv!r}{where})"
 
 
-def plain_command(argv: list[str], program: str, text: str, origin: str, depth: int, background: bool) -> Command:
-    """Exactly `Command(argv, text=text, origin=origin, depth=depth, background=background)`
-    when `program` is `program_name(argv[0])`, in half the time (no keyword binding): the
-    shell analysis builds most commands of everyday lines with it. Every slot is set as
+def plain_command(argv: list[str], program: str, text: str, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> Command:
+    """Exactly `Command(argv, text=text, origin=origin, depth=depth, redirects=redirects,
+    background=background)` when `program` is `program_name(argv[0])`, in half the time (no
+    keyword binding): the shell analysis builds most commands of everyday lines with it. Every slot is set as
     `Command.__init__` sets it (tests/shell/test_shell_fast_path.py compares the two)."""
     cmd = _new(Command)
     cmd.argv = argv
@@ -100,7 +100,7 @@ def plain_command(argv: list[str], program: str, text: str, origin: str, depth: 
     cmd.text = text
     cmd.origin = origin
     cmd.depth = depth
-    cmd.redirects = []
+    cmd.redirects = redirects
     cmd.assignments = []
     cmd.wrappers = []
     cmd.pipe_prev = cmd.pipe_next = ""

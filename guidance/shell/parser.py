@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from guidance.shell.lexer import Token
 
-    Node = Union["SimpleNode", "CompoundNode", "FunctionNode", "PlainNode"]
+    Node = Union["SimpleNode", "CompoundNode", "FunctionNode", "PlainNode", "LiteralNode"]
 
 _NO_STOPS: frozenset[str] = frozenset()
 _CASE_ENDS = frozenset((";;", ";&", ";;&"))
@@ -219,6 +219,9 @@ def parse_plain(src: str) -> tuple[CommandList, int] | None:
     return tree, commands
 
 
+_NO_REDIRECTS: list[tuple[str, str]] = []
+
+
 class PlainNode:
     """A simple command of a plain line: its words exactly as written (no quoting, expansion
     or redirection exists in a plain line, so each word is its own value) and where it stands
@@ -226,12 +229,22 @@ class PlainNode:
 
     __slots__ = ("words", "src", "start", "text")
 
+    #: as a LiteralNode has them (the analysis handles both alike): no redirection (a list
+    #: shared by all, never changed) and no glob
+    redirects = _NO_REDIRECTS
+    glob = False
+
     def __init__(self, src: str, start: int, text: str, words: list[str]) -> None:
         self.words = words
         self.src = src
         self.start = start
         #: `src` from the first word to the end of the last (SimpleNode.text)
         self.text = text
+
+    @property
+    def raws(self) -> list[str]:
+        """The words as written: each is its own value."""
+        return self.words
 
     def simple(self) -> SimpleNode:
         node = SimpleNode(self.src, self.start)
@@ -241,6 +254,211 @@ class PlainNode:
             word.value = word.raw = text
             node.words.append(word)
         return node
+
+
+#: Unquoted characters of a literal word: the plain ones and the glob characters.
+_LITERAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+^~*?[]")
+_DIGITS = frozenset("0123456789")
+#: Characters that make a line not literal wherever they stand (inside single quotes they
+#: would be literal, but such lines are rare enough to leave to the full parser).
+_NEVER_LITERAL = frozenset("$`\\\n")
+#: Whole redirection tokens agents write most, as (fd + op, target): what the lexer reads.
+_REDIRECT_TOKENS = {
+    "2>&1": ("2>&", "1"), "1>&2": ("1>&", "2"), ">&2": (">&", "2"), ">/dev/null": (">", "/dev/null"),
+    "2>/dev/null": ("2>", "/dev/null"), "&>/dev/null": ("&>", "/dev/null"), "1>/dev/null": ("1>", "/dev/null"),
+}
+
+
+class LiteralNode:
+    """A simple command of a literal line (see `split_literal`): its word values after quote
+    removal, the words as written, its redirections as the (fd + op, target) pairs the
+    analysis reports, its text, and whether its first word holds an unquoted glob character."""
+
+    __slots__ = ("words", "raws", "redirects", "text", "glob")
+
+    def __init__(self, words: list[str], raws: list[str], redirects: list[tuple[str, str]], text: str, glob: bool) -> None:
+        self.words = words
+        self.raws = raws
+        self.redirects = redirects
+        self.text = text
+        self.glob = glob
+
+
+def split_literal(src: str) -> CommandList | None:
+    """The command list of a literal line, its simple commands as `LiteralNode`s, built
+    without the lexer; None for any other line (which takes the full parser).
+
+    A literal line is a plain line that may also hold globs (`*.py`), single- or double-quoted
+    strings and redirections to such words (`2>&1`, `>/dev/null`, `>> log`, `< in.txt`; no
+    heredoc or here-string), with no `$`, backquote, backslash or newline anywhere, each
+    command starting with a word that is not reserved. Inside such quotes nothing is special
+    but the closing quote, so each word is its value with the quotes removed, exactly as the
+    lexer reads it. Anything else (braces, commas, `(` or `#` outside quotes, `&` alone,
+    `|&`, an unterminated quote, a missing target, a reserved first word) returns None;
+    tests/shell/test_shell_fast_path.py compares the analyses both ways."""
+    n = len(src)
+    if n > _PLAIN_MAX_CHARS or not _NEVER_LITERAL.isdisjoint(src) or "<<" in src:
+        return None  # cheap early answer for lines that expand, escape or span lines
+    result = CommandList()
+    items = result.items
+    and_or: list[list[Node]] = []
+    pipeline: list[Node] = []
+    words: list[str] = []  # of the simple command being read
+    raws: list[str] = []
+    redirects: list[tuple[str, str]] = []
+    start = end = 0  # of the command's text
+    glob = False
+    find = src.find
+    superset = _LITERAL.issuperset
+    i = 0
+    while i < n:
+        # the common case first: an unquoted word up to the next space
+        j = find(" ", i)
+        if j == -1:
+            j = n
+        token = src[i:j]
+        if superset(token) and words:  # (an empty token: another space)
+            if token:
+                words.append(token)
+                raws.append(token)
+                end = j
+            i = j + 1
+            continue
+        pair = _REDIRECT_TOKENS.get(token)
+        if pair is not None:
+            if not words:
+                return None
+            redirects.append(pair)
+            end = j
+            i = j + 1
+            continue
+        c = src[i]
+        if c == " " or c == "\t":
+            i += 1
+            continue
+        fd = ""
+        if c in _DIGITS:  # `2>&1`: digits right before `<` or `>` are the redirection's fd
+            j = i + 1
+            while j < n and src[j] in _DIGITS:
+                j += 1
+            if j < n and (src[j] == "<" or src[j] == ">"):
+                fd = src[i:j]
+                i = j
+                c = src[i]
+        if c == "<" or c == ">" or (c == "&" and src[i + 1 : i + 2] == ">"):
+            op = _redirect_op(src, i)
+            if not op or not words:
+                return None  # heredoc, here-string, process substitution; or a redirect first
+            i += len(op)
+            while i < n and (src[i] == " " or src[i] == "\t"):
+                i += 1
+            if i < n and src[i] in _DIGITS:  # `>&1>x`: the lexer reads `1>` as a redirection
+                j = i + 1
+                while j < n and src[j] in _DIGITS:
+                    j += 1
+                if j < n and (src[j] == "<" or src[j] == ">"):
+                    return None
+            word = _literal_word(src, i, n)
+            if word is None:
+                return None  # no target, or one that is not literal
+            redirects.append((fd + op, word[0]))
+            end = i = word[1]
+            continue
+        if c == "|" or c == "&" or c == ";":
+            if not words:
+                return None  # an operator with no command before it: a syntax error
+            op = src[i : i + 2]
+            if op != "&&" and op != "||":
+                if op == "|&" or op == ";;" or op == ";&" or c == "&":
+                    return None  # background `&`, `|&`, `;;`, `;&`: the full parser decides
+                op = c
+            i += len(op)
+            pipeline.append(LiteralNode(words, raws, redirects, src[start:end], glob))
+            words = []
+            raws = []
+            redirects = []
+            if op != "|":
+                and_or.append(pipeline)
+                pipeline = []
+                if op == ";":
+                    items.append((and_or, False))
+                    and_or = []
+            continue
+        word = _literal_word(src, i, n)
+        if word is None:
+            return None
+        value, k = word
+        if not words:
+            if value in _PLAIN_RESERVED or value == "[[":
+                return None
+            start = i
+            glob = "*" in value or "?" in value or "[" in value
+            if glob and k - i != len(value):
+                return None  # quoted: which glob characters are quoted is not kept
+        words.append(value)
+        raws.append(src[i:k])
+        end = i = k
+    if words:
+        pipeline.append(LiteralNode(words, raws, redirects, src[start:end], glob))
+        and_or.append(pipeline)
+        items.append((and_or, False))
+    elif pipeline or and_or:
+        return None  # ends in `|`, `&&` or `||`: the full parser reports it
+    return result if items else None
+
+
+def _redirect_op(src: str, i: int) -> str:
+    """The redirection operator at `i` as the lexer reads it (longest first); "" for the
+    ones a literal line does not have (`<<`, `<<-`, `<<<`, `<(`, `>(`)."""
+    two = src[i : i + 2]
+    if two == "&>":
+        return "&>>" if src[i + 2 : i + 3] == ">" else "&>"
+    if two == "<<" or two == "<(" or two == ">(":
+        return ""
+    if two in _TWO_CHAR_REDIRECTS:
+        return two
+    return src[i]
+
+
+_TWO_CHAR_REDIRECTS = frozenset((">>", ">&", ">|", "<&", "<>"))
+
+
+def _literal_word(src: str, i: int, n: int) -> tuple[str, int] | None:
+    """(value, end) of the literal word at `i`, or None if it is not literal (or empty)."""
+    end = src.find(" ", i)
+    if end == -1:
+        end = n
+    if end > i and _LITERAL.issuperset(src[i:end]):  # unquoted up to a blank (`>/dev/null`)
+        return src[i:end], end
+    parts: list[str] = []
+    k = i
+    while k < n:
+        c = src[k]
+        if c in _LITERAL:
+            j = k + 1
+            while j < n and src[j] in _LITERAL:
+                j += 1
+            parts.append(src[k:j])
+            k = j
+        elif c == "'":
+            j = src.find("'", k + 1)
+            if j == -1:
+                return None
+            parts.append(src[k + 1 : j])
+            k = j + 1
+        elif c == '"':
+            j = src.find('"', k + 1)
+            if j == -1:
+                return None
+            parts.append(src[k + 1 : j])  # holds no `$`, backquote or backslash (see split_literal)
+            k = j + 1
+        elif c in " \t|&;<>":
+            break
+        else:
+            return None
+    if k == i:
+        return None
+    return "".join(parts), k
 
 
 class Parser:

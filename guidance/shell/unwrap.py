@@ -562,8 +562,13 @@ _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
     "script": _script,
 }
 
+def _find_may_launch(words: list[str]) -> bool:
+    """`_find` launches only from an -exec, -execdir, -ok or -okdir word."""
+    return not _FIND_EXEC.isdisjoint(words)
+
+
 #: Launchers with a cheap test on their words that is False whenever they launch nothing.
-_LAUNCH_PRECHECKS: dict[str, Callable[[list[str]], bool]] = {"git": _git_may_launch}
+_LAUNCH_PRECHECKS: dict[str, Callable[[list[str]], bool]] = {"git": _git_may_launch, "find": _find_may_launch}
 #: Every program name `strip_wrappers` or `nested` (without stdin) may act on, derived from
 #: their tables; names with a precheck count only if they are nothing but a launcher.
 _ACTED_ON = frozenset(WRAPPERS) | {_ENV} | SHELLS | (frozenset(_LAUNCHERS) - frozenset(_LAUNCH_PRECHECKS))
