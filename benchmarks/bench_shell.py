@@ -14,8 +14,9 @@ Reported, all measured in this run:
 - import cost: the cumulative `-X importtime` figure of each module in a fresh process, and
   the wall time of a fresh process importing it and analysing one command vs `python -c pass`;
 - how many corpus commands each third-party parser rejects;
-- everyday plain lines one by one, `analyze` with the plain-line fast path on and off
-  (`analysis.FAST_PATH = False`), interleaved, min of 5 medians: what the fast path saves.
+- everyday lines one by one, `analyze` with the plain- and literal-line fast paths on and
+  off (`analysis.FAST_PATH = analysis.LITERAL_PATH = False`), interleaved, min of 5 medians:
+  what the fast paths save.
 
 Measured here (2 cores, shared): analyze p50 64 us / p99 125 us per command (162x / 231x
 str.split); bashlex 379 / 685 us, rejects `case`; tree-sitter parse+walk 9.5 / 170 us.
@@ -77,9 +78,14 @@ CORPUS = [
 ]
 
 
-#: Everyday lines the hook sees most (plain: no quotes, `$`, globs or redirections), timed one
-#: by one with the fast path on and off, interleaved (the machine's speed drifts).
-EVERYDAY = ["git status --short && npm test -- --watch=false", "rm -rf ~/", "git status", "sudo rm -rf /tmp/x", "ls | xargs rm"]
+#: Everyday lines the hook sees most, plain (no quotes, `$`, globs or redirections) and
+#: literal (quoted strings, globs, redirections), timed one by one with the fast paths on and
+#: off, interleaved (the machine's speed drifts).
+EVERYDAY = [
+    "git status --short && npm test -- --watch=false", "rm -rf ~/", "git status", "sudo rm -rf /tmp/x", "ls | xargs rm", "ls -la",
+    'grep -rn "def main" src/', "python -m pytest -q tests/test_app.py", "npm run build 2>&1 | tail -20",
+    'git commit -m "fix: handle empty body"', 'git add -A && git commit -m "feat: add retry"', 'find . -name "*.py" | head -20',
+]
 
 
 def _timed(func: Callable[[str], object], command: str, rounds: int) -> float:
@@ -110,12 +116,12 @@ def _per_command(func: Callable[[str], object], rounds: int) -> tuple[list[float
     return times, failures
 
 
-def _without_fast_path(command: str) -> object:
-    analysis.FAST_PATH = False
+def _without_fast_paths(command: str) -> object:
+    analysis.FAST_PATH = analysis.LITERAL_PATH = False
     try:
         return analysis.analyze(command)
     finally:
-        analysis.FAST_PATH = True
+        analysis.FAST_PATH = analysis.LITERAL_PATH = True
 
 
 def _bashlex() -> Callable[[str], object] | None:
@@ -221,7 +227,7 @@ def main() -> None:
         fast = off = float("inf")
         for _ in range(5):
             fast = min(fast, _timed(analyze, command, args.rounds))
-            off = min(off, _timed(_without_fast_path, command, args.rounds))
+            off = min(off, _timed(_without_fast_paths, command, args.rounds))
         everyday.append({"command": command, "fast_us": fast * 1e6, "off_us": off * 1e6})
     figures["everyday"] = everyday
 

@@ -312,92 +312,95 @@ def split_literal(src: str) -> CommandList | None:
     superset = _LITERAL.issuperset
     i = 0
     while i < n:
-        # the common case first: an unquoted word up to the next space
         j = find(" ", i)
         if j == -1:
             j = n
         token = src[i:j]
-        if superset(token) and words:  # (an empty token: another space)
-            if token:
-                words.append(token)
-                raws.append(token)
-                end = j
-            i = j + 1
-            continue
-        pair = _REDIRECT_TOKENS.get(token)
-        if pair is not None:
-            if not words:
-                return None
-            redirects.append(pair)
-            end = j
-            i = j + 1
-            continue
-        c = src[i]
-        if c == " " or c == "\t":
-            i += 1
-            continue
-        fd = ""
-        if c in _DIGITS:  # `2>&1`: digits right before `<` or `>` are the redirection's fd
-            j = i + 1
-            while j < n and src[j] in _DIGITS:
-                j += 1
-            if j < n and (src[j] == "<" or src[j] == ">"):
-                fd = src[i:j]
-                i = j
-                c = src[i]
-        if c == "<" or c == ">" or (c == "&" and src[i + 1 : i + 2] == ">"):
-            op = _redirect_op(src, i)
-            if not op or not words:
-                return None  # heredoc, here-string, process substitution; or a redirect first
-            i += len(op)
-            while i < n and (src[i] == " " or src[i] == "\t"):
+        if superset(token):  # the common case: an unquoted word up to the next blank
+            if not token:  # another blank
                 i += 1
-            if i < n and src[i] in _DIGITS:  # `>&1>x`: the lexer reads `1>` as a redirection
+                continue
+            value = raw = token
+            k = j
+            after = j + 1  # where the next token is looked for
+        else:
+            pair = _REDIRECT_TOKENS.get(token)
+            if pair is not None:
+                if not words:
+                    return None  # a redirection first
+                redirects.append(pair)
+                end = j
+                i = j + 1
+                continue
+            c = src[i]
+            if c == "\t":
+                i += 1
+                continue
+            fd = ""
+            if c in _DIGITS:  # `2>&1`: digits right before `<` or `>` are the redirection's fd
                 j = i + 1
                 while j < n and src[j] in _DIGITS:
                     j += 1
                 if j < n and (src[j] == "<" or src[j] == ">"):
-                    return None
+                    fd = src[i:j]
+                    i = j
+                    c = src[i]
+            if c == "<" or c == ">" or (c == "&" and src[i + 1 : i + 2] == ">"):
+                op = _redirect_op(src, i)
+                if not op or not words:
+                    return None  # heredoc, here-string, process substitution; or a redirect first
+                i += len(op)
+                while i < n and (src[i] == " " or src[i] == "\t"):
+                    i += 1
+                if i < n and src[i] in _DIGITS:  # `>&1>x`: the lexer reads `1>` as a redirection
+                    j = i + 1
+                    while j < n and src[j] in _DIGITS:
+                        j += 1
+                    if j < n and (src[j] == "<" or src[j] == ">"):
+                        return None
+                word = _literal_word(src, i, n)
+                if word is None:
+                    return None  # no target, or one that is not literal
+                redirects.append((fd + op, word[0]))
+                end = i = word[1]
+                continue
+            if c == "|" or c == "&" or c == ";":
+                if not words:
+                    return None  # an operator with no command before it: a syntax error
+                op = src[i : i + 2]
+                if op != "&&" and op != "||":
+                    if op == "|&" or op == ";;" or op == ";&" or c == "&":
+                        return None  # background `&`, `|&`, `;;`, `;&`: the full parser decides
+                    op = c
+                i += len(op)
+                pipeline.append(LiteralNode(words, raws, redirects, src[start:end], glob))
+                words = []
+                raws = []
+                redirects = []
+                if op != "|":
+                    and_or.append(pipeline)
+                    pipeline = []
+                    if op == ";":
+                        items.append((and_or, False))
+                        and_or = []
+                continue
             word = _literal_word(src, i, n)
             if word is None:
-                return None  # no target, or one that is not literal
-            redirects.append((fd + op, word[0]))
-            end = i = word[1]
-            continue
-        if c == "|" or c == "&" or c == ";":
-            if not words:
-                return None  # an operator with no command before it: a syntax error
-            op = src[i : i + 2]
-            if op != "&&" and op != "||":
-                if op == "|&" or op == ";;" or op == ";&" or c == "&":
-                    return None  # background `&`, `|&`, `;;`, `;&`: the full parser decides
-                op = c
-            i += len(op)
-            pipeline.append(LiteralNode(words, raws, redirects, src[start:end], glob))
-            words = []
-            raws = []
-            redirects = []
-            if op != "|":
-                and_or.append(pipeline)
-                pipeline = []
-                if op == ";":
-                    items.append((and_or, False))
-                    and_or = []
-            continue
-        word = _literal_word(src, i, n)
-        if word is None:
-            return None
-        value, k = word
+                return None
+            value, k = word
+            raw = src[i:k]
+            after = k
         if not words:
             if value in _PLAIN_RESERVED or value == "[[":
                 return None
             start = i
             glob = "*" in value or "?" in value or "[" in value
-            if glob and k - i != len(value):
+            if glob and len(raw) != len(value):
                 return None  # quoted: which glob characters are quoted is not kept
         words.append(value)
-        raws.append(src[i:k])
-        end = i = k
+        raws.append(raw)
+        end = k
+        i = after
     if words:
         pipeline.append(LiteralNode(words, raws, redirects, src[start:end], glob))
         and_or.append(pipeline)
@@ -428,7 +431,7 @@ def _literal_word(src: str, i: int, n: int) -> tuple[str, int] | None:
     end = src.find(" ", i)
     if end == -1:
         end = n
-    if end > i and _LITERAL.issuperset(src[i:end]):  # unquoted up to a blank (`>/dev/null`)
+    if end > i and _LITERAL.issuperset(src[i:end]):  # a redirection target up to a blank
         return src[i:end], end
     parts: list[str] = []
     k = i
