@@ -139,7 +139,7 @@ def _position(entry: tuple[int, dict[str, Any], frozenset[str]]) -> int:
 
 
 class _Index:
-    __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "paths")
+    __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "has_writes", "has_reads", "paths")
 
     def __init__(self, checks: list[Any]) -> None:
         programs: dict[str, list[tuple[dict[str, Any], frozenset[str]]]] = {}
@@ -166,8 +166,10 @@ class _Index:
         self.by_program = {program: _CommandChecks(entries) for program, entries in programs.items()}
         #: the programs some command check names literally
         self.programs = frozenset(self.by_program)
-        #: some write or read check exists
-        self.paths = bool(self.writes or self.reads)
+        #: some write / read / write or read check exists
+        self.has_writes = bool(self.writes)
+        self.has_reads = bool(self.reads)
+        self.paths = self.has_writes or self.has_reads
 
 
 _indexes: list[tuple[dict[str, Any], _Index]] = []
@@ -246,25 +248,32 @@ def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
             cmd_reads, cmd_writes = file_effects(cmd)
             if cmd_reads or cmd_writes:
                 at = resolver_at(ctx, cmd)
-                reads.extend((r, describe(cmd), at) for r in cmd_reads)
-                writes.extend((w, describe(cmd), at) for w in cmd_writes)
-    if not writes and not reads:
-        return
-    for checks, candidates in ((index.writes, writes), (index.reads, reads)):
-        if not candidates or not checks:
-            continue
-        fired: set[int] = set()
-        for path, segment, paths in candidates:
-            absolute, project_rel, home_rel = _forms(paths, path)
-            for rel, scope in ((project_rel, "project"), (home_rel, "home"), (absolute, "abs")):
-                if rel is None or rel == ".":
+                segment = describe(cmd)
+                for path in cmd_reads:
+                    reads.append((path, segment, at))
+                for path in cmd_writes:
+                    writes.append((path, segment, at))
+    if writes and index.has_writes:
+        _match_paths(index.writes, writes, out)
+    if reads and index.has_reads:
+        _match_paths(index.reads, reads, out)
+
+
+def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str, Resolver]], out: list[Finding]) -> None:
+    """Each check of one kind once: against the project-, home-relative and absolute form of each path."""
+    fired: set[int] = set()
+    for path, segment, paths in candidates:
+        absolute, project_rel, home_rel = _forms(paths, path)
+        for rel, scope in ((project_rel, "project"), (home_rel, "home"), (absolute, "abs")):
+            if rel is None or rel == ".":
+                continue
+            bare = rel.lstrip("/")
+            for path_check in checks.candidates(bare):
+                if path_check.scope != scope or id(path_check) in fired or not path_check.could_match(bare):
                     continue
-                for path_check in checks.candidates(rel.lstrip("/")):
-                    if path_check.scope != scope or id(path_check) in fired or not path_check.could_match(rel.lstrip("/")):
-                        continue
-                    if glob_match(path_check.pattern[2:] if scope == "home" else path_check.pattern, rel):
-                        fired.add(id(path_check))
-                        out.append(_finding(path_check.item, segment, evidence=path))
+                if glob_match(path_check.pattern[2:] if scope == "home" else path_check.pattern, rel):
+                    fired.add(id(path_check))
+                    out.append(_finding(path_check.item, segment, evidence=path))
 
 
 def _forms(paths: Resolver, path: str) -> tuple[str | None, str | None, str | None]:
