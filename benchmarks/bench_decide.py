@@ -8,7 +8,8 @@ included: the engine analyses the command on every call, as the hook does). Repo
 and p99 in microseconds (goal: p50 ≤ 50 µs), each also as a ratio to a baseline measured in
 the same run, interleaved with the events: a call of a no-op Python function that takes the
 same arguments (the floor of "calling something"), and a dict lookup loop over the bundle's
-checks (the floor of "looking at every rule"). The shell analysis of the Bash command is also
+checks (the floor of "looking at every rule"). "Bash everyday" cycles through twelve command
+lines agents send all day (EVERYDAY), one per call, and a table shows each line's p50. The shell analysis of the Bash command is also
 timed alone; "… gates" rows time the Bash events with the command analysed beforehand (the
 gates and the engine only, each call with a fresh context and the commands' file effects
 cleared, as in a real event); a per-gate table (p50 per event) shows where the rest goes.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import os
 import statistics
 import sys
@@ -49,6 +51,23 @@ EVENTS = {
     },
     "Read": {"tool_name": "Read", "tool_input": {"file_path": "src/app/handlers.py"}},
 }
+#: Command lines agents send all day (quotes, redirections, pipes, globs, `cd`, commits): the
+#: "Bash everyday" series cycles through them, one per call, so the goal is not met on one
+#: convenient line. All are allowed by the benchmark's policy.
+EVERYDAY = (
+    "git status --short && npm test -- --watch=false",
+    "ls -la",
+    "cat README.md",
+    'grep -rn "def main" src/',
+    "python -m pytest -q tests/test_app.py",
+    "npm run build 2>&1 | tail -20",
+    'git commit -m "fix: handle empty body"',
+    'git add -A && git commit -m "feat: add retry"',
+    'find . -name "*.py" | head -20',
+    "git diff HEAD~1 -- src/app.py",
+    "cd src && ls",
+    "git log --oneline -10",
+)
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -93,16 +112,24 @@ def main() -> None:
         decision = evaluate(bundle, event)
         print(f"  {name:<10} -> {decision.verdict} {decision.rule}")
 
+    everyday = [normalise({"tool_name": "Bash", "tool_input": {"command": line}, "cwd": ROOT}, project_dir=ROOT) for line in EVERYDAY]
+    for line, event in zip(EVERYDAY, everyday):
+        decision = evaluate(bundle, event)
+        if decision.verdict == "deny":
+            raise SystemExit(f"everyday line denied ({decision.rule}): {line}")
+    rotation = itertools.cycle(everyday)
+    events_timed: dict[str, Callable[[], object]] = {name: (lambda event=event: evaluate(bundle, event)) for name, event in events.items()}
+    events_timed["Bash everyday"] = lambda: evaluate(bundle, next(rotation))
     bash_command = str(EVENTS["Bash"]["tool_input"]["command"])  # type: ignore[index]
     baselines = {"no-op call": lambda: noop(bundle, None), "scan checks": scan_checks, "shell only": lambda: analyze(bash_command)}
     gates_only = {f"{name} gates": event for name, event in events.items() if event.command is not None}
-    samples: dict[str, list[float]] = {name: [] for name in list(events) + list(gates_only) + list(baselines)}
+    samples: dict[str, list[float]] = {name: [] for name in list(events_timed) + list(gates_only) + list(baselines)}
     gc.disable()
     rounds = 10
     per_round = max(1, args.iterations // rounds)
     for _ in range(rounds):  # interleave so machine load hits every series alike
-        for name, event in events.items():
-            samples[name].extend(time_calls(lambda event=event: evaluate(bundle, event), per_round))  # type: ignore[misc]
+        for name, fn in events_timed.items():
+            samples[name].extend(time_calls(fn, per_round))
         for name, event in gates_only.items():
             samples[name].extend(time_gates(bundle, event, per_round))
         for name, fn in baselines.items():
@@ -119,7 +146,22 @@ def main() -> None:
         print(f"{name:<15} {p50:9.1f} {p99:9.1f} {p50 / floor:9.1f} {p50 / scan:8.2f}{mark}")
     print("(shell only: guidance.shell.analyze of the Bash command, which every Bash decision includes;")
     print(" … gates: the same event with the command analysed beforehand: gates and engine, fresh context)")
+    everyday_table(bundle, everyday, max(200, args.iterations // 10))
     gate_table(bundle, events, max(200, args.iterations // 10))
+
+
+def everyday_table(bundle: dict[str, object], everyday: list[Event], iterations: int) -> None:
+    """p50 µs of each everyday line's decision, interleaved, to show which lines cost most."""
+    times: list[list[float]] = [[] for _ in everyday]
+    clock = time.perf_counter_ns
+    for _ in range(iterations):
+        for k, event in enumerate(everyday):
+            start = clock()
+            evaluate(bundle, event)  # type: ignore[arg-type]
+            times[k].append((clock() - start) / 1000.0)
+    print(f"\n{'Bash everyday line':<52} {'p50 µs':>8}")
+    for event, values in zip(everyday, times):
+        print(f"{str(event.command):<52} {statistics.median(values):8.1f}")
 
 
 def time_gates(bundle: dict[str, object], event: Event, iterations: int) -> list[float]:
