@@ -143,10 +143,14 @@ class _Analyzer:
 
     def walk_pipeline(self, nodes: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
         groups: list[list[Command]] = []
+        commands = self.commands
         for node in nodes:
-            start = len(self.commands)
-            self.walk_node(node, origin, depth, background, redirects)
-            groups.append([c for c in self.commands[start:] if c.depth == depth and c.origin == origin])
+            start = len(commands)
+            if isinstance(node, PlainNode) or isinstance(node, LiteralNode):  # most: one call less
+                self.literal(node, origin, depth, background, redirects)
+            else:
+                self.walk_node(node, origin, depth, background, redirects)
+            groups.append([c for c in commands[start:] if c.depth == depth and c.origin == origin])
         # the program of the nearest command after each group (programs never change here)
         afters = [""] * len(groups)
         after = ""
@@ -176,8 +180,11 @@ class _Analyzer:
             if text is not None:
                 self.xargs_input(consumer, text)
             return
-        launched = nested([Arg(v) for v in consumer.argv], True) if program in _CODE_READERS or program in _STDIN_LAUNCHERS else []
-        is_shell = [n.kind for n in launched] == ["stdin"]
+        if program in _CODE_READERS or program in _STDIN_LAUNCHERS:
+            launched = nested([Arg(v) for v in consumer.argv], True)
+            is_shell = len(launched) == 1 and launched[0].kind == "stdin"
+        else:
+            is_shell = False
         if not is_shell and not program.startswith(_INTERPRETER_PREFIXES):
             return
         text = _piped_text(before)
@@ -268,8 +275,11 @@ class _Analyzer:
         for word in node.words:
             if word.subs:
                 self.substitutions(word.subs, origin, depth)
-        redirects, stdin = self.redirects(node.redirects, origin, depth)
-        redirects.extend(outer)
+        if node.redirects:
+            redirects, stdin = self.redirects(node.redirects, origin, depth)
+            redirects.extend(outer)
+        else:
+            redirects, stdin = list(outer), None
         args = self.expand(node.words)
         if not args:
             if node.redirects:

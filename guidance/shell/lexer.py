@@ -164,18 +164,17 @@ class Lexer:
             if self.pending:
                 self._read_heredocs()
             return Token(NEWLINE, i)
-        if c in "<>" and i + 1 < n and src[i + 1] == "(":
-            return self._word_token(i)
         if c in ";|&()<>":
-            if c == "(" and i + 1 < n and src[i + 1] == "(":
-                arith = self._arith_command(i)
-                if arith is not None:
-                    return arith
-            for op in _OPERATORS_BY_CHAR[c]:
-                if src.startswith(op, i):
-                    self.pos = i + len(op)
-                    return Token(OP, i, op=op)
-        if c.isdigit():
+            if not (c in "<>" and i + 1 < n and src[i + 1] == "("):  # `<(...)`, `>(...)`: a word
+                if c == "(" and i + 1 < n and src[i + 1] == "(":
+                    arith = self._arith_command(i)
+                    if arith is not None:
+                        return arith
+                for op in _OPERATORS_BY_CHAR[c]:
+                    if src.startswith(op, i):
+                        self.pos = i + len(op)
+                        return Token(OP, i, op=op)
+        elif c.isdigit():
             j = i
             while j < n and src[j].isdigit():
                 j += 1
@@ -184,11 +183,8 @@ class Lexer:
                     if op in REDIRECT_OPS and src.startswith(op, j):
                         self.pos = j + len(op)
                         return Token(OP, i, op=op, fd=src[i:j])
-        return self._word_token(i)
-
-    def _word_token(self, i: int) -> Token:
         word, self.pos = self.read_word(i)
-        return Token(WORD, i, word=word)
+        return Token(WORD, i, "", word)
 
     def _arith_command(self, i: int) -> Token | None:
         """`(( expr ))` as one word, if the parentheses balance; else None (a subshell)."""

@@ -669,7 +669,7 @@ class Parser:
         while True:
             token = self.peek()
             if token.kind == WORD and token.word is not None:
-                self.take()
+                self._token = None  # taken
                 node.words.append(token.word)
                 end = self.lexer.pos
                 if len(node.words) > MAX_SHELL_WORDS:
