@@ -265,7 +265,8 @@ class _Analyzer:
         program = first[first.rfind("/") + 1 :]  # program_name: these words hold no backslash
         redirects = node.redirects + outer
         if "=" in first or program in _DECLARERS or (program.startswith(_INTERPRETER_PREFIXES) and _inline_code(program, words) is not None) or not passive(program, words):
-            args = [Arg(word, False, "=" in raw and raw[:1] not in "\"'\\$", raw) for word, raw in zip(words, node.raws)]
+            # `expand`'s assignment test; a raw word is never empty here, never starts with `\\` or `$`
+            args = [Arg(word, False, "=" in raw and raw[0] != '"' and raw[0] != "'", raw) for word, raw in zip(words, node.raws)]
             self.command(args, redirects, origin, depth, background, None, node.text, [], False)
             return
         self.emit(plain_command(words, program, node.text, origin, depth, background, redirects))
@@ -404,6 +405,11 @@ class _Analyzer:
                 return self.emit(Command(["true"], text=text, origin=origin, depth=depth, redirects=redirects, assignments=assignments, background=background, stdin=stdin or ""))
             return None
         argv = [a.value for a in args]
+        if not dynamic:  # any(a.dynamic for a in args), without the generator
+            for a in args:
+                if a.dynamic:
+                    dynamic = True
+                    break
         cmd = Command(
             argv,
             text=text,
@@ -413,7 +419,7 @@ class _Analyzer:
             assignments=assignments,
             wrappers=wrappers,
             background=background,
-            dynamic=dynamic or any(a.dynamic for a in args),
+            dynamic=dynamic,
             stdin=stdin or "",
         )
         if args[0].dynamic:
