@@ -317,12 +317,25 @@ def split_literal(src: str) -> CommandList | None:
             j = n
         token = src[i:j]
         if superset(token):  # the common case: an unquoted word up to the next blank
+            if words and token:
+                words.append(token)
+                raws.append(token)
+                end = j
+                i = j + 1
+                continue
             if not token:  # another blank
                 i += 1
                 continue
-            value = raw = token
+            value = raw = token  # a first word: checked below
             k = j
             after = j + 1  # where the next token is looked for
+        elif src[i] == '"' or src[i] == "'":  # a word starting with a quoted string
+            word = _literal_word(src, i, n)
+            if word is None:
+                return None
+            value, k = word
+            raw = src[i:k]
+            after = k
         else:
             pair = _REDIRECT_TOKENS.get(token)
             if pair is not None:
@@ -358,11 +371,14 @@ def split_literal(src: str) -> CommandList | None:
                         j += 1
                     if j < n and (src[j] == "<" or src[j] == ">"):
                         return None
-                word = _literal_word(src, i, n)
-                if word is None:
+                j = find(" ", i)
+                if j == -1:
+                    j = n
+                target = (src[i:j], j) if j > i and superset(src[i:j]) else _literal_word(src, i, n)  # (`/dev/null`)
+                if target is None:
                     return None  # no target, or one that is not literal
-                redirects.append((fd + op, word[0]))
-                end = i = word[1]
+                redirects.append((fd + op, target[0]))
+                end = i = target[1]
                 continue
             if c == "|" or c == "&" or c == ";":
                 if not words:
@@ -428,11 +444,6 @@ _TWO_CHAR_REDIRECTS = frozenset((">>", ">&", ">|", "<&", "<>"))
 
 def _literal_word(src: str, i: int, n: int) -> tuple[str, int] | None:
     """(value, end) of the literal word at `i`, or None if it is not literal (or empty)."""
-    end = src.find(" ", i)
-    if end == -1:
-        end = n
-    if end > i and _LITERAL.issuperset(src[i:end]):  # a redirection target up to a blank
-        return src[i:end], end
     parts: list[str] = []
     k = i
     while k < n:
