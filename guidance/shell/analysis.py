@@ -10,10 +10,12 @@ interpreter one-liners are followed with a growing `origin` chain and `depth`, u
 analysis incomplete; `analyze` never raises.
 
 Plain lines (`git status --short && npm test -- --watch=false`: no quotes, `$`, globs,
-braces or redirections; most of what an agent runs) take a fast path with the same result:
-their words go straight to Commands, and a command whose program no wrapper, launcher,
-declarer or interpreter rule concerns skips the unwrapping (`_Analyzer.plain` says why that
-is exact; tests/shell/test_shell_fast_path.py checks it with `FAST_PATH` off).
+braces or redirections; most of what an agent runs) and literal lines (also quoted strings
+with nothing expanded inside, globs and redirections: `git commit -m "fix: x" 2>&1 | tail`)
+take fast paths with the same result: their words go straight to Commands, and a command
+whose program no wrapper, launcher, declarer or interpreter rule concerns skips the
+unwrapping (`_Analyzer.literal` says why that is exact; tests/shell/test_shell_fast_path.py
+checks it with `FAST_PATH` and `LITERAL_PATH` off).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from guidance.shell.parser import CommandList, Node, Redirect
 
 #: Plain lines (`git status --short && npm test`) skip the lexer's objects, and their passive
-#: commands the unwrapping (see `_Analyzer.plain`). Tests switch it off to compare the two
+#: commands the unwrapping (see `_Analyzer.literal`). Tests switch it off to compare the two
 #: paths (tests/shell/test_shell_fast_path.py).
 FAST_PATH = True
 #: Literal lines (quoted strings with nothing expanded inside, globs, redirections to literal
