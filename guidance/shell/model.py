@@ -92,8 +92,9 @@ class Command:
 def plain_command(argv: list[str], program: str, text: str, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> Command:
     """Exactly `Command(argv, text=text, origin=origin, depth=depth, redirects=redirects,
     background=background)` when `program` is `program_name(argv[0])`, in half the time (no
-    keyword binding): the shell analysis builds most commands of everyday lines with it. Every slot is set as
-    `Command.__init__` sets it (tests/shell/test_shell_fast_path.py compares the two)."""
+    keyword binding): the shell analysis builds most commands of everyday lines with it.
+    Every slot is set as `Command.__init__` sets it (tests/shell/test_shell_fast_path.py
+    compares the two)."""
     cmd = _new(Command)
     cmd.argv = argv
     cmd.program = program
