@@ -48,7 +48,7 @@ class Rule:
 class GateContext:
     """Everything a gate may look at for one event. Gates do no I/O beyond path resolution."""
 
-    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions")
+    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions", "_history")
 
     def __init__(
         self,
@@ -73,6 +73,8 @@ class GateContext:
         self._paths_at: tuple[ShellAnalysis, dict[int, Resolver] | None] | None = None
         self._summary: Summary | None = None
         self._deletions: dict[int, tuple[Command, list[Deletion]]] | None = None
+        #: the analysis of each session history entry the sequence gate looked at, by its text
+        self._history: dict[str, ShellAnalysis] | None = None
 
     @property
     def shell(self) -> ShellAnalysis | None:

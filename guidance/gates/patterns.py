@@ -22,7 +22,7 @@ def _is_short_cluster(word: str) -> bool:
     return len(word) > 1 and word[0] == "-" and word[1] != "-" and not word[1].isdigit()
 
 
-def _has_glob(word: str) -> bool:
+def has_glob(word: str) -> bool:
     return "*" in word or "?" in word or "[" in word
 
 
@@ -31,7 +31,7 @@ def _word_match(pattern: str, word: str) -> bool:
         return True
     if "/" in pattern and _path_form(pattern) == _path_form(word):
         return True  # `migrations/` names the same directory as `./migrations`
-    if _has_glob(pattern):
+    if has_glob(pattern):
         return _match_segment(pattern, word)
     return False
 
@@ -45,7 +45,29 @@ def _path_form(word: str) -> str:
 def required_words(pattern: list[str]) -> frozenset[str]:
     """Literal positional words a command must contain among its arguments to match `pattern`
     (the cheap rejection `matches` starts with; indexes use it to skip patterns early)."""
-    return frozenset(word for word in pattern[1:] if word and word[0] != "-" and "/" not in word and not _has_glob(word))
+    return frozenset(word for word in pattern[1:] if word and word[0] != "-" and "/" not in word and not has_glob(word))
+
+
+def literal_positionals(words: list[str]) -> bool:
+    """True when no word is empty, an option, a path or a glob (`make test`): `matches` then
+    asks only `in_order` of them, unless `exact`."""
+    for word in words:
+        if not word or word[0] == "-" or "/" in word or "*" in word or "?" in word or "[" in word:
+            return False
+    return True
+
+
+def in_order(words: list[str], args: list[str]) -> bool:
+    """True when `words` occur among `args` in this order (not necessarily adjacent): how literal
+    positional words match, each to an equal argument (never an option, as no word starts with
+    `-`) at or after the one before."""
+    position = 0
+    for word in words:
+        try:
+            position = args.index(word, position) + 1
+        except ValueError:
+            return False
+    return True
 
 
 def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
@@ -58,16 +80,24 @@ def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
     if rest_any:
         words = words[:-1]
     args = cmd.args
-    # Cheap rejection first: a literal positional word must appear among the arguments.
+    # Cheap rejection first: a literal positional word must appear among the arguments (and
+    # when all are such words, `literal_positionals`, what is left to ask is their order).
+    positional_only = True
     for word in words:
-        if word and word[0] != "-" and "/" not in word and word not in args and not _has_glob(word):
+        if not word or word[0] == "-" or "/" in word or "*" in word or "?" in word or "[" in word:
+            positional_only = False
+            if word and word[0] != "-" and "/" not in word and word not in args and not has_glob(word):
+                return False
+        elif word not in args:
             return False
+    if positional_only and not exact:
+        return in_order(words, args)
     used = [False] * len(args)
     end_of_options = args.index("--") if "--" in args else len(args)
     needed_letters: set[str] = set()
     position = 0
     for word in words:
-        if _is_short_cluster(word) and not _has_glob(word):
+        if _is_short_cluster(word) and not has_glob(word):
             needed_letters.update(word[1:])
             continue
         if word.startswith("--"):

@@ -9,24 +9,29 @@ needs its own test run). The past is the session history the engine passes as
 `ctx.extra("history")` (guidance.session: commands the worker applied plus post-bash jobs
 still spooled). `before` earlier in the same command line counts only when joined to `then`
 by `&&` alone, so `make test && git commit` passes and `make test; git commit` does not.
+
+The history is walked backwards once per `then` group and event, for all its rules at once;
+each entry is analysed at most once per event (kept on the GateContext, never across events),
+and only when its text can hold what a pattern needs (see `_Pattern.absent`).
 """
 
 from __future__ import annotations
 
+from guidance import shell as _shell_analysis
 from guidance.decision import ASK, DENY, WARN
 from guidance.gates._base import STANDARD, Rule
 from guidance.gates.commands import describe
 from guidance.gates.commands.summary import summary
-from guidance.gates.patterns import matches, required_words
+from guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
 from guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    #: A program's sequence checks grouped by their `then` words: (then, the literal words a
-    #: command needs to match `then`, checks with that `then`).
-    Groups = list[tuple[list[str], frozenset[str], list[dict[str, Any]]]]
+    #: A program's sequence checks grouped by their `then` words: (`then`, the checks with that
+    #: `then`, their `before`s in the same order).
+    Groups = list[tuple["_Pattern", list[dict[str, Any]], list["_Pattern"]]]
 
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
@@ -57,6 +62,70 @@ def _pattern_text(words: list[str]) -> str:
     return " ".join(words)
 
 
+#: Characters a history entry may hold for `_Pattern.absent` to judge it by its text: words,
+#: options, paths, `=`, and the operators `&&`, `||`, `;`, `|`. Quotes, `\\`, `$`, backquotes,
+#: braces, parentheses, redirections, globs and `%` are missing on purpose: with them the
+#: analysis may build a word that is not in the text (`ma"ke"`, `{ma,}ke`, `$X`, printf `%s`).
+_TRANSPARENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_./:=,+@&|;")
+#: Programs whose output or behaviour the analysis turns into words of its own: decoders feeding
+#: a shell (`echo tset | rev | sh`), and xargs without a command (it runs `echo`).
+_WORD_MAKERS = ("rev", "base64", "xargs")
+
+
+def _transparent(command: str) -> bool:
+    """True when every word the analysis of `command` can give a command is a substring of it."""
+    if not _TRANSPARENT.issuperset(command):
+        return False
+    for maker in _WORD_MAKERS:
+        if maker in command:
+            return False
+    return True
+
+
+class _Pattern:
+    """A `before` or `then` command pattern with what the history walk tests before `matches`."""
+
+    __slots__ = ("words", "program", "literal", "key", "required", "literals", "probe", "positionals")
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = words
+        program = self.program = words[0]
+        #: no glob in the program: an entry whose text lacks it is not analysed for this pattern
+        #: (unless the other pattern's program is there; as since the first version)
+        self.literal = not has_glob(program)
+        #: the program a matching command has, when `matches` compares it as it is (no glob, no `/`)
+        self.key = program if self.literal and "/" not in program else None
+        #: literal positional words a matching command has among its arguments
+        self.required = required_words(words)
+        #: the words above that a transparent entry's text holds if it can match
+        self.literals = ((self.key,) if self.key is not None else ()) + tuple(self.required)
+        #: the longest of them (most often the one missing), tested first; "" when there is none
+        self.probe = max(self.literals, key=len) if self.literals else ""
+        #: the words after the program when `matches` reduces to finding them in order (see
+        #: patterns.literal_positionals), else None
+        self.positionals = words[1:] if self.key and literal_positionals(words[1:]) else None
+
+    def absent(self, command: str) -> bool:
+        """True when a word this pattern needs is missing from `command` (a transparent text)."""
+        for word in self.literals:
+            if word not in command:
+                return True
+        return False
+
+    def match(self, cmd: Command) -> bool:
+        """`matches(self.words, cmd)`; with PREFILTER, first rejected by program and required words,
+        and for literal positional words answered by their order alone (as `matches` does)."""
+        if not PREFILTER:
+            return matches(self.words, cmd)
+        key = self.key
+        if key is not None and cmd.program != key:
+            return False
+        positionals = self.positionals
+        if positionals is not None:
+            return in_order(positionals, cmd.args) if cmd.argv else False
+        return self.required.issubset(cmd.argv) and matches(self.words, cmd)
+
+
 #: id(bundle) -> (bundle, index): a warm process (the hook server) reuses one bundle for many events.
 _INDEX_CACHE: dict[int, tuple[object, dict[str, Groups]]] = {}
 
@@ -67,15 +136,16 @@ def _index(bundle: dict[str, Any]) -> dict[str, Groups]:
     cached = _INDEX_CACHE.get(id(bundle))
     if cached is not None and cached[0] is bundle:
         return cached[1]
-    by_then: dict[str, dict[tuple[str, ...], tuple[list[str], frozenset[str], list[dict[str, Any]]]]] = {}
+    by_then: dict[str, dict[tuple[str, ...], tuple[_Pattern, list[dict[str, Any]], list[_Pattern]]]] = {}
     for item in bundle.get("checks") or []:
         if item.get("kind") != "sequence":
             continue
         before, then = item.get("before"), item.get("then")
         if isinstance(before, list) and isinstance(then, list) and before and then:
-            key = "*" if any(c in then[0] for c in "*?[") else then[0]
-            group = by_then.setdefault(key, {}).setdefault(tuple(then), (then, required_words(then), []))
-            group[2].append(item)
+            key = "*" if has_glob(then[0]) else then[0]
+            group = by_then.setdefault(key, {}).setdefault(tuple(then), (_Pattern(then), [], []))
+            group[1].append(item)
+            group[2].append(_Pattern(before))
     index = {program: list(groups.values()) for program, groups in by_then.items()}
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
@@ -84,7 +154,8 @@ def _index(bundle: dict[str, Any]) -> dict[str, Groups]:
 
 
 #: Tests switch this off to prove the skips (no gated program in the summary, a literal word of
-#: `then` missing) leave out only commands without findings.
+#: `then` missing; history entries without the words of either pattern, commands of an entry
+#: without a pattern's program or words) leave out only commands without findings.
 PREFILTER = True
 
 
@@ -109,23 +180,28 @@ def check(ctx: GateContext) -> list[Finding]:
         if own is None and not anywhere:
             continue  # no rule gates this program: most commands stop here
         for groups in (own or (), anywhere):
-            for then, required, items in groups:
-                if (PREFILTER and not required.issubset(cmd.argv)) or not matches(then, cmd):
+            for then, items, befores in groups:
+                if not then.match(cmd):
                     continue
-                for item in items:
+                pending: list[int] = []
+                for k, item in enumerate(items):
                     if id(item) in done:
                         continue
                     done.add(id(item))  # one finding per rule, for its first gated command
-                    before = item["before"]
-                    if _chained_after(analysis, position, before):
+                    if _chained_after(analysis, position, befores[k].words):
                         continue
                     if history is None:
                         verdict = WARN if ctx.level == STANDARD else ASK
                         out.append(finding(GATE, NO_HISTORY, verdict,
-                                           f"`{_pattern_text(then)}` must follow a successful `{_pattern_text(before)}`, but this session's history is unavailable",
+                                           f"`{_pattern_text(then.words)}` must follow a successful `{_pattern_text(befores[k].words)}`, but this session's history is unavailable",
                                            segment=describe(cmd)))
-                    elif not satisfied(history, before, then):
-                        out.append(_missing(item, before, then, cmd))
+                    else:
+                        pending.append(k)
+                if pending:
+                    answers = satisfied(ctx, history, then, [befores[k] for k in pending])
+                    for k, ok in zip(pending, answers):
+                        if not ok:
+                            out.append(_missing(items[k], befores[k].words, then.words, cmd))
     return out
 
 
@@ -158,25 +234,69 @@ def _chained_after(analysis: ShellAnalysis, index: int, before: list[str]) -> bo
     return False
 
 
-def satisfied(history: list[dict[str, Any]], before: list[str], then: list[str]) -> bool:
-    """True when the latest `before` in `history` succeeded after the latest successful `then`."""
-    from guidance.shell import analyze
+def satisfied(ctx: GateContext, history: list[dict[str, Any]], then: _Pattern, befores: list[_Pattern]) -> list[bool]:
+    """For each of `befores`: True when its latest run in `history` succeeded after the latest
+    successful `then`. One walk back through the history answers them all.
 
-    program = before[0]
-    then_program = then[0]
-    literal = not any(c in program + then_program for c in "*?[")
+    An entry is analysed only for the befores whose answer it may decide: when both programs
+    are literal, not if its text holds neither (as the walk always did); with PREFILTER, not
+    if it is transparent (`_transparent`) and lacks a literal word of `then` and one of the
+    `before` (its analysis cannot match either).
+    """
+    answers = [False] * len(befores)
+    pending = list(range(len(befores)))
+    analyses = ctx._history
+    if analyses is None:
+        analyses = ctx._history = {}
+    # "" for a glob program: it is in every text, so such patterns never skip an entry
+    then_program = then.program if then.literal else ""
+    programs = [before.program if before.literal else "" for before in befores]
+    probes = [before.probe for before in befores]
     for entry in reversed(history):
         command = entry.get("command")
         if not isinstance(command, str):
             continue
-        if literal and program not in command and then_program not in command:
+        then_here = then_program in command
+        if PREFILTER and then.absent(command) and _transparent(command):
+            # only befores with all their words here (the longest first: most often the one missing)
+            relevant = [k for k in pending if probes[k] in command and (then_here or programs[k] in command) and not befores[k].absent(command)]
+        elif then_here:
+            relevant = pending
+        else:
+            relevant = [k for k in pending if programs[k] in command]
+        if not relevant:
             continue
-        ok = entry.get("ok") is True
-        commands = analyze(command).commands
-        # within one entry, later commands are more recent
-        for cmd in reversed(commands):
-            if matches(then, cmd) and ok:
-                return False
-            if matches(before, cmd):
-                return ok
-    return False
+        analysis = analyses.get(command)
+        if analysis is None:
+            analysis = analyses[command] = _shell_analysis.analyze(command)  # looked up per call: tests replace it
+        decided = _decide(analysis.commands, entry.get("ok") is True, then, befores, relevant, answers)
+        if decided:
+            for k in decided:
+                pending.remove(k)
+            if not pending:
+                break
+    return answers
+
+
+def _decide(commands: list[Command], ok: bool, then: _Pattern, befores: list[_Pattern], relevant: list[int], answers: list[bool]) -> list[int]:
+    """Decide the `relevant` befores this entry decides (its later commands first): a successful
+    `then` makes each False, a `before` makes its own the entry's success. Returns those decided."""
+    decided: list[int] = []
+    left = relevant
+    for cmd in reversed(commands):
+        if ok and then.match(cmd):
+            for k in left:
+                answers[k] = False
+            decided.extend(left)
+            return decided
+        still: list[int] = []
+        for k in left:
+            if befores[k].match(cmd):
+                answers[k] = ok
+                decided.append(k)
+            else:
+                still.append(k)
+        if not still:
+            break
+        left = still
+    return decided

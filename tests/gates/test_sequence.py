@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -85,3 +86,152 @@ def test_each_rule_reports_once_and_rules_on_the_same_command_are_independent() 
     assert [("`make test`" in f.message, f.verdict) for f in findings] == [(True, DENY)]
     findings = run("git commit -m a", [], bundle=bundle)
     assert len(findings) == 2
+
+
+# -- the history walk: bounded, and answering as the per-rule walk it replaced ----------------
+
+
+@functools.lru_cache(maxsize=None)
+def _analysed(command: str) -> Any:
+    from guidance.shell import analyze
+
+    return analyze(command)
+
+
+def reference_satisfied(history: list[dict[str, Any]], before: list[str], then: list[str]) -> bool:
+    """The walk before one pass per `then` group (kept as the reference): per rule, back through
+    the history, analysing every entry that mentions either program (analyses kept across calls
+    here only to keep the test fast: the analysis of a text is a function of the text)."""
+    from guidance.gates.patterns import matches
+
+    program = before[0]
+    then_program = then[0]
+    literal = not any(c in program + then_program for c in "*?[")
+    for entry in reversed(history):
+        command = entry.get("command")
+        if not isinstance(command, str):
+            continue
+        if literal and program not in command and then_program not in command:
+            continue
+        ok = entry.get("ok") is True
+        commands = _analysed(command).commands
+        for cmd in reversed(commands):
+            if matches(then, cmd) and ok:
+                return False
+            if matches(before, cmd):
+                return ok
+    return False
+
+
+#: History entries: runs, failures, chains, substitutions, wrappers, mentions, and lines whose
+#: analysis builds words that are not in the text (quotes, escapes, braces, variables, decoders,
+#: printf, xargs, inline code, heredocs), which the text skip must not judge by their text.
+ENTRY_POOL = (
+    "make test", "make test6", "make test66", "make lint", "make", "make test && git commit -m a", "git commit -m a",
+    "git commit --amend", "git status", "git add -A && git commit -m 'feat: x'", "cd src && make test", "echo make test",
+    "npm test", "npm run test", "npm run lint && npm test", "pytest -q", "python -m pytest", "ls -la", "cat README.md",
+    "sudo make test", "timeout 60 make test", "env CI=1 make test", "bash -c 'make test'", "sh -c make\\ test",
+    "echo $(make test)", "x=$(git commit -m y)", "make test || true", "make test; git commit -m b", "ma'ke' te\"st\"",
+    "m\\ake test", "{ma,}ke test", "ma{k,}e te{s,}t", "X=make; $X test", "for t in make; do $t test; done",
+    "echo tset ekam | rev | sh", "echo bWFrZSB0ZXN0 | base64 -d | bash", "printf %s%s ma ke | sh", "printf 'make test' | sh",
+    "echo test | xargs make", "echo | xargs", "ls | xargs", "python3 -c 'import os; os.system(\"make test\")'",
+    "python3 <<EOF\nimport subprocess\nsubprocess.run(['git', 'commit', '-m', 'x'])\nEOF", "bash <<EOF\nmake test\nEOF",
+    "bash <<< 'git commit -m z'", "perl -e 'system(\"ma\" . \"ke\", \"test\")'", "node -e \"require('child_process').execSync('make test')\"",
+    "git -C sub commit -m x", "/usr/bin/make test", "./make test", "make ./test", "make test/", "make -k test", "make test6 test16",
+    "watch -x make test", "find . -exec make test ;", "docker exec c make test", "ssh host make test", "eval make test",
+    "echo nzxr grfg | tr a-z n-za-m | sh", "make\ttest", "make  test", "git   commit", "gitcommit", "git commit-tree x",
+    "npx jest", "npm t", "./scripts/check.sh", "scripts/check.sh --all", "check.sh", "tox -e py311", "", "  ",
+)
+PATTERN_POOL = (
+    ["make", "test"], ["make", "test6"], ["make", "lint"], ["make"], ["git", "commit"], ["npm", "test"], ["npm", "run", "test"],
+    ["pytest"], ["python", "-m", "pytest"], ["make", "test*"], ["ma*", "test"], ["mak?", "t*"], ["[m]ake", "test"],
+    ["./scripts/check.sh"], ["check.sh", "--all"], ["make", "-k"], ["make", "./test"], ["make", "test/"], ["git", "commit", "*"],
+    ["npm", "*"], ["tox", "-e", "py311"], ["*"], ["g*", "commit"],
+)
+
+
+def _random_history(rng: Any) -> list[dict[str, Any]]:
+    history: list[dict[str, Any]] = []
+    for _ in range(rng.randrange(0, 14)):
+        command: Any = rng.choice(ENTRY_POOL)
+        roll = rng.random()
+        if roll < 0.1:
+            command = rng.choice(ENTRY_POOL) + rng.choice((" && ", "; ", " | ", " || ")) + rng.choice(ENTRY_POOL)
+        elif roll < 0.13:
+            command = rng.choice((None, 7, ["make", "test"]))  # malformed entries are skipped
+        history.append({"command": command, "ok": rng.choice((True, True, False, None, "yes")), "seq": None, "ts": ""})
+    return history
+
+
+def _walk(history: list[dict[str, Any]], then: list[str], befores: list[list[str]], *, prefilter: bool) -> list[bool]:
+    old = sequence.PREFILTER
+    sequence.PREFILTER = prefilter
+    try:
+        ctx = GateContext(Event(tool="Bash", command="git commit -m x", session_id="s", cwd="/p"), BUNDLE)
+        return sequence.satisfied(ctx, history, sequence._Pattern(then), [sequence._Pattern(b) for b in befores])
+    finally:
+        sequence.PREFILTER = old
+
+
+def test_one_walk_per_group_answers_as_the_walk_per_rule() -> None:
+    import random
+
+    rng = random.Random(20261122)
+    for _ in range(1500):
+        history = _random_history(rng)
+        then = rng.choice(PATTERN_POOL)
+        befores = [rng.choice(PATTERN_POOL) for _ in range(rng.randrange(1, 5))]
+        expected = [reference_satisfied(history, before, then) for before in befores]
+        for prefilter in (True, False):
+            assert _walk(history, then, befores, prefilter=prefilter) == expected, (history, then, befores, prefilter)
+
+
+@pytest.mark.parametrize("entry", ENTRY_POOL)
+def test_every_pool_entry_alone_and_after_a_commit(entry: str) -> None:
+    """Each entry decides each pair of patterns as the reference does, as the latest entry and
+    before a later successful commit, succeeded or failed."""
+    for ok in (True, False):
+        for history in ([h(entry, ok)], [h(entry, ok), h("git commit -m z")], [h("make test"), h(entry, ok)]):
+            for then in PATTERN_POOL:
+                befores = list(PATTERN_POOL)
+                expected = [reference_satisfied(history, before, then) for before in befores]
+                assert _walk(history, then, befores, prefilter=True) == expected, (history, then)
+
+
+def test_the_text_skip_only_judges_entries_whose_words_are_in_their_text() -> None:
+    """`_transparent` entries: every word of every analysed command is a substring of the text
+    (what lets a missing literal word rule an entry out without analysing it)."""
+    from guidance.shell import analyze
+
+    transparent = [entry for entry in ENTRY_POOL if sequence._transparent(entry)]
+    assert "make test && git commit -m a" in transparent and "git commit --amend" in transparent
+    for entry in ENTRY_POOL:
+        if sequence._transparent(entry):
+            for cmd in analyze(entry).commands:
+                assert all(word in entry for word in cmd.argv), (entry, cmd)
+    for entry in ("ma'ke' test", "{ma,}ke", "$X test", "echo tset | rev | sh", "ls | xargs", "printf %s ma", "echo é", "a > b"):
+        assert not sequence._transparent(entry)
+
+
+def test_each_history_entry_is_analysed_once_per_event_and_again_in_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    from guidance import shell
+
+    checks = [dict(BUNDLE["checks"][0], id=f"R{k}", rule=f"R{k}", before=["make", f"test{k}"]) for k in range(18)]
+    bundle = {"root": "/p", "checks": checks}
+    history = [h("git status"), h("git commit -m a"), h("make lint")] + [h("git log") for _ in range(50)] + [h("make test3"), h("make test3")]
+    seen: list[str] = []
+    real = shell.analyze
+
+    def counting(command: str) -> Any:
+        seen.append(command)
+        return real(command)
+
+    monkeypatch.setattr(shell, "analyze", counting)
+    event = Event(tool="Bash", command="git commit -m x", session_id="s", cwd="/p")
+    findings = sequence.check(GateContext(event, bundle, extras={"history": history}))
+    assert len(findings) == 17  # only `make test3` ran after the last commit
+    history_seen = [c for c in seen if c != "git commit -m x"]
+    assert sorted(history_seen) == ["git commit -m a", "make test3"]  # the rest lack `commit` and each rule's words
+    seen.clear()
+    sequence.check(GateContext(event, bundle, extras={"history": history}))
+    assert sorted(c for c in seen if c != "git commit -m x") == ["git commit -m a", "make test3"]  # nothing kept across events
