@@ -63,6 +63,8 @@ def in_order(words: list[str], args: list[str]) -> bool:
     `-`) at or after the one before."""
     position = 0
     for word in words:
+        if word not in args:
+            return False  # the usual miss, without raising below
         try:
             position = args.index(word, position) + 1
         except ValueError:

@@ -55,6 +55,8 @@ def check(ctx: GateContext) -> list[Finding]:
         return []
     base = ctx.extra("rate_base")
     limit = limit_for(base if isinstance(base, int) and base > 0 else 120, tier_name)
+    if rate < limit * NEAR_FRACTION:
+        return []  # nearly every call: nothing to say, so no message is built
     agent = trust.agent_key(ctx.event.agent_id)
     score = ctx.extra("trust_score")
     about = f"agent {agent} ({tier_name}" + (f", trust {score:.2f}" if isinstance(score, float) else "") + ")"
@@ -63,7 +65,4 @@ def check(ctx: GateContext) -> list[Finding]:
                          segment=ctx.event.tool)
         result.hint = result.hint or "wait a minute, and fix what keeps getting denied (see `cf-guidance trust`)"
         return [result]
-    if rate >= limit * NEAR_FRACTION:
-        return [finding(GATE, NEAR, WARN, f"{about} made {rate} of its {limit} tool calls for this minute",
-                        segment=ctx.event.tool)]
-    return []
+    return [finding(GATE, NEAR, WARN, f"{about} made {rate} of its {limit} tool calls for this minute", segment=ctx.event.tool)]

@@ -181,8 +181,8 @@ def check(ctx: GateContext) -> list[Finding]:
             continue  # no rule gates this program: most commands stop here
         for groups in (own or (), anywhere):
             for then, items, befores in groups:
-                if not then.match(cmd):
-                    continue
+                if (PREFILTER and not then.required.issubset(cmd.argv)) or not then.match(cmd):
+                    continue  # most gated programs run another subcommand (`git status`)
                 pending: list[int] = []
                 for k, item in enumerate(items):
                     if id(item) in done:
