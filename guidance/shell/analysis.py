@@ -28,7 +28,7 @@ from guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, stri
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Callable
 
     from guidance.shell.lexer import Word
     from guidance.shell.parser import CommandList, Node, Redirect
@@ -518,10 +518,16 @@ class _Analyzer:
 
 def _inline_code(program: str, argv: list[str]) -> tuple[str, str, str] | None:
     """`interpreters.inline_code` without stdin, imported on first use (it is large, and most
-    lines run no interpreter)."""
-    from guidance.shell.interpreters import inline_code
+    lines run no interpreter) and kept (no import statement per interpreter command)."""
+    global _inline_code_function
+    if _inline_code_function is None:
+        from guidance.shell.interpreters import inline_code
 
-    return inline_code(program, argv, None)
+        _inline_code_function = inline_code
+    return _inline_code_function(program, argv, None)
+
+
+_inline_code_function: Callable[[str, list[str], str | None], tuple[str, str, str] | None] | None = None
 
 
 def _substitute(value: str, variables: dict[str, tuple[str, ...]], index: int) -> str | None:
