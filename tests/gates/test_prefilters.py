@@ -143,3 +143,33 @@ def test_protected_paths_settings_globs_are_checked_through_the_prefilter() -> N
                 on = _findings(protected_paths, command, level, globbed, prefilter=True)
                 off = _findings(protected_paths, command, level, globbed, prefilter=False)
                 assert on == off, (level, command)
+
+
+def test_the_sequence_history_skips_change_no_finding() -> None:
+    """Every corpus command as a history entry (alone, and ok or failed in windows of 40), for gated lines
+    whose rules have literal, glob, path and option words: the same findings with the history
+    walk's skips (entries without the patterns' words, commands without their program) on and off."""
+    def rule(before: list[str], then: list[str]) -> dict[str, Any]:
+        return {"id": f"{before}{then}", "rule": "R", "kind": "sequence", "verdict": "deny", "before": before, "then": then, "source": "CLAUDE.md:1"}
+
+    checks = [rule(["make", "test"], ["git", "commit"]), rule(["npm", "test"], ["git", "commit"]), rule(["rm", "-rf"], ["git", "commit"]),
+              rule(["cat", ".env"], ["git", "push"]), rule(["rm", "-rf", "~"], ["git", "push"]), rule(["printf", "*"], ["git", "commit"]), rule(["*", "test"], ["git", "push"]), rule(["./scripts/check.sh"], ["npm", "publish"]),
+              rule(["curl", "*"], ["np?", "publish"]), rule(["git", "status"], ["rm"]), rule(["sudo"], ["rm", "-rf"])]
+    bundle = {"root": "/home/dev/project", "checks": checks}
+    commands = [command for command, _ in _commands()]
+    gated = ("git commit -m x", "git push", "npm publish", "rm -rf build", "make test && git commit -m y")
+    windows = [commands[start : start + 40] for start in range(0, len(commands), 20)] + [[c] for c in commands]
+    with home():
+        for window in windows:
+            history = [{"command": c, "ok": k % 3 != 2, "seq": k, "ts": ""} for k, c in enumerate(window)]
+            for command in gated:
+                results = []
+                for prefilter in (True, False):
+                    old = sequence.PREFILTER
+                    sequence.PREFILTER = prefilter
+                    try:
+                        ctx = GateContext(bash(command), bundle, extras={"history": history})
+                        results.append([(f.rule, f.verdict, f.message, f.segment) for f in sequence.check(ctx)])
+                    finally:
+                        sequence.PREFILTER = old
+                assert results[0] == results[1], (window, command)
