@@ -268,7 +268,11 @@ class _Analyzer:
         redirects = node.redirects + outer
         if "=" in first or program in _DECLARERS or (program.startswith(_INTERPRETER_PREFIXES) and _inline_code(program, words) is not None) or not passive(program, words):
             # `expand`'s assignment test; a raw word is never empty here, never starts with `\\` or `$`
-            args = [Arg(word, False, "=" in raw and raw[0] != '"' and raw[0] != "'", raw) for word, raw in zip(words, node.raws)]
+            raws = node.raws
+            if raws is words:  # a plain line: no word starts with a quote
+                args = [Arg(word, False, "=" in word, word) for word in words]
+            else:
+                args = [Arg(word, False, "=" in raw and raw[0] != '"' and raw[0] != "'", raw) for word, raw in zip(words, raws)]
             self.command(args, redirects, origin, depth, background, None, node.text, [], False)
             return
         self.emit(plain_command(words, program, node.text, origin, depth, background, redirects))
