@@ -26,7 +26,7 @@ With the plain-line fast path (2026-11-22): p50 52 / p99 122 us; everyday lines
 With the literal-line fast path too (2026-11-22): p50 29 / p99 115 us; `grep -rn "def main"
 src/` 8.8 us (29.7 with both off), `npm run build 2>&1 | tail -20` 16.7 (57.2),
 `git commit -m "fix: handle empty body"` 9.6 (32.8), `find . -name "*.py" | head -20`
-19.9 (54.0), `python -m pytest -q tests/test_app.py` 8.5 (21.6).
+19.9 (54.0), `python -m pytest -q tests/test_app.py` 7.0 (21.5).
 Import: guidance.shell.analysis 2.8 ms, tree_sitter_bash 42 ms, bashlex 185 ms. Details and
 the reasoning in docs/shell-analysis.md.
 """
