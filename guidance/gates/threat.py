@@ -120,6 +120,9 @@ _PUNCT_CHARS = "!\"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\u201c\u201d"
 _PUNCT = str.maketrans({c: " " for c in _PUNCT_CHARS + "'\u2018\u2019"})
 #: Same, but keeps apostrophes so "don't" stays one word (rule sentences).
 _PUNCT_KEEP_APOSTROPHE = str.maketrans({c: " " for c in _PUNCT_CHARS})
+#: `_PUNCT` for ASCII text, as a byte table: str.translate looks every character up in a dict
+#: (~1.6 µs for a 30-character edit), bytes.translate indexes a table.
+_PUNCT_ASCII = bytes(32 if chr(b) in _PUNCT_CHARS or chr(b) == "'" else b for b in range(256))
 
 # -- phrase patterns: each a tuple of word sets matched in order, at most GAP words apart --------
 
@@ -186,7 +189,10 @@ _POLICY_LOOSENERS = ("allow command", "allow tool", "level standard", "level off
 
 
 def _words(text: str) -> list[str]:
-    return text[:MAX_SCAN_CHARS].lower().translate(_PUNCT).split()
+    lowered = text[:MAX_SCAN_CHARS].lower()
+    if lowered.isascii():  # most texts: the same translation through the byte table
+        return lowered.encode("ascii").translate(_PUNCT_ASCII).decode("ascii").split()
+    return lowered.translate(_PUNCT).split()
 
 
 def _phrase(words: list[str], pattern: tuple[frozenset[str], ...], gap: int = _GAP) -> bool:

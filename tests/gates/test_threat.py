@@ -165,3 +165,14 @@ def _figures(everyday: list[tuple[str, str, str, str]], attacks: list[tuple[str,
 
 if __name__ == "__main__":
     sys.stdout.write(f"{figures()}\n")
+
+
+def test_words_of_ascii_text_through_the_byte_table_are_the_words_of_the_dict_table() -> None:
+    """`_words` translates ASCII text with a byte table; the result is the dict table's."""
+    import random
+
+    rng = random.Random(3)
+    alphabet = [chr(i) for i in range(128)] + ["\u2018", "\u2019", "\u201c", "\u201d", "é", "\u212a", "\u0130", "\u2028", "\x1c"]
+    for _ in range(50_000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        assert threat._words(text) == text[: threat.MAX_SCAN_CHARS].lower().translate(threat._PUNCT).split(), text
