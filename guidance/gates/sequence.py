@@ -10,9 +10,14 @@ needs its own test run). The past is the session history the engine passes as
 still spooled). `before` earlier in the same command line counts only when joined to `then`
 by `&&` alone, so `make test && git commit` passes and `make test; git commit` does not.
 
-The history is walked backwards once per `then` group and event, for all its rules at once;
-each entry is analysed at most once per event (kept on the GateContext, never across events),
-and only when its text can hold what a pattern needs (see `_Pattern.absent`).
+The history is walked backwards once per `then` group and event, for all its rules at once.
+What a history entry decides for a group (per rule: nothing, "a `before` ran", "a `then` ran")
+is a function of its text and the group's patterns alone: the shell analysis reads no
+environment and no files (tests/gates/test_sequence.py checks its imports), and matching reads
+only the analysed words. So a warm process (the decision server) works it out once per text
+and keeps it in `_EFFECTS`, bounded; each event still walks its own history, so a new entry, a
+failed run or a new commit changes the answer at once. An entry is analysed only when its text
+can hold what a pattern needs (see `_Pattern.absent`), and at most once per event.
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    #: A program's sequence checks grouped by their `then` words: (`then`, the checks with that
-    #: `then`, their `before`s in the same order).
-    Groups = list[tuple["_Pattern", list[dict[str, Any]], list["_Pattern"]]]
+    #: What one history text decides for a group: (rule number k, the entry's answer for it)
+    #: when the entry succeeded, and the same when it did not (see `_effect`).
+    Decisions = tuple[tuple[int, bool], ...]
+    Effect = tuple[Decisions, Decisions]
 
     from guidance.decision import Finding
     from guidance.gates._base import GateContext
@@ -126,26 +132,38 @@ class _Pattern:
         return self.required.issubset(cmd.argv) and matches(self.words, cmd)
 
 
+class _Group:
+    """A `then` pattern with the sequence checks it gates and their `before`s, in the same order
+    (many rules gate the same `git commit`: it is matched once per command)."""
+
+    __slots__ = ("then", "items", "befores")
+
+    def __init__(self, then: _Pattern, items: list[dict[str, Any]], befores: list[_Pattern]) -> None:
+        self.then = then
+        self.items = items
+        self.befores = befores
+
+
 #: id(bundle) -> (bundle, index): a warm process (the hook server) reuses one bundle for many events.
-_INDEX_CACHE: dict[int, tuple[object, dict[str, Groups]]] = {}
+_INDEX_CACHE: dict[int, tuple[object, dict[str, list[_Group]]]] = {}
 
 
-def _index(bundle: dict[str, Any]) -> dict[str, Groups]:
+def _index(bundle: dict[str, Any]) -> dict[str, list[_Group]]:
     """Well-formed sequence checks by the program of `then` ("*" for a glob program), grouped
-    by `then` (many rules gate the same `git commit`: it is matched once per command)."""
+    by `then`."""
     cached = _INDEX_CACHE.get(id(bundle))
     if cached is not None and cached[0] is bundle:
         return cached[1]
-    by_then: dict[str, dict[tuple[str, ...], tuple[_Pattern, list[dict[str, Any]], list[_Pattern]]]] = {}
+    by_then: dict[str, dict[tuple[str, ...], _Group]] = {}
     for item in bundle.get("checks") or []:
         if item.get("kind") != "sequence":
             continue
         before, then = item.get("before"), item.get("then")
         if isinstance(before, list) and isinstance(then, list) and before and then:
             key = "*" if has_glob(then[0]) else then[0]
-            group = by_then.setdefault(key, {}).setdefault(tuple(then), (_Pattern(then), [], []))
-            group[1].append(item)
-            group[2].append(_Pattern(before))
+            group = by_then.setdefault(key, {}).setdefault(tuple(then), _Group(_Pattern(then), [], []))
+            group.items.append(item)
+            group.befores.append(_Pattern(before))
     index = {program: list(groups.values()) for program, groups in by_then.items()}
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
@@ -180,7 +198,8 @@ def check(ctx: GateContext) -> list[Finding]:
         if own is None and not anywhere:
             continue  # no rule gates this program: most commands stop here
         for groups in (own or (), anywhere):
-            for then, items, befores in groups:
+            for group in groups:
+                then, items, befores = group.then, group.items, group.befores
                 if (PREFILTER and not then.required.issubset(cmd.argv)) or not then.match(cmd):
                     continue  # most gated programs run another subcommand (`git status`)
                 pending: list[int] = []
@@ -198,7 +217,7 @@ def check(ctx: GateContext) -> list[Finding]:
                     else:
                         pending.append(k)
                 if pending:
-                    answers = satisfied(ctx, history, then, [befores[k] for k in pending])
+                    answers = satisfied(ctx, history, group, pending)
                     for k, ok in zip(pending, answers):
                         if not ok:
                             out.append(_missing(items[k], befores[k].words, then.words, cmd))
@@ -234,69 +253,98 @@ def _chained_after(analysis: ShellAnalysis, index: int, before: list[str]) -> bo
     return False
 
 
-def satisfied(ctx: GateContext, history: list[dict[str, Any]], then: _Pattern, befores: list[_Pattern]) -> list[bool]:
-    """For each of `befores`: True when its latest run in `history` succeeded after the latest
-    successful `then`. One walk back through the history answers them all.
+#: (group, history text) -> what the text decides for the group (`_effect`), for texts of at
+#: most `_MEMO_CHARS` characters; emptied when it holds `_MEMO_ENTRIES` (a session's history
+#: holds at most guidance.session.MAX_HISTORY texts, a warm server may serve a few sessions).
+#: Holds tuples of ints and bools only: nothing a gate could change.
+_EFFECTS: dict[tuple[_Group, str], Effect] = {}
+_MEMO_ENTRIES = 2048
+_MEMO_CHARS = 4096
+#: the effect of a text that decides nothing (most history entries)
+_NOTHING: Effect = ((), ())
 
-    An entry is analysed only for the befores whose answer it may decide: when both programs
-    are literal, not if its text holds neither (as the walk always did); with PREFILTER, not
-    if it is transparent (`_transparent`) and lacks a literal word of `then` and one of the
-    `before` (its analysis cannot match either).
-    """
-    answers = [False] * len(befores)
-    pending = list(range(len(befores)))
-    analyses = ctx._history
-    if analyses is None:
-        analyses = ctx._history = {}
-    # "" for a glob program: it is in every text, so such patterns never skip an entry
-    then_program = then.program if then.literal else ""
-    programs = [before.program if before.literal else "" for before in befores]
-    probes = [before.probe for before in befores]
+
+def satisfied(ctx: GateContext, history: list[dict[str, Any]], group: _Group, pending: list[int]) -> list[bool]:
+    """For each `before` of `group` numbered in `pending`: True when its latest run in `history`
+    succeeded after the latest successful `then`. One walk back through the history answers
+    them all; each entry's part is `_effect` of its text (memoised in `_EFFECTS` with PREFILTER)."""
+    answers = [False] * len(group.befores)
+    undecided = [False] * len(group.befores)
+    for k in pending:
+        undecided[k] = True
+    left = len(pending)
+    memo = _EFFECTS if PREFILTER else None
     for entry in reversed(history):
         command = entry.get("command")
         if not isinstance(command, str):
             continue
-        then_here = then_program in command
-        if PREFILTER and then.absent(command) and _transparent(command):
-            # only befores with all their words here (the longest first: most often the one missing)
-            relevant = [k for k in pending if probes[k] in command and (then_here or programs[k] in command) and not befores[k].absent(command)]
-        elif then_here:
-            relevant = pending
-        else:
-            relevant = [k for k in pending if programs[k] in command]
-        if not relevant:
-            continue
-        analysis = analyses.get(command)
-        if analysis is None:
-            analysis = analyses[command] = _shell_analysis.analyze(command)  # looked up per call: tests replace it
-        decided = _decide(analysis.commands, entry.get("ok") is True, then, befores, relevant, answers)
-        if decided:
-            for k in decided:
-                pending.remove(k)
-            if not pending:
+        effect = memo.get((group, command)) if memo is not None else None
+        if effect is None:
+            effect = _effect(ctx, group, command)
+            if memo is not None and len(command) <= _MEMO_CHARS:
+                if len(memo) >= _MEMO_ENTRIES:
+                    memo.clear()
+                memo[(group, command)] = effect
+        decisions = effect[0] if entry.get("ok") is True else effect[1]
+        if decisions:
+            for k, ok in decisions:
+                if undecided[k]:
+                    undecided[k] = False
+                    answers[k] = ok
+                    left -= 1
+            if not left:
                 break
-    return answers
+    return [answers[k] for k in pending]
 
 
-def _decide(commands: list[Command], ok: bool, then: _Pattern, befores: list[_Pattern], relevant: list[int], answers: list[bool]) -> list[int]:
-    """Decide the `relevant` befores this entry decides (its later commands first): a successful
-    `then` makes each False, a `before` makes its own the entry's success. Returns those decided."""
-    decided: list[int] = []
+def _effect(ctx: GateContext, group: _Group, command: str) -> Effect:
+    """What a history entry with this text decides for each rule of `group`, if it succeeded
+    and if not: the walk takes, per rule, the first decision it meets going back.
+
+    The text is analysed only for the rules whose answer it may decide: when both programs
+    are literal, not if it holds neither (as the walk always did); with PREFILTER, not if it
+    is transparent (`_transparent`) and lacks a literal word of `then` and one of the `before`
+    (its analysis cannot match either)."""
+    then, befores = group.then, group.befores
+    # "" for a glob program: it is in every text, so such patterns never skip an entry
+    then_here = (then.program if then.literal else "") in command
+    if PREFILTER and then.absent(command) and _transparent(command):
+        # only befores with all their words here (the longest first: most often the one missing)
+        relevant = [k for k, before in enumerate(befores)
+                    if before.probe in command and (then_here or not before.literal or before.program in command) and not before.absent(command)]
+    elif then_here:
+        relevant = list(range(len(befores)))
+    else:
+        relevant = [k for k, before in enumerate(befores) if not before.literal or before.program in command]
+    if not relevant:
+        return _NOTHING
+    analyses = ctx._history
+    if analyses is None:
+        analyses = ctx._history = {}
+    analysis = analyses.get(command)
+    if analysis is None:
+        analysis = analyses[command] = _shell_analysis.analyze(command)  # looked up per call: tests replace it
+    commands = analysis.commands
+    return _decide(commands, True, then, befores, relevant), _decide(commands, False, then, befores, relevant)
+
+
+def _decide(commands: list[Command], ok: bool, then: _Pattern, befores: list[_Pattern], relevant: list[int]) -> Decisions:
+    """The `relevant` rules an entry with these commands decides, `ok` saying if it succeeded
+    (its later commands first): a successful `then` answers each False, a `before` answers
+    its own with the entry's success."""
+    decided: list[tuple[int, bool]] = []
     left = relevant
     for cmd in reversed(commands):
         if ok and then.match(cmd):
-            for k in left:
-                answers[k] = False
-            decided.extend(left)
-            return decided
+            decided.extend((k, False) for k in left)
+            break
         still: list[int] = []
         for k in left:
             if befores[k].match(cmd):
-                answers[k] = ok
-                decided.append(k)
+                decided.append((k, ok))
             else:
                 still.append(k)
         if not still:
             break
         left = still
-    return decided
+    return tuple(decided)

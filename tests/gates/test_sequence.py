@@ -163,12 +163,20 @@ def _random_history(rng: Any) -> list[dict[str, Any]]:
     return history
 
 
+#: one group per (then, befores), so its memoised effects serve every later history walked with it
+_GROUPS: dict[Any, Any] = {}
+
+
 def _walk(history: list[dict[str, Any]], then: list[str], befores: list[list[str]], *, prefilter: bool) -> list[bool]:
+    key = (tuple(then), tuple(tuple(b) for b in befores))
+    group = _GROUPS.get(key)
+    if group is None:
+        group = _GROUPS[key] = sequence._Group(sequence._Pattern(then), [{} for _ in befores], [sequence._Pattern(b) for b in befores])
     old = sequence.PREFILTER
     sequence.PREFILTER = prefilter
     try:
         ctx = GateContext(Event(tool="Bash", command="git commit -m x", session_id="s", cwd="/p"), BUNDLE)
-        return sequence.satisfied(ctx, history, sequence._Pattern(then), [sequence._Pattern(b) for b in befores])
+        return sequence.satisfied(ctx, history, group, list(range(len(befores))))
     finally:
         sequence.PREFILTER = old
 
@@ -213,25 +221,142 @@ def test_the_text_skip_only_judges_entries_whose_words_are_in_their_text() -> No
         assert not sequence._transparent(entry)
 
 
-def test_each_history_entry_is_analysed_once_per_event_and_again_in_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+def _bundle18() -> dict[str, Any]:
+    """The benchmark's shape: 18 rules `git commit` after `make testK`."""
+    checks = [dict(BUNDLE["checks"][0], id=f"R{k}", rule=f"R{k}", before=["make", f"test{k}"]) for k in range(18)]
+    return {"root": "/p", "checks": checks}
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records every text the gate analyses (the event's own command excluded), starting with an empty memo."""
     from guidance import shell
 
-    checks = [dict(BUNDLE["checks"][0], id=f"R{k}", rule=f"R{k}", before=["make", f"test{k}"]) for k in range(18)]
-    bundle = {"root": "/p", "checks": checks}
-    history = [h("git status"), h("git commit -m a"), h("make lint")] + [h("git log") for _ in range(50)] + [h("make test3"), h("make test3")]
     seen: list[str] = []
     real = shell.analyze
 
     def counting(command: str) -> Any:
-        seen.append(command)
+        if command != "git commit -m x":
+            seen.append(command)
         return real(command)
 
     monkeypatch.setattr(shell, "analyze", counting)
+    monkeypatch.setattr(sequence, "_EFFECTS", {})
+    return seen
+
+
+def _missing_rules(bundle: dict[str, Any], history: list[dict[str, Any]]) -> list[str]:
     event = Event(tool="Bash", command="git commit -m x", session_id="s", cwd="/p")
-    findings = sequence.check(GateContext(event, bundle, extras={"history": history}))
-    assert len(findings) == 17  # only `make test3` ran after the last commit
-    history_seen = [c for c in seen if c != "git commit -m x"]
-    assert sorted(history_seen) == ["git commit -m a", "make test3"]  # the rest lack `commit` and each rule's words
+    # fresh strings, as the hook loads the history anew for every event
+    history = [dict(entry, command="".join(list(entry["command"]))) for entry in history]
+    return sorted(f.message.split("(")[-1].split(",")[0] for f in sequence.check(GateContext(event, bundle, extras={"history": history})))
+
+
+def test_each_history_text_is_analysed_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = _counting(monkeypatch)
+    bundle = _bundle18()
+    history = [h("git status"), h("git commit -m a"), h("make lint")] + [h("git log") for _ in range(50)] + [h("make test3"), h("make test3")]
+    assert len(_missing_rules(bundle, history)) == 17  # only `make test3` ran after the last commit
+    assert sorted(seen) == ["git commit -m a", "make test3"]  # the rest lack `commit` and each rule's words
     seen.clear()
-    sequence.check(GateContext(event, bundle, extras={"history": history}))
-    assert sorted(c for c in seen if c != "git commit -m x") == ["git commit -m a", "make test3"]  # nothing kept across events
+    assert len(_missing_rules(bundle, history)) == 17
+    assert seen == []  # the next event: the same texts, nothing analysed again
+    assert len(_missing_rules(bundle, history + [h("make test5")])) == 16
+    assert seen == ["make test5"]  # a new text is analysed once
+    sequence._EFFECTS.clear()
+    seen.clear()
+    assert len(_missing_rules(bundle, history)) == 17
+    assert sorted(seen) == ["git commit -m a", "make test3"]  # an emptied memo is refilled
+
+
+def test_a_changed_history_changes_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo keeps what a text decides, never a decision: every event walks its own history."""
+    _counting(monkeypatch)
+    bundle = _bundle18()
+    everything = [h(f"make test{k}") for k in range(18)]
+    steps: list[tuple[list[dict[str, Any]], int]] = [
+        ([h("git commit -m a")] + everything, 0),
+        ([h("git commit -m a")] + everything[:-1] + [h("make test17", ok=False)], 1),  # ok -> failed
+        ([h("git commit -m a")] + everything, 0),  # failed -> ok again
+        ([h("git commit -m a")] + everything + [h("git commit -m b")], 18),  # a new commit uses them all up
+        ([h("git commit -m a")] + everything + [h("git commit -m b", ok=False)], 0),  # a failed one does not
+        ([h("git commit -m a")] + everything + [h("git commit -m b"), h("make test4")], 17),  # new entries
+        ([h("git commit -m a")] + everything + [h("git commit -m b"), h("make test4 && make test5")], 16),
+        ([h("git commit -m a")] + everything + [h("git commit -m b"), h("make test4 && make test5", ok=False)], 18),
+        ([h("git commit -m a")] + everything + [h("git commit -m b"), h("make test4 && make test5")], 16),
+        ([], 18),
+    ]
+    for history, missing in steps:
+        assert len(_missing_rules(bundle, history)) == missing, history
+        for before in range(18):
+            expected = reference_satisfied(history, ["make", f"test{before}"], ["git", "commit"])
+            assert (f"R{before}" not in _missing_rules(bundle, history)) == expected
+
+
+def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    _counting(monkeypatch)
+    monkeypatch.setattr(sequence, "_MEMO_ENTRIES", 50)
+    bundle = _bundle18()
+    sizes = []
+    for start in range(0, 400, 20):
+        history = [h(f"make test{k % 18} --jobs {k}") for k in range(start, start + 40)]
+        _missing_rules(bundle, history)
+        sizes.append(len(sequence._EFFECTS))
+    assert max(sizes) <= 50 and min(sizes) > 0
+    assert any(later < earlier for earlier, later in zip(sizes, sizes[1:]))  # filled to the bound, emptied, refilled
+    sequence._EFFECTS.clear()
+    long_text = "make test1 " + "x" * sequence._MEMO_CHARS
+    assert _missing_rules(bundle, [h(long_text)]) == sorted(f"R{k}" for k in range(18) if k != 1)
+    assert sequence._EFFECTS == {}  # a long text is analysed per event, not kept
+
+
+def test_memoised_effects_are_immutable_and_unchanged_by_matching(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memo holds tuples of (rule number, answer) only: no Command a gate could change, and
+    the same values after further events matched against them."""
+    _counting(monkeypatch)
+    bundle = _bundle18()
+    history = [h(c) for c in ENTRY_POOL] + [h("make test3"), h("git commit -m a", ok=False), h("make test4", ok=False)]
+    first = _missing_rules(bundle, history)
+    snapshot = dict(sequence._EFFECTS)
+    assert snapshot
+    for effect in snapshot.values():
+        hash(effect)  # tuples all the way down
+        for decisions in effect:
+            assert all(type(k) is int and type(ok) is bool for k, ok in decisions)
+    for _ in range(3):
+        assert _missing_rules(bundle, history) == first
+    assert sequence._EFFECTS == snapshot
+
+
+def test_shell_analysis_is_a_function_of_the_text(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why a history text's effect may be kept across events: guidance.shell imports nothing that
+    reads the environment, files or the clock, and gives the same commands wherever it runs."""
+    import ast
+    from pathlib import Path
+
+    import guidance.shell
+    from guidance.shell import analyze
+
+    allowed = {"__future__", "binascii", "collections.abc", "typing", "guidance.limits", "guidance.shell"}
+    for source in Path(guidance.shell.__file__).parent.glob("*.py"):
+        tree = ast.parse(source.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                if isinstance(node, ast.Name):
+                    assert node.id not in ("open", "input", "__import__", "os", "sys", "environ"), (source, node.id)
+                continue
+            for name in names:
+                assert name in allowed or name.startswith("guidance.shell."), (source, name)
+
+    def seen() -> list[Any]:
+        return [[(c.argv, c.program, c.origin, c.text, c.dynamic) for c in analyze(entry).commands] for entry in ENTRY_POOL]
+
+    here = seen()
+    monkeypatch.chdir(tmp_path)
+    for name in ("HOME", "PATH", "PWD", "SHELL", "X", "t"):
+        monkeypatch.setenv(name, str(tmp_path))
+    (tmp_path / "make").write_text("#!/bin/sh\n")
+    assert seen() == here
