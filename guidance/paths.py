@@ -138,7 +138,7 @@ class Resolver:
     project root's real path (see `_roots`).
     """
 
-    __slots__ = ("cwd", "root", "home", "_given_temps", "_temps", "_real_root", "_memo", "_dynamic", "_real", "_where", "_origin")
+    __slots__ = ("cwd", "root", "home", "_given_temps", "_temps", "_real_root", "_memo", "_dynamic", "_real", "_where", "_relatives", "_origin")
 
     def __init__(self, cwd: str, root: str, *, home: str | None = None, temps: tuple[str, ...] | None = None) -> None:
         self.home = home if home is not None else home_dir()
@@ -153,6 +153,8 @@ class Resolver:
         #: _realpath() and where() answers: they follow symlinks, so they live only as long as this Resolver
         self._real: dict[str, str] = {}
         self._where: dict[tuple[str, bool], tuple[str | None, str]] = {}
+        #: relatives() answers: the project root's forms include its real path, so they live as long as this Resolver
+        self._relatives: dict[str, tuple[str | None, str | None]] = {}
         #: the cached Resolver this one was made from (for_event), which keeps the project root's real path
         self._origin: Resolver | None = None
         self.root = "/"
@@ -177,6 +179,7 @@ class Resolver:
         fresh._dynamic = {}
         fresh._real = {}
         fresh._where = {}
+        fresh._relatives = {}
         fresh._origin = self
         return fresh
 
@@ -352,6 +355,14 @@ class Resolver:
                 if RANK[other] > RANK[kind]:
                     return actual, other
         return literal, kind
+
+    def relatives(self, path: str) -> tuple[str | None, str | None]:
+        """(relative_to_project, relative_to_home) of `path` (absolute, normalised), worked out once
+        per event: protected-paths, secrets and policy each ask for the same paths."""
+        found = self._relatives.get(path)
+        if found is None:
+            found = self._relatives[path] = (self.relative_to_project(path), self.relative_to_home(path))
+        return found
 
     def relative_to_project(self, path: str) -> str | None:
         """`path` (absolute) relative to the project root, `.` for the root, None if outside."""

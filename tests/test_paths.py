@@ -86,6 +86,21 @@ def test_relative_to_project_and_home() -> None:
     assert R.relative_to_home("/home/dev/.ssh/id_rsa") == ".ssh/id_rsa"
 
 
+@pytest.mark.parametrize(
+    "path", ["/home/dev/project", "/home/dev/project/a/b", "/home/dev/projectx", "/home/dev/.ssh/id_rsa", "/home/dev", "/", "/etc/passwd"]
+)
+def test_relatives_are_the_project_and_home_forms(path: str) -> None:
+    fresh = R.for_event()
+    assert fresh.relatives(path) == (fresh.relative_to_project(path), fresh.relative_to_home(path))
+    assert fresh.relatives(path) == (R.relative_to_project(path), R.relative_to_home(path))
+
+
+def test_relatives_are_kept_for_one_event_only() -> None:
+    first = R.for_event()
+    assert first.relatives("/home/dev/project/a") == ("a", "project/a")
+    assert first._relatives and R.for_event()._relatives == {} and R._relatives == {}
+
+
 def test_is_within() -> None:
     assert is_within("/a/b", "/a") and is_within("/a", "/a") and not is_within("/ab", "/a") and is_within("/x", "/")
 

@@ -280,7 +280,8 @@ def _forms(paths: Resolver, path: str) -> tuple[str | None, str | None, str | No
     where = paths.resolve(path)
     if where is None:
         return None, None, None
-    return where, paths.relative_to_project(where), paths.relative_to_home(where)
+    project_rel, home_rel = paths.relatives(where)
+    return where, project_rel, home_rel
 
 
 def _finding(item: dict[str, Any], segment: str, *, evidence: str = "") -> Finding:

@@ -104,7 +104,7 @@ def _rels(paths: Resolver, path: str, *, write: bool = False) -> list[str]:
         if real is not None and real != literal:
             candidates.append(real)
     for where in candidates:
-        for rel in (paths.relative_to_project(where), paths.relative_to_home(where)):
+        for rel in paths.relatives(where):
             if rel is not None:
                 rel = rel.lower()
                 if rel not in out:
@@ -113,6 +113,28 @@ def _rels(paths: Resolver, path: str, *, write: bool = False) -> list[str]:
         if state and state not in out:
             out.append(state)
     return out
+
+
+_GUARD_NAME_ENDS = tuple("/" + name for name in _GUARD_NAMES)
+
+
+def _may_be_key(paths: Resolver, path: str) -> bool:
+    """False only when no form `_rels` gives of a read `path` is a key target; checked on the
+    resolved path without the relative forms, links or the $GUIDANCE_STATE_DIR look-up.
+
+    Every project- or home-relative form is a suffix of the resolved path, and a key target
+    holds ".claude-flow/guidance/keys"; a moved state directory's form holds what follows the
+    state directory, which for a key target starts with "/keys". Either way the resolved path
+    holds "/keys" (any case). A link is followed only for guard names and `.key` files, and
+    globs stand for other paths: those take the full check.
+    """
+    if has_glob(path):
+        return True
+    literal = paths.resolve(path)
+    if literal is None:
+        return False  # _rels gives nothing for a dynamic path
+    lowered = literal.lower()
+    return "/keys" in lowered or ".key" in lowered or lowered.endswith(_GUARD_NAME_ENDS)
 
 
 #: Top-level entries that hold guard files (all dot-names: a plain `*` never matches them).
@@ -224,10 +246,11 @@ def _write(paths: Resolver, path: str, segment: str, globs: list[str], out: list
 
 
 def _read(paths: Resolver, path: str, segment: str, globs: list[str], out: list[Finding], *, tool: str) -> None:
-    for rel in _rels(paths, path):
-        if key_target(rel):
-            out.append(finding(GATE, "PTH002", DENY, f"{tool} would read the guard's key {path}", segment=segment, evidence=path))
-            break
+    if not PREFILTER or _may_be_key(paths, path):
+        for rel in _rels(paths, path):
+            if key_target(rel):
+                out.append(finding(GATE, "PTH002", DENY, f"{tool} would read the guard's key {path}", segment=segment, evidence=path))
+                break
     _match_globs(paths, path, globs, "PTH004", f"{tool} reads the protected path {path}", segment, out)
 
 

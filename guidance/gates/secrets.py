@@ -76,7 +76,7 @@ def secret_kind(path: str, paths: Resolver) -> str:
     """"" when `path` (as written, possibly a glob) is not secret, else SEC001 or SEC006."""
     name = path.rstrip("/").rsplit("/", 1)[-1]
     lowered = name.lower()
-    if _secret_env_name(lowered):
+    if "env" in lowered and _secret_env_name(lowered):  # every name it accepts holds "env"
         return "SEC001"
     if lowered.endswith(".pub"):
         return ""
@@ -86,13 +86,14 @@ def secret_kind(path: str, paths: Resolver) -> str:
         return "SEC001"
     if lowered in _TOKEN_CONFIGS:
         return "SEC006"
-    segments = path.split("/")
-    if "secrets" in segments[:-1] or ".secrets" in segments[:-1] or (name in ("secrets", ".secrets") and path.endswith("/")):
-        return "SEC001"
+    if "secrets" in path:  # one scan before splitting: every form below names it
+        segments = path.split("/")
+        if "secrets" in segments[:-1] or ".secrets" in segments[:-1] or (name in ("secrets", ".secrets") and path.endswith("/")):
+            return "SEC001"
     where = paths.resolve(path)
     if where is None:
         return ""
-    rel = paths.relative_to_home(where)
+    rel = paths.relatives(where)[1]
     # Every _HOME_SECRETS entry starts with ".": a home-relative path that does not is neither
     # one of them, below one, nor a directory holding one (most paths: the project is in home).
     if rel is not None and rel != "." and rel[:1] == ".":

