@@ -136,7 +136,7 @@ def check(ctx: GateContext) -> list[Finding]:
     if event.command is not None:
         found = summary(ctx)
         if found is not None and (not PREFILTER or _any_may_matter(found)):
-            _shell(ctx, found.analysis, out)
+            _shell(ctx, found, out)
         for label, match in scan_secrets(event.command[:MAX_SCAN_BYTES], generic=False):
             out.append(finding(GATE, "SEC005", WARN, f"{label} on the command line", evidence=redact(match)))
             break
@@ -168,28 +168,36 @@ def _any_may_matter(found: Summary) -> bool:
     return found.reads or found.code or not found.programs.isdisjoint(_SHELL_PROGRAMS) or ("cat" in found.programs and found.writes)
 
 
-def _shell(ctx: GateContext, analysis: ShellAnalysis, out: list[Finding]) -> None:
-    senders = [c for c in analysis.commands if c.program in SENDERS]
+def _shell(ctx: GateContext, found: Summary, out: list[Finding]) -> None:
+    analysis = found.analysis
+    # the senders (by the summary's programs, without a walk when no command sends: the usual case)
+    senders = [c for c in analysis.commands if c.program in SENDERS] if not found.programs.isdisjoint(SENDERS) else []
     for cmd in analysis.commands:
         if PREFILTER and not _may_matter(cmd):
             continue
-        paths = resolver_at(ctx, cmd)
-        segment = describe(cmd)
         reads, writes = file_effects(cmd)
-        secret_reads = [p for p in reads if secret_kind(p, paths)]
-        for path in secret_reads:
-            kind = secret_kind(path, paths)
-            code = "SEC002" if kind == "SEC001" else "SEC006"
-            out.append(finding(GATE, code, DENY if code == "SEC002" else ASK, f"{cmd.program} reads the secret file {path}", segment=segment, evidence=path))
-        if cmd.code:
-            for literal in _quoted(cmd.code):
-                if "/" in literal or "." in literal:
-                    if secret_kind(literal, paths) == "SEC001":
-                        out.append(finding(GATE, "SEC002", DENY, f"{cmd.language or cmd.program} code opens the secret file {literal}", segment=segment, evidence=literal))
-                        break
-        exfil = _exfiltration(cmd, secret_reads, writes, senders, analysis)
-        if exfil:
-            out.append(finding(GATE, "SEC004", DENY, exfil, segment=segment))
+        program = cmd.program
+        code = cmd.code
+        secret_reads: list[str] = []
+        if reads or code:  # only these resolve paths
+            paths = resolver_at(ctx, cmd)
+            for path in reads:
+                kind = secret_kind(path, paths)
+                if kind:
+                    secret_reads.append(path)
+                    rule = "SEC002" if kind == "SEC001" else "SEC006"
+                    out.append(finding(GATE, rule, DENY if rule == "SEC002" else ASK, f"{program} reads the secret file {path}", segment=describe(cmd), evidence=path))
+            if code:
+                for literal in _quoted(code):
+                    if "/" in literal or "." in literal:
+                        if secret_kind(literal, paths) == "SEC001":
+                            out.append(finding(GATE, "SEC002", DENY, f"{cmd.language or program} code opens the secret file {literal}", segment=describe(cmd), evidence=literal))
+                            break
+        # `_exfiltration` answers "" unless the command writes, sends, or dumps or reads secrets while something sends
+        if not PREFILTER or writes or program in SENDERS or (senders and (secret_reads or program in _ENV_DUMPERS)):
+            exfil = _exfiltration(cmd, secret_reads, writes, senders, analysis)
+            if exfil:
+                out.append(finding(GATE, "SEC004", DENY, exfil, segment=describe(cmd)))
 
 
 _SECRET_VAR_WORDS = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH")
