@@ -32,6 +32,7 @@ from guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
     #: What one history text decides for a group: (rule number k, the entry's answer for it)
@@ -136,12 +137,33 @@ class _Group:
     """A `then` pattern with the sequence checks it gates and their `before`s, in the same order
     (many rules gate the same `git commit`: it is matched once per command)."""
 
-    __slots__ = ("then", "items", "befores")
+    __slots__ = ("then", "items", "befores", "numbers", "by_program", "unkeyed")
 
     def __init__(self, then: _Pattern, items: list[dict[str, Any]], befores: list[_Pattern]) -> None:
         self.then = then
         self.items = items
         self.befores = befores
+        #: the rules' numbers
+        self.numbers = range(len(befores))
+        #: the rules' numbers by the program their `before` has (`_Pattern.key`), and those without one
+        self.by_program: dict[str, list[int]] = {}
+        self.unkeyed: list[int] = []
+        for k, before in enumerate(befores):
+            if before.key is None:
+                self.unkeyed.append(k)
+            else:
+                self.by_program.setdefault(before.key, []).append(k)
+
+    def ran_in(self, chained: list[Command]) -> set[int]:
+        """The rules whose `before` one of `chained` matches; with PREFILTER, only those whose
+        `before` has the program of one of them, or no fixed program, are matched."""
+        candidates: Sequence[int] = self.numbers
+        if PREFILTER:
+            candidates = list(self.unkeyed)
+            for program in {cmd.program for cmd in chained}:
+                candidates.extend(self.by_program.get(program, ()))
+        befores = self.befores
+        return {k for k in candidates if any(befores[k].match(cmd) for cmd in chained)}
 
 
 #: id(bundle) -> (bundle, index): a warm process (the hook server) reuses one bundle for many events.
@@ -154,17 +176,18 @@ def _index(bundle: dict[str, Any]) -> dict[str, list[_Group]]:
     cached = _INDEX_CACHE.get(id(bundle))
     if cached is not None and cached[0] is bundle:
         return cached[1]
-    by_then: dict[str, dict[tuple[str, ...], _Group]] = {}
+    by_then: dict[str, dict[tuple[str, ...], list[dict[str, Any]]]] = {}
+    seen: set[int] = set()
     for item in bundle.get("checks") or []:
-        if item.get("kind") != "sequence":
-            continue
+        if item.get("kind") != "sequence" or id(item) in seen:
+            continue  # a check listed twice reports once
+        seen.add(id(item))
         before, then = item.get("before"), item.get("then")
         if isinstance(before, list) and isinstance(then, list) and before and then:
             key = "*" if has_glob(then[0]) else then[0]
-            group = by_then.setdefault(key, {}).setdefault(tuple(then), _Group(_Pattern(then), [], []))
-            group.items.append(item)
-            group.befores.append(_Pattern(before))
-    index = {program: list(groups.values()) for program, groups in by_then.items()}
+            by_then.setdefault(key, {}).setdefault(tuple(then), []).append(item)
+    index = {program: [_Group(_Pattern(list(then)), items, [_Pattern(item["before"]) for item in items]) for then, items in groups.items()]
+             for program, groups in by_then.items()}
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
     _INDEX_CACHE[id(bundle)] = (bundle, index)
@@ -192,35 +215,38 @@ def check(ctx: GateContext) -> list[Finding]:
     analysis = found.analysis
     history = ctx.extra("history")
     out: list[Finding] = []
-    done: set[int] = set()
+    done: set[_Group] = set()
     for position, cmd in enumerate(analysis.commands):
         own = index.get(cmd.program)
         if own is None and not anywhere:
             continue  # no rule gates this program: most commands stop here
+        chained: list[Command] | None = None
         for groups in (own or (), anywhere):
             for group in groups:
-                then, items, befores = group.then, group.items, group.befores
-                if (PREFILTER and not then.required.issubset(cmd.argv)) or not then.match(cmd):
+                then = group.then
+                if group in done or (PREFILTER and not then.required.issubset(cmd.argv)) or not then.match(cmd):
                     continue  # most gated programs run another subcommand (`git status`)
-                pending: list[int] = []
-                for k, item in enumerate(items):
-                    if id(item) in done:
-                        continue
-                    done.add(id(item))  # one finding per rule, for its first gated command
-                    if _chained_after(analysis, position, befores[k].words):
-                        continue
-                    if history is None:
-                        verdict = WARN if ctx.level == STANDARD else ASK
+                done.add(group)  # one finding per rule, for its first gated command (a check is in one group)
+                befores = group.befores
+                if chained is None:
+                    chained = _chained_before(analysis, position)
+                pending: Sequence[int] = group.numbers
+                if chained:
+                    ran = group.ran_in(chained)
+                    if ran:
+                        pending = [k for k in pending if k not in ran]
+                if history is None:
+                    verdict = WARN if ctx.level == STANDARD else ASK
+                    for k in pending:
                         out.append(finding(GATE, NO_HISTORY, verdict,
                                            f"`{_pattern_text(then.words)}` must follow a successful `{_pattern_text(befores[k].words)}`, but this session's history is unavailable",
                                            segment=describe(cmd)))
-                    else:
-                        pending.append(k)
-                if pending:
+                elif pending:
                     answers = satisfied(ctx, history, group, pending)
-                    for k, ok in zip(pending, answers):
-                        if not ok:
-                            out.append(_missing(items[k], befores[k].words, then.words, cmd))
+                    if len(answers) < len(befores) or not all(answers.values()):  # else every rule is satisfied
+                        for k in pending:
+                            if not answers.get(k):
+                                out.append(_missing(group.items[k], befores[k].words, then.words, cmd))
     return out
 
 
@@ -236,12 +262,16 @@ def _missing(item: dict[str, Any], before: list[str], then: list[str], cmd: Comm
     return result
 
 
-def _chained_after(analysis: ShellAnalysis, index: int, before: list[str]) -> bool:
-    """True when an earlier command of this line matches `before` and only `&&` joins it to the gated one."""
+def _chained_before(analysis: ShellAnalysis, index: int) -> list[Command]:
+    """The earlier top-level commands of this line that only `&&` joins to command `index`
+    (a `before` among them satisfies its rule)."""
     source = analysis.source
     target = analysis.commands[index]
+    chained: list[Command] = []
+    if not target.text:
+        return chained
     for cmd in analysis.commands[:index]:
-        if cmd.origin or not matches(before, cmd) or not cmd.text or not target.text:
+        if cmd.origin or not cmd.text:
             continue
         start = source.find(cmd.text)
         end = source.find(target.text, start + len(cmd.text)) if start != -1 else -1
@@ -249,52 +279,81 @@ def _chained_after(analysis: ShellAnalysis, index: int, before: list[str]) -> bo
             continue
         between = source[start + len(cmd.text) : end]
         if between.strip() == "&&":
-            return True
-    return False
+            chained.append(cmd)
+    return chained
 
 
-#: (group, history text) -> what the text decides for the group (`_effect`), for texts of at
-#: most `_MEMO_CHARS` characters; emptied when it holds `_MEMO_ENTRIES` (a session's history
-#: holds at most guidance.session.MAX_HISTORY texts, a warm server may serve a few sessions).
-#: Holds tuples of ints and bools only: nothing a gate could change.
-_EFFECTS: dict[tuple[_Group, str], Effect] = {}
-_MEMO_ENTRIES = 2048
+class _Memo:
+    """What history texts decide, per group (`_effect`), for texts of at most `_MEMO_CHARS`
+    characters; emptied when it holds `limit` texts over all groups (a session's history holds
+    at most guidance.session.MAX_HISTORY texts, a warm server may serve a few sessions). Holds
+    tuples of ints and bools only: nothing a gate could change."""
+
+    __slots__ = ("groups", "size", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.groups: dict[_Group, dict[str, Effect]] = {}
+        self.size = 0
+        self.limit = limit
+
+    def of(self, group: _Group) -> dict[str, Effect]:
+        effects = self.groups.get(group)
+        if effects is None:
+            effects = self.groups[group] = {}
+        return effects
+
+    def keep(self, group: _Group, effects: dict[str, Effect], command: str, effect: Effect) -> None:
+        if len(command) > _MEMO_CHARS:
+            return
+        if self.size >= self.limit:
+            for kept in self.groups.values():
+                kept.clear()
+            self.groups = {group: effects}
+            self.size = 0
+        effects[command] = effect
+        self.size += 1
+
+
 _MEMO_CHARS = 4096
+_EFFECTS = _Memo(2048)
 #: the effect of a text that decides nothing (most history entries)
 _NOTHING: Effect = ((), ())
 
 
-def satisfied(ctx: GateContext, history: list[dict[str, Any]], group: _Group, pending: list[int]) -> list[bool]:
+def satisfied(ctx: GateContext, history: list[dict[str, Any]], group: _Group, pending: Sequence[int]) -> dict[int, bool]:
     """For each `before` of `group` numbered in `pending`: True when its latest run in `history`
-    succeeded after the latest successful `then`. One walk back through the history answers
-    them all; each entry's part is `_effect` of its text (memoised in `_EFFECTS` with PREFILTER)."""
-    answers = [False] * len(group.befores)
-    undecided = [False] * len(group.befores)
-    for k in pending:
-        undecided[k] = True
-    left = len(pending)
+    succeeded after the latest successful `then` (`answers.get(k)` true; false or missing when
+    not). One walk back through the history answers them all; each entry's part is `_effect`
+    of its text (memoised in `_EFFECTS` with PREFILTER)."""
+    total = len(group.befores)
+    #: rule number -> its answer, from the first entry (going back) that decides it; rules
+    #: not asked about are entered first, so the walk ends when every rule is there
+    answers: dict[int, bool] = {}
+    if len(pending) < total:
+        answers = dict.fromkeys(range(total), False)
+        for k in pending:
+            del answers[k]
     memo = _EFFECTS if PREFILTER else None
+    effects = memo.of(group) if memo is not None else {}
     for entry in reversed(history):
         command = entry.get("command")
-        if not isinstance(command, str):
-            continue
-        effect = memo.get((group, command)) if memo is not None else None
+        try:
+            effect = effects.get(command)
+        except TypeError:
+            continue  # an unhashable command (malformed entries are skipped)
         if effect is None:
+            if not isinstance(command, str):
+                continue
             effect = _effect(ctx, group, command)
-            if memo is not None and len(command) <= _MEMO_CHARS:
-                if len(memo) >= _MEMO_ENTRIES:
-                    memo.clear()
-                memo[(group, command)] = effect
-        decisions = effect[0] if entry.get("ok") is True else effect[1]
-        if decisions:
-            for k, ok in decisions:
-                if undecided[k]:
-                    undecided[k] = False
-                    answers[k] = ok
-                    left -= 1
-            if not left:
-                break
-    return [answers[k] for k in pending]
+            if memo is not None:
+                memo.keep(group, effects, command, effect)
+        if effect is _NOTHING:
+            continue  # most entries
+        for k, ok in effect[0] if entry.get("ok") is True else effect[1]:
+            answers.setdefault(k, ok)
+        if len(answers) == total:
+            break
+    return answers
 
 
 def _effect(ctx: GateContext, group: _Group, command: str) -> Effect:
@@ -325,7 +384,8 @@ def _effect(ctx: GateContext, group: _Group, command: str) -> Effect:
     if analysis is None:
         analysis = analyses[command] = _shell_analysis.analyze(command)  # looked up per call: tests replace it
     commands = analysis.commands
-    return _decide(commands, True, then, befores, relevant), _decide(commands, False, then, befores, relevant)
+    effect = _decide(commands, True, then, befores, relevant), _decide(commands, False, then, befores, relevant)
+    return effect if effect[0] or effect[1] else _NOTHING
 
 
 def _decide(commands: list[Command], ok: bool, then: _Pattern, befores: list[_Pattern], relevant: list[int]) -> Decisions:

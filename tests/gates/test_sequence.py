@@ -176,7 +176,8 @@ def _walk(history: list[dict[str, Any]], then: list[str], befores: list[list[str
     sequence.PREFILTER = prefilter
     try:
         ctx = GateContext(Event(tool="Bash", command="git commit -m x", session_id="s", cwd="/p"), BUNDLE)
-        return sequence.satisfied(ctx, history, group, list(range(len(befores))))
+        answers = sequence.satisfied(ctx, history, group, range(len(befores)))
+        return [bool(answers.get(k)) for k in range(len(befores))]
     finally:
         sequence.PREFILTER = old
 
@@ -192,6 +193,86 @@ def test_one_walk_per_group_answers_as_the_walk_per_rule() -> None:
         expected = [reference_satisfied(history, before, then) for before in befores]
         for prefilter in (True, False):
             assert _walk(history, then, befores, prefilter=prefilter) == expected, (history, then, befores, prefilter)
+
+
+def _reference_chained_after(analysis: Any, index: int, before: list[str]) -> bool:
+    """The `&&` test as it was before the gate shared it among a group's rules."""
+    from guidance.gates.patterns import matches
+
+    source = analysis.source
+    target = analysis.commands[index]
+    for cmd in analysis.commands[:index]:
+        if cmd.origin or not matches(before, cmd) or not cmd.text or not target.text:
+            continue
+        start = source.find(cmd.text)
+        end = source.find(target.text, start + len(cmd.text)) if start != -1 else -1
+        if start == -1 or end == -1:
+            continue
+        if source[start + len(cmd.text) : end].strip() == "&&":
+            return True
+    return False
+
+
+def reference_check(command: str, history: list[dict[str, Any]] | None, checks: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
+    """Rule by rule: its first command matching `then`, unless an `&&`-joined `before` precedes
+    it, is checked against the history (code, segment, `then`, `before` of each finding)."""
+    from guidance.gates.commands import describe
+    from guidance.gates.patterns import matches
+
+    analysis = _analysed(command)
+    out = []
+    seen: set[int] = set()
+    for item in checks:
+        before, then = item.get("before"), item.get("then")
+        if item.get("kind") != "sequence" or id(item) in seen or not (isinstance(before, list) and isinstance(then, list) and before and then):
+            continue
+        seen.add(id(item))
+        for position, cmd in enumerate(analysis.commands):
+            if not matches(then, cmd):
+                continue
+            if not _reference_chained_after(analysis, position, before):
+                if history is None:
+                    out.append((sequence.NO_HISTORY, describe(cmd), " ".join(then), " ".join(before)))
+                elif not reference_satisfied(history, before, then):
+                    out.append((sequence.MISSING, describe(cmd), " ".join(then), " ".join(before)))
+            break
+    return sorted(out)
+
+
+GATED_POOL = ("git commit -m x", "git commit --amend", "npm test", "make test", "make", "pytest -q", "tox -e py311", "./scripts/check.sh", "gitx commit")
+
+
+def test_the_gate_reports_as_rule_by_rule_checks() -> None:
+    """Whole lines (chains of pool entries and gated commands) against random rule sets, with
+    and without PREFILTER: the same findings as the rule-by-rule reference."""
+    import random
+    import re
+
+    rng = random.Random(1122)
+    for round_ in range(600):
+        checks: list[dict[str, Any]] = []
+        for k in range(rng.randrange(1, 7)):
+            checks.append({"id": f"R{k}", "rule": f"R{k}", "kind": "sequence", "verdict": "deny",
+                           "before": rng.choice(PATTERN_POOL), "then": rng.choice(PATTERN_POOL), "source": "CLAUDE.md:1"})
+        if rng.random() < 0.2:
+            checks.append(checks[0])  # listed twice: reported once
+        parts = [rng.choice(GATED_POOL if rng.random() < 0.6 else ENTRY_POOL) for _ in range(rng.randrange(1, 4))]
+        line = parts[0]
+        for part in parts[1:]:
+            line += rng.choice((" && ", " &&  ", "; ", " || ", " | ", " &&\n")) + part
+        history = None if rng.random() < 0.1 else _random_history(rng)
+        expected = reference_check(line, history, checks)
+        for prefilter in (True, False):
+            old = sequence.PREFILTER
+            sequence.PREFILTER = prefilter
+            try:
+                bundle = {"root": "/p", "checks": checks}  # a new bundle: a new index, its own memo
+                for _ in range(2):  # the second event finds the history's effects memoised
+                    findings = run(line, None if history is None else list(history), bundle=bundle)
+                    got = sorted((f.rule, f.segment, *re.findall(r"`([^`]*)`", f.message)[:2]) for f in findings)
+                    assert got == expected, (round_, line, history, checks, prefilter)
+            finally:
+                sequence.PREFILTER = old
 
 
 @pytest.mark.parametrize("entry", ENTRY_POOL)
@@ -240,8 +321,15 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return real(command)
 
     monkeypatch.setattr(shell, "analyze", counting)
-    monkeypatch.setattr(sequence, "_EFFECTS", {})
+    monkeypatch.setattr(sequence, "_EFFECTS", sequence._Memo(2048))
     return seen
+
+
+def _kept() -> dict[Any, dict[str, Any]]:
+    """The memo's contents, checked against its count."""
+    kept = {group: dict(effects) for group, effects in sequence._EFFECTS.groups.items() if effects}
+    assert sequence._EFFECTS.size == sum(len(effects) for effects in kept.values())
+    return kept
 
 
 def _missing_rules(bundle: dict[str, Any], history: list[dict[str, Any]]) -> list[str]:
@@ -262,7 +350,7 @@ def test_each_history_text_is_analysed_once_per_process(monkeypatch: pytest.Monk
     assert seen == []  # the next event: the same texts, nothing analysed again
     assert len(_missing_rules(bundle, history + [h("make test5")])) == 16
     assert seen == ["make test5"]  # a new text is analysed once
-    sequence._EFFECTS.clear()
+    sequence._EFFECTS = sequence._Memo(2048)
     seen.clear()
     assert len(_missing_rules(bundle, history)) == 17
     assert sorted(seen) == ["git commit -m a", "make test3"]  # an emptied memo is refilled
@@ -294,19 +382,19 @@ def test_a_changed_history_changes_the_answer(monkeypatch: pytest.MonkeyPatch) -
 
 def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     _counting(monkeypatch)
-    monkeypatch.setattr(sequence, "_MEMO_ENTRIES", 50)
+    monkeypatch.setattr(sequence, "_EFFECTS", sequence._Memo(50))
     bundle = _bundle18()
     sizes = []
     for start in range(0, 400, 20):
         history = [h(f"make test{k % 18} --jobs {k}") for k in range(start, start + 40)]
         _missing_rules(bundle, history)
-        sizes.append(len(sequence._EFFECTS))
+        sizes.append(sum(len(effects) for effects in _kept().values()))
     assert max(sizes) <= 50 and min(sizes) > 0
     assert any(later < earlier for earlier, later in zip(sizes, sizes[1:]))  # filled to the bound, emptied, refilled
-    sequence._EFFECTS.clear()
+    sequence._EFFECTS = sequence._Memo(50)
     long_text = "make test1 " + "x" * sequence._MEMO_CHARS
     assert _missing_rules(bundle, [h(long_text)]) == sorted(f"R{k}" for k in range(18) if k != 1)
-    assert sequence._EFFECTS == {}  # a long text is analysed per event, not kept
+    assert _kept() == {}  # a long text is analysed per event, not kept
 
 
 def test_memoised_effects_are_immutable_and_unchanged_by_matching(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -316,15 +404,16 @@ def test_memoised_effects_are_immutable_and_unchanged_by_matching(monkeypatch: p
     bundle = _bundle18()
     history = [h(c) for c in ENTRY_POOL] + [h("make test3"), h("git commit -m a", ok=False), h("make test4", ok=False)]
     first = _missing_rules(bundle, history)
-    snapshot = dict(sequence._EFFECTS)
+    snapshot = _kept()
     assert snapshot
-    for effect in snapshot.values():
-        hash(effect)  # tuples all the way down
-        for decisions in effect:
-            assert all(type(k) is int and type(ok) is bool for k, ok in decisions)
+    for effects in snapshot.values():
+        for effect in effects.values():
+            hash(effect)  # tuples all the way down
+            for decisions in effect:
+                assert all(type(k) is int and type(ok) is bool for k, ok in decisions)
     for _ in range(3):
         assert _missing_rules(bundle, history) == first
-    assert sequence._EFFECTS == snapshot
+    assert _kept() == snapshot
 
 
 def test_shell_analysis_is_a_function_of_the_text(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
