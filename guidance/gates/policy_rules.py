@@ -238,31 +238,43 @@ def _commands(index: _Index, commands: list[Command], out: list[Finding]) -> Non
 
 def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Finding]) -> None:
     event = ctx.event
-    writes: list[tuple[str, str, Resolver]] = []
-    reads: list[tuple[str, str, Resolver]] = []
+    # (path, segment or the command to describe when a check fires, resolver): most paths meet no check
+    writes: list[tuple[str, str | Command, Resolver]] = []
+    reads: list[tuple[str, str | Command, Resolver]] = []
     for path, access in event.paths:
         if path:
             (writes if access == WRITE else reads if access == READ else []).append((path, f"{event.tool} {path}", resolver(ctx)))
     if found is not None and (found.files or not PREFILTER):
+        has_writes = index.has_writes
+        has_reads = index.has_reads
         for cmd in found.analysis.commands:
             cmd_reads, cmd_writes = file_effects(cmd)
             if cmd_reads or cmd_writes:
                 at = resolver_at(ctx, cmd)
-                segment = describe(cmd)
-                for path in cmd_reads:
-                    reads.append((path, segment, at))
-                for path in cmd_writes:
-                    writes.append((path, segment, at))
+                if has_reads:  # the other kind's list would only be dropped below
+                    for path in cmd_reads:
+                        reads.append((path, cmd, at))
+                if has_writes:
+                    for path in cmd_writes:
+                        writes.append((path, cmd, at))
     if writes and index.has_writes:
         _match_paths(index.writes, writes, out)
     if reads and index.has_reads:
         _match_paths(index.reads, reads, out)
 
 
-def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str, Resolver]], out: list[Finding]) -> None:
+def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str | Command, Resolver]], out: list[Finding]) -> None:
     """Each check of one kind once: against the project-, home-relative and absolute form of each path."""
     fired: set[int] = set()
+    by_first = checks.by_first
+    anywhere = checks.anywhere
     for path, segment, paths in candidates:
+        if PREFILTER and not anywhere:
+            # Every form below is the resolved path from one of its components on, so a form's
+            # first segment is one of its components: with none of them filing a check, no form meets one.
+            where = paths.resolve(path)
+            if where is None or by_first.keys().isdisjoint(where.split("/")):
+                continue
         absolute, project_rel, home_rel = _forms(paths, path)
         for rel, scope in ((project_rel, "project"), (home_rel, "home"), (absolute, "abs")):
             if rel is None or rel == ".":
@@ -273,7 +285,7 @@ def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str, Resolver]
                     continue
                 if glob_match(path_check.pattern[2:] if scope == "home" else path_check.pattern, rel):
                     fired.add(id(path_check))
-                    out.append(_finding(path_check.item, segment, evidence=path))
+                    out.append(_finding(path_check.item, segment if isinstance(segment, str) else describe(segment), evidence=path))
 
 
 def _forms(paths: Resolver, path: str) -> tuple[str | None, str | None, str | None]:

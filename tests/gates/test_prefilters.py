@@ -181,3 +181,33 @@ def test_the_sequence_history_skips_change_no_finding() -> None:
                     finally:
                         sequence.PREFILTER = old
                 assert results[0] == results[1], (window, command)
+
+
+def test_policy_path_checks_skip_only_paths_no_check_can_meet() -> None:
+    """Read/write globs of every scope (anchored in the project, home, absolute, basename, `**`) against
+    every corpus command and lines that read and write through cd, `..`, `~`, links and globs:
+    the same findings with the component pre-check on and off."""
+    def path_rule(kind: str, pattern: str) -> dict[str, Any]:
+        return {"id": f"{kind}:{pattern}", "rule": "R", "kind": kind, "verdict": "deny", "pattern": pattern, "source": "CLAUDE.md:1"}
+
+    # anchored globs only: the pre-check applies (a glob without a literal first segment turns it off)
+    anchored = [path_rule("read", "secrets/*.pem"), path_rule("read", "~/.config/app/*"), path_rule("read", "/etc/shadow"),
+                path_rule("write", "generated/module4/*"), path_rule("write", "~/notes/*"), path_rule("write", "/etc/*"),
+                path_rule("read", "src/app/*.py"), path_rule("write", "docs/*.md")]
+    bundles = [{"root": "/home/dev/project", "checks": anchored},
+               {"root": "/home/dev/project", "checks": anchored + [path_rule("read", "*.pem"), path_rule("write", "docs/**")]}]
+    lines = [command for command, _ in _commands()] + [
+        "cat secrets/key5.pem", "cd secrets && cat key5.pem", "cat src/../secrets/a", "cat ~/.config/app/x", "cat /etc/shadow",
+        "cd /etc && cat shadow", "echo x > generated/module4/a.py", "cp a generated/module4/", "echo x > ~/notes/a",
+        "tee /etc/hosts < x", "cat ../project/secrets/b", "grep -rn x src/app/main.py", "cd src && cat app/main.py",
+        "echo x > docs/a.md", "cat README.md", "find . -name '*.py' | head -20", "npm run build 2>&1 | tail -20",
+    ]
+    with home():
+        for bundle in bundles:
+            for command in lines:
+                for level in LEVELS:
+                    on = _findings(policy_rules, command, level, bundle, prefilter=True)
+                    off = _findings(policy_rules, command, level, bundle, prefilter=False)
+                    assert on == off, (level, command)
+                    if command in ("cat secrets/key5.pem", "cd /etc && cat shadow", "echo x > ~/notes/a", "cd src && cat app/main.py"):
+                        assert on, "the check must fire: the test compares findings, not two empty lists"
