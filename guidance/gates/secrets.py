@@ -91,11 +91,12 @@ def secret_kind(path: str, paths: Resolver) -> str:
         if "secrets" in segments[:-1] or ".secrets" in segments[:-1] or (name in ("secrets", ".secrets") and path.endswith("/")):
             return "SEC001"
     where = paths.resolve(path)
-    if where is None:
-        return ""
-    rel = paths.relatives(where)[1]
     # Every _HOME_SECRETS entry starts with ".": a home-relative path that does not is neither
     # one of them, below one, nor a directory holding one (most paths: the project is in home).
+    # Such a path holds "/." (home, then "/" and the dot name): without it there is no need for its forms.
+    if where is None or (PREFILTER and "/." not in where):
+        return ""
+    rel = paths.relatives(where)[1]
     if rel is not None and rel != "." and rel[:1] == ".":
         for prefix in _HOME_SECRETS:
             # the secret itself, anything below it, or the directory that holds a secret file (`~/.aws`)

@@ -67,6 +67,12 @@ EXTRA = (
     "cat ~/.claude-flow/guidance/keys",
     "head -1 .claude-flow/guidance/keys/* > /dev/null 2>&1",
     "cat .claude/settings.json .codex/config.toml",
+    # secrets: home dot-directories by every spelling (the home forms are worked out only for paths holding "/.")
+    "cat ~/.aws/credentials ~/.aws ~/.kube/config ~/.ssh/known_hosts ~/.ssh/config",
+    "cd ~/.ssh && cat id_ed25519 known_hosts",
+    "cd ~ && tar czf x.tgz .gnupg .password-store/a .docker/config.json",
+    "grep -r token ../.config/gcloud/ ~/.azure",
+    "cat $HOME/.gem/credentials /home/dev/.ssh/id_rsa.pub README.md",
 )
 
 
