@@ -383,28 +383,34 @@ def _effect(ctx: GateContext, group: _Group, command: str) -> Effect:
     analysis = analyses.get(command)
     if analysis is None:
         analysis = analyses[command] = _shell_analysis.analyze(command)  # looked up per call: tests replace it
-    commands = analysis.commands
-    effect = _decide(commands, True, then, befores, relevant), _decide(commands, False, then, befores, relevant)
-    return effect if effect[0] or effect[1] else _NOTHING
+    return _decide(analysis.commands, then, befores, relevant)
 
 
-def _decide(commands: list[Command], ok: bool, then: _Pattern, befores: list[_Pattern], relevant: list[int]) -> Decisions:
-    """The `relevant` rules an entry with these commands decides, `ok` saying if it succeeded
-    (its later commands first): a successful `then` answers each False, a `before` answers
-    its own with the entry's success."""
-    decided: list[tuple[int, bool]] = []
+def _decide(commands: list[Command], then: _Pattern, befores: list[_Pattern], relevant: list[int]) -> Effect:
+    """The `relevant` rules an entry with these commands decides (its later commands first),
+    if it succeeded and if not: a successful `then` answers each False, a `before` answers its
+    own with the entry's success. One pass for both: until a `then`, the rules left open are
+    the same either way; after it, only a failed entry leaves any open."""
+    if_ok: list[tuple[int, bool]] = []
+    if_failed: list[tuple[int, bool]] = []
+    then_ran = False
     left = relevant
     for cmd in reversed(commands):
-        if ok and then.match(cmd):
-            decided.extend((k, False) for k in left)
-            break
+        if not then_ran and then.match(cmd):
+            then_ran = True
+            for k in left:
+                if_ok.append((k, False))
         still: list[int] = []
         for k in left:
             if befores[k].match(cmd):
-                decided.append((k, ok))
+                if_failed.append((k, False))
+                if not then_ran:
+                    if_ok.append((k, True))
             else:
                 still.append(k)
         if not still:
             break
         left = still
-    return tuple(decided)
+    if not if_ok and not if_failed:
+        return _NOTHING
+    return tuple(if_ok), tuple(if_failed)

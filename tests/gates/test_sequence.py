@@ -402,7 +402,8 @@ def test_memoised_effects_are_immutable_and_unchanged_by_matching(monkeypatch: p
     the same values after further events matched against them."""
     _counting(monkeypatch)
     bundle = _bundle18()
-    history = [h(c) for c in ENTRY_POOL] + [h("make test3"), h("git commit -m a", ok=False), h("make test4", ok=False)]
+    history = [h(c) for c in ENTRY_POOL] + [h("make test3"), h("git commit -m a", ok=False), h("make test4", ok=False),
+                                            h("make test6 && git commit -m b && make test7"), h("git commit -m c; make test8", ok=False)]
     first = _missing_rules(bundle, history)
     snapshot = _kept()
     assert snapshot
@@ -411,6 +412,7 @@ def test_memoised_effects_are_immutable_and_unchanged_by_matching(monkeypatch: p
             hash(effect)  # tuples all the way down
             for decisions in effect:
                 assert all(type(k) is int and type(ok) is bool for k, ok in decisions)
+                assert len({k for k, _ in decisions}) == len(decisions)  # each rule decided once
     for _ in range(3):
         assert _missing_rules(bundle, history) == first
     assert _kept() == snapshot
