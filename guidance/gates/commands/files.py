@@ -100,6 +100,10 @@ _WORD_EFFECTS = READERS | PATTERN_FIRST | MUTATORS | EDITORS | frozenset(
 )
 
 
+#: Readers whose branch below is `reads.extend(pos)` alone (no earlier branch and no later one takes them).
+_PLAIN_READERS = READERS - MUTATORS - EDITORS - PATTERN_FIRST - frozenset(("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "curl", "wget", "openssl", "tar"))
+
+
 def may_touch_files(cmd: Command) -> bool:
     """True when `file_effects(cmd)` names any path. O(1) for the common command without
     redirections whose program's words name no files (`npm test`); gates use it to skip a command."""
@@ -123,6 +127,13 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
             return reads, writes  # the subcommand is one of the words: none that names files (`git status`)
         _git_effects(args, reads, writes)
         return _file_words(reads), _file_words(writes)
+    if program in _PLAIN_READERS:
+        for arg in args:
+            if arg[:1] == "-":
+                break
+        else:  # no option: every word is a positional, which a plain reader reads (`cat README.md`)
+            reads.extend(args)
+            return _file_words(reads), _file_words(writes)
     parsed = Args(args, _SHORT_VALUE_OPTS.get(program, _NO_OPTIONS))
     pos = parsed.positionals
     if program in MUTATORS:

@@ -52,3 +52,16 @@ def test_git_lines_without_a_file_subcommand_skip_the_subcommand_parse() -> None
                 full = ([r for r in reads if files._is_file_word(r)], [w for w in writes if files._is_file_word(w)])
                 cmd = analyze("git " + " ".join(args)).commands[0]
                 assert file_effects(cmd) == full, args
+
+
+@pytest.mark.parametrize("program", ["cat", "head", "tail", "wc", "sort", "less", "diff", "gzip", "source"])
+@pytest.mark.parametrize("words", ["README.md", "a b c", "'' x", "x -", "-n 5 x", "x -- -y", "a > out", "a 2>&1 >/dev/null", "a < in"])
+def test_plain_readers_without_options_read_every_word(program: str, words: str) -> None:
+    # The option-free line skips the argument parser; it must give what the parser's positionals give.
+    from guidance.gates.commands import Args
+    from guidance.gates.commands.files import _SHORT_VALUE_OPTS, _file_words, redirect_effects
+
+    cmd = analyze(f"{program} {words}").commands[0]
+    reads, writes = redirect_effects(cmd)
+    reads = reads + Args(cmd.args, _SHORT_VALUE_OPTS.get(program, frozenset())).positionals
+    assert file_effects(cmd) == (_file_words(reads), _file_words(writes))
