@@ -306,8 +306,9 @@ class _Memo:
         if len(command) > _MEMO_CHARS:
             return
         if self.size >= self.limit:
-            for kept in self.groups.values():
-                kept.clear()
+            # start afresh; nothing iterates these dicts, so a walk of another thread keeps
+            # working with the dict it holds (its lookups miss, or land in one dropped here)
+            effects.clear()
             self.groups = {group: effects}
             self.size = 0
         effects[command] = effect

@@ -383,17 +383,20 @@ def test_a_changed_history_changes_the_answer(monkeypatch: pytest.MonkeyPatch) -
 def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     _counting(monkeypatch)
     monkeypatch.setattr(sequence, "_EFFECTS", sequence._Memo(50))
-    bundle = _bundle18()
+    bundles = [_bundle18(), _bundle18()]  # two indexes: the bound holds over all groups
     sizes = []
+    groups = set()
     for start in range(0, 400, 20):
         history = [h(f"make test{k % 18} --jobs {k}") for k in range(start, start + 40)]
-        _missing_rules(bundle, history)
-        sizes.append(sum(len(effects) for effects in _kept().values()))
-    assert max(sizes) <= 50 and min(sizes) > 0
+        _missing_rules(bundles[start // 20 % 2], history)
+        kept = _kept()
+        sizes.append(sum(len(effects) for effects in kept.values()))
+        groups.add(len(kept))
+    assert max(sizes) <= 50 and min(sizes) > 0 and groups == {1, 2}
     assert any(later < earlier for earlier, later in zip(sizes, sizes[1:]))  # filled to the bound, emptied, refilled
     sequence._EFFECTS = sequence._Memo(50)
     long_text = "make test1 " + "x" * sequence._MEMO_CHARS
-    assert _missing_rules(bundle, [h(long_text)]) == sorted(f"R{k}" for k in range(18) if k != 1)
+    assert _missing_rules(bundles[0], [h(long_text)]) == sorted(f"R{k}" for k in range(18) if k != 1)
     assert _kept() == {}  # a long text is analysed per event, not kept
 
 
