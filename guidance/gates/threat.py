@@ -20,7 +20,7 @@ from guidance.decision import DENY, WARN
 from guidance.gates._base import PARANOID, Rule
 from guidance.gates.commands import SENDERS, SHELLS, describe, resolver
 from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.summary import summary
+from guidance.gates.commands.summary import socket_redirect, summary
 from guidance.gates.protected_paths import guard_target
 from guidance.gates.reasons import doc, finding
 from guidance.paths import PROJECT_ROOT, SCRATCH, TEMP_ROOT
@@ -457,11 +457,11 @@ PREFILTER = True
 
 def _may_matter(cmd: Command) -> bool:
     """False only when `_command` finds nothing: no file written (policy/guard files, auth files,
-    sockets), no redirection (reverse shells), no branch for the program, no sudo, no inline
+    sockets), no redirection to a socket (reverse shells), no branch for the program, no sudo, no inline
     code, not piped into a sender."""
     program = cmd.program
     return (
-        program in _ANY_BRANCH or bool(cmd.redirects) or _writes_files(cmd) or bool(cmd.code)
+        program in _ANY_BRANCH or socket_redirect(cmd) or _writes_files(cmd) or bool(cmd.code)
         or cmd.pipe_next in SENDERS or "sudo" in cmd.wrappers or "nopasswd" in " ".join(cmd.argv).lower()
     )
 
@@ -474,7 +474,7 @@ def _writes_files(cmd: Command) -> bool:
 def _any_may_matter(found: Summary) -> bool:
     """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
     return (
-        found.redirects or found.writes or found.code or found.sudo or found.nopasswd
+        found.sockets or found.writes or found.code or found.sudo or found.nopasswd
         or not found.programs.isdisjoint(_ANY_BRANCH) or not found.pipes_into.isdisjoint(SENDERS)
     )
 
@@ -530,7 +530,7 @@ def _command(out: _Out, cmd: Command, ctx: GateContext, nopasswd: bool) -> None:
             out.add(ESCALATION, 0.9, f"{program} adds a key to {target}: a way back in", segment=segment, evidence=target)
     if nopasswd and "nopasswd" in " ".join(cmd.argv).lower():
         out.add(ESCALATION, 0.95, "NOPASSWD sudo rule", segment=segment)
-    if not PREFILTER or cmd.redirects or cmd.code or cmd.pipe_next in SENDERS or program in SENDERS or program in _RESOLVERS:
+    if not PREFILTER or cmd.code or socket_redirect(cmd) or cmd.pipe_next in SENDERS or program in SENDERS or program in _RESOLVERS:
         _exfiltration(out, cmd, ctx, segment)  # it has a branch for nothing else
 
 
@@ -598,7 +598,7 @@ def _exfiltration(out: _Out, cmd: Command, ctx: GateContext, segment: str) -> No
     program = cmd.program
     args = cmd.args
     # reverse shells
-    if any(t.startswith(("/dev/tcp/", "/dev/udp/")) for _, t in cmd.redirects) and (program in SHELLS or cmd.pipe_prev or program in ("cat", "exec")):
+    if socket_redirect(cmd) and (program in SHELLS or cmd.pipe_prev or program in ("cat", "exec")):
         out.add(EXFILTRATION, 0.95, f"{program} is wired to a network socket (reverse shell)", segment=segment)
         return
     if program in ("nc", "ncat", "netcat") and any(a in ("-e", "-c", "--exec", "--sh-exec") for a in args):

@@ -16,14 +16,14 @@ from guidance.gates.commands.files import file_effects, may_touch_files
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from guidance.gates._base import GateContext
-    from guidance.shell.model import ShellAnalysis
+    from guidance.shell.model import Command, ShellAnalysis
 
 
 class Summary:
     """OR over all commands of one analysis of the conditions the gates' pre-filters test."""
 
     __slots__ = (
-        "analysis", "programs", "redirects", "code", "language", "reads", "writes", "files", "sudo", "pipes_into", "dot_c",
+        "analysis", "programs", "redirects", "sockets", "code", "language", "reads", "writes", "files", "sudo", "pipes_into", "dot_c",
         "nopasswd", "dynamic", "mkfs", "interpreter",
     )
 
@@ -33,7 +33,7 @@ class Summary:
         pipes_into: set[str] = set()
         words: list[str] = []
         codes: list[str] = []
-        redirects = language = reads = writes = sudo = dynamic = mkfs = interpreter = False
+        redirects = sockets = language = reads = writes = sudo = dynamic = mkfs = interpreter = False
         for cmd in analysis.commands:
             program = cmd.program
             programs.add(program)
@@ -41,6 +41,8 @@ class Summary:
             words.extend(argv)
             if cmd.redirects:
                 redirects = True
+                if not sockets:
+                    sockets = socket_redirect(cmd)
             if cmd.code:
                 codes.append(cmd.code)
             if cmd.language:
@@ -65,6 +67,8 @@ class Summary:
         self.programs = frozenset(programs)
         #: some command has a redirection / inline code / an inline language
         self.redirects = redirects
+        #: some command redirects to a network socket (`/dev/tcp/...`, `/dev/udp/...`)
+        self.sockets = sockets
         self.code = bool(codes)
         self.language = language
         #: some command reads / writes / reads or writes a file (guidance.gates.commands.files.file_effects)
@@ -87,6 +91,17 @@ class Summary:
         #: some program is mkfs* / a shell or interpreter (guidance.gates.commands.is_interpreter)
         self.mkfs = mkfs
         self.interpreter = interpreter
+
+
+def socket_redirect(cmd: Command) -> bool:
+    """True when a redirection of `cmd` opens a network socket as bash does (`>& /dev/tcp/host/port`)."""
+    for _, target in cmd.redirects:
+        if target.startswith(_SOCKETS):
+            return True
+    return False
+
+
+_SOCKETS = ("/dev/tcp/", "/dev/udp/")
 
 
 def summary(ctx: GateContext) -> Summary | None:
