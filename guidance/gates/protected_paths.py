@@ -241,7 +241,8 @@ def _write(paths: Resolver, path: str, segment: str, globs: list[str], out: list
         if rel == ".git/config" or rel.startswith(".git/hooks/") or rel == ".git/hooks":
             out.append(finding(GATE, "PTH005", ASK, f"{tool} writes {path}", segment=segment, evidence=path))
             break
-    _match_globs(paths, path, globs, "PTH003", f"{tool} writes the protected path {path}", segment, out)
+    if globs:  # most projects protect no extra paths
+        _match_globs(paths, path, globs, "PTH003", f"{tool} writes the protected path {path}", segment, out)
     return False
 
 
@@ -251,7 +252,8 @@ def _read(paths: Resolver, path: str, segment: str, globs: list[str], out: list[
             if key_target(rel):
                 out.append(finding(GATE, "PTH002", DENY, f"{tool} would read the guard's key {path}", segment=segment, evidence=path))
                 break
-    _match_globs(paths, path, globs, "PTH004", f"{tool} reads the protected path {path}", segment, out)
+    if globs:
+        _match_globs(paths, path, globs, "PTH004", f"{tool} reads the protected path {path}", segment, out)
 
 
 def _match_globs(paths: Resolver, path: str, globs: list[str], code: str, message: str, segment: str, out: list[Finding]) -> None:
@@ -291,10 +293,11 @@ def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read
     reads, writes = file_effects(cmd)
     if program == "ln":
         writes = writes + reads  # a link to a guard file is a way to write it later
-    parents = program in _DESTROYERS or program in ("cp", "install", "rsync", "ln", "tar", "unzip")
-    for target in writes:
-        if _write(paths, target, segment, protect_write, out, tool=program, parents=parents, root=program in _REMOVERS):
-            return
+    if writes:
+        parents = program in _DESTROYERS or program in ("cp", "install", "rsync", "ln", "tar", "unzip")
+        for target in writes:
+            if _write(paths, target, segment, protect_write, out, tool=program, parents=parents, root=program in _REMOVERS):
+                return
     for target in reads:
         _read(paths, target, segment, protect_read, out, tool=program)
     if program in _LOOKERS and not (program == "git" and _git_sub(cmd) not in _GIT_READS):
