@@ -9,7 +9,7 @@ from __future__ import annotations
 from guidance.decision import DENY
 from guidance.gates._base import Rule
 from guidance.gates.commands import Args, describe, resolver_at
-from guidance.gates.commands.rm import DELETERS, deletions_of
+from guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
 from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM, glob_base
@@ -74,6 +74,8 @@ PREFILTER = True
 
 def _may_matter(cmd: Command) -> bool:
     program = cmd.program
+    if program == "find":  # it has a branch only through what it deletes (`-delete`, `-exec rm`)
+        return bool(cmd.redirects) or bool(cmd.language) or find_deletes(cmd.args)
     return bool(cmd.redirects) or bool(cmd.language) or program in _PROGRAMS or program.startswith("mkfs")
 
 

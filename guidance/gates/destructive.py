@@ -14,7 +14,7 @@ from guidance.gates._base import PARANOID, Rule
 from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
 from guidance.gates.commands import cloud, db, git
 from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.rm import DELETERS, deletions_of
+from guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
 from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
@@ -172,6 +172,8 @@ PREFILTER = True
 
 def _may_matter(cmd: Command) -> bool:
     program = cmd.program
+    if program == "find":  # it has a branch only through what it deletes (`-delete`, `-exec rm`)
+        return find_deletes(cmd.args) or _writes_files(cmd)
     return program in _PROGRAMS or program.startswith("mkfs") or is_interpreter(program) or _writes_files(cmd)
 
 
