@@ -173,6 +173,8 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     elif program in EDITORS:
         reads.extend(pos)
         writes.extend(pos)
+    elif program in ("head", "tail"):
+        reads.extend(_without_counts(args, pos))
     elif program in READERS:
         reads.extend(pos)
     if program == "curl":
@@ -192,6 +194,24 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     elif program == "tar" and (parsed.has("-x", "--extract", "--get") or (args and "x" in args[0] and not args[0].startswith("-"))):
         writes.extend(parsed.value("-C", "--directory"))
     return _file_words(reads), _file_words(writes)
+
+
+def _is_count(word: str) -> bool:
+    return word[:1] == "-" and word[1:].isdigit()
+
+
+def _without_counts(args: list[str], positionals: list[str]) -> list[str]:
+    """`head -20 f`: `-20` is the obsolete form of `-n 20`, a count, not a file (Args keeps
+    `-<digits>` as a word). After `--` it is a file name; those come last among the positionals."""
+    end = args.index("--") if "--" in args else len(args)
+    counts = sum(1 for arg in args[:end] if _is_count(arg))
+    out: list[str] = []
+    for word in positionals:
+        if counts and _is_count(word):
+            counts -= 1
+            continue
+        out.append(word)
+    return out
 
 
 def _file_words(words: list[str]) -> list[str]:
