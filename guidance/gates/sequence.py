@@ -299,6 +299,10 @@ class _Memo:
     def of(self, group: _Group) -> dict[str, Effect]:
         effects = self.groups.get(group)
         if effects is None:
+            if len(self.groups) >= _MEMO_GROUPS:
+                # groups of bundles since replaced (a warm server recompiles when CLAUDE.md changes)
+                self.groups = {}
+                self.size = 0
             effects = self.groups[group] = {}
         return effects
 
@@ -316,6 +320,7 @@ class _Memo:
 
 
 _MEMO_CHARS = 4096
+_MEMO_GROUPS = 256
 _EFFECTS = _Memo(2048)
 #: the effect of a text that decides nothing (most history entries)
 _NOTHING: Effect = ((), ())

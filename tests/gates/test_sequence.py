@@ -400,6 +400,18 @@ def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _kept() == {}  # a long text is analysed per event, not kept
 
 
+def test_the_memo_keeps_a_bounded_number_of_groups(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each recompiled bundle brings new groups; those of replaced bundles do not pile up."""
+    monkeypatch.setattr(sequence, "_EFFECTS", sequence._Memo(10_000))
+    monkeypatch.setattr(sequence, "_MEMO_GROUPS", 3)
+    history = [h("make test1"), h("git status")]
+    seen = []
+    for _ in range(7):
+        _missing_rules(_bundle18(), history)  # a fresh bundle, as after each recompile
+        seen.append(len(sequence._EFFECTS.groups))
+    assert max(seen) <= 3 and seen[-1] >= 1
+
+
 def test_memoised_effects_are_immutable_and_unchanged_by_matching(monkeypatch: pytest.MonkeyPatch) -> None:
     """The memo holds tuples of (rule number, answer) only: no Command a gate could change, and
     the same values after further events matched against them."""
