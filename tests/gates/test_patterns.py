@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates.patterns import _is_short_cluster, _word_match, has_glob, matches, tool_matches
+from guidance.gates import patterns
+from guidance.gates.patterns import matches, tool_matches
 from guidance.shell.model import Command
 
 
@@ -54,69 +55,19 @@ def test_tool_matches(entry: str, tool: str, tool_class: str, expected: bool) ->
     assert tool_matches(entry, tool, tool_class) is expected
 
 
-def reference_matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
-    """`matches` before its fast path for literal positional words (kept as the reference)."""
-    if not pattern or not cmd.argv:
-        return False
-    if not _word_match(pattern[0], cmd.program):
-        return False
-    words = pattern[1:]
-    rest_any = bool(words) and words[-1] == "*"
-    if rest_any:
-        words = words[:-1]
-    args = cmd.args
-    # Cheap rejection first: a literal positional word must appear among the arguments.
-    for word in words:
-        if word and word[0] != "-" and "/" not in word and word not in args and not has_glob(word):
-            return False
-    used = [False] * len(args)
-    end_of_options = args.index("--") if "--" in args else len(args)
-    needed_letters: set[str] = set()
-    position = 0
-    for word in words:
-        if _is_short_cluster(word) and not has_glob(word):
-            needed_letters.update(word[1:])
-            continue
-        if word.startswith("--"):
-            hit = -1
-            for i, arg in enumerate(args):
-                if not used[i] and (_word_match(word, arg) or (arg.startswith(word + "=") and "=" not in word)):
-                    hit = i
-                    break
-            if hit == -1:
-                return False
-            used[hit] = True
-            continue
-        # positional: next unused argument at or after `position` that matches, in order
-        hit = -1
-        for i in range(position, len(args)):
-            if not used[i] and not (i < end_of_options and args[i].startswith("-") and args[i] != "-" and not word.startswith("-")) and _word_match(word, args[i]):
-                hit = i
-                break
-        if hit == -1:
-            return False
-        used[hit] = True
-        position = hit + 1
-    if needed_letters:
-        # Short letters present in the command's flag clusters (before a `--`).
-        letters = {letter for arg in args[:end_of_options] if _is_short_cluster(arg) for letter in arg[1:]}
-        if not needed_letters <= letters:
-            return False
-        for i in range(end_of_options):
-            if _is_short_cluster(args[i]) and all(ch in needed_letters for ch in args[i][1:]):
-                used[i] = True
-    if exact and not rest_any:
-        for i, arg in enumerate(args):
-            if not used[i] and arg != "--":
-                return False
-    return True
-
-
-
 #: Words patterns and commands are made of: literal positionals, options, clusters, globs,
 #: paths, `--`, `-`, numbers, `=` forms and the empty word.
 WORDS = ("test", "commit", "x", "main", "origin", "-rf", "-r", "-f", "-m", "--force", "--force=1", "--", "-", "-1", "*", "t*",
          "[ab]", "?", "./build", "build/", "build", "", "a=b", "push", "-u")
+
+
+def reference_matches(pattern: list[str], command: Command, *, exact: bool = False) -> bool:
+    """`matches` without its shortcut for literal positional words (the general matching)."""
+    patterns.ORDER_SHORTCUT = False
+    try:
+        return matches(pattern, command, exact=exact)
+    finally:
+        patterns.ORDER_SHORTCUT = True
 
 
 def test_the_fast_path_for_literal_positional_words_changes_no_answer() -> None:
