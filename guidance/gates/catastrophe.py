@@ -10,7 +10,7 @@ from guidance.decision import DENY
 from guidance.gates._base import Rule
 from guidance.gates.commands import Args, describe, resolver_at
 from guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
-from guidance.gates.commands.summary import selected, summary
+from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM, glob_base
 
@@ -92,9 +92,11 @@ def check(ctx: GateContext) -> list[Finding]:
     if _fork_bomb_text(command):
         out.append(finding(GATE, "CAT004", DENY, "fork bomb: a function that pipes into itself in the background", segment=command))
     found = summary(ctx)
-    if found is None:
+    if found is None or (PREFILTER and not _any_may_matter(found)):
         return out
-    for cmd in selected(found, PREFILTER, _any_may_matter, _may_matter):
+    for cmd in found.analysis.commands:
+        if PREFILTER and not _may_matter(cmd):
+            continue
         _check_command(ctx, cmd, out)
         if cmd.language and _fork_bomb_code(cmd.code):
             out.append(finding(GATE, "CAT004", DENY, f"fork bomb in {cmd.language} code", segment=describe(cmd)))

@@ -15,7 +15,7 @@ from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpr
 from guidance.gates.commands import cloud, db, git
 from guidance.gates.commands.files import file_effects, may_touch_files
 from guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
-from guidance.gates.commands.summary import selected, summary
+from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
 
@@ -191,14 +191,15 @@ def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
         return _file_tool_writes(ctx)
     found = summary(ctx)
-    if found is None:
+    if found is None or (PREFILTER and not _any_may_matter(found)):
         return []
-    commands = selected(found, PREFILTER, _any_may_matter, _may_matter)
     analysis = found.analysis
     # downloaded code can be run only when a download is on the line (`_pipe_to_shell`)
     fetching = not PREFILTER or not found.programs.isdisjoint(FETCHERS)
     out: list[Finding] = []
-    for cmd in commands:
+    for cmd in analysis.commands:
+        if PREFILTER and not _may_matter(cmd):
+            continue
         segment = describe(cmd)
         removed = deletions_of(ctx, cmd)
         if removed:

@@ -15,7 +15,7 @@ from guidance.gates._base import PARANOID, STRICT, Rule
 from guidance.gates.commands import Args, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects, may_touch_files
 from guidance.gates.commands.git import split as git_split
-from guidance.gates.commands.summary import selected, summary
+from guidance.gates.commands.summary import summary
 from guidance.gates.patterns import path_matches
 from guidance.gates.reasons import doc, finding
 from guidance._glob import _match_segment
@@ -223,8 +223,10 @@ def check(ctx: GateContext) -> list[Finding]:
             _read(paths, path, segment, protect_read, out, tool=event.tool)
     if event.command is not None:
         found = summary(ctx)
-        if found is not None:
-            for cmd in selected(found, PREFILTER, _any_may_matter, _may_matter):
+        if found is not None and (not PREFILTER or _any_may_matter(found)):
+            for cmd in found.analysis.commands:
+                if PREFILTER and not _may_matter(cmd):
+                    continue
                 _shell(resolver_at(ctx, cmd), cmd, protect_write, protect_read, out)
     return out
 

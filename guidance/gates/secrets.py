@@ -10,7 +10,7 @@ from guidance.event import READ
 from guidance.gates._base import Rule
 from guidance.gates.commands import SENDERS, describe, resolver, resolver_at
 from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.summary import selected, summary
+from guidance.gates.commands.summary import summary
 from guidance.gates.reasons import doc, finding
 from guidance.limits import MAX_SCAN_BYTES
 
@@ -136,8 +136,8 @@ def check(ctx: GateContext) -> list[Finding]:
             break
     if event.command is not None:
         found = summary(ctx)
-        if found is not None:
-            _shell(ctx, found, selected(found, PREFILTER, _any_may_matter, _may_matter), out)
+        if found is not None and (not PREFILTER or _any_may_matter(found)):
+            _shell(ctx, found, out)
         for label, match in scan_secrets(event.command[:MAX_SCAN_BYTES], generic=False):
             out.append(finding(GATE, "SEC005", WARN, f"{label} on the command line", evidence=redact(match)))
             break
@@ -169,13 +169,13 @@ def _any_may_matter(found: Summary) -> bool:
     return found.reads or found.code or not found.programs.isdisjoint(_SHELL_PROGRAMS) or ("cat" in found.programs and found.writes)
 
 
-def _shell(ctx: GateContext, found: Summary, commands: list[Command], out: list[Finding]) -> None:
-    if not commands:
-        return
+def _shell(ctx: GateContext, found: Summary, out: list[Finding]) -> None:
     analysis = found.analysis
     # the senders (by the summary's programs, without a walk when no command sends: the usual case)
     senders = [c for c in analysis.commands if c.program in SENDERS] if not found.programs.isdisjoint(SENDERS) else []
-    for cmd in commands:
+    for cmd in analysis.commands:
+        if PREFILTER and not _may_matter(cmd):
+            continue
         reads, writes = file_effects(cmd)
         program = cmd.program
         code = cmd.code

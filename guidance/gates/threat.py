@@ -20,7 +20,7 @@ from guidance.decision import DENY, WARN
 from guidance.gates._base import PARANOID, Rule
 from guidance.gates.commands import SENDERS, SHELLS, describe, resolver
 from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.summary import selected, socket_redirect, summary
+from guidance.gates.commands.summary import socket_redirect, summary
 from guidance.gates.protected_paths import guard_target
 from guidance.gates.reasons import doc, finding
 from guidance.paths import PROJECT_ROOT, SCRATCH, TEMP_ROOT
@@ -313,8 +313,10 @@ def check(ctx: GateContext) -> list[Finding]:
         _policy_edit(out, event, ctx)
     if event.command is not None:
         found = summary(ctx)
-        if found is not None:
-            for cmd in selected(found, PREFILTER, _any_may_matter, _may_matter):
+        if found is not None and (not PREFILTER or _any_may_matter(found)):
+            for cmd in found.analysis.commands:
+                if PREFILTER and not _may_matter(cmd):
+                    continue
                 _command(out, cmd, ctx, found.nopasswd or not PREFILTER)
     return out.findings
 

@@ -15,8 +15,6 @@ from guidance.gates.commands.files import file_effects, may_touch_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from guidance.gates._base import GateContext
     from guidance.shell.model import Command, ShellAnalysis
 
@@ -104,18 +102,6 @@ def socket_redirect(cmd: Command) -> bool:
 
 
 _SOCKETS = ("/dev/tcp/", "/dev/udp/")
-
-
-def selected(found: Summary, prefilter: bool, any_may_matter: Callable[[Summary], bool], may_matter: Callable[[Command], bool]) -> list[Command]:
-    """The commands of `found` a gate looks at: every one with its pre-filters off (`prefilter`,
-    the gate's PREFILTER), else none when `any_may_matter` rules them all out at once, else
-    those `may_matter` keeps."""
-    commands = found.analysis.commands
-    if not prefilter:
-        return commands
-    if not any_may_matter(found):
-        return []
-    return [cmd for cmd in commands if may_matter(cmd)]
 
 
 def summary(ctx: GateContext) -> Summary | None:
