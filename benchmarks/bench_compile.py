@@ -26,10 +26,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from guidance.policy import cache  # noqa: E402
-from guidance.policy.cache import cache_path, load_bundle  # noqa: E402
-from guidance.policy import compiler  # noqa: E402
-from guidance.policy.compiler import compile_sources  # noqa: E402
+from cf_guidance.policy import cache  # noqa: E402
+from cf_guidance.policy.cache import cache_path, load_bundle  # noqa: E402
+from cf_guidance.policy import compiler  # noqa: E402
+from cf_guidance.policy.compiler import compile_sources  # noqa: E402
 
 _FORMS = [
     "Never run `tool{i} deploy --env prod{i}`",
@@ -156,7 +156,7 @@ def main() -> None:
             print(f"decide hit {rules:4d} rules      {ms(part_hit)}   = {part_hit / decode:4.2f}x json.loads of bundle.json, "
                   f"{part_hit / part_decode:4.2f}x json.loads of decide.json ({len(part_raw) // 1024} KiB)   goal <= 2 ms")
 
-            probe = f"from guidance.policy.cache import load_bundle; load_bundle({str(project)!r})"
+            probe = f"from cf_guidance.policy.cache import load_bundle; load_bundle({str(project)!r})"
             cold = process_seconds([sys.executable, "-S", "-c", probe], max(5, options.repeat // 2))
             floor = process_seconds([sys.executable, "-S", "-c", "pass"], max(5, options.repeat // 2))
             print(f"fresh process hit {rules:5d} rules {ms(cold)}   = {cold / floor:5.2f}x `python -S -c pass` ({ms(floor).strip()})")

@@ -35,12 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_compile import generate_policy  # noqa: E402
 
-from guidance.engine import evaluate  # noqa: E402
-from guidance.event import Event, normalise  # noqa: E402
-from guidance.gates._base import GateContext  # noqa: E402
-from guidance.gates.registry import GATES  # noqa: E402
-from guidance.policy.compiler import compile_sources  # noqa: E402
-from guidance.shell import analyze  # noqa: E402
+from cf_guidance.engine import evaluate  # noqa: E402
+from cf_guidance.event import Event, normalise  # noqa: E402
+from cf_guidance.gates._base import GateContext  # noqa: E402
+from cf_guidance.gates.registry import GATES  # noqa: E402
+from cf_guidance.policy.compiler import compile_sources  # noqa: E402
+from cf_guidance.shell import analyze  # noqa: E402
 
 ROOT = "/home/dev/project"
 
@@ -147,14 +147,14 @@ def main() -> None:
         p99 = percentile(values, 0.99)
         mark = "" if name in baselines or name in gates_only else ("  ok" if p50 <= 50 else "  OVER")
         print(f"{name:<15} {p50:9.1f} {p99:9.1f} {p50 / floor:9.1f} {p50 / scan:8.2f}{mark}")
-    print("(shell only: guidance.shell.analyze of the Bash command, which every Bash decision includes;")
+    print("(shell only: cf_guidance.shell.analyze of the Bash command, which every Bash decision includes;")
     print(" … gates: the same event with the command analysed beforehand: gates and engine, fresh context)")
     everyday_table(bundle, everyday, extras, max(200, args.iterations // 10))
     gate_table(bundle, events, extras, max(200, args.iterations // 10))
 
 
 def session_extras(bundle: dict[str, Any]) -> dict[str, Any]:
-    """What the hook passes every decision (guidance.session.extras_for): a session history of
+    """What the hook passes every decision (cf_guidance.session.extras_for): a session history of
     120 commands, every `before` of the policy's sequence rules among them and run after the last
     commit (so the everyday `git commit` lines are allowed), a trust tier and a rate."""
     befores = [" ".join(item["before"]) for item in bundle.get("checks") or [] if item.get("kind") == "sequence"]

@@ -30,11 +30,11 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 
-from guidance.headless.claude import claude_env, find_claude, run_claude  # noqa: E402
-from guidance.headless.compliance import STARTER_DIR  # noqa: E402
-from guidance.headless.runner import RunOptions, Runner  # noqa: E402
-from guidance.headless.suite import load_suite  # noqa: E402
-from guidance.modelserver import ModelServer  # noqa: E402
+from cf_guidance.headless.claude import claude_env, find_claude, run_claude  # noqa: E402
+from cf_guidance.headless.compliance import STARTER_DIR  # noqa: E402
+from cf_guidance.headless.runner import RunOptions, Runner  # noqa: E402
+from cf_guidance.headless.suite import load_suite  # noqa: E402
+from cf_guidance.modelserver import ModelServer  # noqa: E402
 
 ONE_TURN = {"turns": [{"text": "done"}]}
 

@@ -14,7 +14,7 @@ hook process's own CPU time (user + system, from rusage) and its ratio, for
 - post-bash       (PostToolUse Bash: spooled for the detached worker);
 - pre-bash bad input (truncated JSON: the fail-open answer, a warning, one stderr line);
 
-each as wired (answered by the project's warm hook server, guidance.hooks.hookd, which the
+each as wired (answered by the project's warm hook server, cf_guidance.hooks.hookd, which the
 first call started) and in-process (`GUIDANCE_HOOKD=0`: the process imports and decides).
 
 Commands are exec'd from their parsed argv; `--shell` runs them through `bash -c` instead,
@@ -41,9 +41,9 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_compile import generate_policy  # noqa: E402
 
-from guidance.installer import install  # noqa: E402
+from cf_guidance.installer import install  # noqa: E402
 
-#: The cache trusts a source's stat only once it is older than this (guidance.policy.cache.RACY_NS).
+#: The cache trusts a source's stat only once it is older than this (cf_guidance.policy.cache.RACY_NS).
 RACY_WAIT_S = 2.2
 
 
@@ -89,8 +89,8 @@ def _p95(samples: list[float]) -> float:
 
 
 def _wait_for_worker(root: str, limit_s: float = 20.0) -> None:
-    from guidance.jobs.spool import pending
-    from guidance.state import state_dir
+    from cf_guidance.jobs.spool import pending
+    from cf_guidance.state import state_dir
 
     deadline = time.monotonic() + limit_s
     while pending(state_dir(root, {})) and time.monotonic() < deadline:
@@ -98,7 +98,7 @@ def _wait_for_worker(root: str, limit_s: float = 20.0) -> None:
 
 
 def _wait_for_server(root: str, limit_s: float = 20.0) -> None:
-    """The first hook call forks the warm server (guidance.hooks.hookd); wait until it listens."""
+    """The first hook call forks the warm server (cf_guidance.hooks.hookd); wait until it listens."""
     state = Path(root, ".claude-flow", "guidance")
     deadline = time.monotonic() + limit_s
     while not list(state.glob("hookd-*.sock")) and time.monotonic() < deadline:

@@ -31,8 +31,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from guidance.jobs import spool, worker  # noqa: E402
-from guidance.ledger.store import Ledger  # noqa: E402
+from cf_guidance.jobs import spool, worker  # noqa: E402
+from cf_guidance.ledger.store import Ledger  # noqa: E402
 
 
 def entry(i: int) -> dict[str, Any]:

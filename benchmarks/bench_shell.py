@@ -27,7 +27,7 @@ With the literal-line fast path too (2026-11-22): p50 29 / p99 115 us; `grep -rn
 src/` 8.8 us (29.7 with both off), `npm run build 2>&1 | tail -20` 16.7 (57.2),
 `git commit -m "fix: handle empty body"` 9.6 (32.8), `find . -name "*.py" | head -20`
 19.9 (54.0), `python -m pytest -q tests/test_app.py` 7.0 (21.5).
-Import: guidance.shell.analysis 2.8 ms, tree_sitter_bash 42 ms, bashlex 185 ms. Details and
+Import: cf_guidance.shell.analysis 2.8 ms, tree_sitter_bash 42 ms, bashlex 185 ms. Details and
 the reasoning in docs/shell-analysis.md.
 """
 
@@ -46,7 +46,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from guidance.shell import analysis, analyze  # noqa: E402
+from cf_guidance.shell import analysis, analyze  # noqa: E402
 
 CORPUS = [
     "git status --short",
@@ -203,7 +203,7 @@ def main() -> None:
     baseline, _ = _per_command(str.split, args.rounds)
     base50, base99 = _percentile(baseline, 0.5), _percentile(baseline, 0.99)
     contenders: dict[str, Callable[[str], object] | None] = {
-        "guidance.shell.analyze": analyze,
+        "cf_guidance.shell.analyze": analyze,
         "bashlex.parse": _bashlex(),
         "tree-sitter-bash parse+walk": _tree_sitter(),
     }
@@ -221,7 +221,7 @@ def main() -> None:
         })
     figures["parsers"] = rows
     imports = {
-        "guidance.shell.analysis": _import_cost("guidance.shell.analysis", "from guidance.shell import analyze; analyze('git status && rm -rf build')", args.processes),
+        "cf_guidance.shell.analysis": _import_cost("cf_guidance.shell.analysis", "from cf_guidance.shell import analyze; analyze('git status && rm -rf build')", args.processes),
         "bashlex": _import_cost("bashlex", "import bashlex; bashlex.parse('git status && rm -rf build')", args.processes),
         "tree_sitter_bash": _import_cost("tree_sitter_bash", "import tree_sitter_bash, tree_sitter; tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language())).parse(b'git status')", args.processes),
     }

@@ -14,16 +14,16 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _PUBLIC = {
-    "ALLOW": "guidance.decision",
-    "ASK": "guidance.decision",
-    "DENY": "guidance.decision",
-    "Decision": "guidance.decision",
-    "Event": "guidance.event",
-    "Finding": "guidance.decision",
-    "GuidanceError": "guidance.errors",
-    "WARN": "guidance.decision",
-    "analyze": "guidance.shell",
-    "normalise": "guidance.event",
+    "ALLOW": "cf_guidance.decision",
+    "ASK": "cf_guidance.decision",
+    "DENY": "cf_guidance.decision",
+    "Decision": "cf_guidance.decision",
+    "Event": "cf_guidance.event",
+    "Finding": "cf_guidance.decision",
+    "GuidanceError": "cf_guidance.errors",
+    "WARN": "cf_guidance.decision",
+    "analyze": "cf_guidance.shell",
+    "normalise": "cf_guidance.event",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]

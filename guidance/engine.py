@@ -9,21 +9,21 @@ gate (deny when `fail_closed`, else warn) and the other gates still run.
 
 from __future__ import annotations
 
-from guidance.decision import ALLOW, DENY, WARN, Finding, decide
-from guidance.gates._base import LEVELS, STANDARD, STRICT, GateContext
-from guidance.gates.commands import describe
-from guidance.gates.patterns import matches
-from guidance.gates.reasons import hint
-from guidance.gates.registry import ALLOWLISTABLE, ENGINE, GATES
-from guidance.shell.model import ShellAnalysis
+from cf_guidance.decision import ALLOW, DENY, WARN, Finding, decide
+from cf_guidance.gates._base import LEVELS, STANDARD, STRICT, GateContext
+from cf_guidance.gates.commands import describe
+from cf_guidance.gates.patterns import matches
+from cf_guidance.gates.reasons import hint
+from cf_guidance.gates.registry import ALLOWLISTABLE, ENGINE, GATES
+from cf_guidance.shell.model import ShellAnalysis
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
 
-    from guidance.decision import Decision, Trace
-    from guidance.event import Event
+    from cf_guidance.decision import Decision, Trace
+    from cf_guidance.event import Event
 
 
 def resolve_level(bundle: dict[str, Any], level: str | None) -> str:

@@ -9,7 +9,7 @@ text. Everything downstream (gates, ledger, runner) sees only `Event`.
 
 from __future__ import annotations
 
-from guidance.errors import EventError
+from cf_guidance.errors import EventError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ Hot path module: standard library only, no `typing` at run time, and no ledger l
     history        [{"command", "ok", "seq", "ts"}] Bash commands of this session, oldest
                    first: what the worker has applied (``<state>/sessions/<id>.json``) plus
                    post-bash/post-failure jobs still waiting in the spool (seq None)
-    trust_score    the agent's decayed trust score (guidance.trust)
+    trust_score    the agent's decayed trust score (cf_guidance.trust)
     trust_tier     trusted | standard | probation | untrusted
     rate_per_min   decisions this agent received in the last 60 s (applied + spooled)
     rate_base      base decisions per minute before the trust multiplier
@@ -21,15 +21,15 @@ from __future__ import annotations
 import os
 import time
 
-from guidance import _fastjson, trust
-from guidance.errors import StateError
-from guidance.jobs import spool
+from cf_guidance import _fastjson, trust
+from cf_guidance.errors import StateError
+from cf_guidance.jobs import spool
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from guidance.event import Event
+    from cf_guidance.event import Event
 
 SESSIONS_DIR = "sessions"
 #: Bash commands kept per session summary (oldest dropped first). The hook parses the summary

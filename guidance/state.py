@@ -4,10 +4,10 @@ Hot path module: standard library only (os), no `pathlib` or `typing` at run tim
 
 Layout under ``<project>/.claude-flow/guidance/`` (or ``$GUIDANCE_STATE_DIR``)::
 
-    cache/        compiled policy bundles (guidance.policy.cache)
+    cache/        compiled policy bundles (cf_guidance.policy.cache)
     keys/         ledger.key: 32 random bytes, mode 0600 (HMAC key of the ledger)
-    ledger/       the append-only ledger and its checkpoints (guidance.ledger)
-    spool/        jobs written by hooks for the detached worker (guidance.jobs.spool)
+    ledger/       the append-only ledger and its checkpoints (cf_guidance.ledger)
+    spool/        jobs written by hooks for the detached worker (cf_guidance.jobs.spool)
     proposals/    autopilot proposals waiting for review
     backups/      settings files as they were before `cf-guidance init` changed them
     logs/         worker and autopilot logs

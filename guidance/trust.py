@@ -1,6 +1,6 @@
 """Per-agent trust from the decisions an agent received (anchor constants, ADR-G017).
 
-Hot path module (read by guidance.session): standard library only, no `typing` at run time.
+Hot path module (read by cf_guidance.session): standard library only, no `typing` at run time.
 
 A score starts at 0.5; each allow adds 0.01, each warn (or ask) subtracts 0.02, each deny
 subtracts 0.05, clamped to [0, 1]. Between decisions the score decays toward 0.5 by 1% per
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 
-from guidance import _fastjson
+from cf_guidance import _fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

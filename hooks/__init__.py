@@ -1,1 +1,1 @@
-"""Hook entrypoint (installed as guidance.hooks)."""
+"""Hook entrypoint (installed as cf_guidance.hooks)."""

@@ -1,4 +1,4 @@
-"""`python -m guidance.hooks COMMAND`: the hook entrypoint without the fast launcher."""
+"""`python -m cf_guidance.hooks COMMAND`: the hook entrypoint without the fast launcher."""
 
 import sys
 

@@ -1,7 +1,7 @@
 """The hook commands: which agent event each answers, what kind it is, and its handler's name.
 
 Hot path module: no imports at all, so the launcher can decide whether a call may go to the
-warm hook server (guidance.hooks.hookd) before importing anything that decides.
+warm hook server (cf_guidance.hooks.hookd) before importing anything that decides.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ INFO = "info"
 
 class Command:
     """One hook command: the event it is wired to, its kind, and the name of its function in
-    guidance.hooks.handlers."""
+    cf_guidance.hooks.handlers."""
 
     __slots__ = ("name", "hook_event", "kind", "handler", "help")
 

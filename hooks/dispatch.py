@@ -23,9 +23,9 @@ import sys
 
 import _signal  # type: ignore[import-not-found]  # `signal` imports enum: 10 ms
 
-from guidance.decision import ALLOW, ASK, DENY
-from guidance.errors import GuidanceError
-from guidance.limits import MAX_EVENT_BYTES
+from cf_guidance.decision import ALLOW, ASK, DENY
+from cf_guidance.errors import GuidanceError
+from cf_guidance.limits import MAX_EVENT_BYTES
 
 
 from . import handlers, protocol, settings

@@ -1,7 +1,7 @@
 """What each hook command does. `guidance.hooks.dispatch` picks the handler and owns failures.
 
 Hot path module: standard library only; the policy compiler (markdown-it, pydantic) is
-reached only through `load_bundle` on a cache miss (guidance.policy.cache makes
+reached only through `load_bundle` on a cache miss (cf_guidance.policy.cache makes
 site-packages importable first: the wired command runs `python -S`).
 
 Pre-tool flow: decode → normalise → built-in guard (the gates that need no compiled bundle:
@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import os
 
-from guidance import _fastjson, state
-from guidance.decision import DENY, Decision, Finding, decide
-from guidance.errors import EventError, GuidanceError, StateError
-from guidance.jobs import spool
+from cf_guidance import _fastjson, state
+from cf_guidance.decision import DENY, Decision, Finding, decide
+from cf_guidance.errors import EventError, GuidanceError, StateError
+from cf_guidance.jobs import spool
 
 from . import protocol
 
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-    from guidance.event import Event
-    from guidance.shell.model import ShellAnalysis
+    from cf_guidance.event import Event
+    from cf_guidance.shell.model import ShellAnalysis
 
 #: Rule code of the deny that records a spool failure under fail-closed.
 SPOOL_RULE = "spool-unwritable"
@@ -113,7 +113,7 @@ class Call:
 
 
 def pre_tool(call: Call) -> protocol.Answer:
-    from guidance.event import normalise
+    from cf_guidance.event import normalise
 
     payload = call.decode()
     event = normalise(payload, project_dir=call.project_dir)
@@ -131,7 +131,7 @@ def _analysed(event: Event) -> ShellAnalysis | None:
     """The shell analysis both stages share, or None to let the engine analyse (and report)."""
     if event.command is None:
         return None
-    from guidance.shell import analyze
+    from cf_guidance.shell import analyze
 
     try:
         return analyze(event.command)
@@ -145,8 +145,8 @@ def _builtin(call: Call, event: Event, shell: ShellAnalysis | None) -> Decision:
     Runs at the standard level (the bundle's level is not known yet); higher levels only add
     findings, which the full evaluation then reports.
     """
-    from guidance.engine import evaluate
-    from guidance.gates.registry import BUILTIN
+    from cf_guidance.engine import evaluate
+    from cf_guidance.gates.registry import BUILTIN
 
     return evaluate({}, event, fail_closed=call.fail_closed, gates=BUILTIN, shell=shell)
 
@@ -154,14 +154,14 @@ def _builtin(call: Call, event: Event, shell: ShellAnalysis | None) -> Decision:
 def _final(guard: Decision) -> bool:
     """A deny no bundle can lift: from a gate the project allowlist does not cover (a higher
     level never weakens a finding)."""
-    from guidance.gates.registry import ALLOWLISTABLE
+    from cf_guidance.gates.registry import ALLOWLISTABLE
 
     return guard.verdict == DENY and any(f.verdict == DENY and f.gate not in ALLOWLISTABLE for f in guard.findings)
 
 
 def _evaluate(call: Call, bundle: dict[str, Any], event: Event, shell: ShellAnalysis | None) -> Decision:
-    from guidance.engine import evaluate
-    from guidance.session import extras_for
+    from cf_guidance.engine import evaluate
+    from cf_guidance.session import extras_for
 
     # level=None: the engine takes the bundle's level (CLAUDE.md `level strict`).
     return evaluate(bundle, event, extras=extras_for(event, call.state_dir), fail_closed=call.fail_closed, shell=shell)
@@ -218,7 +218,7 @@ def load_bundle(call: Call, part: str = "full") -> dict[str, Any]:
     Pre-tool decisions ask for the "decide" part: the checks and settings, without the shard
     texts and retrieval index (a fifth of the bytes to decode).
     """
-    from guidance.policy.cache import load_bundle as load
+    from cf_guidance.policy.cache import load_bundle as load
 
     return load(call.project_dir, call.state_dir, part=part)
 
@@ -242,7 +242,7 @@ def post_event(call: Call) -> protocol.Answer:
 
 
 def user_prompt(call: Call) -> protocol.Answer:
-    from guidance.policy.retriever import context_text, retrieve
+    from cf_guidance.policy.retriever import context_text, retrieve
 
     payload = call.decode()
     prompt = payload.get("prompt")

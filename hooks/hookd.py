@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import sys
 
-from guidance.limits import MAX_EVENT_BYTES
+from cf_guidance.limits import MAX_EVENT_BYTES
 
 from . import settings
 
@@ -81,11 +81,11 @@ def _timeout_s(environ: Mapping[str, str]) -> float:
 def launch(argv: list[str] | None = None) -> int:
     """The launcher's entry: answer through the project's server when there is one.
 
-    Without a usable server the call is answered in-process (guidance.hooks.dispatch), and
+    Without a usable server the call is answered in-process (cf_guidance.hooks.dispatch), and
     this now warm process forks into the server for the calls that follow. Only this module,
-    the command table and guidance.state are imported before the server answers.
+    the command table and cf_guidance.state are imported before the server answers.
     """
-    from guidance import state
+    from cf_guidance import state
 
     from .commands import COMMANDS, INFO
 
@@ -239,7 +239,7 @@ def _module_stamps() -> dict[str, int]:
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)
         name = getattr(module, "__name__", "")
-        if path and name.startswith("guidance"):
+        if path and name.startswith("cf_guidance"):
             try:
                 stamps[path] = os.stat(path).st_mtime_ns
             except OSError:

@@ -16,12 +16,12 @@ Hot path module: standard library only.
 
 from __future__ import annotations
 
-from guidance import _fastjson
-from guidance.decision import ASK, DENY, WARN
+from cf_guidance import _fastjson
+from cf_guidance.decision import ASK, DENY, WARN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Decision
+    from cf_guidance.decision import Decision
 
 PRE_TOOL_USE = "PreToolUse"
 #: Prefix of every line cf-guidance writes on stderr and in system messages.

@@ -1,6 +1,6 @@
-"""Installer (installed as guidance.installer): wire cf-guidance's hooks into a repository.
+"""Installer (installed as cf_guidance.installer): wire cf-guidance's hooks into a repository.
 
-    from guidance.installer import install, verify, uninstall
+    from cf_guidance.installer import install, verify, uninstall
     report = install("/path/to/repo", agent="claude")   # also verifies; report.ok, report.text()
 """
 

@@ -2,7 +2,7 @@
 
 init changes, in a target repository:
 - `.claude/settings.json` (and `.codex/hooks.json` for codex): our hook entries merged in;
-- the state directory (`.claude-flow/guidance/`, see guidance.state) and `keys/ledger.key`
+- the state directory (`.claude-flow/guidance/`, see cf_guidance.state) and `keys/ledger.key`
   (32 random bytes, mode 0600; an existing key is never replaced);
 - `CLAUDE.local.md`: a stub, when there is none;
 - `.gitignore`: `CLAUDE.local.md` and `.claude-flow/`, when not yet ignored.
@@ -20,8 +20,8 @@ import json
 import os
 import time
 
-from guidance.errors import InstallError
-from guidance.state import STATE_TOP, StateLayout
+from cf_guidance.errors import InstallError
+from cf_guidance.state import STATE_TOP, StateLayout
 
 from . import settings as settings_file
 from .report import FileChange, InstallReport
@@ -219,9 +219,9 @@ def _compile_bytecode() -> None:
     PYTHONDONTWRITEBYTECODE) would otherwise compile them from source on every hook call."""
     import compileall
 
-    import guidance
+    import cf_guidance
 
-    for directory in {os.path.dirname(guidance.__file__), os.path.dirname(launcher_path())}:
+    for directory in {os.path.dirname(cf_guidance.__file__), os.path.dirname(launcher_path())}:
         compileall.compile_dir(directory, quiet=2, workers=1)
 
 
@@ -310,7 +310,7 @@ def _original_text(layout: StateLayout, manifest: dict[str, Any], rel: str, rema
 
 
 def _stop_hook_servers(layout: StateLayout) -> None:
-    """A warm hook server (guidance.hooks.hookd) exits within seconds once its socket is gone."""
+    """A warm hook server (cf_guidance.hooks.hookd) exits within seconds once its socket is gone."""
     try:
         names = os.listdir(layout.root)
     except OSError:

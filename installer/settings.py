@@ -14,8 +14,8 @@ import copy
 import json
 import os
 
-from guidance import _atomic
-from guidance.errors import InstallError
+from cf_guidance import _atomic
+from cf_guidance.errors import InstallError
 
 from .wiring import Wire, handler_for, our_command_name
 

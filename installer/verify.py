@@ -15,8 +15,8 @@ import os
 import shlex
 import subprocess
 
-from guidance.errors import InstallError
-from guidance.state import SMOKE_SESSION, StateLayout
+from cf_guidance.errors import InstallError
+from cf_guidance.state import SMOKE_SESSION, StateLayout
 
 from . import settings as settings_file
 from .report import WARNING, VerifyReport
@@ -158,7 +158,7 @@ def _smoke(report: VerifyReport, root: str, agent: str, commands: dict[str, str]
 def _policy_example(root: str) -> tuple[str, str] | None:
     """(rule id, a command it denies) for the first command-deny rule of the project's policy."""
     try:
-        from guidance.policy.cache import load_bundle
+        from cf_guidance.policy.cache import load_bundle
 
         bundle = load_bundle(root)
     except Exception:  # no policy, or one that does not compile: the smoke test above covers the hook

@@ -49,7 +49,7 @@ if [ "${CI:-}" = "true" ] && ! command -v chromium >/dev/null 2>&1; then
 fi
 
 echo "== mypy --strict"
-"$VENV/bin/python" -m mypy
+bash scripts/typecheck.sh "$VENV/bin/python"
 
 echo "== pytest"
 set +e

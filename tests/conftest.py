@@ -20,5 +20,30 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+def package_path() -> str:
+    """A directory holding `cf_guidance` laid out as installed (guidance/ with hooks/ and installer/
+    inside), for subprocesses run with `python -S` (no site, so no editable-install finder)."""
+    global _PACKAGE_PATH
+    if _PACKAGE_PATH is None:
+        import atexit
+        import shutil
+        import tempfile
+
+        root = tempfile.mkdtemp(prefix="cf-guidance-path-")
+        atexit.register(shutil.rmtree, root, True)
+        tree = Path(root) / "cf_guidance"
+        tree.mkdir()
+        for entry in (REPO / "guidance").iterdir():
+            if entry.name != "__pycache__":
+                (tree / entry.name).symlink_to(entry)
+        (tree / "hooks").symlink_to(REPO / "hooks")
+        (tree / "installer").symlink_to(REPO / "installer")
+        _PACKAGE_PATH = root
+    return _PACKAGE_PATH
+
+
+_PACKAGE_PATH: str | None = None
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from guidance._atomic import write_atomic
+from cf_guidance._atomic import write_atomic
 
 
 @pytest.fixture

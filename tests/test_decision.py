@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.decision import ALLOW, ASK, DENY, MAX_TRACE_STEPS, WARN, Finding, Trace, decide
+from cf_guidance.decision import ALLOW, ASK, DENY, MAX_TRACE_STEPS, WARN, Finding, Trace, decide
 
 
 def f(verdict: str, rule: str = "X001") -> Finding:

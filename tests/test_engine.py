@@ -5,10 +5,10 @@ from typing import Any
 
 import pytest
 
-from guidance.decision import Finding, Trace
-from guidance.engine import evaluate, resolve_level
-from guidance.event import Event
-from guidance.gates import registry
+from cf_guidance.decision import Finding, Trace
+from cf_guidance.engine import evaluate, resolve_level
+from cf_guidance.event import Event
+from cf_guidance.gates import registry
 
 ROOT = "/home/dev/project"
 
@@ -54,7 +54,7 @@ class _Boom:
 
 @pytest.mark.parametrize(("fail_closed", "verdict"), [(False, "warn"), (True, "deny")])
 def test_gate_error_never_propagates(monkeypatch: pytest.MonkeyPatch, fail_closed: bool, verdict: str) -> None:
-    monkeypatch.setattr("guidance.engine.GATES", registry.GATES + (_Boom,))
+    monkeypatch.setattr("cf_guidance.engine.GATES", registry.GATES + (_Boom,))
     decision = evaluate(bundle(), bash("ls"), fail_closed=fail_closed)
     (error,) = [f for f in decision.findings if f.rule == "GATE-ERROR"]
     assert error.verdict == verdict
@@ -66,7 +66,7 @@ def test_shell_analysis_failure_is_a_gate_error(monkeypatch: pytest.MonkeyPatch)
     def broken(command: str) -> object:
         raise ValueError("parser bug")
 
-    monkeypatch.setattr("guidance.shell.analyze", broken)
+    monkeypatch.setattr("cf_guidance.shell.analyze", broken)
     decision = evaluate(bundle(), bash("ls"), fail_closed=True, level="strict")
     rules = [f.rule for f in decision.findings]
     assert rules.count("GATE-ERROR") == 1 and "SHL001" in rules
@@ -117,7 +117,7 @@ def test_gates_runs_only_the_subset_given() -> None:
 
 
 def test_a_given_shell_analysis_is_used_instead_of_analysing_again() -> None:
-    from guidance.shell import analyze
+    from cf_guidance.shell import analyze
 
     seen = analyze("rm -rf ~")  # what the caller analysed is what the gates judge
     assert evaluate(bundle(), bash("ls"), shell=seen).rule == "CAT001"
@@ -158,7 +158,7 @@ def test_fuzzed_paths_never_raise_inside_a_gate() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from guidance.event import normalise
+    from cf_guidance.event import normalise
 
     @settings(max_examples=300, deadline=None)
     @given(st.sampled_from(["Read", "Write", "Edit", "Grep", "Glob"]), st.text(max_size=40), st.text(max_size=60))

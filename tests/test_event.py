@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.errors import EventError
-from guidance.event import READ, WRITE, normalise
+from cf_guidance.errors import EventError
+from cf_guidance.event import READ, WRITE, normalise
 
 
 def payload(tool: str, tool_input: object, **extra: object) -> dict[str, object]:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance._glob import glob_match
+from cf_guidance._glob import glob_match
 
 CASES = [
     (".env", "a/b/.env", True),

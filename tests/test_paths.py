@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance import paths
-from guidance.paths import (
+from cf_guidance import paths
+from cf_guidance.paths import (
     ANCESTOR, HOME, OUTSIDE, PROJECT, PROJECT_ROOT, ROOT, SYSTEM, TEMP, TEMP_ROOT, Resolver, glob_base, has_glob, is_within,
 )
 
@@ -106,7 +106,7 @@ def test_is_within() -> None:
 
 
 def test_tmpdir_of_slash_is_ignored(monkeypatch: pytest.MonkeyPatch) -> None:
-    from guidance.paths import temp_dirs
+    from cf_guidance.paths import temp_dirs
 
     monkeypatch.setenv("TMPDIR", "/")
     assert "/" not in temp_dirs()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from guidance.cli import COMMANDS
-from guidance.ledger.status import ENV_VARS
+from cf_guidance.cli import COMMANDS
+from cf_guidance.ledger.status import ENV_VARS
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from guidance import limits
+from cf_guidance import limits
 
 REPO = Path(__file__).resolve().parent.parent
 TEXT = (REPO / "SECURITY.md").read_text(encoding="utf-8")

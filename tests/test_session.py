@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from guidance import session, trust
-from guidance.event import Event
-from guidance.jobs import spool, worker
+from cf_guidance import session, trust
+from cf_guidance.event import Event
+from cf_guidance.jobs import spool, worker
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""guidance.state: the project root of a hook call and the one layout of the state directory."""
+"""cf_guidance.state: the project root of a hook call and the one layout of the state directory."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from guidance import state
+from cf_guidance import state
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance import trust
+from cf_guidance import trust
 
 
 def fresh() -> dict[str, object]:

@@ -28,7 +28,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from guidance.autopilot.stats import mcnemar_exact, paired_difference_interval
+from cf_guidance.autopilot.stats import mcnemar_exact, paired_difference_interval
 
 REPORT_VERSION = 1
 #: Significance level of the paired test.
@@ -501,7 +501,7 @@ def _absolute(task: dict[str, Any], base: Path) -> dict[str, Any]:
 
 def default_suite() -> Path:
     """The starter compliance suite shipped with the headless runner."""
-    from guidance.headless.compliance import STARTER_DIR
+    from cf_guidance.headless.compliance import STARTER_DIR
 
     return STARTER_DIR / "compliance.yaml"
 
@@ -510,8 +510,8 @@ def write_derived_suite(baseline: str, candidate: str, directory: Path, *, base_
     """Write the A/B suite: the base suite's tasks (if given) plus probes for the new rules."""
     import yaml
 
-    from guidance.errors import SuiteError
-    from guidance.policy.compiler import compile_sources
+    from cf_guidance.errors import SuiteError
+    from cf_guidance.policy.compiler import compile_sources
 
     checks = new_checks(compile_sources(baseline, None, strict=False), compile_sources(candidate, None, strict=False))
     tasks = probe_tasks(checks)
@@ -536,8 +536,8 @@ def write_derived_suite(baseline: str, candidate: str, directory: Path, *, base_
 
 def headless_executor(suite: Any, executor: str, *, base_dir: Path | None = None) -> Executor:
     """An `Executor` that runs each task through the headless runner with the arm's policy."""
-    from guidance.headless.runner import INFRA_KINDS, Runner, RunOptions
-    from guidance.headless.suite import PolicySpec
+    from cf_guidance.headless.runner import INFRA_KINDS, Runner, RunOptions
+    from cf_guidance.headless.suite import PolicySpec
 
     runner = Runner(suite, RunOptions(executor=executor, base_dir=base_dir))
 
@@ -585,8 +585,8 @@ def run_policy_ab(
     `suite_path` None means the starter compliance suite; "derived" means the probes alone.
     Raises SuiteError when there is nothing to run.
     """
-    from guidance.errors import SuiteError
-    from guidance.headless.suite import load_suite
+    from cf_guidance.errors import SuiteError
+    from cf_guidance.headless.suite import load_suite
 
     base = default_suite() if suite_path is None else None if suite_path == "derived" else suite_path
     path = write_derived_suite(baseline, candidate, work_dir, base_suite=base)

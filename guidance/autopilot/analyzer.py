@@ -22,7 +22,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from pydantic import BaseModel, Field
 
-from guidance.errors import PolicyError
+from cf_guidance.errors import PolicyError
 
 #: Dimension name -> weight in the composite (the anchor's weights).
 WEIGHTS: dict[str, float] = {
@@ -443,7 +443,7 @@ def analyze(shared_text: str, local_text: str | None = None, *, root: str = "") 
     at the merged bundle. A policy that does not compile scores 0 on compilability and is
     otherwise scored on an empty bundle.
     """
-    from guidance.policy.compiler import compile_sources
+    from cf_guidance.policy.compiler import compile_sources
 
     try:
         bundle = compile_sources(shared_text, local_text, root=root, strict=False)

@@ -32,12 +32,12 @@ from typing import Any, Literal
 import filelock
 from pydantic import BaseModel
 
-from guidance._atomic import write_atomic
-from guidance.autopilot.ab import ABReport
-from guidance.autopilot.analyzer import Analysis, compare, score_bundle
-from guidance.autopilot.promote import MAX_PROMOTIONS, Conflict, Plan, Promotion, build_candidate, find_promotable
-from guidance.errors import ConfigError, GuidanceError, PolicyError, StateError
-from guidance.state import StateLayout
+from cf_guidance._atomic import write_atomic
+from cf_guidance.autopilot.ab import ABReport
+from cf_guidance.autopilot.analyzer import Analysis, compare, score_bundle
+from cf_guidance.autopilot.promote import MAX_PROMOTIONS, Conflict, Plan, Promotion, build_candidate, find_promotable
+from cf_guidance.errors import ConfigError, GuidanceError, PolicyError, StateError
+from cf_guidance.state import StateLayout
 
 SHARED_NAME = "CLAUDE.md"
 LOCAL_NAME = "CLAUDE.local.md"
@@ -184,7 +184,7 @@ def atomic_write(path: Path, data: bytes) -> None:
 
 
 def _compile(shared: str, local: str | None, root: Path) -> dict[str, Any]:
-    from guidance.policy.compiler import compile_sources
+    from cf_guidance.policy.compiler import compile_sources
 
     return compile_sources(shared, local, root=str(root), strict=False)
 
@@ -376,7 +376,7 @@ class Autopilot:
 
     def _headless_ab(self, shared: str, candidate: str, project: Path) -> ABReport:
         """The A/B gate through the headless runner; reports land in `<state>/ab/<stamp>/`."""
-        from guidance.autopilot.ab import run_policy_ab, write_reports
+        from cf_guidance.autopilot.ab import run_policy_ab, write_reports
 
         out = self.state_root / "ab" / _stamp()
         report = run_policy_ab(
@@ -517,7 +517,7 @@ class Autopilot:
         return path
 
     def _record_in_ledger(self, kind: str, payload: dict[str, Any]) -> str:
-        from guidance.jobs import spool
+        from cf_guidance.jobs import spool
 
         job = spool.enqueue(str(self.state_root), kind, payload)
         spool.spawn_worker(str(self.project), str(self.state_root))

@@ -14,27 +14,27 @@ from typing import Any
 
 import click
 
-from guidance.errors import GuidanceError
+from cf_guidance.errors import GuidanceError
 
 #: name -> "module:attribute" of a click command or group.
 COMMANDS: dict[str, str] = {
-    "compile": "guidance.cli.policy:compile_cmd",
-    "explain": "guidance.cli.policy:explain_cmd",
-    "check": "guidance.cli.policy:check_cmd",
-    "rules": "guidance.cli.policy:rules_cmd",
-    "hook": "guidance.cli.hooks:hook_cmd",
-    "init": "guidance.cli.install:init_cmd",
-    "verify": "guidance.cli.install:verify_cmd",
-    "uninstall": "guidance.cli.install:uninstall_cmd",
-    "model-server": "guidance.cli.modelserver:model_server_cmd",
-    "ledger": "guidance.cli.ledger:ledger_group",
-    "jobs": "guidance.cli.ledger:jobs_cmd",
-    "trust": "guidance.cli.ledger:trust_cmd",
-    "status": "guidance.cli.ledger:status_cmd",
-    "headless": "guidance.cli.headless:headless_group",
-    "analyze": "guidance.cli.autopilot:analyze_cmd",
-    "ab": "guidance.cli.autopilot:ab_cmd",
-    "autopilot": "guidance.cli.autopilot:autopilot_group",
+    "compile": "cf_guidance.cli.policy:compile_cmd",
+    "explain": "cf_guidance.cli.policy:explain_cmd",
+    "check": "cf_guidance.cli.policy:check_cmd",
+    "rules": "cf_guidance.cli.policy:rules_cmd",
+    "hook": "cf_guidance.cli.hooks:hook_cmd",
+    "init": "cf_guidance.cli.install:init_cmd",
+    "verify": "cf_guidance.cli.install:verify_cmd",
+    "uninstall": "cf_guidance.cli.install:uninstall_cmd",
+    "model-server": "cf_guidance.cli.modelserver:model_server_cmd",
+    "ledger": "cf_guidance.cli.ledger:ledger_group",
+    "jobs": "cf_guidance.cli.ledger:jobs_cmd",
+    "trust": "cf_guidance.cli.ledger:trust_cmd",
+    "status": "cf_guidance.cli.ledger:status_cmd",
+    "headless": "cf_guidance.cli.headless:headless_group",
+    "analyze": "cf_guidance.cli.autopilot:analyze_cmd",
+    "ab": "cf_guidance.cli.autopilot:ab_cmd",
+    "autopilot": "cf_guidance.cli.autopilot:autopilot_group",
 }
 
 

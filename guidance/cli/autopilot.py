@@ -7,7 +7,7 @@ from typing import Literal
 
 import click
 
-from guidance.errors import ConfigError
+from cf_guidance.errors import ConfigError
 
 _TARGET = click.option(
     "--target", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Repository root."
@@ -40,7 +40,7 @@ def analyze_cmd(target: Path, as_json: bool, file: Path | None) -> None:
 
     FILE is scored alone; without it, the target's CLAUDE.md with its CLAUDE.local.md.
     """
-    from guidance.autopilot.analyzer import analyze
+    from cf_guidance.autopilot.analyzer import analyze
 
     if file is not None:
         title, result = str(file), analyze(_read(file))
@@ -73,7 +73,7 @@ def ab_cmd(
     baseline: Path, candidate: Path, suite: str | None, executor: str, repeat: int, jobs: int, report_dir: Path, as_json: bool
 ) -> None:
     """A/B benchmark: the same tasks under both policies, paired, with an exact McNemar test."""
-    from guidance.autopilot.ab import RunOutcome, run_policy_ab, write_reports
+    from cf_guidance.autopilot.ab import RunOutcome, run_policy_ab, write_reports
 
     def progress(o: RunOutcome) -> None:
         state = "ERROR" if o.error else "PASS" if o.passed else "FAIL"
@@ -145,7 +145,7 @@ def autopilot_group(
     ctx.obj["target"] = target
     if ctx.invoked_subcommand is not None:
         return
-    from guidance.autopilot.autopilot import Autopilot, CycleReport, Settings, parse_interval, run_daemon
+    from cf_guidance.autopilot.autopilot import Autopilot, CycleReport, Settings, parse_interval, run_daemon
 
     settings = Settings.resolve(
         target,
@@ -197,7 +197,7 @@ def autopilot_group(
 @click.pass_context
 def rollback_cmd(ctx: click.Context, target: Path | None, as_json: bool) -> None:
     """Restore CLAUDE.md from the last autopilot backup (recorded in the ledger)."""
-    from guidance.autopilot.autopilot import Autopilot, Settings
+    from cf_guidance.autopilot.autopilot import Autopilot, Settings
 
     report = Autopilot(Settings.resolve(target or ctx.obj["target"])).rollback()
     click.echo(report.model_dump_json(indent=2) if as_json else report.line())

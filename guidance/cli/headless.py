@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from guidance.errors import ConfigError
+from cf_guidance.errors import ConfigError
 
 MODE_FLAGS = {"interactive": "--interactive", "non-interactive": "--non-interactive", "auto-answer": "--auto-answer"}
 
@@ -90,9 +90,9 @@ def run_cmd(ctx: click.Context, suite: Path, executor: str | None, tags: tuple[s
             repeat: int, jobs: int, retries: int, report_dir: Path, mode: str | None, as_interactive: bool,
             as_non_interactive: bool, as_auto_answer: bool, keep_workspaces: bool, ledger_target: Path | None, no_ledger: bool, quiet: bool) -> None:
     """Run SUITE and write reports; print the result envelope (ending in "Run complete")."""
-    from guidance.headless.report import build_report, render_envelope, write_reports
-    from guidance.headless.runner import RunOptions, Runner
-    from guidance.headless.suite import load_suite
+    from cf_guidance.headless.report import build_report, render_envelope, write_reports
+    from cf_guidance.headless.runner import RunOptions, Runner
+    from cf_guidance.headless.suite import load_suite
 
     ci = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     shortcuts = [name for name, on in (("interactive", as_interactive), ("non-interactive", as_non_interactive),
@@ -117,7 +117,7 @@ def run_cmd(ctx: click.Context, suite: Path, executor: str | None, tags: tuple[s
 
 def _ledger_state_dir(target: Path | None, suite_dir: Path) -> Path | None:
     """The state dir whose spool gets ASSERT-* violations: --ledger-target's, else the suite's project's if initialised."""
-    from guidance.state import STATE_TOP, project_dir, state_dir
+    from cf_guidance.state import STATE_TOP, project_dir, state_dir
 
     if target is not None:
         path = Path(state_dir(str(target.resolve())))
@@ -136,7 +136,7 @@ def _ledger_state_dir(target: Path | None, suite_dir: Path) -> Path | None:
 @click.option("--force", is_flag=True, help="Overwrite starter files that already exist.")
 def init_suite_cmd(directory: Path, force: bool) -> None:
     """Write the starter compliance suite (compliance.yaml + CLAUDE.md) into DIRECTORY."""
-    from guidance.headless.compliance import write_starter
+    from cf_guidance.headless.compliance import write_starter
 
     for path in write_starter(directory, force=force):
         click.echo(f"wrote {path}")

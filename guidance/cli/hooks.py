@@ -22,8 +22,8 @@ def hook_cmd(ctx: click.Context, name: str | None) -> None:
       echo '{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}' \\
         | cf-guidance hook pre-bash
     """
-    # Imported by name: the package maps hooks/ to guidance.hooks, which mypy cannot see.
-    dispatch = importlib.import_module("guidance.hooks.dispatch")
+    # Imported by name: the package maps hooks/ to cf_guidance.hooks, which mypy cannot see.
+    dispatch = importlib.import_module("cf_guidance.hooks.dispatch")
     if name is None:
         click.echo(dispatch.usage(), nl=False)
         return

@@ -11,8 +11,8 @@ _AGENT = click.Choice(["claude", "codex", "both"])
 
 
 def _installer() -> Any:
-    # Imported by name: the package maps installer/ to guidance.installer, which mypy cannot see.
-    return importlib.import_module("guidance.installer")
+    # Imported by name: the package maps installer/ to cf_guidance.installer, which mypy cannot see.
+    return importlib.import_module("cf_guidance.installer")
 
 
 def _emit(report: Any, as_json: bool) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from guidance.errors import ConfigError
+from cf_guidance.errors import ConfigError
 
 EXIT_TAMPERED = 1
 EXIT_TORN = 3
@@ -28,14 +28,14 @@ _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 def _dirs(target: Path | None) -> tuple[str, str]:
     """(project, state dir) for --target."""
-    from guidance.state import project_dir, state_dir
+    from cf_guidance.state import project_dir, state_dir
 
     project = str(target.resolve()) if target is not None else project_dir()
     return project, state_dir(project)
 
 
 def _ledger(target: Path | None, *, must_exist: bool = True) -> Any:
-    from guidance.ledger.store import Ledger
+    from cf_guidance.ledger.store import Ledger
 
     project, state = _dirs(target)
     ledger = Ledger(state)
@@ -135,7 +135,7 @@ def export_cmd(target: Path | None, out: Path) -> None:
 @click.pass_context
 def verify_export_cmd(ctx: click.Context, file: Path, keys: tuple[str, ...], as_json: bool) -> None:
     """Verify an export without the secret key: hashes, chain and signed checkpoints."""
-    from guidance.ledger.store import verify_export
+    from cf_guidance.ledger.store import verify_export
 
     report = verify_export(file, list(keys) if keys else None)
     if as_json:
@@ -168,7 +168,7 @@ def checkpoint_cmd(target: Path | None) -> None:
 @_TARGET
 def rotate_key_cmd(target: Path | None) -> None:
     """Retire the ledger key (kept under keys/retired/ for verification) and create a new one."""
-    from guidance.ledger import keys
+    from cf_guidance.ledger import keys
 
     ledger = _ledger(target, must_exist=False)
     ledger.checkpoint()  # the old key signs everything written with it
@@ -190,11 +190,11 @@ def public_key_cmd(target: Path | None) -> None:
 @_JSON
 def jobs_cmd(action: str, target: Path | None, as_json: bool) -> None:
     """Show the spool and the worker (status), or drain the spool now in the foreground (drain)."""
-    from guidance.ledger.status import spool_state, worker_state
+    from cf_guidance.ledger.status import spool_state, worker_state
 
     project, state = _dirs(target)
     if action == "drain":
-        from guidance.jobs.worker import drain
+        from cf_guidance.jobs.worker import drain
 
         result = drain(state, project_dir=project)
         if as_json:
@@ -233,7 +233,7 @@ def _worker_line(worker: dict[str, Any]) -> str:
 @_JSON
 def trust_cmd(target: Path | None, as_json: bool) -> None:
     """Per-agent trust: score (decayed to now), tier, tool calls per minute, decision counts."""
-    from guidance.ledger.status import trust_summary
+    from cf_guidance.ledger.status import trust_summary
 
     _, state = _dirs(target)
     rows = trust_summary(state, time.time())
@@ -254,7 +254,7 @@ def trust_cmd(target: Path | None, as_json: bool) -> None:
 @_JSON
 def status_cmd(target: Path | None, as_json: bool) -> None:
     """State paths, ledger size and head, last checkpoint, spool, worker, trust, env vars and files."""
-    from guidance.ledger.status import collect
+    from cf_guidance.ledger.status import collect
 
     project, state = _dirs(target)
     info = collect(project, state)

@@ -26,7 +26,7 @@ import click
 )
 def model_server_cmd(script_path: Path, port: int, log_path: Path | None) -> None:
     """Replay scripted model turns to a real client: point ANTHROPIC_BASE_URL at the URL printed."""
-    from guidance.modelserver import ModelServer
+    from cf_guidance.modelserver import ModelServer
 
     server = ModelServer(script_path, port=port, log_path=log_path)
 

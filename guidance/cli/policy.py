@@ -13,9 +13,9 @@ from typing import Any
 
 import click
 
-from guidance.errors import EventError, PolicyError
-from guidance.gates._base import LEVELS
-from guidance.limits import MAX_EVENT_BYTES
+from cf_guidance.errors import EventError, PolicyError
+from cf_guidance.gates._base import LEVELS
+from cf_guidance.limits import MAX_EVENT_BYTES
 
 #: Tools whose single argument is a path (explain builds the event from TEXT).
 _PATH_FIELDS = {
@@ -41,7 +41,7 @@ _level_option = click.option(
 
 
 def _bundle(target: str) -> dict[str, Any]:
-    from guidance.policy.compiler import compile_project
+    from cf_guidance.policy.compiler import compile_project
 
     if not os.path.isdir(target):
         raise PolicyError(f"{target}: not a directory; pass --target with the project directory")
@@ -56,7 +56,7 @@ def compile_cmd(target: str, as_json: bool) -> None:
 
     Exits 1 when the policy has compile errors (they are listed with file:line).
     """
-    from guidance.policy.report import render_bundle_text
+    from cf_guidance.policy.report import render_bundle_text
 
     bundle = _bundle(target)
     if as_json:
@@ -99,9 +99,9 @@ def event_for(tool: str, text: str, cwd: str) -> dict[str, Any]:
 @click.argument("text")
 def explain_cmd(target: str, level: str | None, tool: str, as_json: bool, text: str) -> None:
     """Show the decision for TEXT and why: each analysed segment, gate and rule."""
-    from guidance.decision import Trace
-    from guidance.engine import evaluate
-    from guidance.event import normalise
+    from cf_guidance.decision import Trace
+    from cf_guidance.engine import evaluate
+    from cf_guidance.event import normalise
 
     root = os.path.abspath(target)
     bundle = _bundle(target)
@@ -142,9 +142,9 @@ def render_explain(result: dict[str, Any], tool: str, text: str) -> str:
 
 def check_line(raw: bytes, number: int, bundle: dict[str, Any], root: str, level: str | None) -> tuple[dict[str, Any], bool]:
     """The output object for one input line, and whether the line was well formed."""
-    from guidance import _fastjson
-    from guidance.engine import evaluate
-    from guidance.event import normalise
+    from cf_guidance import _fastjson
+    from cf_guidance.engine import evaluate
+    from cf_guidance.event import normalise
 
     def error(message: str) -> tuple[dict[str, Any], bool]:
         return {"decision": "error", "line": number, "reason": f"line {number}: {message}"}, False
@@ -207,7 +207,7 @@ def check_cmd(target: str, level: str | None, source: str) -> None:
 @click.option("--markdown", is_flag=True, help="Print the rule reference (docs/rules.md).")
 def rules_cmd(as_json: bool, markdown: bool) -> None:
     """List every rule code the gates can report."""
-    from guidance.gates.registry import all_rules, rules_markdown
+    from cf_guidance.gates.registry import all_rules, rules_markdown
 
     if markdown:
         click.echo(rules_markdown(), nl=False)

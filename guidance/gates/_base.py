@@ -10,18 +10,18 @@ reference (docs/rules.md) is generated from it.
 
 from __future__ import annotations
 
-from guidance import shell as _shell_analysis
+from cf_guidance import shell as _shell_analysis
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from guidance.decision import Trace
-    from guidance.event import Event
-    from guidance.gates.commands.rm import Deletion
-    from guidance.gates.commands.summary import Summary
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.decision import Trace
+    from cf_guidance.event import Event
+    from cf_guidance.gates.commands.rm import Deletion
+    from cf_guidance.gates.commands.summary import Summary
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command, ShellAnalysis
 
 #: Policy levels, least to most strict. The level changes how gates treat uncertainty
 #: (unparsable shell, dynamic program names, writes outside the project), never whether a
@@ -66,7 +66,7 @@ class GateContext:
         self._shell: ShellAnalysis | None = None
         #: Optional inputs later layers provide (session history, trust tier, ...).
         self._extras = extras if extras is not None else {}
-        # What the gates of this event work out once and share (guidance.gates.commands): the
+        # What the gates of this event work out once and share (cf_guidance.gates.commands): the
         # path resolver, the resolver per command after `cd`s, the summary of the analysed
         # commands, the deletions per command. Kept on the context, so never across events.
         self._paths: Resolver | None = None

@@ -6,21 +6,21 @@ project allowlist never applies to its codes.
 
 from __future__ import annotations
 
-from guidance.decision import DENY
-from guidance.gates._base import Rule
-from guidance.gates.commands import Args, describe, resolver_at
-from guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
-from guidance.gates.commands.summary import summary
-from guidance.gates.reasons import doc, finding
-from guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM, glob_base
+from cf_guidance.decision import DENY
+from cf_guidance.gates._base import Rule
+from cf_guidance.gates.commands import Args, describe, resolver_at
+from cf_guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
+from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.reasons import doc, finding
+from cf_guidance.paths import CATASTROPHIC, HOME, ROOT, SYSTEM, glob_base
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
-    from guidance.gates.commands.summary import Summary
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.commands.summary import Summary
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command
 
 GATE = "catastrophe"
 

@@ -8,25 +8,25 @@ some situations -> ask; usually fine but worth a second look -> warn. The projec
 
 from __future__ import annotations
 
-from guidance.decision import ASK, DENY, WARN
-from guidance.event import WRITE
-from guidance.gates._base import PARANOID, Rule
-from guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
-from guidance.gates.commands import cloud, db, git
-from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
-from guidance.gates.commands.summary import summary
-from guidance.gates.reasons import doc, finding
-from guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
+from cf_guidance.decision import ASK, DENY, WARN
+from cf_guidance.event import WRITE
+from cf_guidance.gates._base import PARANOID, Rule
+from cf_guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
+from cf_guidance.gates.commands import cloud, db, git
+from cf_guidance.gates.commands.files import file_effects, may_touch_files
+from cf_guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
+from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.reasons import doc, finding
+from cf_guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
-    from guidance.gates.commands.rm import Deletion
-    from guidance.gates.commands.summary import Summary
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.commands.rm import Deletion
+    from cf_guidance.gates.commands.summary import Summary
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command, ShellAnalysis
 
 GATE = "destructive"
 

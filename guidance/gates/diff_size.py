@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from guidance.decision import WARN
-from guidance.gates._base import Rule
-from guidance.gates.reasons import doc, finding
+from cf_guidance.decision import WARN
+from cf_guidance.gates._base import Rule
+from cf_guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
 
 GATE = "diff-size"
 DEFAULT_MAX_DIFF_LINES = 300

@@ -10,12 +10,12 @@ are allowed (bans).
 
 from __future__ import annotations
 
-from guidance._glob import _match_segment, glob_match
+from cf_guidance._glob import _match_segment, glob_match
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command
 
 
 def _is_short_cluster(word: str) -> bool:

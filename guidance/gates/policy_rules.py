@@ -10,24 +10,24 @@ could apply to it.
 
 from __future__ import annotations
 
-from guidance._glob import glob_match
-from guidance.decision import DENY, SEVERITY, Finding
-from guidance.event import READ, WRITE
-from guidance.gates._base import Rule
-from guidance.gates.commands import describe, resolver, resolver_at
-from guidance.gates.commands.files import file_effects
-from guidance.gates.commands.summary import summary
-from guidance.gates.patterns import matches, required_words, tool_matches
-from guidance.gates.reasons import doc
+from cf_guidance._glob import glob_match
+from cf_guidance.decision import DENY, SEVERITY, Finding
+from cf_guidance.event import READ, WRITE
+from cf_guidance.gates._base import Rule
+from cf_guidance.gates.commands import describe, resolver, resolver_at
+from cf_guidance.gates.commands.files import file_effects
+from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.patterns import matches, required_words, tool_matches
+from cf_guidance.gates.reasons import doc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from guidance.gates._base import GateContext
-    from guidance.gates.commands.summary import Summary
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.commands.summary import Summary
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command
 
 GATE = "policy"
 

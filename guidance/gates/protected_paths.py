@@ -9,25 +9,25 @@ from __future__ import annotations
 
 import os
 
-from guidance.decision import ASK, DENY
-from guidance.event import READ, WRITE
-from guidance.gates._base import PARANOID, STRICT, Rule
-from guidance.gates.commands import Args, describe, resolver, resolver_at
-from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.git import split as git_split
-from guidance.gates.commands.summary import summary
-from guidance.gates.patterns import path_matches
-from guidance.gates.reasons import doc, finding
-from guidance._glob import _match_segment
-from guidance.paths import SCRATCH, glob_base, has_glob
+from cf_guidance.decision import ASK, DENY
+from cf_guidance.event import READ, WRITE
+from cf_guidance.gates._base import PARANOID, STRICT, Rule
+from cf_guidance.gates.commands import Args, describe, resolver, resolver_at
+from cf_guidance.gates.commands.files import file_effects, may_touch_files
+from cf_guidance.gates.commands.git import split as git_split
+from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.patterns import path_matches
+from cf_guidance.gates.reasons import doc, finding
+from cf_guidance._glob import _match_segment
+from cf_guidance.paths import SCRATCH, glob_base, has_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
-    from guidance.gates.commands.summary import Summary
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.commands.summary import Summary
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command
 
 GATE = "protected-paths"
 
@@ -186,7 +186,7 @@ def _moved_state_dir(root: str) -> str:
         return ""
     moved = _moved
     if moved[0] != override or moved[1] != root:
-        from guidance.state import state_dir
+        from cf_guidance.state import state_dir
 
         moved = _moved = (override, root, state_dir(root))
     return moved[2]

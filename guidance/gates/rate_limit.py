@@ -3,24 +3,24 @@
 Hot path module: standard library only.
 
 The limit is `floor(base * multiplier)` decisions per minute, base `GUIDANCE_RATE_LIMIT_PER_MIN`
-(default 120) and the multiplier of the agent's tier (guidance.trust: trusted 2x, standard 1x,
+(default 120) and the multiplier of the agent's tier (cf_guidance.trust: trusted 2x, standard 1x,
 probation 0.5x, untrusted 0.1x). The engine passes `rate_per_min` (decisions this agent got
-in the last 60 s), `rate_base` and `trust_tier` as extras (guidance.session); without them
+in the last 60 s), `rate_base` and `trust_tier` as extras (cf_guidance.session); without them
 the gate says nothing. An agent that keeps getting denied drops to probation or untrusted and
 is slowed down, which is the point: a runaway or hijacked agent hammers the guard.
 """
 
 from __future__ import annotations
 
-from guidance import trust
-from guidance.decision import DENY, WARN
-from guidance.gates._base import Rule
-from guidance.gates.reasons import doc, finding
+from cf_guidance import trust
+from cf_guidance.decision import DENY, WARN
+from cf_guidance.gates._base import Rule
+from cf_guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
 
 GATE = "rate-limit"
 OVER = "RAT001"

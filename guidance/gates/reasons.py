@@ -6,8 +6,8 @@ here by rule code so that wording is reviewed in one file.
 
 from __future__ import annotations
 
-from guidance.decision import Finding
-from guidance.limits import MAX_EVIDENCE_CHARS
+from cf_guidance.decision import Finding
+from cf_guidance.limits import MAX_EVIDENCE_CHARS
 
 #: rule code -> what to do instead (shown after "Instead:" in the hook's reason)
 HINTS = {

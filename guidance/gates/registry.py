@@ -7,11 +7,11 @@ agent reads when several rules fire.
 
 from __future__ import annotations
 
-from guidance.decision import DENY
-from guidance.gates import catastrophe, destructive, diff_size, policy_rules, protected_paths, secrets, shell_parse, tools
-from guidance.gates import rate_limit, sequence, threat
-from guidance.gates._base import Rule
-from guidance.gates.reasons import doc
+from cf_guidance.decision import DENY
+from cf_guidance.gates import catastrophe, destructive, diff_size, policy_rules, protected_paths, secrets, shell_parse, tools
+from cf_guidance.gates import rate_limit, sequence, threat
+from cf_guidance.gates._base import Rule
+from cf_guidance.gates.reasons import doc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ GATES: tuple[ModuleType, ...] = (
 #: The built-in guard: gates that protect without the compiled bundle (no `checks`, no session
 #: extras; bundle settings only add project globs to protected-paths). The hook runs them with
 #: an empty bundle before loading it, so their deny or ask survives a timeout or a failure
-#: while the bundle loads (guidance.hooks.handlers). Registry order.
+#: while the bundle loads (cf_guidance.hooks.handlers). Registry order.
 BUILTIN: tuple[ModuleType, ...] = (catastrophe, protected_paths, threat, secrets, destructive, shell_parse)
 
 #: Gates whose findings the project allowlist (`allow command ...`) may turn into allow.

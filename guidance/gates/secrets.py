@@ -5,24 +5,24 @@ Evidence never carries a secret value: matches are redacted to a short prefix.
 
 from __future__ import annotations
 
-from guidance.decision import ASK, DENY, WARN
-from guidance.event import READ
-from guidance.gates._base import Rule
-from guidance.gates.commands import SENDERS, describe, resolver, resolver_at
-from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.summary import summary
-from guidance.gates.reasons import doc, finding
-from guidance.limits import MAX_SCAN_BYTES
+from cf_guidance.decision import ASK, DENY, WARN
+from cf_guidance.event import READ
+from cf_guidance.gates._base import Rule
+from cf_guidance.gates.commands import SENDERS, describe, resolver, resolver_at
+from cf_guidance.gates.commands.files import file_effects, may_touch_files
+from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.reasons import doc, finding
+from cf_guidance.limits import MAX_SCAN_BYTES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
 
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
-    from guidance.gates.commands.summary import Summary
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.commands.summary import Summary
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command, ShellAnalysis
 
 GATE = "secrets"
 

@@ -6,7 +6,7 @@ A compiled check of kind "sequence" has `before` and `then` command patterns. Wh
 event runs a command matching `then`, the most recent command matching `before` must have
 succeeded, and after the last successful `then` ("before every commit" means each commit
 needs its own test run). The past is the session history the engine passes as
-`ctx.extra("history")` (guidance.session: commands the worker applied plus post-bash jobs
+`ctx.extra("history")` (cf_guidance.session: commands the worker applied plus post-bash jobs
 still spooled). `before` earlier in the same command line counts only when joined to `then`
 by `&&` alone, so `make test && git commit` passes and `make test; git commit` does not.
 
@@ -22,13 +22,13 @@ can hold what a pattern needs (see `_Pattern.absent`), and at most once per even
 
 from __future__ import annotations
 
-from guidance import shell as _shell_analysis
-from guidance.decision import ASK, DENY, WARN
-from guidance.gates._base import STANDARD, Rule
-from guidance.gates.commands import describe
-from guidance.gates.commands.summary import summary
-from guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
-from guidance.gates.reasons import doc, finding
+from cf_guidance import shell as _shell_analysis
+from cf_guidance.decision import ASK, DENY, WARN
+from cf_guidance.gates._base import STANDARD, Rule
+from cf_guidance.gates.commands import describe
+from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
+from cf_guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,9 +40,9 @@ if TYPE_CHECKING:
     Decisions = tuple[tuple[int, bool], ...]
     Effect = tuple[Decisions, Decisions]
 
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
-    from guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.shell.model import Command, ShellAnalysis
 
 GATE = "sequence"
 MISSING = "SEQ001"
@@ -286,7 +286,7 @@ def _chained_before(analysis: ShellAnalysis, index: int) -> list[Command]:
 class _Memo:
     """What history texts decide, per group (`_effect`), for texts of at most `_MEMO_CHARS`
     characters; emptied when it holds `limit` texts over all groups (a session's history holds
-    at most guidance.session.MAX_HISTORY texts, a warm server may serve a few sessions). Holds
+    at most cf_guidance.session.MAX_HISTORY texts, a warm server may serve a few sessions). Holds
     tuples of ints and bools only: nothing a gate could change."""
 
     __slots__ = ("groups", "size", "limit")

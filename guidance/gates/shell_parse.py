@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from guidance.decision import ASK, DENY, WARN
-from guidance.gates._base import PARANOID, STRICT, Rule
-from guidance.gates.commands import describe
-from guidance.gates.commands.summary import summary
-from guidance.gates.reasons import doc, finding
+from cf_guidance.decision import ASK, DENY, WARN
+from cf_guidance.gates._base import PARANOID, STRICT, Rule
+from cf_guidance.gates.commands import describe
+from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
-    from guidance.shell.model import Command
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.shell.model import Command
 
 GATE = "shell-parse"
 

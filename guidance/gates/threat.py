@@ -16,23 +16,23 @@ A user's own prompt (UserPromptSubmit) is never denied, only warned about.
 
 from __future__ import annotations
 
-from guidance.decision import DENY, WARN
-from guidance.gates._base import PARANOID, Rule
-from guidance.gates.commands import SENDERS, SHELLS, describe, resolver
-from guidance.gates.commands.files import file_effects, may_touch_files
-from guidance.gates.commands.summary import socket_redirect, summary
-from guidance.gates.protected_paths import guard_target
-from guidance.gates.reasons import doc, finding
-from guidance.paths import PROJECT_ROOT, SCRATCH, TEMP_ROOT
+from cf_guidance.decision import DENY, WARN
+from cf_guidance.gates._base import PARANOID, Rule
+from cf_guidance.gates.commands import SENDERS, SHELLS, describe, resolver
+from cf_guidance.gates.commands.files import file_effects, may_touch_files
+from cf_guidance.gates.commands.summary import socket_redirect, summary
+from cf_guidance.gates.protected_paths import guard_target
+from cf_guidance.gates.reasons import doc, finding
+from cf_guidance.paths import PROJECT_ROOT, SCRATCH, TEMP_ROOT
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.event import Event
-    from guidance.gates._base import GateContext
-    from guidance.gates.commands.summary import Summary
-    from guidance.paths import Resolver
-    from guidance.shell.model import Command
+    from cf_guidance.decision import Finding
+    from cf_guidance.event import Event
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.commands.summary import Summary
+    from cf_guidance.paths import Resolver
+    from cf_guidance.shell.model import Command
 
 GATE = "threat"
 DENY_SCORE = 0.85

@@ -9,16 +9,16 @@ names is asked about.
 
 from __future__ import annotations
 
-from guidance.decision import ASK, DENY
-from guidance.gates._base import PARANOID, Rule
-from guidance.gates.patterns import tool_matches
-from guidance.gates.policy_rules import index_of
-from guidance.gates.reasons import doc, finding
+from cf_guidance.decision import ASK, DENY
+from cf_guidance.gates._base import PARANOID, Rule
+from cf_guidance.gates.patterns import tool_matches
+from cf_guidance.gates.policy_rules import index_of
+from cf_guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.decision import Finding
-    from guidance.gates._base import GateContext
+    from cf_guidance.decision import Finding
+    from cf_guidance.gates._base import GateContext
 
 GATE = "tools"
 

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from guidance.headless.collect import RunData, ToolCall
+from cf_guidance.headless.collect import RunData, ToolCall
 
 #: Characters of command output kept in an outcome.
 MAX_OUTPUT_CHARS = 4000

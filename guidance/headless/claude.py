@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from guidance.errors import RunnerError
+from cf_guidance.errors import RunnerError
 
 #: The Claude Code release the tests are pinned to (scripts/test.sh installs it).
 PINNED_VERSION = "2.1.328"

@@ -251,8 +251,8 @@ def recorded_decisions(state_dir: Path) -> list[dict[str, Any]]:
 
     Each is `{"source": "spool"|"ledger", "tool_use_id", "decision", "rule", "reason"}`.
     """
-    from guidance.jobs import spool
-    from guidance.state import StateLayout
+    from cf_guidance.jobs import spool
+    from cf_guidance.state import StateLayout
 
     found: list[dict[str, Any]] = []
     for path in spool.pending(str(state_dir)):

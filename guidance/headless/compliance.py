@@ -10,8 +10,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from guidance.errors import ConfigError
-from guidance.headless.assertions import CheckContext, Outcome
+from cf_guidance.errors import ConfigError
+from cf_guidance.headless.assertions import CheckContext, Outcome
 
 STARTER_DIR = Path(__file__).resolve().parent / "starter"
 STARTER_FILES = ("compliance.yaml", "CLAUDE.md")
@@ -31,7 +31,7 @@ def write_starter(directory: Path, *, force: bool = False) -> list[Path]:
 
 def no_secrets_committed(ctx: CheckContext) -> Outcome:
     """No commit the run made adds a line that holds a credential."""
-    from guidance.gates.secrets import scan_secrets
+    from cf_guidance.gates.secrets import scan_secrets
 
     commits = ctx.run.changes.commits
     expected = {"commits_with_secrets": 0}

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from guidance.errors import RunnerError
-from guidance.headless.claude import DEFAULT_ALLOWED_TOOLS, claude_env, find_claude
-from guidance.headless.suite import Task
-from guidance.headless.workspace import Workspace
-from guidance.modelserver.script import Script
+from cf_guidance.errors import RunnerError
+from cf_guidance.headless.claude import DEFAULT_ALLOWED_TOOLS, claude_env, find_claude
+from cf_guidance.headless.suite import Task
+from cf_guidance.headless.workspace import Workspace
+from cf_guidance.modelserver.script import Script
 
 MODES = ("interactive", "non-interactive", "auto-answer")
 #: Variables passed to the real executor so it can authenticate; everything else is scrubbed.
@@ -354,7 +354,7 @@ class ScriptedExecutor(_ClaudeBase):
     name = "scripted"
 
     def execute(self, request: ExecRequest) -> ExecResult:
-        from guidance.modelserver import ModelServer
+        from cf_guidance.modelserver import ModelServer
 
         task, ws = request.task, request.workspace
         if task.script is None:

@@ -16,10 +16,10 @@ from xml.etree import ElementTree as ET
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from guidance import __version__
-from guidance.headless.claude import DEFAULT_ALLOWED_TOOLS
-from guidance.headless.htmlreport import render_html
-from guidance.headless.runner import Attempt, SuiteResult, TaskResult
+from cf_guidance import __version__
+from cf_guidance.headless.claude import DEFAULT_ALLOWED_TOOLS
+from cf_guidance.headless.htmlreport import render_html
+from cf_guidance.headless.runner import Attempt, SuiteResult, TaskResult
 
 SCHEMA_VERSION = "cf-guidance.headless/1"
 #: The last line of the text envelope: callers wait for it.

@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from guidance.errors import ConfigError, GuidanceError, InstallError, RunnerError
-from guidance.headless.assertions import CheckContext, Outcome
-from guidance.headless.collect import RunData, check_isolation, collect
-from guidance.headless.executors import MODES, ExecRequest, ExecResult, Executor, Prompter, abort_all, make_executor
-from guidance.headless.suite import Suite, Task
-from guidance.headless.workspace import Installer, Workspace, prepare, sweep
+from cf_guidance.errors import ConfigError, GuidanceError, InstallError, RunnerError
+from cf_guidance.headless.assertions import CheckContext, Outcome
+from cf_guidance.headless.collect import RunData, check_isolation, collect
+from cf_guidance.headless.executors import MODES, ExecRequest, ExecResult, Executor, Prompter, abort_all, make_executor
+from cf_guidance.headless.suite import Suite, Task
+from cf_guidance.headless.workspace import Installer, Workspace, prepare, sweep
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -215,11 +215,11 @@ def default_installer() -> Installer:
     """`cf-guidance init` of the workspace (hooks wired, state dir created), without the smoke test."""
 
     def run_install(project: Path) -> None:
-        # guidance.installer is the installer/ folder mapped by package-dir (mypy sees it as
+        # cf_guidance.installer is the installer/ folder mapped by package-dir (mypy sees it as
         # the top-level `installer`), hence the import by name.
-        install = getattr(importlib.import_module("guidance.installer"), "install", None)
+        install = getattr(importlib.import_module("cf_guidance.installer"), "install", None)
         if install is None:
-            raise InstallError("guidance.installer has no install(); reinstall cf-guidance")
+            raise InstallError("cf_guidance.installer has no install(); reinstall cf-guidance")
         report = install(str(project), agent="claude", verify=False)
         if not getattr(report, "ok", True):
             text = report.text() if hasattr(report, "text") else str(report)
@@ -238,7 +238,7 @@ def warm_bundle_cache(project: Path) -> None:
     the hooks accept this one as their own. The state dir is the workspace's default one,
     as for the hooks (the runner's own GUIDANCE_* settings never reach the run).
     """
-    from guidance.policy.cache import load_bundle
+    from cf_guidance.policy.cache import load_bundle
 
     load_bundle(str(project), str(_state_dir(project)))
 
@@ -425,7 +425,7 @@ class Runner:
         }
         state_dir = self.options.violations_state_dir
         if state_dir is not None:
-            from guidance.jobs import spool
+            from cf_guidance.jobs import spool
 
             violation["job"] = spool.enqueue(str(state_dir), "violation", violation)
         return violation
@@ -447,7 +447,7 @@ class _Phases:
 
 
 def _state_dir(project: Path) -> Path:
-    from guidance.state import state_dir
+    from cf_guidance.state import state_dir
 
     return Path(state_dir(str(project), environ={}))
 

@@ -30,10 +30,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from guidance.errors import SuiteError
-from guidance.headless import yamlmap
-from guidance.headless.assertions import Assertion, parse_assertion
-from guidance.modelserver.script import Script
+from cf_guidance.errors import SuiteError
+from cf_guidance.headless import yamlmap
+from cf_guidance.headless.assertions import Assertion, parse_assertion
+from cf_guidance.modelserver.script import Script
 
 SUITE_VERSION = 1
 ExecutorName = Literal["claude", "scripted", "fake"]

@@ -23,10 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guidance.errors import RunnerError, SuiteError
-from guidance.headless.collect import Commit, FileChanges
-from guidance.headless.suite import Task, resolve_path
-from guidance.state import STATE_TOP
+from cf_guidance.errors import RunnerError, SuiteError
+from cf_guidance.headless.collect import Commit, FileChanges
+from cf_guidance.headless.suite import Task, resolve_path
+from cf_guidance.state import STATE_TOP
 
 #: Paths never counted as side effects: git's own data and the guard's state directory,
 #: which the hooks under test write on every tool call.
@@ -137,7 +137,7 @@ def sweep(roots: list[Path], grace_s: float = SWEEP_GRACE_S, wait_s: float = WOR
 
 
 def _state_of(project: Path) -> Path:
-    from guidance.state import state_dir
+    from cf_guidance.state import state_dir
 
     return Path(state_dir(str(project), environ={}))
 
@@ -167,7 +167,7 @@ def _worker_pids(project: Path) -> list[int]:
                 argv = handle.read().decode("utf-8", "surrogateescape").split("\0")
         except OSError:
             continue  # exited meanwhile, or not ours to read
-        if "guidance.jobs.worker" not in argv or "--project" not in argv[:-1]:
+        if "cf_guidance.jobs.worker" not in argv or "--project" not in argv[:-1]:
             continue
         target = os.path.realpath(argv[argv.index("--project") + 1])
         if (target == wanted or target.startswith(wanted + os.sep)) and _alive(int(pid)):
@@ -176,7 +176,7 @@ def _worker_pids(project: Path) -> list[int]:
 
 
 def _worker_busy(state: Path) -> bool:
-    from guidance.state import StateLayout
+    from cf_guidance.state import StateLayout
 
     layout = StateLayout(str(state))
     if Path(layout.worker_marker).exists():  # spawned, not yet drained

@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from guidance.errors import SuiteError
+from cf_guidance.errors import SuiteError
 
 Loc = tuple[str | int, ...]
 

@@ -22,10 +22,10 @@ import os
 import sys
 import time
 
-from guidance import _fastjson
-from guidance._atomic import write_atomic
-from guidance.errors import StateError
-from guidance.state import STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
+from cf_guidance import _fastjson
+from cf_guidance._atomic import write_atomic
+from cf_guidance.errors import StateError
+from cf_guidance.state import STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -182,7 +182,7 @@ def spawn_worker(project_dir: str, state_dir: str | None = None, *, force: bool 
             pass
     except OSError:
         pass  # no marker: spawning more often is harmless, the worker holds a lock
-    argv = [sys.executable, "-m", "guidance.jobs.worker", "--project", project_dir]
+    argv = [sys.executable, "-m", "cf_guidance.jobs.worker", "--project", project_dir]
     env = dict(os.environ)
     env[STATE_DIR_ENV] = state_dir  # the worker drains the spool this hook wrote to
     try:

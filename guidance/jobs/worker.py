@@ -1,8 +1,8 @@
 """The detached worker: drains the spool into the ledger and keeps derived state current.
 
-    python -m guidance.jobs.worker --project DIR [--state DIR]
+    python -m cf_guidance.jobs.worker --project DIR [--state DIR]
 
-Hooks spool jobs (guidance.jobs.spool) and start this worker detached. It holds
+Hooks spool jobs (cf_guidance.jobs.spool) and start this worker detached. It holds
 ``<state>/spool/.worker.lock`` while it works, takes jobs oldest first, appends one ledger
 record per job (the record carries the job id) and removes a job only after the ledger
 fsync. A worker killed at any point leaves jobs that the next one finds; the ledger skips
@@ -27,13 +27,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from guidance import session, trust
-from guidance._atomic import write_atomic
-from guidance.errors import GuidanceError, StateError
-from guidance.jobs import spool
-from guidance.ledger.record import parse_line
-from guidance.ledger.store import Ledger, utc_now
-from guidance.state import SMOKE_SESSION, STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
+from cf_guidance import session, trust
+from cf_guidance._atomic import write_atomic
+from cf_guidance.errors import GuidanceError, StateError
+from cf_guidance.jobs import spool
+from cf_guidance.ledger.record import parse_line
+from cf_guidance.ledger.store import Ledger, utc_now
+from cf_guidance.state import SMOKE_SESSION, STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
 
 #: Jobs appended per ledger lock hold and fsync.
 BATCH = 256
@@ -287,9 +287,9 @@ def _autopilot_enabled() -> bool:
 
 def _spawn_autopilot(project_dir: str, state_dir: str) -> bool:
     """Start `cf-guidance autopilot --once` detached; it takes its own lock, so a second is harmless."""
-    if importlib.util.find_spec("guidance.cli.autopilot") is None:
+    if importlib.util.find_spec("cf_guidance.cli.autopilot") is None:
         return False
-    argv = [sys.executable, "-c", "from guidance.cli import main; main()", "autopilot", "--once", "--target", project_dir, "--source", "session-end"]
+    argv = [sys.executable, "-c", "from cf_guidance.cli import main; main()", "autopilot", "--once", "--target", project_dir, "--source", "session-end"]
     log = Path(StateLayout(state_dir).logs) / "autopilot.log"
     try:
         log.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -301,7 +301,7 @@ def _spawn_autopilot(project_dir: str, state_dir: str) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m guidance.jobs.worker", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m cf_guidance.jobs.worker", description=__doc__.splitlines()[0])
     parser.add_argument("--project", required=True, help="project directory whose spool to drain")
     parser.add_argument("--state", default="", help=f"state directory (default: ${STATE_DIR_ENV} or <project>/.claude-flow/guidance)")
     args = parser.parse_args(argv)

@@ -30,8 +30,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from guidance.errors import LedgerIntegrityError
-from guidance.ledger.keys import Keyring, key_id
+from cf_guidance.errors import LedgerIntegrityError
+from cf_guidance.ledger.keys import Keyring, key_id
 
 ORIGIN_PREFIX = "cf-guidance/ledger/v1/"
 SEED_LABEL = b"cf-guidance/checkpoint-signing-key/v1"

@@ -15,7 +15,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from guidance.errors import ConfigError, StateError
+from cf_guidance.errors import ConfigError, StateError
 
 ENV_KEY = "GUIDANCE_LEDGER_KEY"
 KEY_BYTES = 32

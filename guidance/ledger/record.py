@@ -20,7 +20,7 @@ import hmac
 import json
 from typing import Any
 
-from guidance.errors import LedgerIntegrityError
+from cf_guidance.errors import LedgerIntegrityError
 
 FORMAT = 1
 GENESIS = "0" * 64

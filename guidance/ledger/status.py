@@ -15,12 +15,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from guidance import trust
-from guidance.errors import GuidanceError
-from guidance.jobs import spool
-from guidance.ledger import keys as keymod
-from guidance.ledger.store import Ledger
-from guidance.state import StateLayout
+from cf_guidance import trust
+from cf_guidance.errors import GuidanceError
+from cf_guidance.jobs import spool
+from cf_guidance.ledger import keys as keymod
+from cf_guidance.ledger.store import Ledger
+from cf_guidance.state import StateLayout
 
 #: (name, what it does). Read by the hook, the worker or the CLI.
 ENV_VARS: tuple[tuple[str, str], ...] = (
@@ -85,7 +85,7 @@ def _size(path: Path) -> int | None:
 
 def worker_state(state_dir: str) -> dict[str, Any]:
     """The last worker run (logs/worker.json) and whether a worker holds the lock now."""
-    from guidance.jobs.worker import LOCK_NAME, worker_state_path
+    from cf_guidance.jobs.worker import LOCK_NAME, worker_state_path
 
     info: dict[str, Any] = {}
     try:
@@ -125,8 +125,8 @@ def spool_state(state_dir: str) -> dict[str, Any]:
 
 def trust_summary(state_dir: str, now: float | None = None) -> list[dict[str, Any]]:
     """One row per agent: score now (decayed), tier, per-minute limit, decision counts."""
-    from guidance.gates.rate_limit import limit_for
-    from guidance.session import DEFAULT_RATE_BASE, RATE_BASE_ENV
+    from cf_guidance.gates.rate_limit import limit_for
+    from cf_guidance.session import DEFAULT_RATE_BASE, RATE_BASE_ENV
 
     now = time.time() if now is None else now
     state = trust.load(state_dir)

@@ -2,9 +2,9 @@
 
 Files in ``<state>/ledger/``::
 
-    ledger.jsonl       one sealed record per line (guidance.ledger.record)
+    ledger.jsonl       one sealed record per line (cf_guidance.ledger.record)
     head.json          {"seq", "hash", "bytes"} of the last record: appends need not reread the file
-    checkpoints.jsonl  one {"note", "offset"} per signed checkpoint (guidance.ledger.checkpoint)
+    checkpoints.jsonl  one {"note", "offset"} per signed checkpoint (cf_guidance.ledger.checkpoint)
     origin             the ledger's origin line (cf-guidance/ledger/v1/<random id>)
     ledger.lock        the filelock every writer holds while appending
     quarantine/        torn tails cut off by `repair` (kept, never deleted)
@@ -28,13 +28,13 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from guidance._atomic import write_atomic
-from guidance.errors import LedgerError, LedgerIntegrityError
-from guidance.ledger import checkpoint as cp
-from guidance.ledger import keys as keymod
-from guidance.ledger.record import FORMAT, GENESIS, canonical, chain_fields, parse_body, parse_line, record_hash, record_mac, seal_raw, split
-from guidance.ledger.redact import maybe_secret_text, redact
-from guidance.state import StateLayout
+from cf_guidance._atomic import write_atomic
+from cf_guidance.errors import LedgerError, LedgerIntegrityError
+from cf_guidance.ledger import checkpoint as cp
+from cf_guidance.ledger import keys as keymod
+from cf_guidance.ledger.record import FORMAT, GENESIS, canonical, chain_fields, parse_body, parse_line, record_hash, record_mac, seal_raw, split
+from cf_guidance.ledger.redact import maybe_secret_text, redact
+from cf_guidance.state import StateLayout
 
 #: A signed checkpoint is written every this many records (and at session end).
 CHECKPOINT_EVERY = 1000

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from guidance.modelserver.script import Turn
+from cf_guidance.modelserver.script import Turn
 
 #: Characters per streamed delta: small enough that the client has to join several.
 DELTA_CHARS = 64

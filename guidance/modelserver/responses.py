@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from guidance.modelserver.anthropic import tool_use_id
-from guidance.modelserver.script import ToolUse, Turn
+from cf_guidance.modelserver.anthropic import tool_use_id
+from cf_guidance.modelserver.script import ToolUse, Turn
 
 #: Codex's shell tool.
 CODEX_SHELL_TOOL = "exec_command"

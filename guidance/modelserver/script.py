@@ -21,9 +21,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from guidance.errors import ConfigError, SuiteError
-from guidance.headless import yamlmap
-from guidance.headless.yamlmap import LocatedYaml
+from cf_guidance.errors import ConfigError, SuiteError
+from cf_guidance.headless import yamlmap
+from cf_guidance.headless.yamlmap import LocatedYaml
 
 #: Text of the turn served past the end of a script that has no text turn at all.
 FALLBACK_TEXT = "done"

@@ -21,9 +21,9 @@ from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
-from guidance.errors import RunnerError
-from guidance.modelserver import anthropic, responses
-from guidance.modelserver.script import Script, load_script
+from cf_guidance.errors import RunnerError
+from cf_guidance.modelserver import anthropic, responses
+from cf_guidance.modelserver.script import Script, load_script
 
 HOST = "127.0.0.1"
 MESSAGES_PATH = "/v1/messages"

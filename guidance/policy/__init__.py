@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 _PUBLIC = {
-    "compile_project": "guidance.policy.compiler",
-    "compile_sources": "guidance.policy.compiler",
-    "load_bundle": "guidance.policy.cache",
-    "render_bundle_text": "guidance.policy.report",
-    "retrieve": "guidance.policy.retriever",
+    "compile_project": "cf_guidance.policy.compiler",
+    "compile_sources": "cf_guidance.policy.compiler",
+    "load_bundle": "cf_guidance.policy.cache",
+    "render_bundle_text": "cf_guidance.policy.report",
+    "retrieve": "cf_guidance.policy.retriever",
 }
 
 __all__ = sorted(_PUBLIC)
@@ -33,7 +33,7 @@ __all__ = sorted(_PUBLIC)
 def __getattr__(name: str) -> Any:
     module = _PUBLIC.get(name)
     if module is None:
-        raise AttributeError(f"module 'guidance.policy' has no attribute {name!r}")
+        raise AttributeError(f"module 'cf_guidance.policy' has no attribute {name!r}")
     import importlib
 
     return getattr(importlib.import_module(module), name)

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import os
 
-from guidance import __version__
-from guidance import _fastjson
+from cf_guidance import __version__
+from cf_guidance import _fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ _MEMO_SIZE = 8
 def cache_path(project_dir: str, state_dir: str | None = None, part: str = FULL) -> str:
     """Where the bundle of `project_dir` (or its decision part, `part="decide"`) is cached."""
     if state_dir is None:
-        from guidance.state import state_dir as default_state_dir
+        from cf_guidance.state import state_dir as default_state_dir
 
         state_dir = default_state_dir(project_dir)
     return os.path.join(state_dir, "cache", DECIDE_NAME if part == DECIDE else CACHE_NAME)
@@ -244,7 +244,7 @@ def _ensure_site_packages() -> None:
 
 def _compile(root: str) -> dict[str, Any]:
     _ensure_site_packages()
-    from guidance.policy.compiler import compile_project
+    from cf_guidance.policy.compiler import compile_project
 
     return compile_project(root, strict=False)
 
@@ -252,7 +252,7 @@ def _compile(root: str) -> dict[str, Any]:
 def _write_cache(path: str, bundle: dict[str, Any]) -> None:
     import time
 
-    from guidance._atomic import write_atomic
+    from cf_guidance._atomic import write_atomic
 
     bundle["checked_ns"] = time.time_ns()
     try:

@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from guidance import __version__, limits
-from guidance.errors import PolicyError
-from guidance.policy import grammar
-from guidance.policy.markdown import Block, Inline, parse
-from guidance.policy.retriever import INTENTS, intent_scores, terms, tool_class
+from cf_guidance import __version__, limits
+from cf_guidance.errors import PolicyError
+from cf_guidance.policy import grammar
+from cf_guidance.policy.markdown import Block, Inline, parse
+from cf_guidance.policy.retriever import INTENTS, intent_scores, terms, tool_class
 
 FORMAT = 1
 SHARED = "CLAUDE.md"
@@ -521,7 +521,7 @@ def stage_validate(c: Compilation) -> None:
         "retrieval": c.retrieval,
         "diagnostics": _capped(c.diagnostics),
     }
-    from guidance.policy.model import BundleModel
+    from cf_guidance.policy.model import BundleModel
 
     BundleModel.model_validate(c.bundle)  # a failure here is a compiler bug, not user input
 

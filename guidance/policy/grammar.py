@@ -16,7 +16,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-from guidance.policy.markdown import CODE_CLOSE, CODE_OPEN
+from cf_guidance.policy.markdown import CODE_CLOSE, CODE_OPEN
 
 VERDICTS = ("deny", "warn", "ask")
 RISKS = ("critical", "high", "medium", "low")

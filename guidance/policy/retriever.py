@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from guidance.event import tool_class_of
+from cf_guidance.event import tool_class_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

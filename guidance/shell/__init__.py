@@ -5,7 +5,7 @@ Entry point: `analyze(command) -> ShellAnalysis` (implemented in `guidance.shell
 
 from __future__ import annotations
 
-from guidance.shell.model import Command, ShellAnalysis, program_name
+from cf_guidance.shell.model import Command, ShellAnalysis, program_name
 
 __all__ = ["Command", "ShellAnalysis", "analyze", "program_name"]
 
@@ -22,7 +22,7 @@ _analyzer: Callable[[str], ShellAnalysis] | None = None
 def analyze(command: str) -> ShellAnalysis:
     global _analyzer
     if _analyzer is None:
-        from guidance.shell.analysis import analyze as implementation
+        from cf_guidance.shell.analysis import analyze as implementation
 
         _analyzer = implementation
     return _analyzer(command)

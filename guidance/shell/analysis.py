@@ -20,18 +20,18 @@ checks it with `FAST_PATH` and `LITERAL_PATH` off).
 
 from __future__ import annotations
 
-from guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
-from guidance.shell.lexer import ParseState, one_line
-from guidance.shell.model import Command, ShellAnalysis, plain_command
-from guidance.shell.parser import CompoundNode, FunctionNode, LiteralNode, PlainNode, SimpleNode, parse, split_literal, split_plain
-from guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, strip_wrappers
+from cf_guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
+from cf_guidance.shell.lexer import ParseState, one_line
+from cf_guidance.shell.model import Command, ShellAnalysis, plain_command
+from cf_guidance.shell.parser import CompoundNode, FunctionNode, LiteralNode, PlainNode, SimpleNode, parse, split_literal, split_plain
+from cf_guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, strip_wrappers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-    from guidance.shell.lexer import Word
-    from guidance.shell.parser import CommandList, Node, Redirect
+    from cf_guidance.shell.lexer import Word
+    from cf_guidance.shell.parser import CommandList, Node, Redirect
 
 #: Plain lines (`git status --short && npm test`) skip the lexer's objects, and their passive
 #: commands the unwrapping (see `_Analyzer.literal`). Tests switch it off to compare the two
@@ -477,7 +477,7 @@ class _Analyzer:
             self.command(args, [], _join(xargs.origin, "xargs"), xargs.depth + 1, xargs.background, None, xargs.text, [], False)
 
     def interpreter(self, cmd: Command, stdin: str | None) -> None:
-        from guidance.shell.interpreters import inline_code, translate
+        from cf_guidance.shell.interpreters import inline_code, translate
 
         found = inline_code(cmd.program, cmd.argv, stdin)
         if found is None:
@@ -525,7 +525,7 @@ def _inline_code(program: str, argv: list[str]) -> tuple[str, str, str] | None:
     lines run no interpreter) and kept (no import statement per interpreter command)."""
     global _inline_code_function
     if _inline_code_function is None:
-        from guidance.shell.interpreters import inline_code
+        from cf_guidance.shell.interpreters import inline_code
 
         _inline_code_function = inline_code
     return _inline_code_function(program, argv, None)
@@ -601,7 +601,7 @@ def _piped_text(before: list[list[Command]]) -> str | None:
 
 
 def _echo_text(program: str, args: list[str]) -> str:
-    from guidance.shell.lexer import decode_escapes
+    from cf_guidance.shell.lexer import decode_escapes
 
     if program == "printf":
         if not args:

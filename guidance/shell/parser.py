@@ -13,14 +13,14 @@ before (and, where possible, after) the error is still seen.
 
 from __future__ import annotations
 
-from guidance.limits import MAX_SHELL_COMMANDS, MAX_SHELL_WORDS
-from guidance.shell.lexer import EOF, MAX_PARSE_NESTING, NEWLINE, OP, REDIRECT_OPS, WORD, Heredoc, Lexer, ParseState, Word
+from cf_guidance.limits import MAX_SHELL_COMMANDS, MAX_SHELL_WORDS
+from cf_guidance.shell.lexer import EOF, MAX_PARSE_NESTING, NEWLINE, OP, REDIRECT_OPS, WORD, Heredoc, Lexer, ParseState, Word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Union
 
-    from guidance.shell.lexer import Token
+    from cf_guidance.shell.lexer import Token
 
     Node = Union["SimpleNode", "CompoundNode", "FunctionNode", "PlainNode", "LiteralNode"]
 

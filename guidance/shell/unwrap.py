@@ -11,7 +11,7 @@ launcher itself stays a command, so gates still see `find ... -delete` or `curl 
 
 from __future__ import annotations
 
-from guidance.shell.model import program_name
+from cf_guidance.shell.model import program_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ def _env(args: list[Arg], i: int, assignments: list[tuple[str, str]]) -> tuple[i
             j += 1
             continue
         if split:
-            from guidance.shell.lexer import split_words
+            from cf_guidance.shell.lexer import split_words
 
             dynamic = "$" in split
             args = args[:j] + [Arg(w, dynamic) for w in split_words(split)] + args[j:]

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from guidance.autopilot.ab import RunOutcome, run_ab, write_reports
+from cf_guidance.autopilot.ab import RunOutcome, run_ab, write_reports
 
 
 def tasks(*ids: str) -> list[SimpleNamespace]:
@@ -91,8 +91,8 @@ def test_reports_are_written_and_self_contained(tmp_path: Path) -> None:
 
 # --- probes derived from the candidate's new rules ------------------------------------------
 
-from guidance.autopilot.ab import LIVE_GUARD_ENV, new_checks, probe_tasks, write_derived_suite  # noqa: E402
-from guidance.policy.compiler import compile_sources  # noqa: E402
+from cf_guidance.autopilot.ab import LIVE_GUARD_ENV, new_checks, probe_tasks, write_derived_suite  # noqa: E402
+from cf_guidance.policy.compiler import compile_sources  # noqa: E402
 
 BASE = "# X\n\n## Git\n\n- Never run `git push --force`.\n"
 
@@ -139,7 +139,7 @@ def test_a_path_ban_probes_with_write() -> None:
 
 
 def test_the_derived_suite_loads_with_the_headless_loader(tmp_path: Path) -> None:
-    from guidance.headless.suite import load_suite
+    from cf_guidance.headless.suite import load_suite
 
     path = write_derived_suite(BASE, BASE + "\n- Never run `make deploy`.\n", tmp_path)
     suite = load_suite(path)
@@ -148,7 +148,7 @@ def test_the_derived_suite_loads_with_the_headless_loader(tmp_path: Path) -> Non
 
 
 def test_a_run_where_the_guard_failed_open_is_not_evidence() -> None:
-    from guidance.autopilot.ab import guard_failure
+    from cf_guidance.autopilot.ab import guard_failure
 
     call = SimpleNamespace(recorded={})
     hook = SimpleNamespace(stdout="", stderr="cf-guidance: could not check this call (timed out after 3000 ms); allowed", reason="")
@@ -161,8 +161,8 @@ def test_a_run_where_the_guard_failed_open_is_not_evidence() -> None:
 
 
 def test_the_default_suite_is_the_compliance_suite_plus_the_probes(tmp_path: Path) -> None:
-    from guidance.autopilot.ab import default_suite
-    from guidance.headless.suite import load_suite
+    from cf_guidance.autopilot.ab import default_suite
+    from cf_guidance.headless.suite import load_suite
 
     path = write_derived_suite(BASE, BASE + "\n- Never run `make deploy`.\n", tmp_path / "w", base_suite=default_suite())
     suite = load_suite(path)
@@ -173,7 +173,7 @@ def test_the_default_suite_is_the_compliance_suite_plus_the_probes(tmp_path: Pat
 
 
 def test_a_base_suite_with_relative_paths_still_resolves(tmp_path: Path) -> None:
-    from guidance.headless.suite import load_suite
+    from cf_guidance.headless.suite import load_suite
 
     base_dir = tmp_path / "suites"
     (base_dir / "fixture").mkdir(parents=True)

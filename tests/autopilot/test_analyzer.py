@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from autopilot.helpers import bundle, check, shard
-from guidance.autopilot.analyzer import WEIGHTS, compare, grade_for, score_bundle
+from cf_guidance.autopilot.analyzer import WEIGHTS, compare, grade_for, score_bundle
 
 GOOD = """# Payments service
 
@@ -149,7 +149,7 @@ def test_render_lists_deductions_largest_first() -> None:
 
 from autopilot.helpers import CORPUS  # noqa: E402
 
-from guidance.autopilot.analyzer import analyze  # noqa: E402
+from cf_guidance.autopilot.analyzer import analyze  # noqa: E402
 
 
 def corpus_files() -> list:

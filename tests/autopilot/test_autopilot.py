@@ -10,8 +10,8 @@ from typing import Any
 import filelock
 import pytest
 
-from guidance.autopilot.ab import ABReport, RunOutcome, summarise, PolicyRef
-from guidance.autopilot.autopilot import (
+from cf_guidance.autopilot.ab import ABReport, RunOutcome, summarise, PolicyRef
+from cf_guidance.autopilot.autopilot import (
     JOURNAL_NAME,
     LOCK_NAME,
     PID_NAME,
@@ -20,8 +20,8 @@ from guidance.autopilot.autopilot import (
     parse_interval,
     run_daemon,
 )
-from guidance.autopilot.promote import END_MARKER, START_MARKER
-from guidance.errors import ConfigError, RunnerError, StateError
+from cf_guidance.autopilot.promote import END_MARKER, START_MARKER
+from cf_guidance.errors import ConfigError, RunnerError, StateError
 
 SHARED = """# Payments
 
@@ -234,7 +234,7 @@ def test_a_failed_write_leaves_the_original_intact(repo: Path, monkeypatch: pyte
 KILL_SCRIPT = """
 import os, signal, sys
 from pathlib import Path
-from guidance.autopilot.autopilot import Autopilot, Settings
+from cf_guidance.autopilot.autopilot import Autopilot, Settings
 def die(self, report):
     os.kill(os.getpid(), signal.SIGKILL)
 Autopilot._write_adr = die

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from guidance.cli import cli
+from cf_guidance.cli import cli
 
 SHARED = "# Payments\n\n## Git\n\n- Never run `git push --force`.\n"
 LOCAL = "- Never run `make deploy`.\n"
@@ -19,7 +19,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
         if name.startswith("GUIDANCE_"):
             monkeypatch.delenv(name)
     # The ledger record goes through the spool; keep the detached worker out of unit tests.
-    monkeypatch.setattr("guidance.jobs.spool.spawn_worker", lambda *a, **k: False)
+    monkeypatch.setattr("cf_guidance.jobs.spool.spawn_worker", lambda *a, **k: False)
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_autopilot_apply_then_rollback_subcommand(repo: Path) -> None:
     assert code == 0 and "rolled-back" in out
     assert (repo / "CLAUDE.md").read_text() == SHARED
     # Both reached the spool the detached worker chains into the ledger.
-    from guidance.jobs import spool
+    from cf_guidance.jobs import spool
 
     jobs = [spool.read_job(p) for p in spool.pending(str(repo / ".claude-flow" / "guidance"))]
     assert [(j["kind"], j["event"]["action"]) for j in jobs] == [("autopilot", "promote"), ("autopilot", "rollback")]
@@ -92,7 +92,7 @@ def test_autopilot_min_delta_flag(repo: Path) -> None:
 def test_ab_writes_both_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from types import SimpleNamespace
 
-    from guidance.autopilot import ab
+    from cf_guidance.autopilot import ab
 
     def fake(baseline: str, candidate: str, **kw):  # type: ignore[no-untyped-def]
         table = {("attempt", "baseline"): False, ("attempt", "candidate"): True}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from guidance.autopilot.autopilot import Autopilot, Settings
+from cf_guidance.autopilot.autopilot import Autopilot, Settings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -46,8 +46,8 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def ledger_events(state_dir: Path, project: Path) -> list[dict]:
-    from guidance.jobs.worker import drain
-    from guidance.ledger.store import Ledger
+    from cf_guidance.jobs.worker import drain
+    from cf_guidance.ledger.store import Ledger
 
     for _ in range(100):  # the detached worker may hold the drain lock for a moment
         if not drain(str(state_dir), project_dir=str(project)).busy:
@@ -97,8 +97,8 @@ def test_a_local_ban_is_promoted_on_a_significant_ab_gain_and_enforced_in_a_fres
     assert events[0]["event"]["rules"] == [p.id for p in report.promotions]
 
     # A fresh session under the promoted CLAUDE.md: the hook blocks the command by its rule id.
-    from guidance.headless.runner import Runner, RunOptions
-    from guidance.headless.suite import load_suite
+    from cf_guidance.headless.runner import Runner, RunOptions
+    from cf_guidance.headless.suite import load_suite
 
     suite_file = tmp_path / "fresh.yaml"
     suite_file.write_text(json.dumps({
@@ -152,8 +152,8 @@ def test_no_ab_gain_ends_in_a_proposal_only(project: Path, claude_bin: Path, tmp
 def test_runs_where_the_guard_timed_out_are_left_out_not_counted(
     claude_bin: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import guidance.headless.executors as executors
-    from guidance.autopilot import ab
+    import cf_guidance.headless.executors as executors
+    from cf_guidance.autopilot import ab
 
     base_env = executors.base_environment
     # A hook that cannot decide in 1 ms fails open: the banned command is not blocked.

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from autopilot.helpers import bundle, check, shard
-from guidance.autopilot.promote import (
+from cf_guidance.autopilot.promote import (
     END_MARKER,
     SECTION_HEADING,
     START_MARKER,
@@ -162,7 +162,7 @@ def test_identical_local_rules_promote_nothing() -> None:
 
 # --- with the real compiler ---------------------------------------------------------------
 
-from guidance.policy.compiler import compile_sources  # noqa: E402
+from cf_guidance.policy.compiler import compile_sources  # noqa: E402
 
 
 def plan_for(shared: str, local: str, **kw):  # type: ignore[no-untyped-def]

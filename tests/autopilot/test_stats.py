@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from guidance.autopilot.stats import mcnemar_exact, paired_difference_interval, wilson
+from cf_guidance.autopilot.stats import mcnemar_exact, paired_difference_interval, wilson
 
 
 @pytest.mark.parametrize(

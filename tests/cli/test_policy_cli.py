@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from guidance.cli.policy import check_cmd, compile_cmd, explain_cmd, rules_cmd
-from guidance.limits import MAX_EVENT_BYTES
+from cf_guidance.cli.policy import check_cmd, compile_cmd, explain_cmd, rules_cmd
+from cf_guidance.limits import MAX_EVENT_BYTES
 
 POLICY = """# Rules
 
@@ -120,7 +120,7 @@ def test_check_nul_inside_a_json_string_is_decided(target: Path) -> None:
 
 
 def test_check_enormous_command_is_decided_by_level(target: Path) -> None:
-    from guidance.limits import MAX_COMMAND_CHARS
+    from cf_guidance.limits import MAX_COMMAND_CHARS
 
     line = _event("echo " + "a" * (MAX_COMMAND_CHARS + 10))
     out = json.loads(run(check_cmd, ["--target", str(target), "--level", "paranoid", "-"], input=line + "\n").output)
@@ -128,7 +128,7 @@ def test_check_enormous_command_is_decided_by_level(target: Path) -> None:
 
 
 def test_check_event_over_max_event_bytes(target: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("guidance.cli.policy.MAX_EVENT_BYTES", 100)
+    monkeypatch.setattr("cf_guidance.cli.policy.MAX_EVENT_BYTES", 100)
     out = json.loads(run(check_cmd, ["--target", str(target), "-"], input=_event("x" * 200) + "\n").output)
     assert out["decision"] == "error" and "MAX_EVENT_BYTES" in out["reason"]
     assert MAX_EVENT_BYTES > 100
@@ -143,7 +143,7 @@ def test_rules_lists_json_and_markdown() -> None:
 
 
 def test_missing_target_is_a_one_line_error(tmp_path: Path) -> None:
-    from guidance.cli import main
+    from cf_guidance.cli import main
 
     with pytest.raises(SystemExit) as exc:
         main(["explain", "--target", str(tmp_path / "nope"), "ls"])

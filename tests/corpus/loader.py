@@ -93,7 +93,7 @@ _bundles: dict[str, dict[str, object]] = {}
 
 def bundle_for(policy: str) -> dict[str, object]:
     if policy not in _bundles:
-        from guidance.policy.compiler import compile_sources
+        from cf_guidance.policy.compiler import compile_sources
 
         if policy:
             source = (HERE / policy) if not policy.startswith("/") else Path(policy)
@@ -111,9 +111,9 @@ def bundle_for(policy: str) -> dict[str, object]:
 def run(case: Case, *, part: str = "full") -> object:
     """The decision for `case`; `part="decide"` evaluates against only the bundle's decision
     part (what the pre-tool hook loads from decide.json)."""
-    from guidance.engine import evaluate
-    from guidance.event import normalise
-    from guidance.policy.cache import decision_part
+    from cf_guidance.engine import evaluate
+    from cf_guidance.event import normalise
+    from cf_guidance.policy.cache import decision_part
 
     old_home = os.environ.get("HOME")
     os.environ["HOME"] = HOME

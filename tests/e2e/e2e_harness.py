@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from guidance.errors import RunnerError
-from guidance.headless.claude import ClaudeRun, claude_env, find_claude, run_claude
-from guidance.modelserver import ModelServer, ToolResult
+from cf_guidance.errors import RunnerError
+from cf_guidance.headless.claude import ClaudeRun, claude_env, find_claude, run_claude
+from cf_guidance.modelserver import ModelServer, ToolResult
 from tests.conftest import in_ci
 
 
@@ -30,7 +30,7 @@ def cf_guidance(*args: str) -> list[str]:
     script = Path(sys.executable).with_name("cf-guidance")
     if script.is_file():
         return [str(script), *args]
-    return [sys.executable, "-c", "from guidance.cli import main; main()", *args]
+    return [sys.executable, "-c", "from cf_guidance.cli import main; main()", *args]
 
 
 def require_claude() -> Path:

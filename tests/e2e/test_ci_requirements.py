@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from e2e_harness import in_ci, require_claude
 
-from guidance.headless.claude import CLAUDE_BIN_ENV, PINNED_VERSION, claude_version, find_claude
+from cf_guidance.headless.claude import CLAUDE_BIN_ENV, PINNED_VERSION, claude_version, find_claude
 
 REPO = Path(__file__).resolve().parents[2]
 

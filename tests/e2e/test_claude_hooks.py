@@ -35,7 +35,7 @@ CLAUDE_MD = """\
 - Ask before running `git log`.
 """
 SECRET = "sk-live-0123456789abcdefABCDEF"
-#: How a reason names the rule that fired: "[DST001] ..." (guidance.decision.Decision.reason).
+#: How a reason names the rule that fired: "[DST001] ..." (cf_guidance.decision.Decision.reason).
 RULE_CODE = re.compile(r"\[([A-Za-z][A-Za-z0-9_.:-]*)\]")
 
 

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from guidance.decision import Decision, Finding
-from guidance.engine import evaluate
-from guidance.event import Event, normalise
-from guidance.gates._base import STANDARD, GateContext
+from cf_guidance.decision import Decision, Finding
+from cf_guidance.engine import evaluate
+from cf_guidance.event import Event, normalise
+from cf_guidance.gates._base import STANDARD, GateContext
 
 HOME = "/home/dev"
 ROOT = "/home/dev/project"

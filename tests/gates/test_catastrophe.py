@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import catastrophe
+from cf_guidance.gates import catastrophe
 from tests.gates.support import bash, codes
 
 MUST_BLOCK = [
@@ -56,8 +56,8 @@ def test_cannot_be_disabled_by_the_allowlist_or_level() -> None:
 
 
 def test_symlink_to_a_system_dir_is_followed(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from guidance.engine import evaluate
-    from guidance.event import normalise
+    from cf_guidance.engine import evaluate
+    from cf_guidance.event import normalise
 
     project = tmp_path / "p"
     project.mkdir()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import destructive
+from cf_guidance.gates import destructive
 from tests.gates.support import bash, codes, decide
 
 MUST_BLOCK = [

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from guidance.gates import diff_size
-from guidance.gates.diff_size import count_lines
+from cf_guidance.gates import diff_size
+from cf_guidance.gates.diff_size import count_lines
 from tests.gates.support import codes, tool
 
 

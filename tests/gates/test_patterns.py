@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import patterns
-from guidance.gates.patterns import matches, tool_matches
-from guidance.shell.model import Command
+from cf_guidance.gates import patterns
+from cf_guidance.gates.patterns import matches, tool_matches
+from cf_guidance.shell.model import Command
 
 
 def cmd(*argv: str) -> Command:

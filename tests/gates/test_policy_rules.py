@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import policy_rules
+from cf_guidance.gates import policy_rules
 from tests.gates.support import bash, codes, tool
 
 CHECKS = [

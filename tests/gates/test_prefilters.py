@@ -1,7 +1,7 @@
 """Each gate's pre-filters are exact: switching them off changes no finding.
 
 The pre-filters skip, in O(1), commands a gate's full logic would find nothing in (see each
-gate's `_may_matter`), and whole lines when the event's summary (guidance.gates.commands.summary:
+gate's `_may_matter`), and whole lines when the event's summary (cf_guidance.gates.commands.summary:
 the same conditions OR-ed over all commands) shows none of them occurs. The compiled-rules and
 sequence gates skip programs without checks and checks whose literal words are missing; the
 shell-parse gate looks for a computed program name only when the summary saw one. Every Bash
@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from guidance.gates import catastrophe, destructive, policy_rules, protected_paths, secrets, sequence, shell_parse, threat
-from guidance.gates._base import LEVELS, GateContext
-from guidance.gates.commands.summary import Summary, summary
+from cf_guidance.gates import catastrophe, destructive, policy_rules, protected_paths, secrets, sequence, shell_parse, threat
+from cf_guidance.gates._base import LEVELS, GateContext
+from cf_guidance.gates.commands.summary import Summary, summary
 from tests.corpus.loader import all_cases, bundle_for
 from tests.gates.support import bash, home
 

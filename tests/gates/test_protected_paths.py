@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import protected_paths
+from cf_guidance.gates import protected_paths
 from tests.gates.support import bash, codes, tool
 
 MUST_BLOCK_COMMANDS = [
@@ -56,8 +56,8 @@ def test_file_tools(name: str, fields: dict[str, str], expected: list[str]) -> N
 
 
 def test_symlink_into_the_guard_is_followed(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from guidance.engine import evaluate
-    from guidance.event import normalise
+    from cf_guidance.engine import evaluate
+    from cf_guidance.event import normalise
 
     project = tmp_path / "p"
     (project / ".claude").mkdir(parents=True)
@@ -71,8 +71,8 @@ def test_symlink_into_the_guard_is_followed(tmp_path) -> None:  # type: ignore[n
 def test_a_link_to_a_guard_directory_is_followed_after_other_gates_resolved_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
     # The catastrophe and destructive gates follow the delete target's links first; what they
     # learnt (a link, or none) must lead protected-paths to the same answer as asking afresh.
-    from guidance.engine import evaluate
-    from guidance.event import normalise
+    from cf_guidance.engine import evaluate
+    from cf_guidance.event import normalise
 
     project = tmp_path / "p"
     (project / ".claude").mkdir(parents=True)

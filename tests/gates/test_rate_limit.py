@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from guidance.decision import DENY, WARN
-from guidance.event import Event
-from guidance.gates import rate_limit
-from guidance.gates._base import GateContext
+from cf_guidance.decision import DENY, WARN
+from cf_guidance.event import Event
+from cf_guidance.gates import rate_limit
+from cf_guidance.gates._base import GateContext
 
 
 def run(rate: int | None, tier: str | None, *, base: int = 100, hook: str = "PreToolUse") -> list[Any]:

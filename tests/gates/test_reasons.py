@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from guidance.gates.reasons import HINTS, doc, finding
-from guidance.limits import MAX_EVIDENCE_CHARS
+from cf_guidance.gates.reasons import HINTS, doc, finding
+from cf_guidance.limits import MAX_EVIDENCE_CHARS
 
 
 def test_evidence_and_segment_are_capped() -> None:

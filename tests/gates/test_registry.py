@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from guidance.gates import registry
-from guidance.gates.registry import GATES, all_rules, rules_markdown
+from cf_guidance.gates import registry
+from cf_guidance.gates.registry import GATES, all_rules, rules_markdown
 
 REPO = Path(__file__).resolve().parents[2]
 HEADINGS = ("## What it does", "## Why is this bad?", "## Example", "## Use instead")
@@ -61,7 +61,7 @@ OWN_PREFIXES = ("CAT", "DST", "SEC", "PTH", "TLS", "DIF", "SHL", "GATE-ERROR")
 
 
 def test_every_rule_of_the_core_gates_has_a_hint() -> None:
-    from guidance.gates.reasons import HINTS
+    from cf_guidance.gates.reasons import HINTS
 
     for _, rule in all_rules():
         if rule.code.startswith(OWN_PREFIXES):
@@ -97,8 +97,8 @@ class _Watched(dict):  # type: ignore[type-arg]
 @pytest.mark.parametrize("command", ["rm -rf ../x", "cat .env", "git push --force", "echo x > .claude/settings.json", "$X y"])
 def test_built_in_gates_need_no_compiled_rules_or_session(command: str) -> None:
     """The hook runs registry.BUILTIN before the bundle is loaded: they may read settings and root only."""
-    from guidance.event import Event
-    from guidance.gates._base import GateContext
+    from cf_guidance.event import Event
+    from cf_guidance.gates._base import GateContext
 
     assert GATES[:1] == registry.BUILTIN[:1] and set(registry.BUILTIN) <= set(GATES)
     for gate in registry.BUILTIN:

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import secrets
-from guidance.gates.secrets import redact, scan_secrets
+from cf_guidance.gates import secrets
+from cf_guidance.gates.secrets import redact, scan_secrets
 from tests.gates.support import bash, codes, run_gate, tool
 
 MUST_BLOCK_COMMANDS = [
@@ -88,7 +88,7 @@ def test_evidence_is_redacted() -> None:
 
 
 def test_scan_is_bounded_by_max_scan_bytes() -> None:
-    from guidance.limits import MAX_SCAN_BYTES
+    from cf_guidance.limits import MAX_SCAN_BYTES
 
     padding = "x" * MAX_SCAN_BYTES
     late = tool("Write", file_path="a.py", content=padding + "\nK = 'AKIAIOSFODNN7EXAMPLE'\n")

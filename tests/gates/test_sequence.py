@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from guidance.decision import ASK, DENY, WARN
-from guidance.event import Event
-from guidance.gates import sequence
-from guidance.gates._base import STRICT, GateContext
+from cf_guidance.decision import ASK, DENY, WARN
+from cf_guidance.event import Event
+from cf_guidance.gates import sequence
+from cf_guidance.gates._base import STRICT, GateContext
 
 BUNDLE: dict[str, Any] = {
     "root": "/p",
@@ -93,7 +93,7 @@ def test_each_rule_reports_once_and_rules_on_the_same_command_are_independent() 
 
 @functools.lru_cache(maxsize=None)
 def _analysed(command: str) -> Any:
-    from guidance.shell import analyze
+    from cf_guidance.shell import analyze
 
     return analyze(command)
 
@@ -102,7 +102,7 @@ def reference_satisfied(history: list[dict[str, Any]], before: list[str], then: 
     """The walk before one pass per `then` group (kept as the reference): per rule, back through
     the history, analysing every entry that mentions either program (analyses kept across calls
     here only to keep the test fast: the analysis of a text is a function of the text)."""
-    from guidance.gates.patterns import matches
+    from cf_guidance.gates.patterns import matches
 
     program = before[0]
     then_program = then[0]
@@ -197,7 +197,7 @@ def test_one_walk_per_group_answers_as_the_walk_per_rule() -> None:
 
 def _reference_chained_after(analysis: Any, index: int, before: list[str]) -> bool:
     """The `&&` test as it was before the gate shared it among a group's rules."""
-    from guidance.gates.patterns import matches
+    from cf_guidance.gates.patterns import matches
 
     source = analysis.source
     target = analysis.commands[index]
@@ -216,8 +216,8 @@ def _reference_chained_after(analysis: Any, index: int, before: list[str]) -> bo
 def reference_check(command: str, history: list[dict[str, Any]] | None, checks: list[dict[str, Any]]) -> list[tuple[str, str, str, str]]:
     """Rule by rule: its first command matching `then`, unless an `&&`-joined `before` precedes
     it, is checked against the history (code, segment, `then`, `before` of each finding)."""
-    from guidance.gates.commands import describe
-    from guidance.gates.patterns import matches
+    from cf_guidance.gates.commands import describe
+    from cf_guidance.gates.patterns import matches
 
     analysis = _analysed(command)
     out = []
@@ -290,7 +290,7 @@ def test_every_pool_entry_alone_and_after_a_commit(entry: str) -> None:
 def test_the_text_skip_only_judges_entries_whose_words_are_in_their_text() -> None:
     """`_transparent` entries: every word of every analysed command is a substring of the text
     (what lets a missing literal word rule an entry out without analysing it)."""
-    from guidance.shell import analyze
+    from cf_guidance.shell import analyze
 
     transparent = [entry for entry in ENTRY_POOL if sequence._transparent(entry)]
     assert "make test && git commit -m a" in transparent and "git commit --amend" in transparent
@@ -310,7 +310,7 @@ def _bundle18() -> dict[str, Any]:
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Records every text the gate analyses (the event's own command excluded), starting with an empty memo."""
-    from guidance import shell
+    from cf_guidance import shell
 
     seen: list[str] = []
     real = shell.analyze
@@ -434,16 +434,16 @@ def test_memoised_effects_are_immutable_and_unchanged_by_matching(monkeypatch: p
 
 
 def test_shell_analysis_is_a_function_of_the_text(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Why a history text's effect may be kept across events: guidance.shell imports nothing that
+    """Why a history text's effect may be kept across events: cf_guidance.shell imports nothing that
     reads the environment, files or the clock, and gives the same commands wherever it runs."""
     import ast
     from pathlib import Path
 
-    import guidance.shell
-    from guidance.shell import analyze
+    import cf_guidance.shell
+    from cf_guidance.shell import analyze
 
-    allowed = {"__future__", "binascii", "collections.abc", "typing", "guidance.limits", "guidance.shell"}
-    for source in Path(guidance.shell.__file__).parent.glob("*.py"):
+    allowed = {"__future__", "binascii", "collections.abc", "typing", "cf_guidance.limits", "cf_guidance.shell"}
+    for source in Path(cf_guidance.shell.__file__).parent.glob("*.py"):
         tree = ast.parse(source.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -455,7 +455,7 @@ def test_shell_analysis_is_a_function_of_the_text(tmp_path: Any, monkeypatch: py
                     assert node.id not in ("open", "input", "__import__", "os", "sys", "environ"), (source, node.id)
                 continue
             for name in names:
-                assert name in allowed or name.startswith("guidance.shell."), (source, name)
+                assert name in allowed or name.startswith("cf_guidance.shell."), (source, name)
 
     def seen() -> list[Any]:
         return [[(c.argv, c.program, c.origin, c.text, c.dynamic) for c in analyze(entry).commands] for entry in ENTRY_POOL]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import shell_parse
+from cf_guidance.gates import shell_parse
 from tests.gates.support import bash, codes
 
 
@@ -21,6 +21,6 @@ def test_plain_commands_are_complete() -> None:
 
 
 def test_over_long_command_is_reported() -> None:
-    from guidance.limits import MAX_COMMAND_CHARS
+    from cf_guidance.limits import MAX_COMMAND_CHARS
 
     assert codes(shell_parse, bash("echo " + "a" * MAX_COMMAND_CHARS), level="paranoid") == ["SHL001:deny"]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from guidance.decision import DENY, WARN
-from guidance.event import normalise
-from guidance.gates import threat
-from guidance.gates._base import PARANOID, GateContext
+from cf_guidance.decision import DENY, WARN
+from cf_guidance.event import normalise
+from cf_guidance.gates import threat
+from cf_guidance.gates._base import PARANOID, GateContext
 
 FIXTURES = Path(__file__).parent / "fixtures" / "threat"
 PROJECT = "/work/project"

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates import tools
+from cf_guidance.gates import tools
 from tests.gates.support import bash, codes, tool
 
 

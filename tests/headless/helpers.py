@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from guidance.headless.collect import FileChanges, RunData, collect
-from guidance.headless.executors import stream
+from cf_guidance.headless.collect import FileChanges, RunData, collect
+from cf_guidance.headless.executors import stream
 
 #: One run: text, a force push a hook denied, an allowed `make test`, a Write, a final answer.
 TURNS: list[dict[str, Any]] = [

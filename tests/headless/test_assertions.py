@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from guidance.headless.assertions import REGISTRY, CheckContext, parse_assertion
+from cf_guidance.headless.assertions import REGISTRY, CheckContext, parse_assertion
 
 from .helpers import sample_run
 
@@ -106,7 +106,7 @@ def test_tests_pass_timeout(tmp_path: Path) -> None:
 
 
 CUSTOM = '''
-from guidance.headless.assertions import Outcome
+from cf_guidance.headless.assertions import Outcome
 
 def ok(ctx):
     return None

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import RunnerError
-from guidance.headless.claude import (
+from cf_guidance.errors import RunnerError
+from cf_guidance.headless.claude import (
     CLAUDE_BIN_ENV,
     PINNED_BIN,
     ClaudeRun,

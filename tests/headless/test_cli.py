@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from guidance.cli import main
-from guidance.errors import ConfigError
-from guidance.cli.headless import resolve_mode
-from guidance.headless.report import COMPLETION_SIGNAL
+from cf_guidance.cli import main
+from cf_guidance.errors import ConfigError
+from cf_guidance.cli.headless import resolve_mode
+from cf_guidance.headless.report import COMPLETION_SIGNAL
 
 from .helpers import write_suite
 

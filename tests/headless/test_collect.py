@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from guidance.headless.collect import (
+from cf_guidance.headless.collect import (
     RunData,
     attach_decisions,
     check_isolation,
@@ -13,7 +13,7 @@ from guidance.headless.collect import (
     recorded_decisions,
     rule_code,
 )
-from guidance.headless.executors import stream
+from cf_guidance.headless.executors import stream
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -104,8 +104,8 @@ def test_no_result_is_error() -> None:
 
 
 def test_recorded_decisions_from_spool_and_ledger(tmp_path: Path) -> None:
-    from guidance.jobs import spool
-    from guidance.state import StateLayout
+    from cf_guidance.jobs import spool
+    from cf_guidance.state import StateLayout
 
     state = tmp_path / "state"
     spool.enqueue(str(state), "decision", {"tool_use_id": "toolu_0_0", "session_id": "s"},

@@ -3,11 +3,11 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from guidance.headless.assertions import CheckContext
-from guidance.headless.collect import Commit, FileChanges, RunData
-from guidance.headless.compliance import STARTER_DIR, commits_made, no_secrets_committed, write_starter
-from guidance.headless.runner import RunOptions, Runner
-from guidance.headless.suite import load_suite
+from cf_guidance.headless.assertions import CheckContext
+from cf_guidance.headless.collect import Commit, FileChanges, RunData
+from cf_guidance.headless.compliance import STARTER_DIR, commits_made, no_secrets_committed, write_starter
+from cf_guidance.headless.runner import RunOptions, Runner
+from cf_guidance.headless.suite import load_suite
 
 
 def test_starter_suite_loads_and_covers_the_four_scenarios() -> None:

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from tests.conftest import in_ci
 
-from guidance.errors import RunnerError
-from guidance.headless.claude import find_claude
-from guidance.headless.compliance import write_starter
-from guidance.headless.report import COMPLETION_SIGNAL, build_report, render_envelope
-from guidance.headless.runner import RunOptions, Runner
-from guidance.headless.suite import load_suite
+from cf_guidance.errors import RunnerError
+from cf_guidance.headless.claude import find_claude
+from cf_guidance.headless.compliance import write_starter
+from cf_guidance.headless.report import COMPLETION_SIGNAL, build_report, render_envelope
+from cf_guidance.headless.runner import RunOptions, Runner
+from cf_guidance.headless.suite import load_suite
 
 from .helpers import write_suite
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from guidance.errors import RunnerError
-from guidance.headless import executors
-from guidance.headless.collect import collect
-from guidance.headless.executors import (
+from cf_guidance.errors import RunnerError
+from cf_guidance.headless import executors
+from cf_guidance.headless.collect import collect
+from cf_guidance.headless.executors import (
     ExecRequest,
     FakeExecutor,
     ScriptedExecutor,
@@ -17,8 +17,8 @@ from guidance.headless.executors import (
     make_executor,
     script_for,
 )
-from guidance.headless.suite import Task
-from guidance.headless.workspace import prepare
+from cf_guidance.headless.suite import Task
+from cf_guidance.headless.workspace import prepare
 
 FAKE_CLAUDE = Path(__file__).parent / "fake_claude.py"
 QUESTION = {"question": "Which database?", "header": "DB",
@@ -157,7 +157,7 @@ def test_crash_keeps_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_dead_model_server_aborts_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from guidance import modelserver
+    from cf_guidance import modelserver
 
     class DyingServer(modelserver.ModelServer):
         def start(self) -> modelserver.ModelServer:

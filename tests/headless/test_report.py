@@ -11,8 +11,8 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from guidance.headless.executors import ExecRequest, ExecResult, FakeExecutor, stream
-from guidance.headless.report import (
+from cf_guidance.headless.executors import ExecRequest, ExecResult, FakeExecutor, stream
+from cf_guidance.headless.report import (
     COMPLETION_SIGNAL,
     SCHEMA_VERSION,
     Report,
@@ -21,9 +21,9 @@ from guidance.headless.report import (
     render_junit,
     write_reports,
 )
-from guidance.headless.htmlreport import render_html
-from guidance.headless.runner import RunOptions, Runner
-from guidance.headless.suite import load_suite
+from cf_guidance.headless.htmlreport import render_html
+from cf_guidance.headless.runner import RunOptions, Runner
+from cf_guidance.headless.suite import load_suite
 
 from tests.conftest import in_ci
 from .helpers import TURNS, write_suite

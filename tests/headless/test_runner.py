@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from guidance.errors import ConfigError
-from guidance.headless.executors import ExecRequest, ExecResult, FakeExecutor, ScriptedExecutor, stream
-from guidance.headless.runner import RunOptions, Runner, classify, pass_at_k, pass_hat_k, verdict, wilson
-from guidance.headless.collect import collect
-from guidance.headless.suite import load_suite
+from cf_guidance.errors import ConfigError
+from cf_guidance.headless.executors import ExecRequest, ExecResult, FakeExecutor, ScriptedExecutor, stream
+from cf_guidance.headless.runner import RunOptions, Runner, classify, pass_at_k, pass_hat_k, verdict, wilson
+from cf_guidance.headless.collect import collect
+from cf_guidance.headless.suite import load_suite
 
 from .helpers import write_suite
 
@@ -184,7 +184,7 @@ def test_max_violations_tolerates_failures(tmp_path: Path) -> None:
 
 
 def test_violations_are_spooled_for_the_ledger(tmp_path: Path) -> None:
-    from guidance.jobs import spool
+    from cf_guidance.jobs import spool
 
     state = tmp_path / "state"
     runner(tmp_path, violations_state_dir=state, tags=["b"]).run()
@@ -194,7 +194,7 @@ def test_violations_are_spooled_for_the_ledger(tmp_path: Path) -> None:
 
 
 def test_setup_error_from_the_installer(tmp_path: Path) -> None:
-    from guidance.errors import InstallError
+    from cf_guidance.errors import InstallError
 
     def broken(project: Path) -> None:
         raise InstallError("settings.json is not valid JSON; fix it")
@@ -233,9 +233,9 @@ def test_scripted_override_without_a_script_is_a_setup_error(tmp_path: Path) -> 
 
 
 def test_violations_reach_the_ledger_through_the_worker(tmp_path: Path) -> None:
-    from guidance.installer import install
-    from guidance.jobs import worker
-    from guidance.state import state_dir
+    from cf_guidance.installer import install
+    from cf_guidance.jobs import worker
+    from cf_guidance.state import state_dir
 
     project = tmp_path / "project"
     project.mkdir()
@@ -263,9 +263,9 @@ def test_an_unexpected_exception_is_reported_and_the_others_still_run(tmp_path: 
 
 def test_default_installer_leaves_the_bundle_cache_warm_for_the_hooks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The run's first hook must find the compiled bundle, not compile CLAUDE.md in a cold process.
-    from guidance.headless.runner import default_installer
-    from guidance.policy import cache
-    from guidance.state import state_dir
+    from cf_guidance.headless.runner import default_installer
+    from cf_guidance.policy import cache
+    from cf_guidance.state import state_dir
 
     project = tmp_path / "project"
     project.mkdir()

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import SuiteError
-from guidance.headless.assertions import HookBlocked, OutputContains
-from guidance.headless.suite import load_suite
+from cf_guidance.errors import SuiteError
+from cf_guidance.headless.assertions import HookBlocked, OutputContains
+from cf_guidance.headless.suite import load_suite
 
 GOOD = """\
 version: 1

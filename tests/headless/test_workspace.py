@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import SuiteError
-from guidance.headless.suite import Task
-from guidance.headless.workspace import prepare
+from cf_guidance.errors import SuiteError
+from cf_guidance.headless.suite import Task
+from cf_guidance.headless.workspace import prepare
 
 
 def task(**fields: object) -> Task:
@@ -112,8 +112,8 @@ def test_bad_git_ref(tmp_path: Path) -> None:
 def test_cleanup_waits_for_the_guards_worker(tmp_path: Path) -> None:
     import threading
 
-    from guidance.headless.workspace import sweep
-    from guidance.state import StateLayout, state_dir
+    from cf_guidance.headless.workspace import sweep
+    from cf_guidance.state import StateLayout, state_dir
 
     ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
     marker = Path(StateLayout(state_dir(str(ws.project), environ={})).worker_marker)
@@ -141,7 +141,7 @@ def test_cleanup_waits_for_the_guards_worker(tmp_path: Path) -> None:
 def test_cleanup_waits_for_a_live_worker_process(tmp_path: Path) -> None:
     import json as _json
 
-    from guidance.state import StateLayout, state_dir
+    from cf_guidance.state import StateLayout, state_dir
 
     ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
     logs = Path(StateLayout(state_dir(str(ws.project), environ={})).logs)
@@ -164,13 +164,13 @@ def test_cleanup_waits_for_a_worker_process_without_state_files(tmp_path: Path) 
     import sys
     import threading
 
-    from guidance.state import state_dir
+    from cf_guidance.state import state_dir
 
     ws = prepare(task(), tmp_path, install=None, base_dir=tmp_path)
     state = Path(state_dir(str(ws.project), environ={}))
     state.mkdir(parents=True)  # cleanup looks for workers only where the guard left state
     late_write = f"import os, time; time.sleep(0.5); os.makedirs({str(state / 'logs')!r}, exist_ok=True)"
-    worker = subprocess.Popen([sys.executable, "-c", late_write, "-m", "guidance.jobs.worker", "--project", str(ws.project)])
+    worker = subprocess.Popen([sys.executable, "-c", late_write, "-m", "cf_guidance.jobs.worker", "--project", str(ws.project)])
     cmdline = Path(f"/proc/{worker.pid}/cmdline")
     while not cmdline.read_bytes():  # Popen returns while exec may still be setting up argv
         threading.Event().wait(0.01)

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import SuiteError
-from guidance.headless.yamlmap import load, loads
+from cf_guidance.errors import SuiteError
+from cf_guidance.headless.yamlmap import load, loads
 
 DOC = """\
 name: demo

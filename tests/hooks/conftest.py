@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from guidance.hooks import dispatch, protocol
-from guidance.jobs import spool
+from cf_guidance.hooks import dispatch, protocol
+from cf_guidance.jobs import spool
 
 POLICY = """# Demo project
 

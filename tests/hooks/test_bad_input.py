@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guidance.errors import EventError
-from guidance.event import normalise
-from guidance.hooks import dispatch, protocol
-from guidance.limits import MAX_EVENT_BYTES
+from cf_guidance.errors import EventError
+from cf_guidance.event import normalise
+from cf_guidance.hooks import dispatch, protocol
+from cf_guidance.limits import MAX_EVENT_BYTES
 
 from .conftest import HookRunner
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from guidance.hooks import dispatch, handlers
+from cf_guidance.hooks import dispatch, handlers
 
 from .conftest import HookRunner, bash
 
@@ -204,11 +204,11 @@ def test_a_final_built_in_deny_loads_no_bundle(hook: HookRunner, monkeypatch: py
 
 
 def test_both_stages_share_one_shell_analysis(policy_hook: HookRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    import guidance.shell
+    import cf_guidance.shell
 
     analysed: list[str] = []
-    real = guidance.shell.analyze
-    monkeypatch.setattr(guidance.shell, "analyze", lambda command: analysed.append(command) or real(command))
+    real = cf_guidance.shell.analyze
+    monkeypatch.setattr(cf_guidance.shell, "analyze", lambda command: analysed.append(command) or real(command))
     assert permission(policy_hook("pre-bash", bash("git push --force origin main"))) == "deny"
     assert analysed == ["git push --force origin main"]
 

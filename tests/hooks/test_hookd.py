@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from guidance.hooks import hookd, protocol
-from guidance.installer import install
+from cf_guidance.hooks import hookd, protocol
+from cf_guidance.installer import install
 
 from .conftest import bash
 
@@ -101,9 +101,9 @@ def test_a_server_whose_code_changed_is_not_used(repo: Path, tmp_path: Path) -> 
     import shutil
 
     site = tmp_path / "site"
-    shutil.copytree(REPO / "guidance", site / "guidance", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(REPO / "hooks", site / "guidance" / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
-    launcher = str(site / "guidance" / "hooks" / "launcher.py")
+    shutil.copytree(REPO / "guidance", site / "cf_guidance", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(REPO / "hooks", site / "cf_guidance" / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
+    launcher = str(site / "cf_guidance" / "hooks" / "launcher.py")
 
     def run(payload: dict[str, Any]) -> subprocess.CompletedProcess[bytes]:
         environ = {k: v for k, v in os.environ.items() if not k.startswith(("GUIDANCE_", "CLAUDE_"))}
@@ -115,7 +115,7 @@ def test_a_server_whose_code_changed_is_not_used(repo: Path, tmp_path: Path) -> 
     assert wait_for(lambda: sockets(repo))
     [sock] = sockets(repo)
     first = sock.stat().st_ino
-    engine = site / "guidance" / "engine.py"
+    engine = site / "cf_guidance" / "engine.py"
     os.utime(engine, (time.time() + 5, time.time() + 5))  # "an upgrade"
     answer = run(bash("rm -rf /"))  # the stale server refuses; the client answers in-process
     assert json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -166,7 +166,7 @@ def test_forward_without_a_server_reads_nothing(tmp_path: Path) -> None:
 
 
 def test_decisions_answered_by_the_server_are_spooled(repo: Path) -> None:
-    from guidance.jobs import spool
+    from cf_guidance.jobs import spool
 
     call(repo, "pre-bash", bash("ls"))
     assert wait_for(lambda: sockets(repo))

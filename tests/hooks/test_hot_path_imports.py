@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from guidance.installer import install
+from cf_guidance.installer import install
 
 from .conftest import POLICY, bash
 
@@ -74,8 +74,8 @@ def test_cache_hit_imports_nothing_heavy(wired: tuple[Path, dict[str, list[str]]
         time.sleep(0.05)  # the server binds its socket just after the first hook returned
     modules = _imported(argv, event, root, hookd)
     if hookd == "0":
-        assert "guidance.hooks.dispatch" in modules
+        assert "cf_guidance.hooks.dispatch" in modules
     else:  # the warm server answered: the hook process decided nothing itself
-        assert "guidance.hooks.hookd" in modules and "guidance.hooks.dispatch" not in modules
+        assert "cf_guidance.hooks.hookd" in modules and "cf_guidance.hooks.dispatch" not in modules
     assert not modules & BANNED, sorted(modules & BANNED)
     assert not any(name.startswith(("pydantic", "click", "markdown_it", "cryptography", "yaml")) for name in modules)

@@ -43,9 +43,9 @@ def test_source_tree_from_another_cwd_through_a_path_with_spaces(tmp_path: Path,
 def test_installed_layout(tmp_path: Path, project: Path) -> None:
     site = tmp_path / "site-packages"
     ignore = shutil.ignore_patterns("__pycache__")
-    shutil.copytree(REPO / "guidance", site / "guidance", ignore=ignore)
-    shutil.copytree(REPO / "hooks", site / "guidance" / "hooks", ignore=ignore)
-    argv = [sys.executable, "-S", str(site / "guidance" / "hooks" / "launcher.py"), "pre-bash"]
+    shutil.copytree(REPO / "guidance", site / "cf_guidance", ignore=ignore)
+    shutil.copytree(REPO / "hooks", site / "cf_guidance" / "hooks", ignore=ignore)
+    argv = [sys.executable, "-S", str(site / "cf_guidance" / "hooks" / "launcher.py"), "pre-bash"]
     _assert_guards(argv, project, tmp_path)
     (project / "CLAUDE.md").write_text("## Safety\n\n- Never run `git push --force`.\n")
     # a cache miss compiles the policy, which needs site-packages (pydantic, markdown-it)
@@ -53,10 +53,10 @@ def test_installed_layout(tmp_path: Path, project: Path) -> None:
     assert json.loads(denied.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", denied.stderr
 
 
-@pytest.mark.parametrize("argv", [["-m", "guidance.hooks", "pre-bash"], ["-m", "guidance.cli", "hook", "pre-bash"]])
+@pytest.mark.parametrize("argv", [["-m", "cf_guidance.hooks", "pre-bash"], ["-m", "cf_guidance.cli", "hook", "pre-bash"]])
 def test_module_entrypoints(argv: list[str], project: Path) -> None:
-    if argv[1] == "guidance.cli":
-        argv = ["-c", "import sys; from guidance.cli import main; sys.argv[0] = 'cf-guidance'; main(sys.argv[1:])", *argv[2:]]
+    if argv[1] == "cf_guidance.cli":
+        argv = ["-c", "import sys; from cf_guidance.cli import main; sys.argv[0] = 'cf-guidance'; main(sys.argv[1:])", *argv[2:]]
     _assert_guards([sys.executable, *argv], project, project)
 
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from guidance.decision import ALLOW, ASK, DENY, WARN, Finding, decide
-from guidance.hooks import protocol
+from cf_guidance.decision import ALLOW, ASK, DENY, WARN, Finding, decide
+from cf_guidance.hooks import protocol
 
 
 def _decision(verdict: str):

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from guidance.cli import cli
-from guidance.errors import InstallError
-from guidance.installer import install, uninstall, verify
-from guidance.installer.install import LOCAL_STUB
+from cf_guidance.cli import cli
+from cf_guidance.errors import InstallError
+from cf_guidance.installer import install, uninstall, verify
+from cf_guidance.installer.install import LOCAL_STUB
 
 POLICY = "# Repo\n\n## Safety\n\n- Never run `git push --force`.\n"
 USER_SETTINGS = '{"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}]}}'
@@ -159,7 +159,7 @@ def test_cli_init_verify_uninstall(repo: Path) -> None:
 def test_cli_refuses_a_malformed_file_in_one_line(repo: Path) -> None:
     (repo / ".claude").mkdir()
     (repo / ".claude/settings.json").write_text("{")
-    from guidance.cli import main
+    from cf_guidance.cli import main
 
     with pytest.raises(SystemExit) as info:
         main(["init", "--target", str(repo)])

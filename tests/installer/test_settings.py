@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import InstallError
-from guidance.installer import settings
-from guidance.installer.wiring import CLAUDE, CODEX, TIMEOUT_S, WIRING, command_for
+from cf_guidance.errors import InstallError
+from cf_guidance.installer import settings
+from cf_guidance.installer.wiring import CLAUDE, CODEX, TIMEOUT_S, WIRING, command_for
 
 USER = {
     "model": "opus",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import shlex
 
-from guidance.hooks import dispatch, hookd, settings
-from guidance.installer.wiring import CLAUDE_OTHER_TOOLS, TIMEOUT_S, WIRING, command_for, our_command_name
+from cf_guidance.hooks import dispatch, hookd, settings
+from cf_guidance.installer.wiring import CLAUDE_OTHER_TOOLS, TIMEOUT_S, WIRING, command_for, our_command_name
 
 
 def test_every_wired_command_exists_and_handles_the_event_it_is_wired_to() -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import StateError
-from guidance.jobs import spool
+from cf_guidance.errors import StateError
+from cf_guidance.jobs import spool
 
 
 def test_enqueue_writes_a_complete_job_and_pending_lists_it(tmp_path: Path) -> None:

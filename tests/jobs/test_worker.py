@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from guidance import session, trust
-from guidance.errors import LedgerError
-from guidance.jobs import spool, worker
-from guidance.ledger.store import Ledger
+from cf_guidance import session, trust
+from cf_guidance.errors import LedgerError
+from cf_guidance.jobs import spool, worker
+from cf_guidance.ledger.store import Ledger
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ def test_a_crash_at_any_stage_loses_nothing_and_applies_nothing_twice(state: str
 
 _KILLED_WORKER = """
 import os, signal, sys
-from guidance.jobs import worker
+from cf_guidance.jobs import worker
 stage, after = sys.argv[2], int(sys.argv[3])
 seen = [0]
 def die(at, jobs):
@@ -119,19 +119,19 @@ def test_kill_9_mid_drain_loses_no_job_and_applies_none_twice(state: str, stage:
 
 
 def test_random_kill_9_of_real_worker_processes(state: str, tmp_path: Path) -> None:
-    """The real `python -m guidance.jobs.worker`, killed at random moments, then finished by the next one."""
+    """The real `python -m cf_guidance.jobs.worker`, killed at random moments, then finished by the next one."""
     ids = [decision_job(state, i) for i in range(600)]
     env = dict(os.environ, GUIDANCE_STATE_DIR=state)
     rng = random.Random(4)
     kills = 0
     for _ in range(4):
-        proc = subprocess.Popen([sys.executable, "-m", "guidance.jobs.worker", "--project", str(tmp_path)], env=env)
+        proc = subprocess.Popen([sys.executable, "-m", "cf_guidance.jobs.worker", "--project", str(tmp_path)], env=env)
         time.sleep(rng.uniform(0.15, 0.6))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             kills += 1
         proc.wait()
-    done = subprocess.run([sys.executable, "-m", "guidance.jobs.worker", "--project", str(tmp_path)], env=env)
+    done = subprocess.run([sys.executable, "-m", "cf_guidance.jobs.worker", "--project", str(tmp_path)], env=env)
     assert done.returncode == 0
     jobs = ledger_jobs(state)
     assert Counter(jobs).most_common(1)[0][1] == 1 and jobs == ids
@@ -224,7 +224,7 @@ def test_old_session_summaries_are_pruned(state: str) -> None:
 
 
 def test_verify_smoke_session_does_not_move_trust(state: str) -> None:
-    from guidance.state import SMOKE_SESSION
+    from cf_guidance.state import SMOKE_SESSION
 
     decision_job(state, 1, "deny", session_id=SMOKE_SESSION)
     worker.drain(state)

@@ -7,7 +7,7 @@ import hashlib
 
 import pytest
 
-from guidance.ledger import checkpoint as cp
+from cf_guidance.ledger import checkpoint as cp
 
 ORIGIN = cp.ORIGIN_PREFIX + "0123456789abcdef"
 HEAD = hashlib.sha256(b"x").hexdigest()

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from guidance.cli import cli
-from guidance.jobs import spool, worker
-from guidance.ledger.store import Ledger
-from guidance.state import state_dir
+from cf_guidance.cli import cli
+from cf_guidance.jobs import spool, worker
+from cf_guidance.ledger.store import Ledger
+from cf_guidance.state import state_dir
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import ConfigError, StateError
-from guidance.ledger import keys
+from cf_guidance.errors import ConfigError, StateError
+from cf_guidance.ledger import keys
 
 
 def test_first_use_creates_a_private_32_byte_key(tmp_path: Path) -> None:

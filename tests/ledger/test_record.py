@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from guidance.errors import LedgerIntegrityError
-from guidance.ledger import record
+from cf_guidance.errors import LedgerIntegrityError
+from cf_guidance.ledger import record
 
 BODY = {"seq": 0, "prev": record.GENESIS, "kid": "abcd1234", "kind": "decision", "session_id": "s", "agent_id": "",
         "ts": "2026-01-01T00:00:00.000Z", "v": 1, "event": {"b": [1, {"z": 1, "a": "é"}], "a": None}}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.ledger.redact import redact, redact_text
+from cf_guidance.ledger.redact import redact, redact_text
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,7 @@ def test_redaction_is_idempotent() -> None:
 
 
 def test_pre_check_covers_every_secret_member_name() -> None:
-    from guidance.ledger.redact import _MARKERS, _SECRET_KEYS, maybe_secret
+    from cf_guidance.ledger.redact import _MARKERS, _SECRET_KEYS, maybe_secret
 
     assert all(any(marker in name for marker in _MARKERS) for name in _SECRET_KEYS)
     assert not maybe_secret({"tool_input": {"command": "make test"}, "n": [1, 2]})

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from guidance.jobs import spool, worker
-from guidance.ledger.status import ENV_VARS, collect
+from cf_guidance.jobs import spool, worker
+from cf_guidance.ledger.status import ENV_VARS, collect
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from guidance.errors import LedgerError, LedgerIntegrityError
-from guidance.ledger import keys
-from guidance.ledger.store import OK, TAMPERED, TORN, Ledger, verify_export
+from cf_guidance.errors import LedgerError, LedgerIntegrityError
+from cf_guidance.ledger import keys
+from cf_guidance.ledger.store import OK, TAMPERED, TORN, Ledger, verify_export
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -75,7 +75,7 @@ def _edit_field(ledger: Ledger) -> None:
 
 def _edit_and_rehash(ledger: Ledger) -> None:
     """An attacker without the key recomputes the hash chain: the HMAC still gives it away."""
-    from guidance.ledger.record import canonical, record_hash
+    from cf_guidance.ledger.record import canonical, record_hash
 
     out, prev = [], "0" * 64
     for raw in lines(ledger):
@@ -237,7 +237,7 @@ def test_next_append_quarantines_a_torn_tail(state: Path) -> None:
 
 _KILLED_WRITER = """
 import os, signal, sys
-from guidance.ledger.store import Ledger
+from cf_guidance.ledger.store import Ledger
 def die_mid_write(stage, fd, data):
     if stage == "append":
         os.write(fd, data[: len(data) // 2])
@@ -313,7 +313,7 @@ def test_batch_append_skips_jobs_already_applied(state: Path) -> None:
 
 _APPENDER = """
 import sys
-from guidance.ledger.store import Ledger
+from cf_guidance.ledger.store import Ledger
 ledger = Ledger(sys.argv[1])
 for i in range(int(sys.argv[3])):
     ledger.append({"kind": "decision", "job": f"{sys.argv[2]}-{i}", "event": {"i": i}}, sync=False)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from guidance.cli import cli
+from cf_guidance.cli import cli
 
-SERVER = [sys.executable, "-c", "from guidance.cli import main; main()", "model-server"]
+SERVER = [sys.executable, "-c", "from cf_guidance.cli import main; main()", "model-server"]
 
 
 def test_serves_logs_and_stops_on_sigterm(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from guidance.errors import RunnerError
-from guidance.modelserver import ModelServer, ToolResult
-from guidance.modelserver.server import count_assistant_turns
+from cf_guidance.errors import RunnerError
+from cf_guidance.modelserver import ModelServer, ToolResult
+from cf_guidance.modelserver.server import count_assistant_turns
 
 SCRIPT = {
     "turns": [

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from guidance.modelserver import ModelServer, ToolResult
-from guidance.modelserver.responses import count_model_turns
+from cf_guidance.modelserver import ModelServer, ToolResult
+from cf_guidance.modelserver.responses import count_model_turns
 
 SCRIPT = {
     "turns": [

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from guidance.errors import ConfigError
-from guidance.modelserver.script import FALLBACK_TEXT, Script, Turn, load_script
+from cf_guidance.errors import ConfigError
+from cf_guidance.modelserver.script import FALLBACK_TEXT, Script, Turn, load_script
 
 GOOD_YAML = """\
 model: claude-sonnet-4-5

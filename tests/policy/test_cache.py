@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
-from guidance.policy import cache
-from guidance.policy.cache import cache_path, load_bundle
+from tests.conftest import package_path
+
+from cf_guidance.policy import cache
+from cf_guidance.policy.cache import cache_path, load_bundle
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -200,7 +202,7 @@ FORBIDDEN_ON_HIT = ("json", "re", "typing", "hashlib", "pathlib", "dataclasses",
 
 _PROBE = """
 import sys
-from guidance.policy.cache import load_bundle
+from cf_guidance.policy.cache import load_bundle
 bundle = load_bundle(sys.argv[1])
 print(len(bundle["checks"]))
 print(",".join(sorted(m for m in {forbidden!r} if m in sys.modules)))
@@ -208,7 +210,7 @@ print(",".join(sorted(m for m in {forbidden!r} if m in sys.modules)))
 
 
 def run_probe(project: Path, *flags: str) -> list[str]:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(os.environ, PYTHONPATH=package_path())
     env.pop("GUIDANCE_STATE_DIR", None)
     result = subprocess.run(
         [sys.executable, *flags, "-c", _PROBE.format(forbidden=FORBIDDEN_ON_HIT), str(project)],
@@ -351,7 +353,7 @@ def test_unknown_part_is_an_error(project: Path) -> None:
 def test_decide_part_hit_imports_only_the_standard_library(project: Path) -> None:
     write_policy(project, "- Never run `make a`\n")
     load_bundle(str(project))
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(os.environ, PYTHONPATH=package_path())
     env.pop("GUIDANCE_STATE_DIR", None)
     probe = _PROBE.replace("load_bundle(sys.argv[1])", "load_bundle(sys.argv[1], part='decide')")
     result = subprocess.run(

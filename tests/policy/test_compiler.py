@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guidance import __version__, limits
-from guidance.errors import PolicyError
-from guidance.policy import compiler
-from guidance.policy.compiler import compile_project, compile_sources
-from guidance.policy.model import BundleModel
+from cf_guidance import __version__, limits
+from cf_guidance.errors import PolicyError
+from cf_guidance.policy import compiler
+from cf_guidance.policy.compiler import compile_project, compile_sources
+from cf_guidance.policy.model import BundleModel
 
 SOURCE_RE = re.compile(r"^CLAUDE(\.local)?\.md:\d+$")
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from guidance.policy import grammar
-from guidance.policy.compiler import compile_sources
-from guidance.policy.markdown import parse
+from cf_guidance.policy import grammar
+from cf_guidance.policy.compiler import compile_sources
+from cf_guidance.policy.markdown import parse
 from tests.conftest import CORPUS
 
 FILES = sorted(CORPUS.glob("[0-9][0-9]-*.md"))

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from guidance.policy.compiler import compile_sources
+from cf_guidance.policy.compiler import compile_sources
 from tests.conftest import REPO
 
 EXAMPLE = REPO / "CLAUDE.md.example"

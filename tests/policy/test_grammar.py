@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from guidance.policy import grammar
-from guidance.policy.compiler import compile_sources
+from cf_guidance.policy import grammar
+from cf_guidance.policy.compiler import compile_sources
 
 
 def simplified(check: dict[str, Any]) -> tuple[Any, ...]:

@@ -1,4 +1,4 @@
-"""The public surface of guidance.policy: sorted, complete, lazy."""
+"""The public surface of cf_guidance.policy: sorted, complete, lazy."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import importlib
 
 import pytest
 
-import guidance.policy as policy
+import cf_guidance.policy as policy
 
 
 def test_all_is_sorted_and_resolves() -> None:

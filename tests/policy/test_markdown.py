@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guidance.policy.markdown import CODE_OPEN, parse
+from cf_guidance.policy.markdown import CODE_OPEN, parse
 
 DOC = """\
 # Service

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from guidance.policy.compiler import compile_sources
-from guidance.policy.report import render_bundle_text
+from cf_guidance.policy.compiler import compile_sources
+from cf_guidance.policy.report import render_bundle_text
 
 
 def test_lists_rules_checks_settings_and_diagnostics() -> None:

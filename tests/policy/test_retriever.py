@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
-from guidance.policy import retriever
-from guidance.policy.compiler import compile_sources
-from guidance.policy.retriever import classify_intent, context_text, retrieve, terms, tool_class
+from tests.conftest import package_path
+
+from cf_guidance.policy import retriever
+from cf_guidance.policy.compiler import compile_sources
+from cf_guidance.policy.retriever import classify_intent, context_text, retrieve, terms, tool_class
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -150,9 +152,9 @@ def test_context_text(bundle: dict[str, Any]) -> None:
 
 def test_retriever_import_is_standard_library_only() -> None:
     probe = (
-        "import sys; import guidance.policy.retriever as r; "
+        "import sys; import cf_guidance.policy.retriever as r; "
         "print(','.join(sorted(m for m in ('re','json','typing','hashlib','pydantic','markdown_it') if m in sys.modules)))"
     )
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(os.environ, PYTHONPATH=package_path())
     out = subprocess.run([sys.executable, "-S", "-c", probe], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.shell import analyze
+from cf_guidance.shell import analyze
 
 SEEN = [
     "rm -rf /",

@@ -21,10 +21,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guidance.shell import analysis
-from guidance.shell.model import Command, ShellAnalysis, plain_command
-from guidance.shell.parser import split_literal, split_plain
-from guidance.shell.unwrap import SHELLS, WRAPPERS, _LAUNCH_PRECHECKS, _LAUNCHERS, passive
+from cf_guidance.shell import analysis
+from cf_guidance.shell.model import Command, ShellAnalysis, plain_command
+from cf_guidance.shell.parser import split_literal, split_plain
+from cf_guidance.shell.unwrap import SHELLS, WRAPPERS, _LAUNCH_PRECHECKS, _LAUNCHERS, passive
 from tests.corpus.loader import all_cases
 
 TESTS = Path(__file__).resolve().parent.parent
@@ -179,7 +179,7 @@ def test_random_literal_text_gives_the_same_analysis_every_way(line: str) -> Non
 def test_the_fast_path_is_taken_for_an_everyday_line(monkeypatch: pytest.MonkeyPatch) -> None:
     """The fast path builds the commands of `git status --short && npm test` itself: no Arg,
     no `strip_wrappers`, no `nested`."""
-    from guidance.shell import unwrap
+    from cf_guidance.shell import unwrap
 
     def forbidden(*_: object) -> object:
         raise AssertionError("the full path was taken")
@@ -199,7 +199,7 @@ def test_the_fast_path_is_taken_for_an_everyday_line(monkeypatch: pytest.MonkeyP
 def test_the_literal_path_is_taken_for_everyday_lines(line: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Everyday lines with quotes and redirections build their commands without the lexer,
     the parser, Arg, `strip_wrappers` or `nested`."""
-    from guidance.shell import parser
+    from cf_guidance.shell import parser
 
     def forbidden(*_: object) -> object:
         raise AssertionError("the full path was taken")

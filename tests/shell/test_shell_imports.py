@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.conftest import package_path
+
 BANNED = {"typing", "re", "json", "pathlib", "dataclasses", "enum", "subprocess", "hashlib", "inspect",
           "fnmatch", "glob", "shlex", "pydantic", "click", "markdown_it", "cryptography", "yaml", "site"}
 COMMANDS = [
@@ -23,10 +23,10 @@ COMMANDS = [
 
 
 def test_analysing_every_kind_of_command_imports_no_banned_module() -> None:
-    code = "from guidance.shell import analyze\n" + "".join(f"analyze({c!r})\n" for c in COMMANDS)
+    code = "from cf_guidance.shell import analyze\n" + "".join(f"analyze({c!r})\n" for c in COMMANDS)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONPATH"] = package_path()
     result = subprocess.run([sys.executable, "-S", "-X", "importtime", "-c", code], capture_output=True, text=True, env=env, timeout=60, check=True)
     modules = {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:") and "|" in line}
-    assert "guidance.shell.interpreters" in modules  # the lazy paths were exercised
+    assert "cf_guidance.shell.interpreters" in modules  # the lazy paths were exercised
     assert not modules & BANNED, sorted(modules & BANNED)

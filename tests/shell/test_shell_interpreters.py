@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.shell import analyze
-from guidance.shell.interpreters import inline_code
+from cf_guidance.shell import analyze
+from cf_guidance.shell.interpreters import inline_code
 
 
 def inner(command: str) -> list[tuple[list[str], list[tuple[str, str]]]]:

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
-from guidance.shell import ShellAnalysis, analyze
+from cf_guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
+from cf_guidance.shell import ShellAnalysis, analyze
 
 
 def test_command_longer_than_the_limit_is_incomplete_but_its_start_is_seen() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.shell import analyze
+from cf_guidance.shell import analyze
 
 
 def seen(command: str) -> list[tuple[str, list[str]]]:
@@ -274,7 +274,7 @@ def test_problems_are_single_printable_lines() -> None:
 
 
 def _dump(tree: object) -> object:
-    from guidance.shell.parser import CommandList, SimpleNode
+    from cf_guidance.shell.parser import CommandList, SimpleNode
 
     if isinstance(tree, CommandList):
         return [([[_dump(node) for node in pipeline] for pipeline in and_or], bg) for and_or, bg in tree.items]
@@ -285,8 +285,8 @@ def _dump(tree: object) -> object:
 
 
 def _full_parse(src: str) -> tuple[object, list[str], int]:
-    from guidance.shell.lexer import ParseState
-    from guidance.shell.parser import Parser
+    from cf_guidance.shell.lexer import ParseState
+    from cf_guidance.shell.parser import Parser
 
     state = ParseState()
     tree = Parser(src, 0, state).parse_program()
@@ -307,7 +307,7 @@ NOT_PLAIN = [
 
 @pytest.mark.parametrize("src", PLAIN)
 def test_plain_lines_take_the_fast_path(src: str) -> None:
-    from guidance.shell.parser import parse_plain
+    from cf_guidance.shell.parser import parse_plain
 
     plain = parse_plain(src)
     assert plain is not None
@@ -317,14 +317,14 @@ def test_plain_lines_take_the_fast_path(src: str) -> None:
 
 @pytest.mark.parametrize("src", NOT_PLAIN)
 def test_other_lines_take_the_full_parser(src: str) -> None:
-    from guidance.shell.parser import parse_plain
+    from cf_guidance.shell.parser import parse_plain
 
     assert parse_plain(src) is None
 
 
 def test_fast_path_agrees_with_the_full_parser_on_the_corpus() -> None:
     """Every corpus command the fast path accepts parses to the full parser's tree."""
-    from guidance.shell.parser import parse_plain
+    from cf_guidance.shell.parser import parse_plain
     from tests.corpus.loader import all_cases
 
     taken = 0
@@ -344,7 +344,7 @@ def test_fast_path_agrees_with_the_full_parser_on_random_lines() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from guidance.shell.parser import parse_plain
+    from cf_guidance.shell.parser import parse_plain
 
     @settings(max_examples=2000, deadline=None)
     @given(st.text(alphabet="aZ09-=~;|&% \t^@+:./_if", max_size=24))

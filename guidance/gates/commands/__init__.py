@@ -6,12 +6,12 @@ into findings. Hot path: standard library only.
 
 from __future__ import annotations
 
-from guidance.paths import Resolver, resolver_for
+from cf_guidance.paths import Resolver, resolver_for
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.gates._base import GateContext
-    from guidance.shell.model import Command
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.shell.model import Command
 
 
 class Args:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from guidance.gates.commands import Args
+from cf_guidance.gates.commands import Args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.shell.model import Command
+    from cf_guidance.shell.model import Command
 
 _KUBECTL_VALUE = frozenset(("-n", "--namespace", "-l", "--selector", "-f", "--filename", "--context", "--kubeconfig", "-o", "--output", "--field-selector", "--grace-period", "--timeout", "--cluster", "--user", "-c", "--container"))
 _AWS_VALUE = frozenset(("--profile", "--region", "--output", "--endpoint-url", "--query"))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from guidance.gates.commands import Args
+from cf_guidance.gates.commands import Args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.shell.model import Command, ShellAnalysis
 
 SQL_CLIENTS = frozenset(("psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "clickhouse-client", "cockroach", "sqlcmd", "mongo", "mongosh", "cqlsh", "pgcli", "mycli", "litecli", "usql"))
 _SQL_OPTS = {

@@ -7,12 +7,12 @@ Paths are returned as written; callers resolve them.
 
 from __future__ import annotations
 
-from guidance.gates.commands import Args
-from guidance.gates.commands.git import split as git_split
+from cf_guidance.gates.commands import Args
+from cf_guidance.gates.commands.git import split as git_split
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.shell.model import Command
+    from cf_guidance.shell.model import Command
 
 #: Programs whose file arguments are read.
 READERS = frozenset(

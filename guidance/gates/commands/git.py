@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guidance.gates.commands import Args
+from cf_guidance.gates.commands import Args
 
 #: git options that come before the subcommand and take a value.
 _GLOBAL_WITH_VALUE = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env"))
@@ -33,7 +33,7 @@ BRANCHED = frozenset(
 
 
 def analyse(args: list[str]) -> list[tuple[str, str]]:
-    """Findings of `git ARGS`: (code, detail). Codes are documented in guidance.gates.destructive."""
+    """Findings of `git ARGS`: (code, detail). Codes are documented in cf_guidance.gates.destructive."""
     if BRANCHED.isdisjoint(args) and not _may_set_alias(args):
         return []  # the subcommand is one of the words, and only `-c alias.X=...` could rename it
     return _analyse(args)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from guidance.gates.commands import Args
+from cf_guidance.gates.commands import Args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.gates._base import GateContext
-    from guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.shell.model import Command, ShellAnalysis
 
 DELETERS = frozenset(("rm", "rmdir", "unlink", "shred", "srm", "wipe", "trash", "trash-put", "gio"))
 #: find actions that delete what find matched.

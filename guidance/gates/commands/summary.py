@@ -10,13 +10,13 @@ such skip exact). Computed once per event (kept on the GateContext), never acros
 
 from __future__ import annotations
 
-from guidance.gates.commands import is_interpreter
-from guidance.gates.commands.files import file_effects, may_touch_files
+from cf_guidance.gates.commands import is_interpreter
+from cf_guidance.gates.commands.files import file_effects, may_touch_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from guidance.gates._base import GateContext
-    from guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.shell.model import Command, ShellAnalysis
 
 
 class Summary:
@@ -71,7 +71,7 @@ class Summary:
         self.sockets = sockets
         self.code = bool(codes)
         self.language = language
-        #: some command reads / writes / reads or writes a file (guidance.gates.commands.files.file_effects)
+        #: some command reads / writes / reads or writes a file (cf_guidance.gates.commands.files.file_effects)
         self.reads = reads
         self.writes = writes
         self.files = reads or writes
@@ -88,7 +88,7 @@ class Summary:
         self.nopasswd = "nopasswd" in argv_text.lower()
         #: some command's program name is computed when it runs (`$X`, `` `x` ``)
         self.dynamic = dynamic
-        #: some program is mkfs* / a shell or interpreter (guidance.gates.commands.is_interpreter)
+        #: some program is mkfs* / a shell or interpreter (cf_guidance.gates.commands.is_interpreter)
         self.mkfs = mkfs
         self.interpreter = interpreter
 

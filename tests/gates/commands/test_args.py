@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates.commands import Args, is_interpreter
+from cf_guidance.gates.commands import Args, is_interpreter
 
 
 @pytest.mark.parametrize(

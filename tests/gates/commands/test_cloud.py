@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates.commands.cloud import analyse
-from guidance.shell.model import Command
+from cf_guidance.gates.commands.cloud import analyse
+from cf_guidance.shell.model import Command
 
 
 @pytest.mark.parametrize(

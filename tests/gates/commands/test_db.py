@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates.commands.db import sql_findings
+from cf_guidance.gates.commands.db import sql_findings
 
 
 @pytest.mark.parametrize(

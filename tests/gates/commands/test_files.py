@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates.commands.files import file_effects
-from guidance.shell import analyze
+from cf_guidance.gates.commands.files import file_effects
+from cf_guidance.shell import analyze
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_file_effects(command: str, reads: list[str], writes: list[str]) -> None
 def test_git_lines_without_a_file_subcommand_skip_the_subcommand_parse() -> None:
     """`git status` needs no parse: a line whose words hold none of the subcommands that name
     files has no word effects (the shortcut must agree with the full parse)."""
-    from guidance.gates.commands import files
+    from cf_guidance.gates.commands import files
 
     subs = ("status", "log", "show", "diff", "blame", "cat-file", "checkout", "restore", "rm", "mv", "clean", "add", "commit", "push")
     for prefix in ("", "-C dir ", "--no-pager ", "-c a=b "):
@@ -63,8 +63,8 @@ def test_git_lines_without_a_file_subcommand_skip_the_subcommand_parse() -> None
 @pytest.mark.parametrize("words", ["README.md", "a b c", "'' x", "x -", "-n 5 x", "x -- -y", "a > out", "a 2>&1 >/dev/null", "a < in"])
 def test_plain_readers_without_options_read_every_word(program: str, words: str) -> None:
     # The option-free line skips the argument parser; it must give what the parser's positionals give.
-    from guidance.gates.commands import Args
-    from guidance.gates.commands.files import _SHORT_VALUE_OPTS, _file_words, redirect_effects
+    from cf_guidance.gates.commands import Args
+    from cf_guidance.gates.commands.files import _SHORT_VALUE_OPTS, _file_words, redirect_effects
 
     cmd = analyze(f"{program} {words}").commands[0]
     reads, writes = redirect_effects(cmd)

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates.commands.git import analyse, split
+from cf_guidance.gates.commands.git import analyse, split
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ _TAILS = ("", "--force", "-f", "--hard", "-fd", "-- .", ". x", "-D x", "--prune=
 @pytest.mark.parametrize("sub", _SUBCOMMANDS)
 def test_the_fast_path_of_analyse_changes_no_finding(sub: str) -> None:
     """`analyse` skips lines whose words hold no branched subcommand and no `-c`: exactly the lines `_analyse` finds nothing in."""
-    from guidance.gates.commands import git
+    from cf_guidance.gates.commands import git
 
     for tail in _TAILS:
         for prefix in ("", "-C dir ", "--no-pager ", "-c core.pager=less "):

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from guidance.gates.commands.rm import deletions, find_deletes, find_roots
-from guidance.shell import analyze
+from cf_guidance.gates.commands.rm import deletions, find_deletes, find_roots
+from cf_guidance.shell import analyze
 
 
 @pytest.mark.parametrize(
@@ -49,8 +49,8 @@ def test_deletions(command: str, expected: list[tuple[str | None, bool]]) -> Non
 
 
 def test_deletions_of_is_worked_out_once_per_event() -> None:
-    from guidance.gates._base import GateContext
-    from guidance.gates.commands.rm import deletions_of
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.commands.rm import deletions_of
     from tests.gates.support import bash, bundle
 
     ctx = GateContext(bash("rm -rf build && ls"), bundle())
