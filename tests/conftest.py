@@ -12,6 +12,13 @@ SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus" / "claude-md"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_witness_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Ledger witnesses (cf_guidance.ledger.witness) of test ledgers go to a temp data dir, never
+    to the user's ~/.local/share; subprocesses (hooks, workers, the real clients) inherit it."""
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """An empty project directory (a git repo is not needed by most tests)."""

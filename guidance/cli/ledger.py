@@ -35,11 +35,16 @@ def _dirs(target: Path | None) -> tuple[str, str]:
 
 
 def _ledger(target: Path | None, *, must_exist: bool = True) -> Any:
+    """The project's ledger. A missing one is an error, unless its witness remembers it (then
+    `verify` reports the state directory as wiped)."""
+    import os
+
     from cf_guidance.ledger.store import Ledger
+    from cf_guidance.ledger.witness import witness_path
 
     project, state = _dirs(target)
     ledger = Ledger(state)
-    if must_exist and not ledger.path.exists():
+    if must_exist and not ledger.path.exists() and not os.path.exists(witness_path(state)):
         raise ConfigError(f"no ledger at {ledger.path}; run `cf-guidance init --target {project}` and use the agent, or check --target")
     return ledger
 
@@ -58,9 +63,18 @@ def _report_lines(report: Any) -> list[str]:
         lines = [f"ok: {report.records} records, head {report.head[:16]}, {anchored}"]
         if report.unanchored:
             lines.append(f"  {report.unanchored} records after the last checkpoint are protected by their HMACs only")
+        for path, size in report.witnessed:
+            lines.append(f"  extends the witness {path} ({size} records)")
+        if not report.witnessed:
+            lines.append("  no witness yet (the worker writes one after its next drain): a rolled-back state directory would not be noticed")
+        if report.lost_records:
+            lines.append(f"  {report.lost_records} records are signed by keys declared lost (keys/lost.json): checked by hash chain and checkpoints only")
         return lines
     where = f" (record seq {report.bad_seq}, line {report.bad_line})" if report.bad_seq is not None else ""
-    return [f"{report.status.upper()}{where}: {report.problem}", f"  {report.records} records before it verify"]
+    lines = [f"{report.status.upper()}{where}: {report.problem}"]
+    lines.extend(f"{report.status.upper()}: {problem}" for problem in report.problems[1:])
+    lines.append(f"  {report.records} records before it verify" if report.bad_seq is not None else f"  {report.records} records verify")
+    return lines
 
 
 @click.group("ledger")
@@ -70,11 +84,13 @@ def ledger_group() -> None:
 
 @ledger_group.command("verify")
 @_TARGET
+@click.option("--witness", "witnesses", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              help="Also check against this exported witness (`cf-guidance ledger witness --out FILE`); repeatable.")
 @_JSON
 @click.pass_context
-def verify_cmd(ctx: click.Context, target: Path | None, as_json: bool) -> None:
-    """Check every record's hash, chain and HMAC, and every signed checkpoint."""
-    report = _ledger(target).verify()
+def verify_cmd(ctx: click.Context, target: Path | None, witnesses: tuple[Path, ...], as_json: bool) -> None:
+    """Check every record's hash, chain and HMAC, every signed checkpoint, and the ledger against its witness."""
+    report = _ledger(target).verify([str(w) for w in witnesses])
     if as_json:
         _echo_json(report.to_dict())
     else:
@@ -123,8 +139,10 @@ def _show_line(record: dict[str, Any]) -> str:
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="File to write.")
 def export_cmd(target: Path | None, out: Path) -> None:
     """Write records, signed checkpoints and public keys for an auditor (signs a final checkpoint)."""
-    result = _ledger(target).export(out)
+    ledger = _ledger(target)
+    result = ledger.export(out)
     click.echo(f"exported {result['records']} records and {result['checkpoints']} checkpoints to {result['path']}")
+    _advance_witness(ledger)
 
 
 @ledger_group.command("verify-export")
@@ -160,20 +178,81 @@ def repair_cmd(target: Path | None) -> None:
 @_TARGET
 def checkpoint_cmd(target: Path | None) -> None:
     """Sign a checkpoint at the current head now."""
-    checkpoint = _ledger(target).checkpoint()
+    ledger = _ledger(target)
+    checkpoint = ledger.checkpoint()
     click.echo(f"signed checkpoint at {checkpoint.size} records" if checkpoint else "the head is already covered by a checkpoint")
+    _advance_witness(ledger)
+
+
+def _advance_witness(ledger: Any, **options: bool) -> None:
+    for problem in ledger.witness(**options):
+        click.echo(f"witness not advanced: {problem}", err=True)
 
 
 @ledger_group.command("rotate-key")
 @_TARGET
-def rotate_key_cmd(target: Path | None) -> None:
-    """Retire the ledger key (kept under keys/retired/ for verification) and create a new one."""
+@click.option("--replace-lost", is_flag=True,
+              help="The key file is gone for good: declare the keys its records name lost (keys/lost.json) and go on under a new key.")
+def rotate_key_cmd(target: Path | None, replace_lost: bool) -> None:
+    """Retire the ledger key and checkpoint key (kept under keys/retired/ for verification) and create new ones."""
     from cf_guidance.ledger import keys
+    from cf_guidance.ledger.store import Ledger
 
     ledger = _ledger(target, must_exist=False)
-    ledger.checkpoint()  # the old key signs everything written with it
-    old, new = keys.rotate(ledger.state_dir)
-    click.echo(f"rotated ledger key {old} -> {new}")
+    if replace_lost:
+        lost = _lost_key_ids(ledger)
+        old, new = keys.rotate(ledger.state_dir, replace_lost=True)
+        keys.declare_lost(ledger.state_dir, lost)
+        if lost:
+            click.echo(f"declared lost: {', '.join(lost)} (their records are checked by hash chain and checkpoints only)")
+    else:
+        ledger.checkpoint()  # the old keys sign everything written with them
+        old, new = keys.rotate(ledger.state_dir)
+    click.echo(f"rotated ledger key {old or '(missing)'} -> {new}")
+    _advance_witness(Ledger(ledger.state_dir), accept_keys=True)
+
+
+def _lost_key_ids(ledger: Any) -> list[str]:
+    """Key ids the records name that no key file (current, retired or from the environment) holds."""
+    from cf_guidance.ledger import keys
+    from cf_guidance.ledger.record import chain_fields, split
+
+    try:
+        known = set(keys.load(ledger.state_dir, create=False).by_id)
+    except keys.MissingKeyError:
+        known = set()
+    named: set[str] = set()
+    for line in ledger.lines():
+        named.add(chain_fields(split(line)[0])[2])
+    return sorted(named - known)
+
+
+@ledger_group.command("witness")
+@_TARGET
+@click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the witness to FILE (commit it, or ship it elsewhere; check with `ledger verify --witness FILE`).")
+@click.option("--reset", is_flag=True, help="Accept the ledger as it is now (after you reviewed what `ledger verify` reported).")
+def witness_cmd(target: Path | None, out: Path | None, reset: bool) -> None:
+    """Advance the ledger's witness (kept outside the state directory) and print what it saw."""
+    import shutil
+
+    from cf_guidance.ledger import witness
+
+    ledger = _ledger(target)
+    problems = ledger.witness(reset=reset)
+    for problem in problems:
+        click.echo(f"witness not advanced: {problem}", err=True)
+    path = witness.witness_path(ledger.state_dir)
+    found = witness.load(path)
+    if found is None:
+        click.echo(f"no witness at {path} yet: the ledger is empty")
+    else:
+        click.echo(f"witness {path}: {found.size} records of {found.origin}, {found.checkpoints} checkpoints, {found.time}")
+        if out is not None:
+            shutil.copyfile(path, out)
+            click.echo(f"copied to {out}")
+    if problems:
+        raise click.exceptions.Exit(EXIT_TAMPERED)
 
 
 @ledger_group.command("public-key")
@@ -274,6 +353,13 @@ def status_cmd(target: Path | None, as_json: bool) -> None:
             out.write(f"  {key.replace('_', ' ')}: {ledger[key]}\n")
     for key in ledger.get("verifier_keys", []):
         out.write(f"public key: {key}\n")
+    seen = ledger.get("witness") or {}
+    if seen.get("error"):
+        out.write(f"witness:    {seen['error']}\n")
+    elif seen.get("records") is None:
+        out.write(f"witness:    none yet ({seen.get('path')})\n")
+    else:
+        out.write(f"witness:    {seen['records']} records on {seen['time']}  ({seen['path']})\n")
     spooled = info["spool"]
     out.write(f"spool:      {spooled['pending']} pending, {spooled['rejected']} rejected\n")
     out.write(f"worker:     {_worker_line(info['worker'])}\n")

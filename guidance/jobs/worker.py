@@ -9,7 +9,9 @@ fsync. A worker killed at any point leaves jobs that the next one finds; the led
 job ids it already holds (`Ledger.append_many(skip_applied_jobs=True)`), so nothing is
 applied twice. Derived state (trust scores, per-session summaries) is rebuilt from the
 ledger behind a cursor, and a session-end record triggers a signed checkpoint and, when
-`GUIDANCE_AUTOPILOT_ENABLED` is set, one detached `cf-guidance autopilot --once`.
+`GUIDANCE_AUTOPILOT_ENABLED` is set, one detached `cf-guidance autopilot --once`. Last, the
+worker advances the ledger's witness (cf_guidance.ledger.witness), or records in
+`logs/worker.json` why it would not move.
 """
 
 from __future__ import annotations
@@ -161,7 +163,11 @@ def drain(
             _apply_batch(state_dir, ledger, paths, result, fault)
         derive(state_dir, ledger, project_dir=project_dir, result=result, fault=fault)
         prune_sessions(state_dir)
+        # The witness outside the state directory moves forward only over a ledger that extends it.
+        witness_problems = ledger.witness()
         status.update(state="idle", finished=utc_now(), last=result.to_dict())
+        if witness_problems:
+            status["witness"] = witness_problems
     except GuidanceError as exc:
         status.update(state="failed", finished=utc_now(), error=str(exc))
         raise

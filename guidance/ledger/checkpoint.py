@@ -13,10 +13,11 @@ checkpoint and does not claim to be one; it borrows the format, the strict parsi
 key id rule `SHA-256(name || 0x0A || 0x01 || public key)[:4]`. Signatures from unknown keys
 are ignored; a note needs at least one signature from a known key.
 
-The Ed25519 key is derived from the ledger secret (`HMAC-SHA256(secret, SEED_LABEL)` as the
-seed), so rotating the secret rotates it too and no second private file needs guarding; an
-auditor only needs the public verifier key (`<name>+<key id hex>+<base64(0x01 || key)>`,
-the golang.org/x/mod/sumdb/note format), which `export` includes and `status` prints.
+The Ed25519 key is its own secret (`keys/checkpoint.ed25519`, cf_guidance.ledger.keys), not
+derived from the HMAC key: whoever holds only the HMAC key (from `GUIDANCE_LEDGER_KEY`, say)
+cannot sign checkpoints. An auditor or a witness only needs the public verifier key
+(`<name>+<key id hex>+<base64(0x01 || key)>`, the golang.org/x/mod/sumdb/note format), which
+`export` includes and `status` prints.
 """
 
 from __future__ import annotations
@@ -24,17 +25,15 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import hmac
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from cf_guidance.errors import LedgerIntegrityError
-from cf_guidance.ledger.keys import Keyring, key_id
+from cf_guidance.ledger.keys import Keyring
 
 ORIGIN_PREFIX = "cf-guidance/ledger/v1/"
-SEED_LABEL = b"cf-guidance/checkpoint-signing-key/v1"
 ALG_ED25519 = 0x01
 _DASH = "\u2014 "
 
@@ -91,14 +90,14 @@ class Verifier:
 
 
 class Signer:
-    """The Ed25519 key derived from one ledger secret."""
+    """An Ed25519 key from its 32-byte seed, named after its public key."""
 
     __slots__ = ("name", "_private", "verifier")
 
-    def __init__(self, secret: bytes) -> None:
-        self.name = f"cf-guidance-{key_id(secret)}"
-        self._private = Ed25519PrivateKey.from_private_bytes(hmac.digest(secret, SEED_LABEL, "sha256"))
+    def __init__(self, seed: bytes) -> None:
+        self._private = Ed25519PrivateKey.from_private_bytes(seed)
         public = self._private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+        self.name = f"cf-guidance-{hashlib.sha256(public).hexdigest()[:8]}"
         self.verifier = Verifier(self.name, public)
 
     def sign(self, text: bytes) -> bytes:
@@ -124,7 +123,8 @@ def parse_verifier(text: str) -> Verifier:
 
 
 def verifiers_for(keyring: Keyring) -> list[Verifier]:
-    return [Signer(secret).verifier for secret in keyring.by_id.values()]
+    """The public keys of every checkpoint seed the keyring holds, current and retired."""
+    return [Signer(seed).verifier for seed in keyring.seeds]
 
 
 def body_text(origin: str, size: int, head: str) -> bytes:

@@ -1,10 +1,21 @@
 """The ledger's secret keys: where they live, their ids, and rotation.
 
-The current key is `GUIDANCE_LEDGER_KEY` (64 hex digits or base64 of 32 bytes) when set,
-else `<state>/keys/ledger.key` (32 random bytes, mode 0600, created on first use when
-`cf-guidance init` has not made it). A key's id is the first 8 hex digits of its SHA-256.
-Rotation moves the current file to `keys/retired/<kid>.key` and writes a fresh one;
-verification looks keys up by the id each record names, so old records stay verifiable.
+Two independent secrets, both 32 random bytes, mode 0600:
+
+- the HMAC key of the records: `GUIDANCE_LEDGER_KEY` (64 hex digits or base64 of 32
+  bytes) when set, else `<state>/keys/ledger.key`. A key's id is the first 8 hex digits of
+  its SHA-256.
+- the Ed25519 seed that signs checkpoints: `<state>/keys/checkpoint.ed25519`. It is not
+  derived from the HMAC key, so a key from the environment (shared by CI jobs, say) cannot
+  sign checkpoints, and the checkpoint key's public half can be pinned by a witness.
+
+A missing key is created only when the caller says the ledger is fresh (`create`): a key
+that disappears from a ledger with records is reported, never silently replaced (records
+and checkpoints made under a new key would verify, and the deletion would go unseen).
+Rotation moves a current file to `keys/retired/` and writes a fresh one; verification looks
+keys up by id, so old records and checkpoints stay verifiable. A key the user declares lost
+(`cf-guidance ledger rotate-key --replace-lost`) is listed in `keys/lost.json`: records it
+signed are then checked by their hash chain and the signed checkpoints only.
 """
 
 from __future__ import annotations
@@ -12,7 +23,9 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import json
 import os
+import time
 from pathlib import Path
 
 from cf_guidance.errors import ConfigError, StateError
@@ -20,7 +33,10 @@ from cf_guidance.errors import ConfigError, StateError
 ENV_KEY = "GUIDANCE_LEDGER_KEY"
 KEY_BYTES = 32
 KEY_FILE = "ledger.key"
+SIGNING_FILE = "checkpoint.ed25519"
 RETIRED_DIR = "retired"
+_SEED_SUFFIX = ".ed25519"
+LOST_FILE = "lost.json"
 
 
 def keys_dir(state_dir: str | os.PathLike[str]) -> Path:
@@ -63,9 +79,9 @@ def _read_key_file(path: Path) -> bytes:
         raise StateError(f"key file {path} does not hold a 32-byte key; restore it from backup or rotate with `cf-guidance ledger rotate-key`") from None
 
 
-def _write_new_key(path: Path) -> bytes:
-    """Create `path` holding 32 fresh random bytes, mode 0600; never overwrite."""
-    key = os.urandom(KEY_BYTES)
+def _write_new_key(path: Path, key: bytes | None = None) -> bytes:
+    """Create `path` holding `key` (default: 32 fresh random bytes), mode 0600; never overwrite."""
+    key = os.urandom(KEY_BYTES) if key is None else key
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -77,19 +93,37 @@ def _write_new_key(path: Path) -> bytes:
 
 
 class Keyring:
-    """The current signing key and every key verification may need, by key id."""
+    """The current keys and every key verification may need, by id.
 
-    __slots__ = ("kid", "key", "by_id")
+    `key`/`kid`/`by_id`: the HMAC keys of the records. `signing`: the current Ed25519 seed
+    (None when the file is missing and may not be created), `seeds`: every seed present,
+    current and retired. `lost`: ids of HMAC keys the user declared lost, with when.
+    """
 
-    def __init__(self, key: bytes, others: list[bytes]) -> None:
+    __slots__ = ("kid", "key", "by_id", "signing", "seeds", "lost")
+
+    def __init__(self, key: bytes, others: list[bytes], *, signing: bytes | None = None,
+                 retired_seeds: list[bytes] | None = None, lost: dict[str, str] | None = None) -> None:
         self.key = key
         self.kid = key_id(key)
         self.by_id = {key_id(k): k for k in others}
         self.by_id[self.kid] = key
+        self.signing = signing
+        self.seeds = ([signing] if signing is not None else []) + list(retired_seeds or [])
+        self.lost = dict(lost or {})
 
 
-def load(state_dir: str | os.PathLike[str], *, create: bool = True) -> Keyring:
-    """The keyring of `state_dir`; creates the key file on first use when `create`."""
+class MissingKeyError(StateError):
+    """A key the ledger was made with is gone; a new one is never minted in its place."""
+
+
+def load(state_dir: str | os.PathLike[str], *, create: bool = True, create_signing: bool | None = None) -> Keyring:
+    """The keyring of `state_dir`. A missing HMAC key file is created only when `create` (no
+    record was made with a key yet), a missing checkpoint seed only when `create_signing`
+    (default: `create`; no checkpoint was signed yet). Otherwise a missing HMAC key is a
+    MissingKeyError (unless the key comes from the environment) and a missing seed leaves
+    `signing` None, which `Ledger` reports when it has to sign.
+    """
     directory = keys_dir(state_dir)
     path = directory / KEY_FILE
     others: list[bytes] = []
@@ -97,40 +131,96 @@ def load(state_dir: str | os.PathLike[str], *, create: bool = True) -> Keyring:
     if retired.is_dir():
         others.extend(_read_key_file(p) for p in sorted(retired.glob("*.key")))
     env = os.environ.get(ENV_KEY, "")
-    file_key: bytes | None = None
-    if path.exists():
-        file_key = _read_key_file(path)
-    elif not env and create:
-        try:
-            file_key = _write_new_key(path)
-        except FileExistsError:  # another process created it first
-            file_key = _read_key_file(path)
-        except OSError as exc:
-            raise StateError(f"cannot create ledger key {path}: {exc.strerror}; make the state directory writable or set {ENV_KEY}") from None
+    file_key = _load_or_create(path, create and not env, "ledger key")
+    signing, seeds = load_seeds(state_dir, create=create if create_signing is None else create_signing)
+    lost = load_lost(state_dir)
     if env:
         if file_key is not None:
             others.append(file_key)
-        return Keyring(decode_key(env, ENV_KEY), others)
+        return Keyring(decode_key(env, ENV_KEY), others, signing=signing, retired_seeds=seeds, lost=lost)
     if file_key is None:
-        raise StateError(f"no ledger key at {path}; run `cf-guidance init` or set {ENV_KEY}")
-    return Keyring(file_key, others)
+        raise MissingKeyError(f"no ledger key at {path}; run `cf-guidance init` or set {ENV_KEY}")
+    return Keyring(file_key, others, signing=signing, retired_seeds=seeds, lost=lost)
 
 
-def rotate(state_dir: str | os.PathLike[str]) -> tuple[str, str]:
-    """Retire the current key file and create a new one; returns (old kid, new kid)."""
+def load_seeds(state_dir: str | os.PathLike[str], *, create: bool = False) -> tuple[bytes | None, list[bytes]]:
+    """(current checkpoint seed or None, retired seeds): what verifying checkpoints needs, no HMAC key."""
     directory = keys_dir(state_dir)
-    path = directory / KEY_FILE
-    old = _read_key_file(path)
+    retired = directory / RETIRED_DIR
+    seeds = [_read_key_file(p) for p in sorted(retired.glob("*" + _SEED_SUFFIX))] if retired.is_dir() else []
+    return _load_or_create(directory / SIGNING_FILE, create, "checkpoint signing key"), seeds
+
+
+def _load_or_create(path: Path, create: bool, what: str) -> bytes | None:
+    if path.exists():
+        return _read_key_file(path)
+    if not create:
+        return None
+    try:
+        return _write_new_key(path)
+    except FileExistsError:  # another process created it first
+        return _read_key_file(path)
+    except OSError as exc:
+        raise StateError(f"cannot create {what} {path}: {exc.strerror}; make the state directory writable") from None
+
+
+def _retire(directory: Path, name: str, key: bytes) -> None:
     retired = directory / RETIRED_DIR
     retired.mkdir(mode=0o700, parents=True, exist_ok=True)
-    target = retired / f"{key_id(old)}.key"
+    target = retired / name
     if not target.exists():
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            os.write(fd, old)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    path.unlink()
+        _write_new_key(target, key)
+
+
+def rotate(state_dir: str | os.PathLike[str], *, replace_lost: bool = False) -> tuple[str, str]:
+    """Retire the current HMAC key and checkpoint seed and create new ones; returns (old kid, new kid).
+
+    With `replace_lost` a missing HMAC key file is not an error: the new key takes its place
+    and the caller declares the old ids lost (`declare_lost`). Without it, a missing key
+    file is a MissingKeyError, as everywhere else.
+    """
+    directory = keys_dir(state_dir)
+    path = directory / KEY_FILE
+    old_id = ""
+    if path.exists():
+        old = _read_key_file(path)
+        old_id = key_id(old)
+        _retire(directory, f"{old_id}.key", old)
+        path.unlink()
+    elif not replace_lost:
+        raise MissingKeyError(f"ledger key {path} is missing; restore it from a backup, or add --replace-lost to go on under a new key")
+    seed_path = directory / SIGNING_FILE
+    if seed_path.exists():
+        seed = _read_key_file(seed_path)
+        _retire(directory, key_id(seed) + _SEED_SUFFIX, seed)
+        seed_path.unlink()
     new = _write_new_key(path)
-    return key_id(old), key_id(new)
+    _write_new_key(seed_path)
+    return old_id, key_id(new)
+
+
+def load_lost(state_dir: str | os.PathLike[str]) -> dict[str, str]:
+    """{key id: when it was declared lost} from keys/lost.json ({} when there is none)."""
+    path = keys_dir(state_dir) / LOST_FILE
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError):
+        raise StateError(f"{path} is not a JSON object of key ids; restore it from a backup") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise StateError(f"{path} is not a JSON object of key ids; restore it from a backup")
+    return data
+
+
+def declare_lost(state_dir: str | os.PathLike[str], kids: list[str]) -> None:
+    """Record `kids` as lost HMAC keys (the user's decision, made with `rotate-key --replace-lost`)."""
+    from cf_guidance._atomic import write_atomic
+
+    lost = load_lost(state_dir)
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    for kid in kids:
+        lost.setdefault(kid, when)
+    directory = keys_dir(state_dir)
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    write_atomic(directory / LOST_FILE, (json.dumps(lost, sort_keys=True) + "\n").encode(), mode=0o600)

@@ -19,6 +19,7 @@ from cf_guidance import trust
 from cf_guidance.errors import GuidanceError
 from cf_guidance.jobs import spool
 from cf_guidance.ledger import keys as keymod
+from cf_guidance.ledger import witness as witness_mod
 from cf_guidance.ledger.store import Ledger
 from cf_guidance.state import StateLayout
 
@@ -43,6 +44,7 @@ ENV_VARS: tuple[tuple[str, str], ...] = (
     ("CODEX_HOME", "Codex's config dir (init --agent codex)"),
     ("ANTHROPIC_BASE_URL", "model server for headless runs (the scripted server in tests)"),
     ("HOME", "home directory: ~ in paths, user-level settings"),
+    ("XDG_DATA_HOME", "where the ledger's witness lives (default ~/.local/share): cf-guidance/witness/<id>"),
     ("TMPDIR", "temp directory: deletes inside it are scratch"),
 )
 
@@ -55,7 +57,10 @@ FILES: tuple[tuple[str, str, str], ...] = (
     ("install.json", "cf-guidance init", "what init added, so uninstall removes exactly that"),
     ("cache/", "hook", "compiled policy bundles keyed by the sources' hash"),
     ("keys/ledger.key", "init / first ledger write", "ledger HMAC key, 32 random bytes, mode 0600"),
-    ("keys/retired/<kid>.key", "cf-guidance ledger rotate-key", "old keys, kept so old records verify"),
+    ("keys/checkpoint.ed25519", "first ledger write", "Ed25519 seed that signs checkpoints (not derived from the HMAC key), mode 0600"),
+    ("keys/retired/<kid>.key, <id>.ed25519", "cf-guidance ledger rotate-key", "old keys, kept so old records and checkpoints verify"),
+    ("keys/lost.json", "ledger rotate-key --replace-lost", "HMAC key ids the user declared lost"),
+    ("$XDG_DATA_HOME/cf-guidance/witness/<id>", "worker, ledger CLI", "the ledger's witness: latest signed head, outside the state dir"),
     ("ledger/ledger.jsonl", "worker", "the append-only hash-chained ledger"),
     ("ledger/head.json", "worker", "seq, hash and size of the last record (a cache)"),
     ("ledger/checkpoints.jsonl", "worker", "Ed25519 signed checkpoints"),
@@ -172,7 +177,20 @@ def ledger_state(state_dir: str) -> dict[str, Any]:
         out["verifier_keys"] = ledger.verifier_keys()
     except GuidanceError as exc:
         out.update(checkpoints=None, last_checkpoint=None, checkpoint_error=str(exc))
+    out.update(witness_state(state_dir))
     return out
+
+
+def witness_state(state_dir: str) -> dict[str, Any]:
+    """Where the ledger's witness is, and what it saw (or why it cannot be read)."""
+    path = witness_mod.witness_path(state_dir)
+    try:
+        found = witness_mod.load(path)
+    except GuidanceError as exc:
+        return {"witness": {"path": path, "error": str(exc)}}
+    if found is None:
+        return {"witness": {"path": path, "records": None}}
+    return {"witness": {"path": path, "records": found.size, "time": found.time, "origin": found.origin}}
 
 
 def collect(project: str, state_dir: str) -> dict[str, Any]:
@@ -182,7 +200,7 @@ def collect(project: str, state_dir: str) -> dict[str, Any]:
         "state_dir": state_dir,
         "state_exists": os.path.isdir(state_dir),
         "paths": {name: getattr(layout, name) for name in ("cache", "keys", "ledger", "spool", "proposals", "backups", "logs")},
-        "ledger": ledger_state(state_dir) if os.path.isdir(layout.ledger) else {"path": str(Path(layout.ledger) / "ledger.jsonl"), "records": 0},
+        "ledger": ledger_state(state_dir) if os.path.isdir(layout.ledger) else {"path": str(Path(layout.ledger) / "ledger.jsonl"), "records": 0, **witness_state(state_dir)},
         "spool": spool_state(state_dir),
         "worker": worker_state(state_dir),
         "trust": trust_summary(state_dir),

@@ -13,6 +13,10 @@ Every writer holds the lock while it writes, so a line without its newline that 
 sees under the lock was left by a writer that died mid-append: a torn tail, which the next
 append quarantines (and `verify` reports as torn, not as tampering). The head pointer is a
 cache: when it disagrees with the file's size it is rebuilt from the file's last line.
+
+Outside the state directory a witness (cf_guidance.ledger.witness) keeps the latest signed
+head; `witness()` advances it and `verify()` compares against it, so a ledger that was cut,
+rolled back, replaced or wiped together with its head pointer and checkpoints is reported.
 """
 
 from __future__ import annotations
@@ -29,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from cf_guidance._atomic import write_atomic
-from cf_guidance.errors import LedgerError, LedgerIntegrityError
+from cf_guidance.errors import LedgerError, LedgerIntegrityError, StateError
 from cf_guidance.ledger import checkpoint as cp
 from cf_guidance.ledger import keys as keymod
+from cf_guidance.ledger import witness as witness_mod
 from cf_guidance.ledger.record import FORMAT, GENESIS, canonical, chain_fields, parse_body, parse_line, record_hash, record_mac, seal_raw, split
 from cf_guidance.ledger.redact import maybe_secret_text, redact
 from cf_guidance.state import StateLayout
@@ -80,12 +85,15 @@ class Head:
 class Report:
     """What `verify` found. `status` is ok, torn or tampered; `problem` is one line."""
 
-    __slots__ = ("status", "records", "problem", "bad_seq", "bad_line", "torn_bytes", "checkpoints", "last_checkpoint", "head", "unanchored")
+    __slots__ = ("status", "records", "problem", "problems", "bad_seq", "bad_line", "torn_bytes", "checkpoints", "last_checkpoint", "head",
+                 "unanchored", "lost_records", "witnessed")
 
     def __init__(self) -> None:
         self.status = OK
         self.records = 0
         self.problem = ""
+        #: every problem found, one line each (`problem` is the first that decided the status)
+        self.problems: list[str] = []
         self.bad_seq: int | None = None
         self.bad_line: int | None = None
         self.torn_bytes = 0
@@ -94,12 +102,17 @@ class Report:
         self.head = GENESIS
         #: records after the last signed checkpoint (only the HMAC protects them)
         self.unanchored = 0
+        #: records signed by a key the user declared lost: checked by chain and checkpoints only
+        self.lost_records = 0
+        #: the witnesses compared against: (path, records they saw); empty when there is none yet
+        self.witnessed: list[tuple[str, int]] = []
 
     @property
     def ok(self) -> bool:
         return self.status == OK
 
     def fail(self, status: str, problem: str, *, seq: int | None = None, line: int | None = None) -> Report:
+        self.problems.append(problem)
         if self.status == OK or (self.status == TORN and status == TAMPERED):
             self.status = status
             self.problem = problem
@@ -113,12 +126,15 @@ class Report:
             "records": self.records,
             "head": self.head,
             "problem": self.problem,
+            "problems": self.problems,
             "bad_seq": self.bad_seq,
             "bad_line": self.bad_line,
             "torn_bytes": self.torn_bytes,
             "checkpoints": self.checkpoints,
             "last_checkpoint": self.last_checkpoint.size if self.last_checkpoint else None,
             "unanchored": self.unanchored,
+            "lost_records": self.lost_records,
+            "witnessed": [{"path": path, "records": size} for path, size in self.witnessed],
         }
 
 
@@ -229,8 +245,36 @@ class Ledger:
     @property
     def keyring(self) -> keymod.Keyring:
         if self._keyring is None:
-            self._keyring = keymod.load(self.state_dir)
+            self._keyring = self._load_keys()
         return self._keyring
+
+    def _load_keys(self) -> keymod.Keyring:
+        """The keys; a missing one is created only while nothing was made with it yet.
+
+        A key that disappears from a ledger with records (or checkpoints) is reported, never
+        replaced: records or checkpoints made under a fresh key would verify, and the
+        deletion would go unseen.
+        """
+        has_records = _holds_data(self.path)
+        try:
+            return keymod.load(self.state_dir, create=not has_records, create_signing=not _holds_data(self.checkpoints_path))
+        except keymod.MissingKeyError:
+            if not has_records:
+                raise
+            raise keymod.MissingKeyError(
+                f"ledger key {keymod.keys_dir(self.state_dir) / keymod.KEY_FILE} is missing but {self.path} holds records made "
+                "with it; restore it from a backup, or run `cf-guidance ledger rotate-key --replace-lost` to go on under a new key"
+            ) from None
+
+    def _signer(self) -> cp.Signer:
+        seed = self.keyring.signing
+        if seed is None:
+            raise keymod.MissingKeyError(
+                f"checkpoint signing key {keymod.keys_dir(self.state_dir) / keymod.SIGNING_FILE} is missing but "
+                f"{self.checkpoints_path} holds checkpoints signed with it; restore it from a backup, "
+                "or run `cf-guidance ledger rotate-key --replace-lost`"
+            )
+        return cp.Signer(seed)
 
     def origin(self, *, create: bool = False) -> str:
         try:
@@ -376,6 +420,8 @@ class Ledger:
         return Head(record["seq"], digest, size)
 
     def _check_mac(self, record: dict[str, Any], body: bytes, mac: str) -> None:
+        if record["kid"] in self.keyring.lost:
+            return  # the user declared this key lost: its records are checked by hash and chain
         key = self.keyring.by_id.get(record["kid"])
         if key is None:
             raise LedgerIntegrityError(f"record seq {record['seq']} names unknown key {record['kid']}; restore keys/retired/ or check for tampering")
@@ -454,15 +500,15 @@ class Ledger:
         if head.size == 0:
             return None
         origin = self.origin(create=True)
-        verifiers = cp.verifiers_for(self.keyring)
-        stored = self.checkpoints(verifiers)
+        signer = self._signer()
+        stored = self.checkpoints()
         last: tuple[cp.Checkpoint, int] | None = stored[-1] if stored else None
         if last is not None:
             previous, offset = last
             if previous.size == head.size and previous.head == head.hash:
                 return None
             self._check_consistent(fd, previous, offset, head)
-        note = cp.sign(origin, head.size, head.hash, cp.Signer(self.keyring.key))
+        note = cp.sign(origin, head.size, head.hash, signer)
         line = json.dumps({"note": note, "offset": head.bytes}, ensure_ascii=False).encode() + b"\n"
         cfd = os.open(self.checkpoints_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
@@ -470,7 +516,7 @@ class Ledger:
             os.fsync(cfd)
         finally:
             os.close(cfd)
-        return cp.parse(note, verifiers)
+        return cp.parse(note, [signer.verifier])
 
     def _check_consistent(self, fd: int, previous: cp.Checkpoint, offset: int, head: Head) -> None:
         """Refuse to sign a head that does not extend the previously signed one (C2SP rule)."""
@@ -498,7 +544,7 @@ class Ledger:
     def checkpoints(self, verifiers: list[cp.Verifier] | None = None) -> list[tuple[cp.Checkpoint, int]]:
         """Every stored checkpoint, verified, with its offset hint; LedgerIntegrityError on a bad one."""
         if verifiers is None:
-            verifiers = cp.verifiers_for(self.keyring)
+            verifiers = self._verifiers(self.keyring.seeds)
         out: list[tuple[cp.Checkpoint, int]] = []
         for number, note, offset in self._checkpoint_notes():
             try:
@@ -539,34 +585,160 @@ class Ledger:
         for line in self.lines():
             yield parse_line(line)
 
-    def verify(self) -> Report:
-        """Check every record's hash, chain link and HMAC, the head pointer and every checkpoint."""
+    def verify(self, witnesses: Iterable[str] = ()) -> Report:
+        """Check every record's hash, chain link and HMAC, the head pointer, every checkpoint, and
+        the ledger against its witness (when there is one yet) and each file in `witnesses`.
+
+        Every problem is one line in `Report.problems`. A missing key is one of them: the
+        records are then still checked by their hash chain and signed checkpoints.
+        """
         report = Report()
-        keyring = self.keyring
+        hmac_keys: dict[str, bytes] | None
+        try:
+            keyring = self.keyring
+            hmac_keys, seeds, lost = keyring.by_id, keyring.seeds, frozenset(keyring.lost)
+            signing = keyring.signing
+        except keymod.MissingKeyError as exc:
+            report.fail(TAMPERED, str(exc))
+            hmac_keys, lost = None, frozenset()
+            signing, retired = keymod.load_seeds(self.state_dir)
+            seeds = ([signing] if signing is not None else []) + retired
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
             data = b""
-        hashes = _verify_records(data, report, keyring.by_id)
-        if report.status == TAMPERED:
-            return report
+        problems_before = len(report.problems)
+        hashes = _verify_records(data, report, hmac_keys, lost)
+        if len(report.problems) > problems_before and report.status == TAMPERED:
+            return report  # the first bad record is named; what follows it proves nothing
         present = report.records
-        if report.status == TORN and _is_next_record(data[len(data) - report.torn_bytes :], report, keyring.by_id):
+        if report.status == TORN and _is_next_record(data[len(data) - report.torn_bytes :], report, hmac_keys or {}):
             present += 1  # a whole record that lost only its newline still counts
         try:
             stored = json.loads(self.head_path.read_bytes())
             if int(stored["seq"]) + 1 > present:
                 report.fail(TAMPERED, f"head pointer says {int(stored['seq']) + 1} records but the ledger has {report.records}: records were removed", seq=report.records)
         except FileNotFoundError:
-            pass
+            if report.records:
+                report.fail(TAMPERED, f"{self.head_path} is missing but the ledger has {report.records} records: it was deleted "
+                                      "(with it, cut records leave no trace in the state directory)")
         except (OSError, ValueError, KeyError, TypeError):
             pass  # the head pointer is a cache; a torn one is rebuilt on the next append
+        if signing is None and _holds_data(self.checkpoints_path) and hmac_keys is not None:
+            report.fail(TAMPERED, f"checkpoint signing key {keymod.keys_dir(self.state_dir) / keymod.SIGNING_FILE} is missing but "
+                                  "checkpoints were signed with it; restore it from a backup, or run `cf-guidance ledger rotate-key --replace-lost`")
+        found = self._witnesses(report, witnesses)
         try:
-            checkpoints = [c for c, _ in self.checkpoints(cp.verifiers_for(keyring))]
+            checkpoints = [c for c, _ in self.checkpoints(self._verifiers(seeds, found))]
         except LedgerIntegrityError as exc:
-            return report.fail(TAMPERED, str(exc))
+            report.fail(TAMPERED, str(exc))
+            checkpoints = []
         _check_checkpoints(checkpoints, hashes, self.origin(), report)
+        seen = witness_mod.Seen(
+            self.origin(), len(hashes), hashes[-1] if hashes else GENESIS, hashes[0] if hashes else "", self._checkpoint_count(),
+            lambda seq: hashes[seq] if 0 <= seq < len(hashes) else None,
+        )
+        for item in found:
+            report.witnessed.append((item.path, item.size))
+            for problem in witness_mod.compare(item, seen):
+                report.fail(TAMPERED, problem)
         return report
+
+    def _verifiers(self, seeds: list[bytes], witnesses: list[witness_mod.Witness] | None = None) -> list[cp.Verifier]:
+        """The public keys of `seeds`, and those the witnesses pinned: a seed that was deleted (and
+        is reported) leaves the checkpoints it signed verifiable, and `--replace-lost` can go on."""
+        if witnesses is None:
+            try:
+                default = witness_mod.load(witness_mod.witness_path(self.state_dir))
+            except StateError:
+                default = None  # verify() reports a damaged witness; signing needs only the seeds
+            witnesses = [default] if default is not None else []
+        verifiers = {v.text(): v for v in (cp.Signer(seed).verifier for seed in seeds)}
+        for item in witnesses:
+            for text in item.verifier_keys:
+                verifiers.setdefault(text, cp.parse_verifier(text))
+        return list(verifiers.values())
+
+    def _witnesses(self, report: Report, extra: Iterable[str]) -> list[witness_mod.Witness]:
+        """The default witness (when there is one yet) and each file in `extra`; a damaged one is a problem."""
+        found: list[witness_mod.Witness] = []
+        for path, required in [(witness_mod.witness_path(self.state_dir), False), *((str(p), True) for p in extra)]:
+            try:
+                item = witness_mod.load(path)
+            except StateError as exc:
+                report.fail(TAMPERED, str(exc))
+                continue
+            if item is not None:
+                found.append(item)
+            elif required:
+                report.fail(TAMPERED, f"no witness at {path}; check the path")
+        return found
+
+    def _checkpoint_count(self) -> int:
+        try:
+            return self.checkpoints_path.read_bytes().count(b"\n")
+        except FileNotFoundError:
+            return 0
+
+    # -- the witness ----------------------------------------------------------------------------
+
+    def witness(self, *, reset: bool = False, accept_keys: bool = False) -> list[str]:
+        """Advance the witness to the current head when the ledger extends what it saw.
+
+        Returns the problems that kept it from moving ([] when it moved or nothing was new):
+        a ledger that was cut, rolled back, replaced or wiped never overwrites its witness.
+        `reset` (the user's `ledger witness --reset`) starts the witness afresh from the
+        current ledger; `accept_keys` (after `rotate-key`) pins the current checkpoint key.
+        """
+        path = witness_mod.witness_path(self.state_dir)
+        try:
+            previous = None if reset else witness_mod.load(path)
+        except LedgerIntegrityError as exc:
+            return [str(exc)]
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
+        except FileNotFoundError:
+            if previous is None:
+                return []
+            return witness_mod.compare(previous, witness_mod.Seen(self.origin(), 0, GENESIS, "", self._checkpoint_count(), lambda seq: None))
+        except OSError as exc:
+            raise _os_error("read", self.path, exc) from None
+        try:
+            with self._lock:
+                return self._witness_locked(fd, path, previous, accept_keys)
+        except OSError as exc:
+            raise _os_error("update the witness of", self.path, exc) from None
+        finally:
+            os.close(fd)
+
+    def _witness_locked(self, fd: int, path: str, previous: witness_mod.Witness | None, accept_keys: bool) -> list[str]:
+        head = self._current_head(fd)
+        origin = self.origin()
+        checkpoints = self._checkpoint_count()
+        first = _first_hash(fd) if head.size else ""
+        offset = previous.offset if previous is not None else 0
+        seen = witness_mod.Seen(origin, head.size, head.hash, first, checkpoints, lambda seq: _hash_ending_at(fd, seq, offset))
+        signer = self._signer()
+        current = signer.verifier.text()
+        if previous is None:
+            if head.size == 0:
+                return []
+            pinned = [current]
+        else:
+            problems = witness_mod.compare(previous, seen)
+            if problems:
+                return problems
+            pinned = list(previous.verifier_keys)
+            if current not in pinned:
+                if not accept_keys:
+                    return [f"the checkpoint key {signer.name} is not one the witness {path} pinned: the keys were replaced; "
+                            "if you rotated them yourself, run `cf-guidance ledger witness --reset`"]
+                pinned.append(current)
+            elif head.size == previous.size and checkpoints == previous.checkpoints:
+                return []
+        note = cp.sign(origin, head.size, head.hash, signer)
+        witness_mod.advance(path, previous, seen, note, pinned, head.bytes)
+        return []
 
     # -- repair and export ---------------------------------------------------------------------
 
@@ -637,8 +809,51 @@ def _is_next_record(tail: bytes, report: Report, keys: dict[str, bytes]) -> bool
     )
 
 
-def _verify_records(data: bytes, report: Report, keys: dict[str, bytes] | None) -> list[str]:
-    """Walk the records; `keys` None skips HMACs (export verification without the secret)."""
+def _holds_data(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
+def _first_hash(fd: int) -> str:
+    """The hash of the ledger's first record ("" when it cannot be read as one)."""
+    data = b""
+    while b"\n" not in data:
+        chunk = os.pread(fd, 1 << 16, len(data))
+        if not chunk:
+            return ""
+        data += chunk
+    try:
+        return split(data[: data.index(b"\n")])[1]
+    except LedgerIntegrityError:
+        return ""
+
+
+def _hash_ending_at(fd: int, seq: int, offset: int) -> str | None:
+    """The hash of record `seq` when the line that ends at byte `offset` is that record, else None."""
+    if offset <= 0:
+        return None
+    chunk = 1 << 16
+    while True:
+        start = max(0, offset - chunk)
+        tail = os.pread(fd, offset - start, start)
+        if len(tail) != offset - start or not tail.endswith(b"\n"):
+            return None  # the file is shorter, or no record ends there
+        if start == 0 or b"\n" in tail[:-1]:
+            break
+        chunk *= 4
+    try:
+        body, digest, _ = split(tail[:-1].rsplit(b"\n", 1)[-1])
+        found_seq, _, _ = chain_fields(body)
+    except LedgerIntegrityError:
+        return None
+    return digest if found_seq == seq and record_hash(body) == digest else None
+
+
+def _verify_records(data: bytes, report: Report, keys: dict[str, bytes] | None, lost: frozenset[str] = frozenset()) -> list[str]:
+    """Walk the records; `keys` None skips HMACs (export verification without the secret), and so
+    does a key id in `lost` (counted in `report.lost_records`)."""
     hashes: list[str] = []
     prev = GENESIS
     lines = data.split(b"\n")
@@ -662,7 +877,9 @@ def _verify_records(data: bytes, report: Report, keys: dict[str, bytes] | None) 
             return bad(f"record seq {seq}: prev does not match the previous record's hash (chain broken)")
         if record_hash(body) != digest:
             return bad(f"record seq {seq}: content does not match its hash (edited)")
-        if keys is not None:
+        if kid in lost:
+            report.lost_records += 1
+        elif keys is not None:
             key = keys.get(kid)
             if key is None:
                 return bad(f"record seq {seq}: signed with unknown key {kid}")
