@@ -31,6 +31,11 @@ STRICT = "strict"
 PARANOID = "paranoid"
 LEVELS = (STANDARD, STRICT, PARANOID)
 
+#: Extra set (True) by accuracy tools that evaluate recorded calls rather than live ones
+#: (`cf-guidance replay`, `check`): gates that count live calls (rate limits, runaway-loop
+#: detection) say nothing, since replaying a month of calls in a second is not a runaway agent.
+BATCH = "batch"
+
 
 class Rule:
     """A rule's identity and documentation; findings refer to it by `code`."""

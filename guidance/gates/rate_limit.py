@@ -6,7 +6,8 @@ The limit is `floor(base * multiplier)` decisions per minute, base `GUIDANCE_RAT
 (default 120) and the multiplier of the agent's tier (cf_guidance.trust: trusted 2x, standard 1x,
 probation 0.5x, untrusted 0.1x). The engine passes `rate_per_min` (decisions this agent got
 in the last 60 s), `rate_base` and `trust_tier` as extras (cf_guidance.session); without them
-the gate says nothing. An agent that keeps getting denied drops to probation or untrusted and
+the gate says nothing, and it says nothing for recorded calls evaluated in a batch (the `batch`
+extra: replay, check). An agent that keeps getting denied drops to probation or untrusted and
 is slowed down, which is the point: a runaway or hijacked agent hammers the guard.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from cf_guidance import trust
 from cf_guidance.decision import DENY, WARN
-from cf_guidance.gates._base import Rule
+from cf_guidance.gates._base import BATCH, Rule
 from cf_guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
@@ -47,7 +48,7 @@ def limit_for(base: int, tier_name: str) -> int:
 
 
 def check(ctx: GateContext) -> list[Finding]:
-    if ctx.event.hook_event != "PreToolUse":
+    if ctx.event.hook_event != "PreToolUse" or ctx.extra(BATCH):
         return []
     rate = ctx.extra("rate_per_min")
     tier_name = ctx.extra("trust_tier")

@@ -2,8 +2,10 @@
 
 Codex 0.169 offers its shell as a function tool named `exec_command` taking `{"cmd": ...}`,
 and reaches hooks as tool `Bash` with `tool_input.command`. A script's `Bash` call is
-therefore sent as `exec_command`; any other tool name is sent as a function call of that
-name with the scripted input as its arguments. Call ids are the same `toolu_<turn>_<i>` as
+therefore sent as `exec_command`. Its file editor, `apply_patch`, is a freeform (custom) tool
+whose input is the patch text: a script's `apply_patch` call with `{"input": PATCH}` is sent
+as a `custom_tool_call`. Any other tool name is sent as a function call of that name with the
+scripted input as its arguments. Call ids are the same `toolu_<turn>_<i>` as
 on the Anthropic side, so a test looks results up the same way for both agents.
 """
 
@@ -17,6 +19,8 @@ from cf_guidance.modelserver.script import ToolUse, Turn
 
 #: Codex's shell tool.
 CODEX_SHELL_TOOL = "exec_command"
+#: Codex's file editor: a freeform tool that takes the patch text itself.
+CODEX_PATCH_TOOL = "apply_patch"
 #: Input item types produced by the model (a run of them is one assistant turn).
 _MODEL_ITEMS = frozenset({"function_call", "custom_tool_call", "local_shell_call", "reasoning"})
 _OUTPUT_ITEMS = frozenset({"function_call_output", "custom_tool_call_output"})
@@ -80,6 +84,10 @@ def _text(value: Any) -> str:
 
 
 def _function_call(call: ToolUse, call_id: str) -> dict[str, Any]:
+    patch = call.input.get("input")
+    if call.name == CODEX_PATCH_TOOL and isinstance(patch, str):
+        return {"type": "custom_tool_call", "id": f"ctc_{call_id}", "call_id": call_id, "name": call.name,
+                "input": patch, "status": "completed"}
     if call.name == "Bash" and "command" in call.input:
         name, arguments = CODEX_SHELL_TOOL, {"cmd": call.input["command"]}
     else:

@@ -9,11 +9,13 @@ import pytest
 from cf_guidance.decision import DENY, WARN
 from cf_guidance.event import Event
 from cf_guidance.gates import rate_limit
-from cf_guidance.gates._base import GateContext
+from cf_guidance.gates._base import BATCH, GateContext
 
 
-def run(rate: int | None, tier: str | None, *, base: int = 100, hook: str = "PreToolUse") -> list[Any]:
+def run(rate: int | None, tier: str | None, *, base: int = 100, hook: str = "PreToolUse", batch: bool = False) -> list[Any]:
     extras: dict[str, Any] = {"rate_base": base}
+    if batch:
+        extras[BATCH] = True
     if rate is not None:
         extras["rate_per_min"] = rate
     if tier is not None:
@@ -37,6 +39,11 @@ def test_limit_follows_tier(tier: str, limit: int) -> None:
 @pytest.mark.parametrize(("rate", "verdicts"), [(0, []), (79, []), (80, [WARN]), (99, [WARN]), (100, [DENY]), (500, [DENY])])
 def test_standard_tier_thresholds(rate: int, verdicts: list[str]) -> None:
     assert [f.verdict for f in run(rate, "standard")] == verdicts
+
+
+def test_recorded_calls_evaluated_in_a_batch_are_never_limited() -> None:
+    assert [f.verdict for f in run(500, "untrusted")] == [DENY]
+    assert run(500, "untrusted", batch=True) == []
 
 
 def test_without_extras_the_gate_is_silent() -> None:

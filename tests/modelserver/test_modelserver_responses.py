@@ -58,6 +58,15 @@ def test_shell_call_is_codex_exec_command() -> None:
     assert json.loads(item["arguments"]) == {"cmd": "rm -r victim"}
 
 
+def test_apply_patch_is_codex_freeform_tool_call() -> None:
+    patch = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch\n"
+    script = {"turns": [{"tool_uses": [{"name": "apply_patch", "input": {"input": patch}}]}, {"text": "DONE"}]}
+    with ModelServer(script) as server:
+        _, data = _post(server, {"model": "gpt-5.5", "input": [USER], "stream": False})
+    (item,) = json.loads(data)["output"]
+    assert (item["type"], item["name"], item["call_id"], item["input"]) == ("custom_tool_call", "apply_patch", "toolu_0_0", patch)
+
+
 def test_stream_and_records() -> None:
     blocked = "Command blocked by PreToolUse hook: [DST010] no. Command: rm -r victim"
     with ModelServer(SCRIPT) as server:
