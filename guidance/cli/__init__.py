@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "compile": "cf_guidance.cli.policy:compile_cmd",
     "explain": "cf_guidance.cli.policy:explain_cmd",
     "check": "cf_guidance.cli.policy:check_cmd",
+    "replay": "cf_guidance.cli.replay:replay_cmd",
     "rules": "cf_guidance.cli.policy:rules_cmd",
     "hook": "cf_guidance.cli.hooks:hook_cmd",
     "init": "cf_guidance.cli.install:init_cmd",

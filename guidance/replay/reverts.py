@@ -1,0 +1,201 @@
+"""Did a later call of the session undo a call? The undo commands, kept as data with examples.
+
+The promotion gate asks this of actions a candidate rule would have stopped that succeeded at
+the time: one that was undone later in the session (a commit reset, a package uninstalled, an
+edited file checked out again) is evidence the rule helps; one that was kept is a likely false
+positive. Each `Undo` names what an action looks like, what undoes it and whether the undo must
+name one of the action's operands (the package, the path); its examples are run by
+tests/replay/test_reverts.py, so an entry cannot be added without saying what it catches and
+what it leaves alone.
+
+Words of an action or undo are matched against the parsed command (`cf_guidance.shell`, so
+`sudo`, `env`, chains and `bash -c` are seen through) as a prefix of its argv; `a|b` means
+either word and `*` any word. File writes by tools (Write, Edit, MultiEdit, NotebookEdit,
+apply_patch) are undone by `FILE_UNDOS`, or by a later Edit of the same file that swaps the
+earlier Edit's strings back.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from fnmatch import fnmatchcase
+from typing import NamedTuple
+
+from cf_guidance.replay.calls import ToolCall
+from cf_guidance.shell import analyze
+from cf_guidance.shell.model import Command
+
+#: Tools whose calls write files, and where their path is.
+WRITE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+PATCH_TOOL = "apply_patch"
+_PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ")
+
+
+class Undo(NamedTuple):
+    name: str
+    #: the action's leading words (program first)
+    does: tuple[str, ...]
+    #: each a command's leading words that undo it
+    undone_by: tuple[tuple[str, ...], ...]
+    #: the undo must name one of the action's operands (words after the leading ones, options dropped)
+    same_operand: bool
+    #: (action, later command, whether it undoes the action)
+    examples: tuple[tuple[str, str, bool], ...]
+
+
+UNDOS: tuple[Undo, ...] = (
+    Undo("commit reset or reverted", ("git", "commit"),
+         (("git", "reset", "HEAD~*|HEAD^*|--soft|--hard|--mixed|--keep|ORIG_HEAD"), ("git", "revert")), False,
+         (("git commit -m wip", "git reset --soft HEAD~1", True), ("git commit -am fix", "git revert HEAD", True),
+          ("git commit -m wip", "git reset README.md", False), ("git commit -m wip", "git log", False))),
+    Undo("staged file unstaged", ("git", "add"), (("git", "reset"), ("git", "restore", "--staged"), ("git", "rm", "--cached")), True,
+         (("git add secrets.env", "git reset secrets.env", True), ("git add a.py", "git restore --staged a.py", True),
+          ("git add a.py", "git reset b.py", False))),
+    Undo("branch deleted", ("git", "checkout|switch", "-b|-c|-B|-C"), (("git", "branch", "-D|-d|--delete"),), True,
+         (("git checkout -b spike", "git branch -D spike", True), ("git switch -c tmp", "git branch -d tmp", True),
+          ("git checkout -b spike", "git branch -D other", False))),
+    Undo("stash popped", ("git", "stash"), (("git", "stash", "pop|apply"),), False,
+         (("git stash", "git stash pop", True), ("git stash push -m x", "git stash apply", True), ("git stash", "git status", False))),
+    Undo("npm package removed", ("npm", "install|i|add"), (("npm", "uninstall|remove|rm|un|r"),), True,
+         (("npm install left-pad", "npm uninstall left-pad", True), ("npm i -D jest", "npm rm jest", True),
+          ("npm install left-pad", "npm uninstall lodash", False))),
+    Undo("pnpm/yarn package removed", ("pnpm|yarn", "add"), (("pnpm|yarn", "remove|rm"),), True,
+         (("yarn add react", "yarn remove react", True), ("pnpm add zod", "pnpm remove zod", True), ("yarn add react", "yarn remove vue", False))),
+    Undo("pip package removed", ("pip|pip3", "install"), (("pip|pip3", "uninstall"),), True,
+         (("pip install requests", "pip uninstall -y requests", True), ("pip3 install rich", "pip uninstall rich", True),
+          ("pip install requests", "pip uninstall flask", False))),
+    Undo("uv/poetry dependency removed", ("uv|poetry", "add"), (("uv|poetry", "remove"),), True,
+         (("uv add httpx", "uv remove httpx", True), ("poetry add black", "poetry remove black", True), ("uv add httpx", "uv remove attrs", False))),
+    Undo("cargo dependency removed", ("cargo", "add"), (("cargo", "remove|rm"),), True,
+         (("cargo add serde", "cargo remove serde", True), ("cargo add serde", "cargo remove tokio", False))),
+    Undo("directory removed", ("mkdir",), (("rmdir",), ("rm",)), True,
+         (("mkdir -p tmp/out", "rm -rf tmp/out", True), ("mkdir build", "rmdir build", True), ("mkdir build", "rm -rf dist", False))),
+    Undo("file removed", ("touch",), (("rm",),), True,
+         (("touch notes.txt", "rm notes.txt", True), ("touch notes.txt", "rm other.txt", False))),
+)
+
+#: What undoes a file a tool wrote: checked out or restored again (by name, or a directory
+#: holding it), the working tree reset or stashed, the file removed.
+FILE_UNDOS: tuple[tuple[tuple[str, ...], bool], ...] = (
+    (("git", "checkout|restore"), True),
+    (("git", "reset", "--hard"), False),
+    (("git", "stash"), False),
+    (("git", "rm"), True),
+    (("rm",), True),
+)
+FILE_EXAMPLES: tuple[tuple[str, str, bool], ...] = (
+    ("Write src/app.py", "git checkout -- src/app.py", True),
+    ("Edit src/app.py", "git restore src", True),
+    ("Edit src/app.py", "git checkout .", True),
+    ("Write src/app.py", "git reset --hard", True),
+    ("Write notes.txt", "rm notes.txt", True),
+    ("Edit src/app.py", "git stash", True),
+    ("Write src/app.py", "git checkout -- src/other.py", False),
+    ("Write src/app.py", "git checkout main", False),
+    ("Write src/app.py", "git diff src/app.py", False),
+)
+
+
+#: Options before a subcommand that take the next word as their value (`git -C dir commit`,
+#: `npm --prefix web install`).
+OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--prefix", "--cwd", "--dir"})
+
+
+def _word(pattern: str, word: str) -> bool:
+    return any(alt == "*" or fnmatchcase(word, alt) for alt in pattern.split("|"))
+
+
+def _prefix(words: Sequence[str], argv: Sequence[str]) -> list[str] | None:
+    """The operands after `words` when argv starts with them (options skipped on the way), else None."""
+    if not argv or not _word(words[0], os.path.basename(argv[0])):
+        return None
+    rest = list(argv[1:])
+    for pattern in words[1:]:
+        # Options before a subcommand (`git -C dir commit`, `npm --silent install`) are skipped.
+        while rest and rest[0].startswith("-") and not _word(pattern, rest[0]):
+            if rest.pop(0) in OPTIONS_WITH_VALUE and rest:
+                rest.pop(0)
+        if not rest or not _word(pattern, rest[0]):
+            return None
+        rest.pop(0)
+    return [word for word in rest if not word.startswith("-")]
+
+
+def _commands(call: ToolCall) -> list[Command]:
+    command = call.input.get("command") if call.tool == "Bash" else None
+    if not isinstance(command, str):
+        return []
+    try:
+        return [c for c in analyze(command).commands if c.argv]
+    except Exception:  # an unparsable command undoes nothing we can tell
+        return []
+
+
+def _path(base: str, word: str) -> str:
+    return os.path.normpath(os.path.join(base, os.path.expanduser(word)))
+
+
+def written_paths(call: ToolCall) -> list[str]:
+    """The files a tool call writes, absolute (against the call's working directory)."""
+    field = WRITE_TOOLS.get(call.tool)
+    if field is not None:
+        value = call.input.get(field)
+        return [_path(call.cwd, value)] if isinstance(value, str) and value else []
+    if call.tool == PATCH_TOOL:
+        patch = call.input.get("command", call.input.get("patch", call.input.get("input")))
+        if isinstance(patch, str):
+            return [_path(call.cwd, line.split(": ", 1)[1].strip())
+                    for line in patch.splitlines() if line.startswith(_PATCH_MARKS)]
+    return []
+
+
+def _undoes_file(paths: list[str], later: ToolCall, earlier: ToolCall) -> bool:
+    if later.tool == "Edit" and earlier.tool == "Edit" and later.input.get("file_path") == earlier.input.get("file_path"):
+        old, new = earlier.input.get("old_string"), earlier.input.get("new_string")
+        if isinstance(old, str) and (later.input.get("old_string"), later.input.get("new_string")) == (new, old):
+            return True
+    for cmd in _commands(later):
+        for words, same in FILE_UNDOS:
+            operands = _prefix(words, cmd.argv)
+            if operands is None:
+                continue
+            if not same:
+                return True
+            named = [_path(later.cwd, w) for w in operands]
+            if any(p == n or p.startswith(n.rstrip("/") + "/") for p in paths for n in named):
+                return True
+    return False
+
+
+def _undoes_command(earlier: list[Command], later: ToolCall) -> bool:
+    laters = _commands(later)
+    if not laters:
+        return False
+    for undo in UNDOS:
+        for cmd in earlier:
+            operands = _prefix(undo.does, cmd.argv)
+            if operands is None:
+                continue
+            for after in laters:
+                for words in undo.undone_by:
+                    undone = _prefix(words, after.argv)
+                    if undone is not None and (not undo.same_operand or set(undone) & set(operands)):
+                        return True
+    return False
+
+
+def undone_by(call: ToolCall, later: Iterable[ToolCall]) -> ToolCall | None:
+    """The first later call (that ran) which undid `call`, or None."""
+    paths = written_paths(call)
+    commands = _commands(call) if not paths else []
+    if not paths and not commands:
+        return None
+    for after in later:
+        if not after.ran:
+            continue
+        if paths and _undoes_file(paths, after, call):
+            return after
+        if commands and _undoes_command(commands, after):
+            return after
+    return None
