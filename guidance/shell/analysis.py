@@ -507,7 +507,8 @@ class _Analyzer:
                     for inner in self.commands[start:]:
                         inner.dynamic = True
             else:
-                args = [Arg(v, action.dynamic) for v in action.argv]
+                # the translation names the program; only its operands may be unknown
+                args = [Arg(v, action.dynamic and k > 0) for k, v in enumerate(action.argv)]
                 redirects = [(action.op, action.value)] if action.op else []
                 self.command(args, redirects, where, depth, cmd.background, None, " ".join(action.argv), [], action.dynamic)
 

@@ -213,12 +213,17 @@ _PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
 
 
 class Tok:
-    __slots__ = ("kind", "text", "dynamic")
+    """A token: `dynamic` strings interpolate something; `parts` then holds the literal text
+    and the source of each interpolated expression, alternating (f-strings, template
+    literals, Ruby `#{}`), so a value the code computes can still be read."""
 
-    def __init__(self, kind: int, text: str, dynamic: bool = False) -> None:
+    __slots__ = ("kind", "text", "dynamic", "parts")
+
+    def __init__(self, kind: int, text: str, dynamic: bool = False, parts: list[str] | None = None) -> None:
         self.kind = kind
         self.text = text
         self.dynamic = dynamic
+        self.parts = parts
 
     def __repr__(self) -> str:
         return f"Tok({self.kind}, {self.text!r})"
@@ -230,12 +235,15 @@ def tokenize(language: str, code: str) -> list[Tok]:
     i = 0
     hash_comments = language in (PYTHON, PERL, RUBY, PHP, AWK)
     slash_comments = language in (JAVASCRIPT, PHP)
+    # A line end outside brackets ends a statement in Python and (mostly) JavaScript; in Ruby always.
+    line_ends = language in (PYTHON, JAVASCRIPT)
+    depth = 0
     while i < n:
         c = code[i]
         if c in " \t\r":
             i += 1
         elif c == "\n":
-            if language == RUBY:
+            if language == RUBY or (line_ends and depth == 0 and tokens and tokens[-1].text != ";" and code[i - 1 : i] != "\\"):
                 tokens.append(Tok(PUNCT, ";"))
             i += 1
         elif c == "#" and hash_comments and not (language == RUBY and code.startswith("#{", i)):
@@ -293,6 +301,10 @@ def tokenize(language: str, code: str) -> list[Tok]:
                 tokens.append(Tok(PUNCT, "+"))  # string concatenation
             else:
                 tokens.append(Tok(PUNCT, c))
+                if c in "([{":
+                    depth += 1
+                elif c in ")]}" and depth:
+                    depth -= 1
             i += 1
     return tokens
 
@@ -322,13 +334,14 @@ def _string(language: str, code: str, i: int, prefix: str, tokens: list[Tok]) ->
     raw = "r" in prefix or (quote == "'" and language in (PERL, PHP, RUBY))
     text = _unescape(body, quote, raw)
     dynamic = False
+    parts = None
     if "f" in prefix:
-        text, dynamic = _placeholders(text, "{", "}")
+        text, dynamic, parts = _placeholders(text, "{", "}")
     elif quote == '"' and language in (PERL, PHP):
         dynamic = _interpolates(language, text)
     elif quote == '"' and language == RUBY and "#{" in text:
-        text, dynamic = _placeholders(text, "#{", "}")
-    tokens.append(Tok(STRING, text, dynamic))
+        text, dynamic, parts = _placeholders(text, "#{", "}")
+    tokens.append(Tok(STRING, text, dynamic, parts))
     return after
 
 
@@ -337,8 +350,8 @@ def _template(code: str, i: int, tokens: list[Tok]) -> int:
     n = len(code)
     while j < n and code[j] != "`":
         j += 2 if code[j] == "\\" else 1
-    text, dynamic = _placeholders(_unescape(code[i + 1 : min(j, n)], "`", False), "${", "}")
-    tokens.append(Tok(STRING, text, dynamic))
+    text, dynamic, parts = _placeholders(_unescape(code[i + 1 : min(j, n)], "`", False), "${", "}")
+    tokens.append(Tok(STRING, text, dynamic, parts))
     return min(j + 1, n)
 
 
@@ -408,30 +421,43 @@ def _unescape(body: str, quote: str, raw: bool) -> str:
     return "".join(out)
 
 
-def _placeholders(text: str, opener: str, closer: str) -> tuple[str, bool]:
-    """Replace `{expr}` (f-strings), `${expr}` (templates), `#{expr}` (Ruby) with UNKNOWN."""
+def _placeholders(text: str, opener: str, closer: str) -> tuple[str, bool, list[str] | None]:
+    """Replace `{expr}` (f-strings), `${expr}` (templates), `#{expr}` (Ruby) with UNKNOWN; also
+    the pieces: literal text and expression source, alternating (None when nothing is interpolated)."""
     if opener not in text:
-        return text, False
+        return text, False, None
     out: list[str] = []
+    parts: list[str] = []
+    literal: list[str] = []
     i = 0
     dynamic = False
     while True:
         j = text.find(opener, i)
         if j == -1:
             out.append(text[i:])
+            literal.append(text[i:])
             break
         if opener == "{" and text.startswith("{{", j):
             out.append(text[i : j + 1])
+            literal.append(text[i : j + 1])
             i = j + 2
             continue
         out.append(text[i:j])
+        literal.append(text[i:j])
         k = text.find(closer, j + len(opener))
         out.append(UNKNOWN)
+        parts.append("".join(literal))
+        literal = []
+        parts.append(text[j + len(opener) : k if k != -1 else len(text)])
         dynamic = True
         if k == -1:
             break
         i = k + len(closer)
-    return "".join(out).replace("{{", "{").replace("}}", "}") if opener == "{" else "".join(out), dynamic
+    parts.append("".join(literal))
+    if opener == "{":
+        parts = [p if k % 2 else p.replace("{{", "{").replace("}}", "}") for k, p in enumerate(parts)]
+        return "".join(out).replace("{{", "{").replace("}}", "}"), dynamic, parts
+    return "".join(out), dynamic, parts
 
 
 # -- calls ------------------------------------------------------------------------------
@@ -485,7 +511,10 @@ _JS_CALLS = {
     "Deno.Command": SPAWN, "Deno.run": SHELL_CALL, "Bun.spawn": SHELL_CALL, "Bun.spawnSync": SHELL_CALL,
     "eval": CODE, "Function": CODE,
 }
-_JS_MODULES = {"child_process": "child_process", "node:child_process": "child_process", "fs": "fs", "node:fs": "fs", "fs/promises": "fs.promises", "node:fs/promises": "fs.promises"}
+_JS_MODULES = {
+    "child_process": "child_process", "node:child_process": "child_process", "fs": "fs", "node:fs": "fs", "fs/promises": "fs.promises",
+    "node:fs/promises": "fs.promises", "os": "os", "node:os": "os", "path": "path", "node:path": "path",
+}
 _PERL_CALLS = {
     "system": SHELL_CALL, "exec": SHELL_CALL, "unlink": RM, "rmdir": RMDIR,
     "rmtree": RM_RF, "remove_tree": RM_RF, "File.Path.rmtree": RM_RF, "File.Path.remove_tree": RM_RF,
@@ -543,68 +572,941 @@ class Translation:
 
 
 class _Value:
-    """An argument: `text` (None if unknown), `items` for a list literal, `dynamic`."""
+    """What an expression of the inline code is, as far as it can be known without running it.
 
-    __slots__ = ("text", "items", "dynamic", "tokens")
+    `text` is its string (None when unknown; UNKNOWN stands for unknown parts of a known text),
+    `others` further strings it may be (a variable assigned in several places), `items` a
+    list literal's strings, `element` what iterating it yields (`glob.glob(p)` -> p,
+    `os.listdir(d)` -> `*`), `module` the module an import expression names (`require("os")`)
+    or a marker (`os.environ`), `fetched` the URL whose response it holds
+    (`urlopen(u).read()`), `dynamic` whether any part is unknown. `tokens` are an argument's
+    own tokens (for flags such as `recursive`).
+    """
 
-    def __init__(self, tokens: list[Tok]) -> None:
-        self.tokens = tokens
+    __slots__ = ("tokens", "text", "others", "items", "element", "module", "fetched", "dynamic")
+
+    def __init__(self) -> None:
+        self.tokens: list[Tok] = []
         self.text: str | None = None
+        self.others: list[str] = []
         self.items: list[str] | None = None
+        self.element: str | None = None
+        self.module = ""
+        self.fetched: str | None = None
         self.dynamic = False
-        _evaluate(self)
+
+    def copy(self, tokens: list[Tok]) -> _Value:
+        other = _Value()
+        other.tokens = tokens
+        other.text = self.text
+        other.others = self.others
+        other.items = self.items
+        other.element = self.element
+        other.module = self.module
+        other.fetched = self.fetched
+        other.dynamic = self.dynamic
+        return other
+
+
+def _known(text: str, dynamic: bool = False) -> _Value:
+    value = _Value()
+    value.text = text
+    value.dynamic = dynamic
+    return value
+
+
+def _unknown_value(fetched: str | None = None) -> _Value:
+    value = _Value()
+    value.dynamic = True
+    value.fetched = fetched
+    return value
+
+
+def _marker(module: str) -> _Value:
+    value = _Value()
+    value.module = module
+    return value
+
+
+def _texts(value: _Value) -> list[str]:
+    """Every string `value` may be; [UNKNOWN] when nothing is known."""
+    return [value.text, *value.others] if value.text is not None else [UNKNOWN]
+
+
+def _choices(texts: list[str], dynamic: bool, fetched: str | None = None) -> _Value:
+    """A value that is one of `texts` (more than _MAX_CHOICES is unknown)."""
+    unique = list(dict.fromkeys(texts))
+    if not unique or len(unique) > _MAX_CHOICES or unique == [UNKNOWN]:
+        return _unknown_value(fetched)
+    value = _known(unique[0], dynamic or UNKNOWN in unique)
+    value.others = unique[1:]
+    value.fetched = fetched
+    return value
+
+
+#: Strings one value may be (a variable assigned in several places, joined with others).
+_MAX_CHOICES = 8
+#: Nesting of expressions, calls and variables one evaluation follows.
+_MAX_NESTING = 48
+#: Tokens a look back for the `with` of an `as` or for a chain's start reads (beyond: not read,
+#: so the name is unknown).
+_MAX_LOOK = 64
+
+
+def _brackets(tokens: list[Tok], stops: frozenset[str]) -> tuple[list[int], list[int]]:
+    """For each bracket token the index of its partner (-1 for unmatched and other tokens),
+    and for each token the index where an expression starting there ends (`;`, `,`, a
+    closing bracket of an enclosing level, or a word in `stops`): both in one pass each, so
+    no expression is scanned twice."""
+    n = len(tokens)
+    match = [-1] * n
+    stack: list[int] = []
+    for k, tok in enumerate(tokens):
+        if tok.kind == PUNCT:
+            text = tok.text
+            if text in "([{":
+                stack.append(k)
+            elif text in ")]}" and stack:
+                j = stack.pop()
+                match[j] = k
+                match[k] = j
+    ends = [n] * (n + 1)
+    for k in range(n - 1, -1, -1):
+        tok = tokens[k]
+        text = tok.text
+        if tok.kind == PUNCT:
+            if text in ")]};,":
+                ends[k] = k
+            elif text in "([{":
+                ends[k] = ends[match[k] + 1] if match[k] > k else n
+            else:
+                ends[k] = ends[k + 1]
+        elif tok.kind == NAME and text in stops:
+            ends[k] = k
+        else:
+            ends[k] = ends[k + 1]
+    return match, ends
+
+
+# -- what the code binds ------------------------------------------------------------------
+
+#: Words that declare the variable after them.
+_DECLARE = frozenset(("const", "let", "var", "my", "our", "local", "state"))
+#: Words after which the names of the header are parameters or names bound in a way not
+#: read here (`def f(d)`, `lambda d:`, `global d`).
+_PARAMETERS = frozenset(("def", "lambda", "function", "global", "nonlocal"))
+#: Methods whose block or callback receives each element of the receiver.
+_ITERATORS = frozenset(("forEach", "map", "filter", "some", "every", "flatMap", "each", "each_child", "each_entry", "select", "reject", "each_with_index", "find_all"))
+#: Words that end an expression in Ruby and Perl (blocks, statement modifiers).
+_ENDS_EXPRESSION = frozenset(("do", "then", "if", "unless", "while", "until", "or", "and"))
+
+
+class _Scope:
+    """What one inline program binds: module aliases, and for each variable the expressions
+    assigned to it (`bindings`: ("=", tokens), or ("in", tokens) for each element of a loop's
+    sequence) and whether it is also bound in a way not read (`tainted`: parameters, tuple
+    targets, augmented assignments). A variable is any of the values assigned to it anywhere
+    in the code (flow-insensitive), plus unknown when tainted: no branch or loop can hide a
+    value."""
+
+    __slots__ = ("language", "aliases", "bindings", "tainted", "values", "busy", "nesting", "depth", "matches")
+
+    def __init__(self, language: str, tokens: list[Tok], depth: int) -> None:
+        self.language = language
+        self.aliases = _aliases(language, tokens)
+        self.bindings: dict[str, list[tuple[str, list[Tok], int, int]]] = {}
+        self.tainted: set[str] = set()
+        self.values: dict[str, _Value] = {}
+        self.busy: set[str] = set()
+        self.nesting = 0
+        #: how deep `exec("...")` nesting is (translate's `_depth`)
+        self.depth = depth
+        #: for each token list read (by id), its bracket partners and expression ends (see _brackets)
+        self.matches: dict[int, tuple[list[Tok], list[int], list[int]]] = {}
+        _bind(self, tokens)
+
+    def _read(self, tokens: list[Tok]) -> tuple[list[Tok], list[int], list[int]]:
+        found = self.matches.get(id(tokens))
+        if found is None or found[0] is not tokens:
+            stops = _ENDS_EXPRESSION if self.language in (RUBY, PERL) else frozenset()
+            found = self.matches[id(tokens)] = (tokens, *_brackets(tokens, stops))
+        return found
+
+    def match(self, tokens: list[Tok]) -> list[int]:
+        return self._read(tokens)[1]
+
+    def end(self, tokens: list[Tok], start: int) -> int:
+        """Index after the expression starting at `start`."""
+        return self._read(tokens)[2][start] if start < len(tokens) else len(tokens)
+
+    def closer(self, tokens: list[Tok], k: int, end: int) -> int:
+        """Index of the bracket closing the one at k (before `end`), else `end`."""
+        partner = self.match(tokens)[k]
+        return partner if k < partner < end else end
+
+    def bind(self, name: str, how: str, tokens: list[Tok], start: int, end: int) -> None:
+        self.bindings.setdefault(name, []).append((how, tokens, start, end))
+
+    def taint(self, tok: Tok) -> None:
+        if tok.kind == NAME and "." not in tok.text:
+            self.tainted.add(tok.text)
+
+
+def _is_assignment(tokens: list[Tok], k: int) -> bool:
+    """The `=` at k assigns (not `==`, `=>`, `=~`, `<=`, `!=`)."""
+    if k + 1 < len(tokens) and tokens[k + 1].kind == PUNCT and tokens[k + 1].text in "=>~":
+        return False
+    before = tokens[k - 1].text if k and tokens[k - 1].kind == PUNCT else ""
+    if before in ("=", "!"):
+        return False
+    if before in ("<", ">"):  # `<=` compares; `<<=` assigns
+        return k > 1 and tokens[k - 2].text == before
+    return True
+
+
+def _bind(scope: _Scope, tokens: list[Tok]) -> None:
+    language = scope.language
+    depth = 0
+    for k, tok in enumerate(tokens):
+        text = tok.text
+        if tok.kind == PUNCT:
+            if text in "([{":
+                depth += 1
+            elif text in ")]}":
+                depth = max(0, depth - 1)
+            elif text == "=" and _is_assignment(tokens, k):
+                _assignment(scope, tokens, k, depth)
+            elif text == "|" and language == RUBY and k and tokens[k - 1].text in ("{", "do"):
+                _block_parameters(scope, tokens, k)
+            elif text == ">" and language == JAVASCRIPT and k > 1 and tokens[k - 1].text == "=":
+                _arrow_parameters(scope, tokens, k - 1)
+        elif tok.kind == NAME:
+            if text in ("for", "foreach"):
+                _loop(scope, tokens, k)
+            elif text == "as" and k + 1 < len(tokens):
+                _as(scope, tokens, k)
+            elif text in _PARAMETERS or (text == "sub" and language == PERL):
+                _parameters(scope, tokens, k)
+
+
+def _assignment(scope: _Scope, tokens: list[Tok], k: int, depth: int) -> None:
+    """`d = ...` binds d; `a, d = ...`, `d[0] = ...`, `d += ...`, `(a, d) = ...` taint."""
+    if not k:
+        return
+    before = tokens[k - 1]
+    if before.kind == PUNCT and before.text in "+-*/%&|^@:<>.?":
+        j = k - 1
+        while j >= 0 and tokens[j].kind == PUNCT and tokens[j].text in "+-*/%&|^@:<>.?":
+            j -= 1
+        if j >= 0:
+            scope.taint(tokens[j])  # `d += x`, `d := x`, `d ||= x`
+        return
+    if before.kind == PUNCT and before.text in ")]}":
+        opener = scope.match(tokens)[k - 1]
+        for tok in tokens[max(opener, 0) : k]:
+            scope.taint(tok)  # `(a, d) = ...`, `my ($x) = @_`, `d[0] = ...`
+        if opener > 0:
+            scope.taint(tokens[opener - 1])
+        return
+    if before.kind != NAME or "." in before.text:
+        return  # `obj.attr = ...` binds no variable
+    previous = tokens[k - 2].text if k > 1 else ""
+    if scope.language == PYTHON and previous in ("(", ",") and depth > 0:
+        return  # a keyword argument
+    if previous == "," and scope.language != JAVASCRIPT:  # `a, d = ...` (JavaScript: `let a = 1, d = 2`)
+        j = k - 1
+        while True:
+            scope.taint(tokens[j])
+            if j < 2 or tokens[j - 1].text != ",":
+                return
+            j -= 2
+    scope.bind(before.text, "=", tokens, k + 1, scope.end(tokens, k + 1))
+
+
+def _loop(scope: _Scope, tokens: list[Tok], k: int) -> None:
+    """`for d in X` (Python, Ruby), `for (const d of X)`, `for my $d (X)`: d is each element of X."""
+    n = len(tokens)
+    language = scope.language
+    j = k + 1
+    parenthesized = j < n and tokens[j].text == "(" and language in (JAVASCRIPT, PHP)
+    if parenthesized:
+        j += 1
+    if j < n and tokens[j].text in _DECLARE:
+        j += 1
+    targets: list[Tok] = []
+    while j < n and not (tokens[j].kind == NAME and tokens[j].text in ("in", "of", "for", "foreach")) and tokens[j].text not in ("(", ":", ";", "{"):
+        targets.append(tokens[j])
+        j += 1
+    start = end = -1
+    if j < n and tokens[j].text == "(" and language == PERL:  # for my $d (LIST)
+        start, end = j + 1, scope.closer(tokens, j, n)
+    elif j < n and tokens[j].kind == NAME and tokens[j].text in ("in", "of"):
+        start = j + 1
+        end = scope.closer(tokens, k + 1, n) if parenthesized else scope.end(tokens, start)
+        if language == PYTHON:
+            end = _header_end(tokens, start, end)
+        if tokens[j].text == "in" and language == JAVASCRIPT:
+            end = -1  # `for (k in o)` gives keys: not read
+    if end >= 0 and len(targets) == 1:
+        scope.bind(targets[0].text, "in", tokens, start, end)
+    else:
+        for tok in targets:
+            scope.taint(tok)
+
+
+def _header_end(tokens: list[Tok], start: int, end: int) -> int:
+    """A Python `for` header ends at its `:` (outside brackets)."""
+    depth = 0
+    for k in range(start, end):
+        tok = tokens[k]
+        if tok.kind != PUNCT:
+            continue
+        if tok.text in "([{":
+            depth += 1
+        elif tok.text in ")]}":
+            depth -= 1
+        elif tok.text == ":" and depth == 0:
+            return k
+    return end
+
+
+def _as(scope: _Scope, tokens: list[Tok], k: int) -> None:
+    """`with X as d` binds d to X, PHP `foreach (X as $d)` to each element of X; otherwise
+    (`except E as d`, `import m as d`) d is bound in a way not read."""
+    target = tokens[k + 1]
+    match = scope.match(tokens)
+    j = k - 1
+    stop = max(-1, k - _MAX_LOOK)
+    while j > stop and tokens[j].text not in ("with", ",", ";", ":", "("):
+        if tokens[j].kind == PUNCT and tokens[j].text in ")]}" and match[j] >= 0:
+            j = match[j]  # over a call's arguments: `with open(p) as f`
+        j -= 1
+    if j > stop:
+        word = tokens[j].text
+        if word == "(" and scope.language == PHP and j and tokens[j - 1].text == "foreach":
+            scope.bind(target.text, "in", tokens, j + 1, k)
+            return
+        if scope.language == PYTHON and (word == "with" or (word == "," and _in_with(tokens, j))):
+            scope.bind(target.text, "=", tokens, j + 1, k)
+            return
+    scope.taint(target)
+
+
+def _in_with(tokens: list[Tok], k: int) -> bool:
+    """The `,` at k separates the items of a `with` statement."""
+    for j in range(k, max(-1, k - _MAX_LOOK), -1):
+        text = tokens[j].text
+        if text == "with":
+            return True
+        if text in (";", ":"):
+            return False
+    return False
+
+
+def _parameters(scope: _Scope, tokens: list[Tok], k: int) -> None:
+    """Names bound as parameters or declared elsewhere, not read (`def f(d)`, `lambda d:`)."""
+    depth = 0
+    lambda_ = tokens[k].text == "lambda"
+    for j in range(k + 1, len(tokens)):
+        tok = tokens[j]
+        if tok.kind == NAME and tok.text in _PARAMETERS:
+            return  # its own header is read from there
+        if tok.kind == PUNCT:
+            if tok.text in "([":
+                depth += 1
+            elif tok.text in ")]":
+                depth -= 1
+                if depth <= 0 and not lambda_:
+                    return
+            elif tok.text in (":", ";", "{") and depth <= 0:
+                return
+        else:
+            scope.taint(tok)
+
+
+def _block_parameters(scope: _Scope, tokens: list[Tok], k: int) -> None:
+    """Ruby `X.each { |d| ... }` / `X.each do |d|`: d is each element of X; other block
+    parameters are not read."""
+    names: list[Tok] = []
+    for j in range(k + 1, len(tokens)):
+        if tokens[j].text in ("|", ";", "{", "}", "do"):
+            break
+        if tokens[j].kind == NAME:
+            names.append(tokens[j])
+    receiver = _receiver(scope, tokens, k - 2) if k > 1 else None
+    if receiver is not None and names:
+        scope.bind(names[0].text, "in", receiver, 0, len(receiver))
+        names = names[1:]
+    for tok in names:
+        scope.taint(tok)
+
+
+def _arrow_parameters(scope: _Scope, tokens: list[Tok], k: int) -> None:
+    """JavaScript `d => ...` / `(d, i) => ...` (`=` of `=>` at k): in `X.forEach(d => ...)`
+    d is each element of X; other parameters are not read."""
+    before = tokens[k - 1]
+    if before.kind == NAME:
+        names, start = [before], k - 1
+    elif before.text == ")":
+        start = scope.match(tokens)[k - 1]
+        names = [t for t in tokens[max(start, 0) : k] if t.kind == NAME]
+    else:
+        return
+    call = start - 1  # the `(` of the iterator's call
+    if call > 0 and tokens[call].text == "(" and names:
+        receiver = _receiver(scope, tokens, call - 1)
+        if receiver is not None:
+            scope.bind(names[0].text, "in", receiver, 0, len(receiver))
+            names = names[1:]
+    for tok in names:
+        scope.taint(tok)
+
+
+def _receiver(scope: _Scope, tokens: list[Tok], k: int) -> list[Tok] | None:
+    """The tokens of X in `X.forEach` / `X.each` when `tokens[k]` names an iterator method."""
+    if k < 0 or tokens[k].kind != NAME:
+        return None
+    head, dot, method = tokens[k].text.rpartition(".")
+    if method not in _ITERATORS:
+        return None
+    after_dot = k and tokens[k - 1].kind == PUNCT and tokens[k - 1].text == "."
+    if dot:
+        prefix = [Tok(NAME, head)]
+        return tokens[_chain_start(scope, tokens, k - 1) : k] + prefix if after_dot else prefix
+    return tokens[_chain_start(scope, tokens, k - 1) : k - 1] if after_dot else None
+
+
+def _chain_start(scope: _Scope, tokens: list[Tok], dot: int) -> int:
+    """Index of the first token of the call/attribute chain that ends before the `.` at `dot`."""
+    match = scope.match(tokens)
+    k = dot - 1
+    for _ in range(_MAX_LOOK):
+        if k < 0:
+            return dot
+        tok = tokens[k]
+        if tok.kind == PUNCT and tok.text in ")]":
+            k = match[k]
+            if k < 0:
+                return dot
+            if k and tokens[k - 1].kind == NAME:
+                k -= 1
+        elif tok.kind not in (NAME, STRING):
+            return dot
+        if k and tokens[k - 1].kind == PUNCT and tokens[k - 1].text == ".":
+            k -= 2
+            continue
+        return k
+    return dot
+
+
+# -- evaluating expressions ---------------------------------------------------------------
+
+HOME = "home"
+SAME = "same"
+JOIN = "join"
+CWD = "cwd"
+TEMP = "temp"
+MKTEMP = "mktemp"
+ENV = "env"
+ENV_MAP = "env-map"
+DIRNAME = "dirname"
+GLOB = "glob"
+LISTDIR = "listdir"
+SCANDIR = "scandir"
+
+#: Calls and names that compute paths: name -> how the path follows from the arguments.
+_PY_PATHS = {
+    "pathlib.Path.home": HOME, "Path.home": HOME, "os.path.expanduser": SAME, "os.path.abspath": SAME,
+    "os.path.realpath": SAME, "os.path.normpath": SAME, "os.path.expandvars": SAME, "os.fspath": SAME, "str": SAME,
+    "os.path.join": JOIN, "pathlib.Path": JOIN, "Path": JOIN, "pathlib.PurePath": JOIN, "pathlib.PosixPath": JOIN,
+    "os.getcwd": CWD, "pathlib.Path.cwd": CWD, "Path.cwd": CWD, "os.path.dirname": DIRNAME,
+    "tempfile.mkdtemp": MKTEMP, "tempfile.TemporaryDirectory": MKTEMP, "tempfile.gettempdir": TEMP,
+    "os.getenv": ENV, "os.environ.get": ENV, "os.environ": ENV_MAP, "glob.glob": GLOB, "glob.iglob": GLOB,
+    "os.listdir": LISTDIR, "os.scandir": SCANDIR,
+}
+_JS_PATHS = {
+    "os.homedir": HOME, "path.join": JOIN, "path.resolve": JOIN, "path.normalize": SAME, "path.dirname": DIRNAME,
+    "process.cwd": CWD, "os.tmpdir": TEMP, "fs.mkdtempSync": MKTEMP, "fs.readdirSync": LISTDIR, "String": SAME,
+    "process.env": ENV_MAP, "Deno.env.get": ENV, "Deno.cwd": CWD, "Deno.makeTempDirSync": MKTEMP, "Deno.makeTempDir": MKTEMP,
+}
+_RUBY_PATHS = {
+    "Dir.home": HOME, "File.expand_path": SAME, "File.absolute_path": SAME, "File.join": JOIN, "Pathname.new": JOIN,
+    "Pathname": JOIN, "Dir.pwd": CWD, "Dir.getwd": CWD, "Dir.tmpdir": TEMP, "Dir.mktmpdir": MKTEMP, "Dir.glob": GLOB,
+    "Dir": GLOB, "Dir.children": LISTDIR, "Dir.entries": LISTDIR, "File.dirname": DIRNAME, "ENV.fetch": ENV, "ENV": ENV_MAP,
+}
+_PERL_PATHS = {
+    "glob": GLOB, "File.Spec.catfile": JOIN, "File.Spec.catdir": JOIN, "catfile": JOIN, "catdir": JOIN,
+    "File.Temp.tempdir": MKTEMP, "tempdir": MKTEMP, "getcwd": CWD, "cwd": CWD, "Cwd.getcwd": CWD, "Cwd.cwd": CWD,
+    "dirname": DIRNAME, "File.Basename.dirname": DIRNAME, "File.HomeDir.my_home": HOME, "$ENV": ENV_MAP,
+}
+_PHP_PATHS = {"getenv": ENV, "sys_get_temp_dir": TEMP, "getcwd": CWD, "glob": GLOB, "dirname": DIRNAME, "$_ENV": ENV_MAP, "$_SERVER": ENV_MAP}
+_PATHS: dict[str, dict[str, str]] = {PYTHON: _PY_PATHS, JAVASCRIPT: _JS_PATHS, RUBY: _RUBY_PATHS, PERL: _PERL_PATHS, PHP: _PHP_PATHS, AWK: {}}
+#: Methods of a path object that give a path (Python pathlib; `toString` in JavaScript).
+_PATH_METHODS = {
+    "expanduser": SAME, "resolve": SAME, "absolute": SAME, "as_posix": SAME, "toString": SAME, "joinpath": JOIN,
+    "iterdir": SCANDIR, "glob": GLOB, "rglob": GLOB,
+}
+#: Where a new temporary directory is made when the call does not say.
+_TEMP_DIR = "$TMPDIR"
+#: The program that runs code a program in each language downloads and runs.
+_RUNNERS = {PYTHON: "python3", JAVASCRIPT: "node", RUBY: "ruby", PERL: "perl", PHP: "php", AWK: "sh"}
+
+
+def _expression(tokens: list[Tok], start: int, end: int, scope: _Scope, result: Translation | None = None) -> _Value:
+    """The value of `tokens[start:end]`; unknown unless all of it is read. With `result`, the
+    calls the expression's chains make are recorded as actions."""
+    if start >= end or scope.nesting > _MAX_NESTING:
+        return _unknown_value()
+    # keyword argument (python `cmd=...`, ruby `key: v`): its value
+    if end - start > 2 and tokens[start].kind == NAME and tokens[start + 1].text in ("=", ":") and tokens[start + 2].text != "=":
+        start += 2
+    scope.nesting += 1
+    try:
+        value, k = _operand(tokens, start, end, scope, result)
+        previous_string = tokens[start].kind == STRING
+        while k < end:
+            tok = tokens[k]
+            if tok.kind == PUNCT and (tok.text == "+" or (tok.text == "/" and scope.language == PYTHON)) and k + 1 < end:
+                separator = tok.text == "/"
+                right, k = _operand(tokens, k + 1, end, scope, result)
+            elif (previous_string and tok.kind == STRING) or (scope.language == AWK and tok.kind in (STRING, NAME)):
+                separator = False  # "a" "b": implicit concatenation (awk: of any operands)
+                right, k = _operand(tokens, k, end, scope, result)
+            else:
+                return _unknown_value(value.fetched)  # an operator or syntax not read here
+            previous_string = tok.kind == STRING
+            value = _concatenate(value, right, separator)
+        return value
+    finally:
+        scope.nesting -= 1
+
+
+def _concatenate(left: _Value, right: _Value, path: bool) -> _Value:
+    """`left + right`, or the path `left / right`."""
+    texts = [_join_path(a, b) if path else a + b for a in _texts(left) for b in _texts(right)]
+    unknown = left.dynamic or right.dynamic or left.text is None or right.text is None
+    return _choices(texts, unknown, left.fetched or right.fetched)
+
+
+def _join_path(base: str, part: str) -> str:
+    """os.path.join of two pieces: an absolute or home piece starts over."""
+    if not base or part.startswith(("/", "~")):
+        return part
+    return base + part if base.endswith("/") else base + "/" + part
+
+
+def _operand(tokens: list[Tok], k: int, end: int, scope: _Scope, result: Translation | None) -> tuple[_Value, int]:
+    """One operand and its chain of members, calls and subscripts; returns it and the index after."""
+    tok = tokens[k]
+    if tok.kind == STRING:
+        value = _string_value(tok, scope)
+        k += 1
+    elif tok.kind == NAME:
+        value, k = _name(tokens, k, end, scope, result)
+    elif tok.kind == PUNCT and tok.text == "(":
+        close = scope.closer(tokens, k, end)
+        value = _expression(tokens, k + 1, close, scope, result)
+        k = close + 1
+    elif tok.kind == PUNCT and tok.text == "[":
+        close = scope.closer(tokens, k, end)
+        value = _list(tokens, k + 1, close, scope)
+        k = close + 1
+    else:
+        return _unknown_value(), k
+    while k < end:
+        tok = tokens[k]
+        if tok.kind != PUNCT:
+            break
+        if tok.text == "." and k + 1 < end and tokens[k + 1].kind == NAME:
+            member = tokens[k + 1].text
+            k += 2
+            args: list[_Value] | None = None
+            if k < end and tokens[k].kind == PUNCT and tokens[k].text == "(":
+                close = scope.closer(tokens, k, end)
+                args = _arguments(tokens, k, close, scope)
+                k = close + 1
+            value = _member(value, member, args, scope, result)
+        elif tok.text == "[" or (tok.text == "{" and value.module == ENV_MAP):
+            close = scope.closer(tokens, k, end)
+            if tok.text == "{" and close == k + 2 and tokens[k + 1].kind == NAME:
+                key = _known(tokens[k + 1].text)  # Perl $ENV{HOME}
+            else:
+                key = _expression(tokens, k + 1, close, scope)
+            value = _subscript(value, key)
+            k = close + 1
+        elif tok.text == "(":  # a computed callee: `f()()`
+            k = scope.closer(tokens, k, end) + 1
+            value = _unknown_value(value.fetched)
+        else:
+            break
+    return value, k
+
+
+def _list(tokens: list[Tok], start: int, end: int, scope: _Scope) -> _Value:
+    """A list literal `[a, b]`: its items' strings (UNKNOWN for any not known)."""
+    value = _Value()
+    items: list[str] = []
+    k = start
+    while k < end:
+        stop = scope.end(tokens, k)
+        item = _expression(tokens, k, min(stop, end), scope)
+        if item.text is None or item.others:
+            items.append(UNKNOWN)
+            value.dynamic = True
+        else:
+            items.append(item.text)
+            value.dynamic = value.dynamic or item.dynamic
+        value.fetched = value.fetched or item.fetched
+        k = stop + 1
+    value.items = items
+    return value
+
+
+def _string_value(tok: Tok, scope: _Scope) -> _Value:
+    if not tok.dynamic:
+        return _known(tok.text)
+    if tok.parts is not None:  # f"...{expr}...", `...${expr}...`, "...#{expr}..."
+        texts = [""]
+        dynamic = False
+        for index, part in enumerate(tok.parts):
+            if index % 2 == 0:
+                texts = [t + part for t in texts]
+                continue
+            inner = tokenize(scope.language, part)
+            piece = _expression(inner, 0, len(inner), scope)
+            dynamic = dynamic or piece.dynamic or piece.text is None
+            texts = [t + p for t in texts for p in _texts(piece)]
+            if len(texts) > _MAX_CHOICES:
+                return _known(tok.text, True)
+        return _choices(texts, dynamic)
+    if scope.language in (PERL, PHP):
+        return _interpolate(tok.text, scope)
+    return _known(tok.text, True)
+
+
+def _interpolate(text: str, scope: _Scope) -> _Value:
+    """A Perl or PHP double-quoted string: `$ENV{HOME}`, `$_ENV['HOME']` and known `$x` put
+    in, anything else interpolated is UNKNOWN."""
+    out: list[str] = []
+    dynamic = False
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c not in "$@" or i + 1 >= n or not (text[i + 1].isalnum() or text[i + 1] in "_{"):
+            out.append(c)
+            i += 1
+            continue
+        j = i + 1
+        braced = text[j] == "{"
+        if braced:
+            j += 1
+        start = j
+        while j < n and (text[j].isalnum() or text[j] == "_"):
+            j += 1
+        name = text[start:j]
+        if braced and j < n and text[j] == "}":
+            j += 1
+        subscript = None
+        if j < n and text[j] in "[{":
+            close = text.find("]" if text[j] == "[" else "}", j)
+            subscript = text[j + 1 : close if close != -1 else n].strip("'\"")
+            j = close + 1 if close != -1 else n
+        value = _variable(scope, "$" + name) if c == "$" and subscript is None else None
+        if c == "$" and name in ("ENV", "_ENV", "_SERVER") and subscript:
+            out.append("$" + subscript)
+        elif value is not None and value.text is not None and not value.others:
+            out.append(value.text)
+            dynamic = dynamic or value.dynamic
+        else:
+            out.append(UNKNOWN)
+            dynamic = True
+        i = j
+    return _known("".join(out), dynamic)
+
+
+def _variable(scope: _Scope, name: str) -> _Value | None:
+    """The value of a variable the code binds (None when it binds no such name)."""
+    bound = scope.bindings.get(name)
+    tainted = name in scope.tainted
+    if bound is None and not tainted:
+        return None
+    found = scope.values.get(name)
+    if found is not None:
+        return found
+    if name in scope.busy:
+        return _unknown_value()
+    scope.busy.add(name)
+    values: list[_Value] = []
+    for how, tokens, start, end in bound or ():
+        value = _expression(tokens, start, end, scope)
+        values.append(_element(value) if how == "in" else value)
+    scope.busy.discard(name)
+    if tainted:
+        values.append(_unknown_value())
+    if len(values) == 1:
+        found = values[0]
+    else:
+        texts = [t for v in values for t in _texts(v)]
+        fetched = next((v.fetched for v in values if v.fetched is not None), None)
+        found = _choices(texts, any(v.dynamic for v in values), fetched)
+    scope.values[name] = found
+    return found
+
+
+def _element(value: _Value) -> _Value:
+    """What iterating `value` yields."""
+    if value.items is not None:
+        return _choices(value.items, value.dynamic) if value.items else _unknown_value()
+    if value.element is not None:
+        return _known(value.element, value.dynamic)
+    return _unknown_value(value.fetched)
+
+
+def _name(tokens: list[Tok], k: int, end: int, scope: _Scope, result: Translation | None) -> tuple[_Value, int]:
+    """A name, called or not: a module, a variable, a path call, an action of the call table."""
+    language = scope.language
+    name = _resolve(tokens[k].text, scope.aliases)
+    k += 1
+    args: list[_Value] | None = None
+    if k < end and tokens[k].kind == PUNCT and tokens[k].text == "(":
+        close = scope.closer(tokens, k, end)
+        args = _arguments(tokens, k, close, scope)
+        k = close + 1
+    elif language in (PERL, RUBY) and k < end and _bare_call(tokens[k], name in _CALLS[language]) and (name in _CALLS[language] or name in _PATHS[language]):
+        args, k = _bare_arguments(tokens, k, end, scope)  # `system "rm -rf /"`, `unlink glob("~/*")`
+    return _named(name, args, scope, result), k
+
+
+def _bare_call(tok: Tok, action: bool) -> bool:
+    """A Perl or Ruby call without parentheses: its first argument follows the name (a list
+    only for actions: `system ["ls"]`; Ruby `Dir["*"]` subscripts)."""
+    if tok.kind == STRING or (tok.text == "[" and action):
+        return True
+    return tok.kind == NAME and tok.text not in _ENDS_EXPRESSION and tok.text not in ("for", "foreach", "end")
+
+
+def _named(name: str, args: list[_Value] | None, scope: _Scope, result: Translation | None) -> _Value:
+    language = scope.language
+    if name in ("require", "__import__") and args and args[0].text is not None:
+        module = args[0].text
+        return _marker(_JS_MODULES.get(module, module) if language == JAVASCRIPT else module.split(".")[0])
+    kind = _CALLS[language].get(name)
+    if kind is not None and args is not None:
+        if result is not None:
+            _call(language, name, kind, args, result, scope)
+        return _unknown_value(_url(args) or UNKNOWN) if kind == URL else _unknown_value()
+    how = _PATHS[language].get(name)
+    if how is not None:
+        return _path(how, args if args is not None else [], scope)
+    if name.startswith("process.env."):
+        return _known("$" + name[12:])
+    head, dot, rest = name.partition(".")
+    variable = _variable(scope, head)
+    if variable is None:
+        return _unknown_value()
+    if not dot:
+        return variable if args is None else _unknown_value(variable.fetched)
+    return _member(variable, rest, args, scope, result)
+
+
+def _member(value: _Value, member: str, args: list[_Value] | None, scope: _Scope, result: Translation | None) -> _Value:
+    """`value.member` or `value.member(args)`; `member` may be dotted (`path.join`)."""
+    if value.module and value.module not in (ENV_MAP, GLOB):
+        return _named(value.module + "." + member, args, scope, result)
+    if "." in member:
+        parts = member.split(".")
+        for index, part in enumerate(parts):
+            value = _member(value, part, args if index == len(parts) - 1 else None, scope, result)
+        return value
+    if args is None:
+        if value.text is not None and member == "parent":
+            return _path(DIRNAME, [value], scope)
+        if value.text is not None and member == "path":
+            return value
+        return _unknown_value(value.fetched)
+    how = _PATH_METHODS.get(member)
+    if how is not None and value.text is not None:
+        return _path(how, [value, *args], scope)
+    if member == "split" and value.text is not None and not args:
+        split = _Value()
+        split.items = value.text.split()
+        split.dynamic = value.dynamic
+        return split
+    if result is not None:
+        _method_action(value, member, args, scope, result)
+    return _unknown_value(value.fetched)
+
+
+def _subscript(value: _Value, key: _Value) -> _Value:
+    if value.module == ENV_MAP and key.text is not None and not key.dynamic:
+        return _known("$" + key.text)
+    if value.module == GLOB and key.text is not None:  # Ruby Dir["~/x/*"]
+        return _glob(key.text, key.dynamic)
+    return _unknown_value(value.fetched)
+
+
+def _glob(pattern: str, dynamic: bool) -> _Value:
+    value = _known(pattern, dynamic)
+    value.element = pattern
+    return value
+
+
+def _path(how: str, args: list[_Value], scope: _Scope) -> _Value:
+    """The path a path call gives, from its arguments."""
+    if how == HOME:
+        return _known("~")
+    if how == CWD:
+        return _known(".")
+    if how == TEMP:
+        return _known(_TEMP_DIR)
+    if how == ENV_MAP or (how == GLOB and not args):
+        return _marker(how)  # `os.environ`, Ruby `Dir`: subscripted next
+    if how == MKTEMP:
+        if scope.language == JAVASCRIPT:
+            return _concatenate(args[0], _known("XXXXXX"), False) if args else _unknown_value()
+        where = _keyword(args, "dir") or _keyword(args, "tmpdir")
+        if where is None and scope.language == PYTHON and len(args) > 2:
+            where = args[2]  # mkdtemp(suffix, prefix, dir)
+        return _concatenate(where if where is not None else _known(_TEMP_DIR), _known("tmpXXXXXXXX"), True)
+    positional = [a for a in args if not _is_keyword(a)]
+    if how == ENV:
+        first_name = positional[0] if positional else None
+        if first_name is not None and first_name.text is not None and not first_name.dynamic and not first_name.others:
+            return _known("$" + first_name.text)
+        return _unknown_value()
+    if not positional:
+        return _unknown_value()
+    first = positional[0]
+    if how == SAME:
+        return first
+    if how == JOIN:
+        value = first
+        for piece in positional[1:]:
+            value = _concatenate(value, piece, True)
+        return value
+    if how == DIRNAME:
+        return _choices([t.rsplit("/", 1)[0] if "/" in t else "." for t in _texts(first)], first.dynamic or first.text is None)
+    if how == LISTDIR:
+        value = _Value()
+        value.element = "*"  # bare names, relative to the cwd when used alone
+        return value
+    if first.text is None:
+        return _unknown_value()
+    pattern = first.text
+    if len(positional) > 1 and positional[1].text is not None:  # Path(d).glob(p)
+        pattern = _join_path(pattern, positional[1].text)
+    elif how == SCANDIR:
+        pattern = _join_path(pattern, "*")
+    value = _glob(pattern, first.dynamic)
+    if how == SCANDIR:
+        value.text = None  # an iterator, not a path
+    return value
+
+
+def _is_keyword(value: _Value) -> bool:
+    tokens = value.tokens
+    return len(tokens) > 2 and tokens[0].kind == NAME and tokens[1].text in ("=", ":") and tokens[2].text != "="
+
+
+def _keyword(args: list[_Value], name: str) -> _Value | None:
+    for arg in args:
+        if _is_keyword(arg) and arg.tokens[0].text.lower() == name:
+            return arg
+    return None
+
+
+def _url(args: list[_Value]) -> str | None:
+    """The URL a fetching call is given (`requests.request("POST", url)` too)."""
+    if not args:
+        return None
+    first = args[0]
+    text = first.text if first.text is not None else (first.items[0] if first.items else None)
+    if (text is None or not text.startswith(("http://", "https://", "ftp://"))) and len(args) > 1 and args[1].text is not None:
+        return args[1].text
+    return text
+
+
+def _method_action(value: _Value, method: str, args: list[_Value], scope: _Scope, result: Translation) -> None:
+    """Calls on an object that act: `path.unlink()`, `path.write_text(...)`, and downloaded
+    code run by `.then(eval)`."""
+    kind = _PY_PATH_METHODS.get(method) if scope.language == PYTHON else None
+    if kind is not None and (value.text is not None or kind != READ):
+        _file_action(kind, value, args, result)
+    elif method == "then" and value.fetched is not None and any(_runs_code(arg, scope) for arg in args):
+        _fetch_and_run(value.fetched, _RUNNERS[scope.language], result)
+
+
+def _runs_code(value: _Value, scope: _Scope) -> bool:
+    """The argument names or calls eval/exec/Function (`.then(eval)`, `.then(t => eval(t))`)."""
+    table = _CALLS[scope.language]
+    return any(tok.kind == NAME and table.get(_resolve(tok.text, scope.aliases)) == CODE for tok in value.tokens)
+
+
+def _fetch_and_run(url: str, runner: str, result: Translation) -> None:
+    """Code downloaded and run in one go: in shell terms `curl URL | runner`."""
+    quoted = UNKNOWN if url == UNKNOWN else "'" + url.replace("'", "'\\''") + "'"
+    result.actions.append(Action("shell", f"curl {quoted} | {runner}", dynamic=url == UNKNOWN))
 
 
 def translate(language: str, code: str, _depth: int = 0) -> Translation:
     result = Translation()
     tokens = tokenize(language, code)
-    table = _CALLS.get(language, {})
-    aliases = _aliases(language, tokens)
-    k = 0
+    scope = _Scope(language, tokens, _depth)
+    words = _ACTION_WORDS[language]
     n = len(tokens)
-    while k < n:
+    for k in range(n):
         tok = tokens[k]
         if tok.kind == SHELL:
             result.actions.append(Action("shell", tok.text, dynamic=tok.dynamic))
             if tok.dynamic:
                 result.dynamic = True
-            k += 1
             continue
         if language == AWK and tok.kind == PUNCT and tok.text == "|":
             _awk_pipe(tokens, k, result)
-        if tok.kind != NAME:
-            k += 1
-            continue
-        name = _resolve(tok.text, aliases)
-        # require("child_process").execSync(...) / __import__("os").system(...)
-        if name in ("require", "__import__") and k + 4 < n and tokens[k + 2].kind == STRING and tokens[k + 3].text == ")" and tokens[k + 4].text == ".":
-            module = _JS_MODULES.get(tokens[k + 2].text, tokens[k + 2].text)
-            if k + 5 < n and tokens[k + 5].kind == NAME:
-                name = module + "." + tokens[k + 5].text
-                k += 5
-        # pathlib.Path("x").unlink()
-        if language == PYTHON and name in ("pathlib.Path", "Path") and k + 5 < n and tokens[k + 1].text == "(":
-            args, after = _arguments(tokens, k + 1)
-            if after + 1 < n and tokens[after].text == "." and tokens[after + 1].kind == NAME:
-                method = _PY_PATH_METHODS.get(tokens[after + 1].text.split(".")[0])
-                if method is not None and args:
-                    _file_action(method, args[0], [], result)
-            k += 1
-            continue
-        kind = table.get(name)
-        if kind is None:
-            k += 1
-            continue
-        if k + 1 < n and tokens[k + 1].text == "(":
-            args = _arguments(tokens, k + 1)[0]
-        elif language in (PERL, RUBY) and k + 1 < n and (tokens[k + 1].kind == STRING or tokens[k + 1].text == "["):
-            args = _bare_arguments(tokens, k + 1)[0]  # `system "rm -rf /"`
-        else:
-            k += 1
-            continue
-        _call(language, name, kind, args, result, _depth)
-        k += 1  # calls nested in the arguments are read too: post(url, data=open(".env"))
+        # Each chain is read from its start (`Path.home().joinpath(x).unlink()`); calls nested
+        # in arguments are read when their own chain starts: post(url, data=open(".env")).
+        if tok.kind == NAME:
+            if (not k or tokens[k - 1].kind != PUNCT or tokens[k - 1].text != ".") and _may_act(tokens, k, scope, words):
+                _operand(tokens, k, n, scope, result)
+        elif tok.kind == PUNCT and tok.text == "(" and _groups(tokens, k) and _may_act(tokens, k, scope, words):
+            _operand(tokens, k, n, scope, result)
     return result
+
+
+def _groups(tokens: list[Tok], k: int) -> bool:
+    """The `(` at k groups an expression (it does not hold a call's arguments)."""
+    return not k or not (tokens[k - 1].kind in (NAME, STRING) or tokens[k - 1].text in (")", "]"))
+
+
+def _may_act(tokens: list[Tok], k: int, scope: _Scope, words: frozenset[str]) -> bool:
+    """The chain starting at k has a member or call named like an action (`rmtree`, `unlink`,
+    `then`, ...): only such chains are evaluated, so long programs cost little."""
+    match = scope.match(tokens)
+    n = len(tokens)
+    if tokens[k].kind == NAME:
+        if _resolve(tokens[k].text, scope.aliases).rpartition(".")[2] in words:
+            return True
+        k += 1
+    elif match[k] < 0:
+        return False
+    else:
+        k = match[k] + 1
+    while k < n:
+        tok = tokens[k]
+        if tok.kind != PUNCT:
+            return False
+        if tok.text in "([":
+            if match[k] < 0:
+                return False
+            k = match[k] + 1
+        elif tok.text == "." and k + 1 < n and tokens[k + 1].kind == NAME:
+            if tokens[k + 1].text.rpartition(".")[2] in words:
+                return True
+            k += 2
+        else:
+            return False
+    return False
 
 
 def _awk_pipe(tokens: list[Tok], k: int, result: Translation) -> None:
@@ -665,7 +1567,7 @@ def _aliases(language: str, tokens: list[Tok]) -> dict[str, str]:
         modules = [t.text for t in tokens if t.kind == STRING and t.text in _JS_MODULES]
         for module in modules:
             prefix = _JS_MODULES[module] + "."
-            for qualified in _JS_CALLS:
+            for qualified in (*_JS_CALLS, *_JS_PATHS):
                 if qualified.startswith(prefix) and "." not in qualified[len(prefix) :]:
                     aliases.setdefault(qualified[len(prefix) :], qualified)
         for k in range(n - 4):
@@ -682,127 +1584,64 @@ def _aliases(language: str, tokens: list[Tok]) -> dict[str, str]:
     return aliases
 
 
-def _arguments(tokens: list[Tok], open_index: int) -> tuple[list[_Value], int]:
-    """Arguments of a call whose `(` is at `open_index`; returns them and the index after `)`."""
+def _arguments(tokens: list[Tok], open_index: int, close: int, scope: _Scope) -> list[_Value]:
+    """The arguments of a call whose `(` is at `open_index` and `)` at `close`."""
     args: list[_Value] = []
-    current: list[Tok] = []
-    depth = 0
-    k = open_index + 1
-    n = len(tokens)
-    while k < n:
+    match = scope.match(tokens)
+    start = k = open_index + 1
+    while k < close:
         tok = tokens[k]
-        if tok.kind == PUNCT and tok.text in "([{":
-            depth += 1
-        elif tok.kind == PUNCT and tok.text in ")]}":
-            if depth == 0:
-                if current:
-                    args.append(_Value(current))
-                return args, k + 1
-            depth -= 1
-        elif tok.kind == PUNCT and tok.text == "," and depth == 0:
-            args.append(_Value(current))
-            current = []
-            k += 1
-            continue
-        current.append(tok)
+        if tok.kind == PUNCT:
+            if tok.text in "([{" and match[k] > k:
+                k = min(match[k], close)
+            elif tok.text == ",":
+                args.append(_argument(tokens, start, k, scope))
+                start = k + 1
         k += 1
-    if current:
-        args.append(_Value(current))
-    return args, n
+    if start < close:
+        args.append(_argument(tokens, start, close, scope))
+    return args
 
 
-def _bare_arguments(tokens: list[Tok], start: int) -> tuple[list[_Value], int]:
-    """Perl/Ruby call without parentheses: arguments up to `;`, `}` or a keyword."""
+def _argument(tokens: list[Tok], start: int, end: int, scope: _Scope) -> _Value:
+    return _expression(tokens, start, end, scope).copy(tokens[start:end])
+
+
+def _bare_arguments(tokens: list[Tok], start: int, end: int, scope: _Scope) -> tuple[list[_Value], int]:
+    """Perl/Ruby call without parentheses: arguments up to `;`, a closing bracket or a keyword."""
     args: list[_Value] = []
-    current: list[Tok] = []
-    depth = 0
-    k = start
-    n = len(tokens)
-    while k < n:
+    match = scope.match(tokens)
+    first = k = start
+    while k < end:
         tok = tokens[k]
-        if tok.kind == PUNCT and tok.text in "([{":
-            depth += 1
-        elif tok.kind == PUNCT and tok.text in ")]}":
-            if depth == 0:
+        if tok.kind == PUNCT:
+            if tok.text in "([{":
+                if match[k] < 0:
+                    break
+                k = match[k]
+            elif tok.text in ")]};":
                 break
-            depth -= 1
-        elif depth == 0 and (tok.text == ";" or (tok.kind == NAME and tok.text in ("or", "and", "if", "unless"))):
+            elif tok.text == ",":
+                args.append(_argument(tokens, first, k, scope))
+                first = k + 1
+        elif tok.kind == NAME and tok.text in _ENDS_EXPRESSION:
             break
-        elif tok.kind == PUNCT and tok.text == "," and depth == 0:
-            args.append(_Value(current))
-            current = []
-            k += 1
-            continue
-        current.append(tok)
         k += 1
-    if current:
-        args.append(_Value(current))
+    if first < k:
+        args.append(_argument(tokens, first, k, scope))
     return args, k
 
 
-def _evaluate(value: _Value) -> None:
-    tokens = value.tokens
-    # keyword argument (python `cmd=...`, ruby `key: v`) evaluates its value
-    if len(tokens) > 2 and tokens[0].kind == NAME and tokens[1].text in ("=", ":"):
-        tokens = tokens[2:]
-    if not tokens:
-        return
-    if tokens[0].text == "[" and tokens[-1].text == "]":
-        items: list[str] = []
-        dynamic = False
-        for k, tok in enumerate(tokens[1:-1]):
-            if k % 2 == 1:
-                if tok.text != ",":
-                    return
-                continue
-            if tok.kind != STRING:
-                items.append(UNKNOWN)
-                dynamic = True
-                continue
-            items.append(tok.text)
-            dynamic = dynamic or tok.dynamic
-        value.items = items
-        value.dynamic = dynamic
-        return
-    # "a b".split()
-    if len(tokens) == 5 and tokens[0].kind == STRING and tokens[1].text == "." and tokens[2].text == "split" and tokens[3].text == "(":
-        value.items = tokens[0].text.split()
-        value.dynamic = tokens[0].dynamic
-        return
-    if len(tokens) == 1 and tokens[0].kind == STRING:
-        value.text = tokens[0].text
-        value.dynamic = tokens[0].dynamic
-        return
-    # concatenation: "rm -rf " + path  (implicit concatenation of literals too)
-    if tokens[0].kind == STRING and all(t.kind == STRING or t.text == "+" or t.kind == NAME for t in tokens):
-        parts: list[str] = []
-        dynamic = False
-        expect_operand = True
-        for tok in tokens:
-            if tok.text == "+" and tok.kind == PUNCT:
-                expect_operand = True
-                continue
-            if tok.kind == STRING:
-                parts.append(tok.text)
-                dynamic = dynamic or tok.dynamic
-            else:
-                parts.append(UNKNOWN)
-                dynamic = True
-            if not expect_operand and tok.kind == NAME:
-                value.dynamic = True
-                return
-            expect_operand = tok.kind == STRING
-        value.text = "".join(parts)
-        value.dynamic = dynamic
-        return
-    value.dynamic = True
-
-
-def _call(language: str, name: str, kind: str, args: list[_Value], result: Translation, depth: int) -> None:
+def _call(language: str, name: str, kind: str, args: list[_Value], result: Translation, scope: _Scope) -> None:
     label = name.rsplit(".", 1)[-1] if language != PYTHON else name
     if not args:
         return
     first = args[0]
+    if kind in _RUNS:
+        fetched = next((a.fetched for a in args if a.fetched is not None), None)
+        if fetched is not None:  # exec(urlopen(url).read()), os.system(requests.get(url).text)
+            _fetch_and_run(fetched, _RUNNERS[language] if kind == CODE else "sh", result)
+            return
     if kind == SHELL_CALL:
         if first.items is not None:
             result.actions.append(Action("argv", argv=first.items, dynamic=first.dynamic))
@@ -843,8 +1682,8 @@ def _call(language: str, name: str, kind: str, args: list[_Value], result: Trans
     elif kind == CODE:
         if first.text is None or first.dynamic:
             _unknown(label, result)
-        elif depth < _MAX_CODE_DEPTH:
-            inner = translate(language, first.text, depth + 1)
+        elif scope.depth < _MAX_CODE_DEPTH:
+            inner = translate(language, first.text, scope.depth + 1)
             result.actions.extend(inner.actions)
             result.problems.extend(inner.problems)
             result.dynamic = result.dynamic or inner.dynamic
@@ -852,6 +1691,12 @@ def _call(language: str, name: str, kind: str, args: list[_Value], result: Trans
         _open(language, args, result)
     else:
         _file_action(kind, first, args[1:], result)
+
+
+#: Kinds of call that run code or commands.
+_RUNS = frozenset((SHELL_CALL, SPAWN, EXEC_ARGS, CODE))
+#: Kinds of file call that change files: a target computed at run time is still reported (as UNKNOWN).
+_CHANGES = frozenset((RM, RM_RF, RMDIR, WRITE, APPEND, COPY, MOVE))
 
 
 def _unknown(label: str, result: Translation) -> None:
@@ -862,41 +1707,41 @@ def _unknown(label: str, result: Translation) -> None:
 
 
 def _file_action(kind: str, first: _Value, rest: list[_Value], result: Translation) -> None:
-    if first.text is None:
-        if first.items is not None and kind == URL and first.items:
-            first_text = first.items[0]
-        else:
-            result.dynamic = True
-            return
+    if first.text is not None:
+        texts = _texts(first)
+    elif first.items and kind == URL:
+        texts = first.items[:1]
+    elif kind in _CHANGES:
+        texts = [UNKNOWN]  # a path computed at run time: still a delete or a write, of something
     else:
-        first_text = first.text
-    dynamic = first.dynamic
+        result.dynamic = True
+        return
+    dynamic = first.dynamic or first.text is None
     if dynamic:
         result.dynamic = True
     if kind == RM and any(tok.text == "recursive" for arg in rest for tok in arg.tokens):
         kind = RM_RF
-    if kind == RM_RF:
-        result.actions.append(Action("argv", argv=["rm", "-rf", first_text], dynamic=dynamic))
-    elif kind == RM:
-        result.actions.append(Action("argv", argv=["rm", first_text], dynamic=dynamic))
-    elif kind == RMDIR:
-        result.actions.append(Action("argv", argv=["rmdir", first_text], dynamic=dynamic))
-    elif kind == READ:
-        if first_text.startswith(("http://", "https://")):
-            result.actions.append(Action("argv", argv=["curl", first_text], dynamic=dynamic))
-        else:
-            result.actions.append(Action("argv", argv=["cat", first_text], dynamic=dynamic))
-    elif kind == WRITE or kind == APPEND:
-        op = ">" if kind == WRITE else ">>"
-        result.actions.append(Action("argv", first_text, argv=["true"], op=op, dynamic=dynamic))
-    elif kind == URL:
-        url = first_text
-        if not url.startswith(("http://", "https://", "ftp://")) and rest and rest[0].text is not None:
-            url = rest[0].text  # requests.request("POST", url)
-        result.actions.append(Action("argv", argv=["curl", url], dynamic=dynamic))
-    elif kind == COPY or kind == MOVE:
-        target = rest[0].text if rest and rest[0].text is not None else UNKNOWN
-        result.actions.append(Action("argv", argv=[kind, first_text, target], dynamic=dynamic or target == UNKNOWN))
+    for text in texts:
+        unknown = dynamic or text == UNKNOWN
+        if kind == RM_RF:
+            result.actions.append(Action("argv", argv=["rm", "-rf", text], dynamic=unknown))
+        elif kind == RM:
+            result.actions.append(Action("argv", argv=["rm", text], dynamic=unknown))
+        elif kind == RMDIR:
+            result.actions.append(Action("argv", argv=["rmdir", text], dynamic=unknown))
+        elif kind == READ:
+            program = "curl" if text.startswith(("http://", "https://")) else "cat"
+            result.actions.append(Action("argv", argv=[program, text], dynamic=unknown))
+        elif kind == WRITE or kind == APPEND:
+            result.actions.append(Action("argv", text, argv=["true"], op=">" if kind == WRITE else ">>", dynamic=unknown))
+        elif kind == URL:
+            url = text
+            if not url.startswith(("http://", "https://", "ftp://")) and rest and rest[0].text is not None:
+                url = rest[0].text  # requests.request("POST", url)
+            result.actions.append(Action("argv", argv=["curl", url], dynamic=unknown))
+        elif kind == COPY or kind == MOVE:
+            target = rest[0].text if rest and rest[0].text is not None else UNKNOWN
+            result.actions.append(Action("argv", argv=[kind, text, target], dynamic=unknown or target == UNKNOWN))
 
 
 def _open(language: str, args: list[_Value], result: Translation) -> None:
@@ -910,7 +1755,7 @@ def _open(language: str, args: list[_Value], result: Translation) -> None:
                 result.actions.append(Action("shell", spec.strip("|").strip(), dynamic=args[1].dynamic))
                 return
             mode = spec[: len(spec) - len(spec.lstrip("<>+"))]
-            path = _Value([Tok(STRING, spec[len(mode) :].strip(), args[1].dynamic)])
+            path = _known(spec[len(mode) :].strip(), args[1].dynamic)
         else:
             result.dynamic = True
             return
@@ -930,3 +1775,16 @@ def _open(language: str, args: list[_Value], result: Translation) -> None:
     else:
         kind = READ
     _file_action(kind, path, [], result)
+
+
+def _action_words(language: str) -> frozenset[str]:
+    """Last names of the calls and methods that act: a chain with none of them does nothing."""
+    words = {name.rpartition(".")[2] for name in _CALLS[language]}
+    if language == PYTHON:
+        words.update(_PY_PATH_METHODS)
+    if language == JAVASCRIPT:
+        words.add("then")
+    return frozenset(words)
+
+
+_ACTION_WORDS = {language: _action_words(language) for language in _CALLS}
