@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 
 from cf_guidance.policy import cache  # noqa: E402
 from cf_guidance.policy.cache import cache_path, load_bundle  # noqa: E402
-from cf_guidance.policy import compiler  # noqa: E402
+from cf_guidance.policy import compiler, sources  # noqa: E402
 from cf_guidance.policy.compiler import compile_sources  # noqa: E402
 
 _FORMS = [
@@ -87,7 +87,8 @@ def stage_medians(text: str, repeat: int) -> dict[str, float]:
     samples: dict[str, list[float]] = {name: [] for name, _ in compiler.STAGES}
     for _ in range(repeat):
         shared, local = compiler.Source(compiler.SHARED, "shared"), compiler.Source(compiler.LOCAL, "local")
-        compiler._load(shared, text)
+        sources.load_bytes(shared, text)
+        sources.load_bytes(local, None)
         state = compiler.Compilation("", [shared, local])
         for name, stage in compiler.STAGES:
             start = time.perf_counter()

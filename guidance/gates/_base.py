@@ -53,7 +53,8 @@ class Rule:
 class GateContext:
     """Everything a gate may look at for one event. Gates do no I/O beyond path resolution."""
 
-    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions", "_history")
+    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions", "_history",
+                 "_scopes")
 
     def __init__(
         self,
@@ -80,6 +81,8 @@ class GateContext:
         self._deletions: dict[int, tuple[Command, list[Deletion]]] | None = None
         #: the analysis of each session history entry the sequence gate looked at, by its text
         self._history: dict[str, ShellAnalysis] | None = None
+        #: whether the event works in each project directory asked about (cf_guidance.gates.scope)
+        self._scopes: dict[str, bool] | None = None
 
     @property
     def shell(self) -> ShellAnalysis | None:

@@ -5,7 +5,8 @@ which line of CLAUDE.md it ran into. Sequence checks belong to the sequence gate
 
 The checks are indexed once per bundle (command checks by program name, path checks by
 their first literal path segment or file suffix), so an event only meets the rules that
-could apply to it.
+could apply to it. Checks of a subdirectory's CLAUDE.md (`scope`) are indexed per directory
+and met only by an event that works there (cf_guidance.gates.scope).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from cf_guidance.gates.commands.files import file_effects
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import matches, required_words, tool_matches
 from cf_guidance.gates.reasons import doc
+from cf_guidance.gates.scope import touches
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -139,16 +141,21 @@ def _position(entry: tuple[int, dict[str, Any], frozenset[str]]) -> int:
 
 
 class _Index:
-    __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "has_writes", "has_reads", "paths")
+    __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "has_writes", "has_reads", "paths", "scoped")
 
-    def __init__(self, checks: list[Any]) -> None:
+    def __init__(self, checks: list[Any], *, split: bool = True) -> None:
         programs: dict[str, list[tuple[dict[str, Any], frozenset[str]]]] = {}
         self.glob_programs: list[tuple[dict[str, Any], frozenset[str]]] = []
         self.tools: list[dict[str, Any]] = []
         self.writes = _PathChecks()
         self.reads = _PathChecks()
+        by_scope: dict[str, list[dict[str, Any]]] = {}
         for item in checks:
             if not isinstance(item, dict):
+                continue
+            scope = item.get("scope") if split else None
+            if scope and isinstance(scope, str):
+                by_scope.setdefault(scope, []).append(item)
                 continue
             kind = item.get("kind")
             pattern = item.get("pattern")
@@ -170,6 +177,8 @@ class _Index:
         self.has_writes = bool(self.writes)
         self.has_reads = bool(self.reads)
         self.paths = self.has_writes or self.has_reads
+        #: the checks of each subdirectory's files, met only by events working there
+        self.scoped = {scope: _Index(items, split=False) for scope, items in by_scope.items()}
 
 
 _indexes: list[tuple[dict[str, Any], _Index]] = []
@@ -195,9 +204,17 @@ def check(ctx: GateContext) -> list[Finding]:
     if not ctx.bundle.get("checks"):
         return []
     index = index_of(ctx.bundle)
-    event = ctx.event
+    found = summary(ctx) if ctx.event.command is not None else None
     out: list[Finding] = []
-    found = summary(ctx) if event.command is not None else None
+    _check(ctx, index, found, out)
+    for scope, scoped in index.scoped.items():
+        if touches(ctx, scope):
+            _check(ctx, scoped, found, out)
+    return out
+
+
+def _check(ctx: GateContext, index: _Index, found: Summary | None, out: list[Finding]) -> None:
+    event = ctx.event
     globs = index.glob_programs
     if found is not None and (globs or not PREFILTER or not found.programs.isdisjoint(index.programs)):
         _commands(index, found.analysis.commands, out)
@@ -207,7 +224,6 @@ def check(ctx: GateContext) -> list[Finding]:
                 out.append(_finding(item, event.tool))
     if index.paths and (event.paths or not PREFILTER or (found is not None and found.files)):
         _paths(ctx, index, found, out)
-    return out
 
 
 def _commands(index: _Index, commands: list[Command], out: list[Finding]) -> None:

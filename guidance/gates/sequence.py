@@ -29,6 +29,7 @@ from cf_guidance.gates.commands import describe
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
 from cf_guidance.gates.reasons import doc, finding
+from cf_guidance.gates.scope import applies
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ class _Group:
     """A `then` pattern with the sequence checks it gates and their `before`s, in the same order
     (many rules gate the same `git commit`: it is matched once per command)."""
 
-    __slots__ = ("then", "items", "befores", "numbers", "by_program", "unkeyed")
+    __slots__ = ("then", "items", "befores", "numbers", "by_program", "unkeyed", "scoped")
 
     def __init__(self, then: _Pattern, items: list[dict[str, Any]], befores: list[_Pattern]) -> None:
         self.then = then
@@ -145,6 +146,8 @@ class _Group:
         self.befores = befores
         #: the rules' numbers
         self.numbers = range(len(befores))
+        #: some rule comes from a subdirectory's file: it applies only to events working there
+        self.scoped = any(item.get("scope") for item in items)
         #: the rules' numbers by the program their `before` has (`_Pattern.key`), and those without one
         self.by_program: dict[str, list[int]] = {}
         self.unkeyed: list[int] = []
@@ -231,6 +234,8 @@ def check(ctx: GateContext) -> list[Finding]:
                 if chained is None:
                     chained = _chained_before(analysis, position)
                 pending: Sequence[int] = group.numbers
+                if group.scoped:
+                    pending = [k for k in pending if applies(ctx, group.items[k])]
                 if chained:
                     ran = group.ran_in(chained)
                     if ran:

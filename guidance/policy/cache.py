@@ -2,8 +2,10 @@
 
 Hot path module: no `json`, `hashlib`, `typing` or `pathlib` at import time.
 
-    load_bundle(project)  hit:  read cache → stat each source (size, mtime_ns) → return
-                          racy: a source changed within RACY_NS of the last check → hash it
+    load_bundle(project)  hit:  read cache → stat each source (size, mtime_ns) and each directory
+                                the compiler looked in for policy files (mtime_ns) → return
+                          racy: a source changed within RACY_NS of the last check → hash it;
+                                a directory → list it again (guidance.policy.tree)
                           miss: compile (lazy import) → write both files atomically → return
 
 Two files are cached side by side: `bundle.json`, the whole bundle, and `decide.json`, only
@@ -32,6 +34,7 @@ import os
 
 from cf_guidance import __version__
 from cf_guidance import _fastjson
+from cf_guidance.policy import tree
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,8 +45,9 @@ DECIDE_NAME = "decide.json"
 FULL = "full"
 DECIDE = "decide"
 #: The keys of the decision part (the engine and every gate read only these).
-DECIDE_KEYS = ("format", "compiler", "key", "root", "sources", "checked_ns", "settings", "checks", "diagnostics")
-SOURCE_NAMES = ("CLAUDE.md", "CLAUDE.local.md")
+DECIDE_KEYS = ("format", "compiler", "key", "root", "sources", "tree", "checked_ns", "settings", "checks", "diagnostics")
+#: Every bundle lists the root's CLAUDE.md first (guidance.policy.sources): a cheap identity check.
+FIRST_SOURCE = "CLAUDE.md"
 #: A file modified this close to the last check may change again within one mtime tick
 #: without a visible stat change (git's "racy clean" problem): confirm it by content hash.
 RACY_NS = 2_000_000_000
@@ -142,15 +146,18 @@ def _decode_cache(path: str, root: str, part: str) -> dict[str, Any] | None:
         or bundle.get("compiler") != __version__
         or bundle.get("root") != root
         or not isinstance(sources, list)
-        or len(sources) != len(SOURCE_NAMES)
+        or not sources
+        or not isinstance(sources[0], dict)
+        or sources[0].get("path") != os.path.join(root, FIRST_SOURCE)
         or not isinstance(bundle.get("checked_ns"), int)
+        or not tree.valid(bundle.get("tree"))
     ):
         return None
-    for entry, name in zip(sources, SOURCE_NAMES):
+    for entry in sources:
         if (
             not isinstance(entry, dict)
-            or entry.get("name") != name
-            or entry.get("path") != os.path.join(root, name)
+            or not isinstance(entry.get("path"), str)
+            or not entry["path"].startswith("/")
             or not isinstance(entry.get("size"), int)
             or not isinstance(entry.get("mtime_ns"), int)
             or not isinstance(entry.get("sha256"), str)
@@ -188,8 +195,11 @@ def _freshness(bundle: dict[str, Any]) -> str:
             stat_changed = True
         elif st.st_mtime_ns + RACY_NS > checked_ns:
             racy = True
+    directories = tree.verify(bundle["tree"], bundle["root"], checked_ns)
+    if directories == "stale":
+        return "stale"
     if not stat_changed and not racy:
-        return "fresh"
+        return "fresh" if directories == "fresh" else "same-content"
     for entry in bundle["sources"]:
         digest = _file_sha256(entry["path"]) if entry.get("exists") else _EMPTY_SHA256
         if digest != entry["sha256"]:
@@ -210,7 +220,7 @@ def _settled(bundle: dict[str, Any]) -> bool:
     import time
 
     newest = max((entry["mtime_ns"] for entry in bundle["sources"] if entry.get("exists")), default=0)
-    return time.time_ns() >= newest + RACY_NS
+    return time.time_ns() >= max(newest, tree.newest(bundle["tree"])) + RACY_NS
 
 
 def _file_sha256(path: str) -> str:

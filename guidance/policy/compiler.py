@@ -1,10 +1,12 @@
-"""Compile CLAUDE.md + CLAUDE.local.md into the policy bundle (a plain JSON-ready dict).
+"""Compile a project's policy files into the bundle (a plain JSON-ready dict).
 
-The compiler is a list of named stages, like OPA's: each stage reads and extends the state of
-one `Compilation`, and problems accumulate as diagnostics naming file:line instead of
-stopping at the first one:
+The files are those the agents load (guidance.policy.sources): CLAUDE.md, .claude/CLAUDE.md,
+CLAUDE.local.md, the files they import, the same files of subdirectories (scoped to their
+directory) and Codex's AGENTS.md. The compiler is a list of named stages, like OPA's: each
+stage reads and extends the state of one `Compilation`, and problems accumulate as
+diagnostics naming file:line instead of stopping at the first one:
 
-    read → parse → extract → tag → checks → merge → constitution → index → validate
+    read → parse → extract → scope → tag → checks → merge → shards → constitution → index → validate
 
 `strict=True` raises the first error diagnostic as a `PolicyError` (the CLI's choice);
 `strict=False` (the hook path) keeps every rule it could compile, so a typo in CLAUDE.md
@@ -16,8 +18,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import posixpath
 import re
-import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +28,9 @@ from cf_guidance import __version__, limits
 from cf_guidance.errors import PolicyError
 from cf_guidance.policy import grammar
 from cf_guidance.policy.markdown import Block, Inline, parse
+from cf_guidance.policy.sources import READ, Source, discover, empty_tree, load_bytes, prepare
+from cf_guidance.policy.sources import CLAUDE as CLAUDE_KIND
+from cf_guidance.policy.sources import LOCAL as LOCAL_KIND
 from cf_guidance.policy.retriever import INTENTS, intent_scores, terms, tool_class
 
 FORMAT = 1
@@ -48,34 +53,6 @@ _KIND_TOOL = {"command": "bash", "sequence": "bash", "write": "edit", "read": "r
 
 
 @dataclass
-class Source:
-    """One policy file as read: raw bytes for the key, decoded text (None = not compiled)."""
-
-    name: str
-    origin: str  # "shared" | "local"
-    path: str = ""
-    exists: bool = False
-    size: int = 0
-    mtime_ns: int = 0
-    sha256: str = hashlib.sha256(b"").hexdigest()
-    raw: bytes = b""
-    text: str | None = None
-    blocks: list[Block] = field(default_factory=list)
-    #: Why an existing file could not be read ("" = it could).
-    error: str = ""
-    #: The file's only level-1 heading opens it: a document title, not a section.
-    titled: bool = False
-
-    def sections(self, section: tuple[str, ...]) -> tuple[str, ...]:
-        """The heading path that can make a block constitutional (the title does not count)."""
-        return section[1:] if self.titled else section
-
-    def entry(self) -> dict[str, Any]:
-        return {"name": self.name, "path": self.path, "exists": self.exists, "size": self.size,
-                "mtime_ns": self.mtime_ns, "sha256": self.sha256}
-
-
-@dataclass
 class Rule:
     """A rule on its way to becoming a shard."""
 
@@ -91,12 +68,18 @@ class Rule:
     tags: grammar.Tags = field(default_factory=grammar.Tags)
     checks: list[dict[str, Any]] = field(default_factory=list)
     constitution: bool = False
+    #: The directory the rule applies to ("" = the whole project): its file's scope.
+    scope: str = ""
 
 
 @dataclass
 class Compilation:
     root: str
     sources: list[Source]
+    #: Directory stamps of the walk that found the sources (guidance.policy.tree).
+    tree: dict[str, Any] = field(default_factory=empty_tree)
+    #: What discovery noted (level, where, message), reported by the read stage.
+    notes: list[tuple[str, str, str]] = field(default_factory=list)
     diagnostics: list[dict[str, str]] = field(default_factory=list)
     rules: list[Rule] = field(default_factory=list)
     settings: list[tuple[str, str, Any]] = field(default_factory=list)  # (origin, source, setting)
@@ -118,91 +101,53 @@ class Compilation:
 # --- stage: read ---------------------------------------------------------------------------
 
 
-def decode(raw: bytes, name: str) -> tuple[str | None, list[tuple[str, str]]]:
-    """Bytes of a policy file -> (text with \\n newlines, [(level, message)]); None = unusable."""
-    notes: list[tuple[str, str]] = []
-    if raw.startswith(b"\xef\xbb\xbf"):
-        text = raw[3:].decode("utf-8", errors="replace")
-        if "\ufffd" in text and b"\xef\xbf\xbd" not in raw:
-            notes.append(("warning", "invalid UTF-8 bytes were replaced with U+FFFD"))
-    elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = raw.decode("utf-16", errors="replace")
-        notes.append(("info", "decoded as UTF-16 (byte order mark)"))
-    else:
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            text = raw.decode("utf-8", errors="replace")
-            # UTF-8 with a few broken bytes still has valid multi-byte characters; Latin-1 text
-            # has none and no C1 control bytes (0x80-0x9f). Anything else: replace and warn.
-            valid_multibyte = any(ord(ch) > 127 and ch != "\ufffd" for ch in text)
-            if not valid_multibyte and not any(0x80 <= b <= 0x9F for b in raw):
-                text = raw.decode("latin-1")
-                notes.append(("warning", "not UTF-8; decoded as Latin-1 (save the file as UTF-8)"))
-            else:
-                notes.append(("warning", "invalid UTF-8 bytes were replaced with U+FFFD (save the file as UTF-8)"))
-    if "\x00" in text:
-        return None, [("error", f"{name} looks binary (NUL bytes); it was not compiled")]
-    return text.replace("\r\n", "\n").replace("\r", "\n"), notes
-
-
-def _load(source: Source, data: str | bytes | None) -> None:
-    if data is None:
-        return
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    source.exists = True
-    source.raw = raw
-    source.size = len(raw)
-    source.sha256 = hashlib.sha256(raw).hexdigest()
-
-
-def _read_file(source: Source) -> None:
-    try:
-        st = os.stat(source.path)
-    except OSError:
-        return
-    source.exists = True
-    source.mtime_ns = st.st_mtime_ns
-    if not stat.S_ISREG(st.st_mode):
-        # A FIFO would block the read forever and /dev/zero never ends: regular files only.
-        source.error = "not a regular file"
-        return
-    digest = hashlib.sha256()
-    chunks: list[bytes] = []
-    total = 0
-    try:
-        with open(source.path, "rb") as handle:
-            # Hash everything (the cache compares hashes) but keep only what may be compiled.
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-                if total <= limits.MAX_POLICY_BYTES:
-                    chunks.append(chunk)
-                total += len(chunk)
-    except OSError as exc:
-        source.error = str(exc.strerror or exc)
-        return
-    source.raw = b"".join(chunks)
-    source.size = total
-    source.sha256 = digest.hexdigest()
-
-
 def stage_read(c: Compilation) -> None:
+    """Decode every source to compile; report what cannot be (and what discovery noted)."""
+    for level, where, message in c.notes:
+        c.report(level, where, message)
     for source in c.sources:
-        if source.error:
-            c.report("error", f"{source.name}:1",
-                     f"cannot read {source.name}: {source.error}; make it a readable regular file")
+        if source.status != READ:
             continue
-        if not source.exists:
-            continue
-        if source.size > limits.MAX_POLICY_BYTES:
-            c.report("error", f"{source.name}:1",
-                     f"{source.name} is {source.size} bytes, over the {limits.MAX_POLICY_BYTES}-byte limit; "
-                     "it was not compiled (split it or move reference material elsewhere)")
-            continue
-        text, notes = decode(source.raw, source.name)
-        for level, message in notes:
+        prepare(source)
+        for level, message in source.problems:
             c.report(level, f"{source.name}:1", message)
-        source.text = text
+
+
+def stage_scope(c: Compilation) -> None:
+    """Rules of a subdirectory's files apply below that directory only (docs/policy-grammar.md, "Scope")."""
+    scopes = {source.name: source.scope for source in c.sources if source.scope}
+    if not scopes:
+        return
+    for rule in c.rules:
+        rule.scope = scopes.get(rule.source.rpartition(":")[0], "")
+    kept = []
+    for origin, where, (key, value) in c.settings:
+        scope = scopes.get(where.rpartition(":")[0], "")
+        if not scope:
+            kept.append((origin, where, (key, value)))
+        elif key in ("protect_write", "protect_read"):
+            kept.append((origin, where, (key, [scoped_glob(glob, scope) for glob in value])))
+        else:
+            c.report("warning", where, f"`{key.replace('_', ' ')}` in a subdirectory's file would apply to the whole "
+                                       "project; it was ignored (move it to the root CLAUDE.md)")
+    c.settings = kept
+
+
+def scoped_glob(pattern: str, scope: str) -> str:
+    """A path glob written in `<scope>/CLAUDE.md`, as a project-relative glob below `scope`:
+    `generated/` -> `src/gen/generated/`, `*.pb.go` -> `src/gen/**/*.pb.go`; a glob already
+    naming the scope (`src/gen/**`), an absolute or `~/` glob, or one leaving the project is kept."""
+    if pattern.startswith(("/", "~/")):
+        return pattern
+    body = pattern
+    while body.startswith("./"):
+        body = body[2:]
+    if body == scope or body.startswith(scope + "/"):
+        return body
+    if "/" not in body.rstrip("/"):
+        return f"{scope}/**/{body}"  # a name glob matches at any depth below the directory
+    joined = posixpath.normpath(f"{scope}/{body}") + ("/" if body.endswith("/") else "")
+    return pattern if joined.startswith("../") or joined == ".." else joined
 
 
 # --- stage: parse --------------------------------------------------------------------------
@@ -268,8 +213,11 @@ def _normalise(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _auto_id(text: str) -> str:
-    return "S-" + hashlib.sha256(_normalise(text).encode("utf-8")).hexdigest()[:10]
+def _auto_id(text: str, scope: str = "") -> str:
+    """The id of a rule without one: from its text (and its scope, so the same sentence in two
+    directories' files is two rules)."""
+    basis = _normalise(text) if not scope else f"{scope}\0{_normalise(text)}"
+    return "S-" + hashlib.sha256(basis.encode("utf-8")).hexdigest()[:10]
 
 
 def stage_tag(c: Compilation) -> None:
@@ -291,8 +239,9 @@ def stage_tag(c: Compilation) -> None:
             rule.text = rule.text[:MAX_RULE_CHARS].rstrip() + "…"
         if not rule.rule_id:
             basis = rule.text if rule.inline is not None else (rule.machine.text if rule.machine else rule.text)
-            rule.rule_id = _auto_id(basis)
-        rule.constitution = rule.in_constitution_section or rule.tags.critical
+            rule.rule_id = _auto_id(basis, rule.scope)
+        # The constitution is shown at session start, for the whole project: scoped rules are not in it.
+        rule.constitution = (rule.in_constitution_section or rule.tags.critical) and not rule.scope
 
 
 # --- stage: checks -------------------------------------------------------------------------
@@ -314,11 +263,21 @@ def _strength(rule: Rule) -> tuple[int, int]:
     return (max((_SEVERITY[ch["verdict"]] for ch in rule.checks), default=0), len(rule.checks))
 
 
+def _restated(previous: Rule, rule: Rule) -> bool:
+    """The same rule written again in another file of the same origin and scope."""
+    return (previous.origin == rule.origin and previous.scope == rule.scope and previous.text == rule.text
+            and previous.source.rpartition(":")[0] != rule.source.rpartition(":")[0])
+
+
 def stage_merge(c: Compilation) -> None:
     merged: dict[str, Rule] = {}
     for rule in c.rules:
         previous = merged.get(rule.rule_id)
         if previous is not None:
+            if _restated(previous, rule):
+                # CLAUDE.md and AGENTS.md often say the same thing: one rule, where it was read first.
+                c.report("info", rule.source, f"the same rule as {previous.source}; kept once")
+                continue
             if previous.origin == "shared" and rule.origin == "local":
                 if previous.constitution:
                     # The anchor silently demoted such rules; here the always-on status sticks.
@@ -352,7 +311,7 @@ def stage_merge(c: Compilation) -> None:
                 if item not in settings[key]:
                     settings[key].append(item)
     for rule in c.rules:
-        for check in rule.checks:
+        for check in rule.checks if not rule.scope else ():  # a scoped tool ban is the gate's (it knows the scope)
             if check["kind"] == "tool" and check["verdict"] == "deny" and check["pattern"] not in settings["tools_deny"]:
                 settings["tools_deny"].append(check["pattern"])
     c.settings_out = settings
@@ -384,7 +343,12 @@ def stage_shards(c: Compilation) -> None:
         for n, check in enumerate(rule.checks, start=1):
             check_id = f"{rule.rule_id}#{n}"
             check_ids.append(check_id)
-            c.checks.append({"id": check_id, "rule": rule.rule_id, **check, "source": rule.source})
+            item = {"id": check_id, "rule": rule.rule_id, **check, "source": rule.source}
+            if rule.scope:
+                item["scope"] = rule.scope
+                if item["kind"] in ("write", "read") and isinstance(item.get("pattern"), str):
+                    item["pattern"] = scoped_glob(item["pattern"], rule.scope)
+            c.checks.append(item)
         shard = {
             "id": rule.rule_id,
             "text": rule.text,
@@ -400,6 +364,8 @@ def stage_shards(c: Compilation) -> None:
             "enforcement": "enforced" if rule.checks else "advisory",
             "checks": check_ids,
         }
+        if rule.scope:
+            shard["scope"] = rule.scope
         basis = json.dumps([shard["text"], risk, priority, rule.checks], sort_keys=True, ensure_ascii=False)
         shard["hash"] = hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
         c.shards.append(shard)
@@ -414,7 +380,7 @@ def _priority(rule: Rule) -> int:
 
 
 def _constitution_lines(source: Source) -> list[str]:
-    if source.text is None:
+    if source.text is None or source.scope:
         return []
     lines = source.text.split("\n")
     # HTML blocks (comments for the file's editors) are not shown to the agent.
@@ -490,10 +456,10 @@ def stage_index(c: Compilation) -> None:
 
 
 def bundle_key(sources: list[Source]) -> str:
-    """sha256 over the compiler version and each source's name, presence and content hash."""
+    """sha256 over the compiler version and each source's name, presence, content hash, scope and status."""
     digest = hashlib.sha256(f"cf-guidance {__version__}\n".encode())
     for source in sources:
-        digest.update(f"{source.name}\0{int(source.exists)}\0{source.sha256}\n".encode())
+        digest.update(f"{source.name}\0{int(source.exists)}\0{source.sha256}\0{source.scope}\0{source.status}\n".encode())
     return digest.hexdigest()
 
 
@@ -514,6 +480,7 @@ def stage_validate(c: Compilation) -> None:
         "key": bundle_key(c.sources),
         "root": c.root,
         "sources": [s.entry() for s in c.sources],
+        "tree": c.tree,
         "settings": c.settings_out,
         "constitution": c.constitution,
         "shards": c.shards,
@@ -530,6 +497,7 @@ STAGES: tuple[tuple[str, Callable[[Compilation], None]], ...] = (
     ("read", stage_read),
     ("parse", stage_parse),
     ("extract", stage_extract),
+    ("scope", stage_scope),
     ("tag", stage_tag),
     ("checks", stage_checks),
     ("merge", stage_merge),
@@ -559,19 +527,16 @@ def compile_sources(
     local_name: str = LOCAL,
 ) -> dict[str, Any]:
     """Compile policy texts (None = file absent) into a bundle dict; see the module docstring."""
-    shared = Source(shared_name, "shared")
-    local = Source(local_name, "local")
-    _load(shared, shared_text)
-    _load(local, local_text)
+    shared = Source(shared_name, "shared", kind=CLAUDE_KIND)
+    local = Source(local_name, "local", kind=LOCAL_KIND)
+    load_bytes(shared, shared_text)
+    load_bytes(local, local_text)
     return _run(Compilation(root, [shared, local]), strict)
 
 
 def compile_project(project_dir: str | os.PathLike[str], *, strict: bool = False) -> dict[str, Any]:
-    """Compile `<project_dir>/CLAUDE.md` and `CLAUDE.local.md` (either may be missing)."""
+    """Compile the policy files of `project_dir` that the agents load (any may be missing):
+    see guidance.policy.sources for which, and docs/policy-grammar.md, "Sources"."""
     root = os.path.abspath(os.fspath(project_dir))
-    sources = []
-    for name, origin in ((SHARED, "shared"), (LOCAL, "local")):
-        source = Source(name, origin, path=os.path.join(root, name))
-        _read_file(source)
-        sources.append(source)
-    return _run(Compilation(root, sources), strict)
+    found = discover(root)
+    return _run(Compilation(root, found.sources, tree=found.tree, notes=found.notes), strict)

@@ -28,6 +28,18 @@ class SourceModel(_Strict):
     size: int = Field(ge=0)
     mtime_ns: int = Field(ge=0)
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    kind: Literal["claude", "local", "agents", "import"] = "claude"
+    origin: Literal["shared", "local"] = "shared"
+    scope: str = ""
+    status: Literal["read", "absent", "duplicate", "reference", "skipped"] = "read"
+    imported_by: str = ""
+    note: str = ""
+
+
+class TreeModel(_Strict):
+    dirs: dict[str, tuple[int, str]]
+    files: dict[str, tuple[int, int, str]]
+    ignore: list[str]
 
 
 class SettingsModel(_Strict):
@@ -61,6 +73,8 @@ class ShardModel(_Strict):
     enforcement: Literal["enforced", "advisory"]
     checks: list[str]
     hash: str = Field(pattern=r"^[0-9a-f]{16}$")
+    #: the directory the rule applies to (its file is in a subdirectory); absent = the whole project
+    scope: str = Field(default="", min_length=1)
 
 
 class CheckModel(_Strict):
@@ -73,6 +87,8 @@ class CheckModel(_Strict):
     then: list[str] | None = None
     message: str
     source: str
+    #: the directory the check applies to (docs/policy-grammar.md, "Scope"); absent = everywhere
+    scope: str = Field(default="", min_length=1)
 
 
 class DocModel(_Strict):
@@ -100,6 +116,7 @@ class BundleModel(BaseModel):
     key: str = Field(pattern=r"^[0-9a-f]{64}$")
     root: str
     sources: list[SourceModel]
+    tree: TreeModel
     settings: SettingsModel
     constitution: ConstitutionModel
     shards: list[ShardModel]

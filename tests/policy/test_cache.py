@@ -123,7 +123,8 @@ def test_sources_appearing_or_disappearing(project: Path, counting: list[str], c
         shared.unlink()
     bundle = load_bundle(str(project))
     assert len(counting) == 2
-    assert [s["exists"] for s in bundle["sources"]] == ([True, True] if change == "create-local" else [False, False])
+    exists = {s["name"]: s["exists"] for s in bundle["sources"]}
+    assert [exists["CLAUDE.md"], exists["CLAUDE.local.md"]] == ([True, True] if change == "create-local" else [False, False])
 
 
 CORRUPT = [
@@ -156,8 +157,12 @@ def test_corrupt_cache_is_rebuilt(project: Path, counting: list[str], content: b
         lambda b: b.update(format=2),
         lambda b: b.update(shards="not a list"),
         lambda b: b.update(checked_ns="x"),
-        lambda b: b["sources"].pop(),
+        lambda b: b["sources"].clear(),
         lambda b: b["sources"][0].update(path="/etc/passwd"),
+        lambda b: b["sources"][-1].update(path="relative/CLAUDE.md"),
+        lambda b: b.pop("tree"),
+        lambda b: b["tree"]["dirs"].update({".": "not a stamp"}),
+        lambda b: b["tree"]["files"].update({".gitignore": [1, 2]}),
     ],
 )
 def test_foreign_or_malformed_cache_is_not_trusted(project: Path, counting: list[str], tamper: Any) -> None:

@@ -55,7 +55,7 @@ def test_missing_files_give_an_empty_policy(project: Path) -> None:
 
 def test_stages_are_named_in_order() -> None:
     assert [name for name, _ in compiler.STAGES] == [
-        "read", "parse", "extract", "tag", "checks", "merge", "shards", "constitution", "index", "validate"]
+        "read", "parse", "extract", "scope", "tag", "checks", "merge", "shards", "constitution", "index", "validate"]
 
 
 def test_check_fields_and_ids() -> None:

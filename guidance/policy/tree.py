@@ -1,0 +1,186 @@
+"""Directory stamps: how a cached bundle notices a new CLAUDE.md in a subdirectory, unwalked.
+
+Hot path module: standard library only (`os`); the glob matcher is imported only when a
+directory has to be listed again, and `hashlib` only when the root .gitignore changed.
+
+Creating, removing or renaming a file changes the mtime of the directory that holds it. So
+when the compiler walks the project (guidance.policy.sources), it records for every directory
+it looked in the directory's mtime and what in it matters to the policy (`contents`): which
+policy names are present (`POLICY_NAMES`) and which subdirectories the walk enters. A cache hit
+then stats each recorded directory (`verify`): an unchanged mtime means nothing was added or
+removed there; a new one (or one within RACY_NS of the last check, when a second change in the
+same clock tick would not show) means the directory is listed again and its contents compared.
+The same contents (a build wrote `src/x.o`, an editor saved by rename) keep the bundle; others
+(a new `src/gen/CLAUDE.md`, a new subdirectory that may hold one) recompile it.
+
+The tree part of a bundle, `{"dirs": {rel: [mtime_ns, contents]}, "files": {rel: [mtime_ns,
+size, digest]}, "ignore": [patterns]}`: `rel` is relative to the project root ("." for the
+root, `sub/.claude` for a `.claude` directory, whose only policy name is CLAUDE.md); `files`
+holds the root `.gitignore`, whose directory patterns (`ignore`) the walk skips.
+"""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+#: Names whose appearance or disappearance in a directory changes its policy: the files Claude
+#: Code (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md) and Codex (AGENTS.md,
+#: AGENTS.override.md) read there.
+POLICY_NAMES = frozenset(("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", ".claude"))
+#: Also watched in the project root: the file whose patterns say which directories are skipped.
+GITIGNORE = ".gitignore"
+#: Directories never walked, at any depth: dependencies, build output and caches (hidden
+#: directories, `.git`, `.venv`, `.tox`, ..., are never walked either).
+SKIP_DIRS = frozenset((
+    "node_modules", "bower_components", "jspm_packages", "vendor", "third_party", "third-party",
+    "__pycache__", "site-packages", "venv", "dist", "build", "target", "coverage", "htmlcov",
+    "Pods", "Carthage", "DerivedData",
+))
+#: A directory modified this close to the last check is listed again even with an unchanged
+#: mtime (the cache's RACY_NS; see guidance.policy.cache).
+RACY_NS = 2_000_000_000
+#: Hex digits of a file digest kept (a changed file is found, not defended against).
+DIGEST_CHARS = 16
+
+
+def is_walked(name: str, rel: str, ignore: list[str]) -> bool:
+    """Whether the walk enters subdirectory `name` of the directory at `rel` ("." = root):
+    not hidden, not in SKIP_DIRS, not named by a directory pattern of the root .gitignore."""
+    if name[:1] == "." or name in SKIP_DIRS:
+        return False
+    if ignore:
+        from cf_guidance._glob import glob_match
+
+        path = name if rel == "." else rel + "/" + name
+        for pattern in ignore:
+            if glob_match(pattern, path):
+                return False
+    return True
+
+
+def ignore_patterns(text: str) -> list[str]:
+    """The directory patterns of a .gitignore the walk honours: plain names and globs (`build/`,
+    `/data`, `*.egg-info`, `docs/_build`). Negations (`!keep/`) and `**` are not read, so a
+    directory they would re-include is still skipped, and one they would exclude is walked."""
+    out = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in "#!" or "**" in line or "\\" in line:
+            continue
+        pattern = line.rstrip("/")
+        if pattern and pattern != "/" and pattern not in out:
+            out.append(pattern)
+    return out
+
+
+def _path(root: str, rel: str) -> str:
+    return root if rel == "." else root + "/" + rel
+
+
+def listing(root: str, rel: str, ignore: list[str]) -> tuple[list[str], list[str]]:
+    """(policy names present, subdirectories walked) of directory `rel`, both sorted; OSError if unreadable."""
+    present: list[str] = []
+    subdirs: list[str] = []
+    watched = POLICY_NAMES if rel != "." else POLICY_NAMES | {GITIGNORE}
+    dot_claude = rel == ".claude" or rel.endswith("/.claude")
+    with os.scandir(_path(root, rel)) as entries:
+        for entry in entries:
+            name = entry.name
+            if dot_claude:
+                if name == "CLAUDE.md":
+                    present.append(name)
+                continue
+            if name in watched:
+                present.append(name)
+            if entry.is_dir(follow_symlinks=False) and is_walked(name, rel, ignore):
+                subdirs.append(name)
+    present.sort()
+    subdirs.sort()
+    return present, subdirs
+
+
+def contents(present: list[str], subdirs: list[str]) -> str:
+    """What a directory holds that matters, as one string: `CLAUDE.md/.claude//docs/src` (a name
+    never holds `/` and is never empty, so `//` separates the two lists). Kept as written, not
+    hashed: a hit that lists a directory again then needs no `hashlib`."""
+    return "/".join(present) + "//" + "/".join(subdirs)
+
+
+def file_digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
+
+
+def _read(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(1 << 20)
+    except OSError:
+        return None
+
+
+def verify(tree: dict[str, Any], root: str, checked_ns: int) -> str:
+    """"fresh" (no recorded directory or file changed), "same" (some changed in ways that do
+    not matter: their stamps are refreshed in `tree`) or "stale" (the policy may differ)."""
+    ignore = tree["ignore"]
+    refreshed = False
+    for rel, stamp in tree["files"].items():
+        try:
+            st = os.stat(_path(root, rel))
+            mtime, size = st.st_mtime_ns, st.st_size
+        except OSError:
+            mtime, size = 0, -1
+        if mtime == stamp[0] and size == stamp[1] and mtime + RACY_NS <= checked_ns:
+            continue
+        data = _read(_path(root, rel)) if size >= 0 else None
+        if (data is None and stamp[1] >= 0) or (data is not None and file_digest(data) != stamp[2]):
+            return "stale"
+        if mtime != stamp[0] or size != stamp[1]:
+            stamp[0], stamp[1] = mtime, size
+        refreshed = True
+    for rel, stamp in tree["dirs"].items():
+        try:
+            mtime = os.stat(_path(root, rel)).st_mtime_ns
+        except OSError:
+            return "stale"  # a directory the walk entered is gone (or unreadable)
+        if mtime == stamp[0] and mtime + RACY_NS <= checked_ns:
+            continue
+        try:
+            present, subdirs = listing(root, rel, ignore)
+        except OSError:
+            return "stale"
+        if contents(present, subdirs) != stamp[1]:
+            return "stale"
+        stamp[0] = mtime
+        refreshed = True
+    return "same" if refreshed else "fresh"
+
+
+def newest(tree: dict[str, Any]) -> int:
+    """The latest mtime recorded in `tree` (the cache rewrites a bundle once it is settled)."""
+    stamps = [stamp[0] for stamp in tree["dirs"].values()] + [stamp[0] for stamp in tree["files"].values()]
+    return max(stamps, default=0)
+
+
+def valid(tree: Any) -> bool:
+    """Whether `tree` (from a cache file) has the shape `verify` reads."""
+    if not isinstance(tree, dict) or not isinstance(tree.get("ignore"), list):
+        return False
+    if not all(isinstance(pattern, str) for pattern in tree["ignore"]):
+        return False
+    dirs, files = tree.get("dirs"), tree.get("files")
+    if not isinstance(dirs, dict) or not isinstance(files, dict):
+        return False
+    for stamp in dirs.values():
+        if not (isinstance(stamp, list) and len(stamp) == 2 and isinstance(stamp[0], int) and isinstance(stamp[1], str)):
+            return False
+    for stamp in files.values():
+        if not (isinstance(stamp, list) and len(stamp) == 3 and isinstance(stamp[0], int)
+                and isinstance(stamp[1], int) and isinstance(stamp[2], str)):
+            return False
+    return True
