@@ -167,6 +167,8 @@ def _policy_example(root: str) -> tuple[str, str] | None:
         pattern = check.get("pattern")
         if check.get("kind") != "command" or check.get("verdict") != "deny" or not isinstance(pattern, list):
             continue
+        if check.get("scope"):
+            continue  # a subdirectory's rule: the smoke command runs at the root, outside its scope
         words = [w for w in pattern if isinstance(w, str)]
         if words and words[-1] == "*":
             words = words[:-1]

@@ -38,7 +38,7 @@ class SourceModel(_Strict):
 
 class TreeModel(_Strict):
     dirs: dict[str, tuple[int, str]]
-    files: dict[str, tuple[int, int, str]]
+    files: dict[str, tuple[int, int]]
     ignore: list[str]
 
 

@@ -82,8 +82,6 @@ IMPORT_EXTENSIONS = frozenset((
 #: Imported files compiled as markdown policy; other text files (package.json, a script) are
 #: references: the agent sees them, but they hold no rules.
 COMPILED_EXTENSIONS = frozenset(("", ".md", ".txt", ".text"))
-#: The root .gitignore is read up to this size for the directories the walk skips.
-MAX_GITIGNORE_BYTES = 1 << 20
 
 _EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
 
@@ -512,17 +510,7 @@ class _Finder:
         self.tree["dirs"][rel] = [mtime, tree.contents(present, subdirs)]
 
     def read_gitignore(self) -> None:
-        path = os.path.join(self.root, tree.GITIGNORE)
-        stamp: list[Any] = [0, -1, ""]
-        try:
-            st = os.stat(path)
-            if stat.S_ISREG(st.st_mode):
-                with open(path, "rb") as handle:
-                    data = handle.read(MAX_GITIGNORE_BYTES)
-                stamp = [st.st_mtime_ns, st.st_size, tree.file_digest(data)]
-                self.tree["ignore"] = tree.ignore_patterns(data.decode("utf-8", "replace"))
-        except OSError:
-            pass
+        stamp, self.tree["ignore"] = tree.read_ignore(self.root)
         self.tree["files"][tree.GITIGNORE] = stamp
 
 

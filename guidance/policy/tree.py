@@ -1,7 +1,7 @@
 """Directory stamps: how a cached bundle notices a new CLAUDE.md in a subdirectory, unwalked.
 
-Hot path module: standard library only (`os`); the glob matcher is imported only when a
-directory has to be listed again, and `hashlib` only when the root .gitignore changed.
+Hot path module: standard library only (`os`; no `hashlib`, no `re`); the glob matcher is
+imported only when a directory has to be listed again.
 
 Creating, removing or renaming a file changes the mtime of the directory that holds it. So
 when the compiler walks the project (guidance.policy.sources), it records for every directory
@@ -13,10 +13,12 @@ same clock tick would not show) means the directory is listed again and its cont
 The same contents (a build wrote `src/x.o`, an editor saved by rename) keep the bundle; others
 (a new `src/gen/CLAUDE.md`, a new subdirectory that may hold one) recompile it.
 
-The tree part of a bundle, `{"dirs": {rel: [mtime_ns, contents]}, "files": {rel: [mtime_ns,
-size, digest]}, "ignore": [patterns]}`: `rel` is relative to the project root ("." for the
+The tree part of a bundle, `{"dirs": {rel: [mtime_ns, contents]}, "files": {".gitignore":
+[mtime_ns, size]}, "ignore": [patterns]}`: `rel` is relative to the project root ("." for the
 root, `sub/.claude` for a `.claude` directory, whose only policy name is CLAUDE.md); `files`
-holds the root `.gitignore`, whose directory patterns (`ignore`) the walk skips.
+holds the stamp of the root `.gitignore` (size -1: absent), whose directory patterns
+(`ignore`) the walk skips. When its stamp changes it is read again, and only a change of those
+patterns matters.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 #: Code (CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md) and Codex (AGENTS.md,
 #: AGENTS.override.md) read there.
 POLICY_NAMES = frozenset(("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", ".claude"))
-#: Also watched in the project root: the file whose patterns say which directories are skipped.
+#: The file of the project root whose directory patterns the walk skips (its stamp is kept apart).
 GITIGNORE = ".gitignore"
 #: Directories never walked, at any depth: dependencies, build output and caches (hidden
 #: directories, `.git`, `.venv`, `.tox`, ..., are never walked either).
@@ -43,8 +45,8 @@ SKIP_DIRS = frozenset((
 #: A directory modified this close to the last check is listed again even with an unchanged
 #: mtime (the cache's RACY_NS; see guidance.policy.cache).
 RACY_NS = 2_000_000_000
-#: Hex digits of a file digest kept (a changed file is found, not defended against).
-DIGEST_CHARS = 16
+#: The root .gitignore is read up to this size.
+MAX_GITIGNORE_BYTES = 1 << 20
 
 
 def is_walked(name: str, rel: str, ignore: list[str]) -> bool:
@@ -85,7 +87,6 @@ def listing(root: str, rel: str, ignore: list[str]) -> tuple[list[str], list[str
     """(policy names present, subdirectories walked) of directory `rel`, both sorted; OSError if unreadable."""
     present: list[str] = []
     subdirs: list[str] = []
-    watched = POLICY_NAMES if rel != "." else POLICY_NAMES | {GITIGNORE}
     dot_claude = rel == ".claude" or rel.endswith("/.claude")
     with os.scandir(_path(root, rel)) as entries:
         for entry in entries:
@@ -94,7 +95,7 @@ def listing(root: str, rel: str, ignore: list[str]) -> tuple[list[str], list[str
                 if name == "CLAUDE.md":
                     present.append(name)
                 continue
-            if name in watched:
+            if name in POLICY_NAMES:
                 present.append(name)
             if entry.is_dir(follow_symlinks=False) and is_walked(name, rel, ignore):
                 subdirs.append(name)
@@ -110,18 +111,18 @@ def contents(present: list[str], subdirs: list[str]) -> str:
     return "/".join(present) + "//" + "/".join(subdirs)
 
 
-def file_digest(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()[:DIGEST_CHARS]
-
-
-def _read(path: str) -> bytes | None:
+def read_ignore(root: str) -> tuple[list[int], list[str]]:
+    """The stamp ([mtime_ns, size], size -1 when absent) and directory patterns of the root .gitignore."""
+    path = _path(root, GITIGNORE)
     try:
+        st = os.stat(path)
+        if st.st_mode & 0o170000 != 0o100000:
+            return [st.st_mtime_ns, -1], []  # not a regular file: never opened
         with open(path, "rb") as handle:
-            return handle.read(1 << 20)
+            data = handle.read(MAX_GITIGNORE_BYTES)
     except OSError:
-        return None
+        return [0, -1], []
+    return [st.st_mtime_ns, st.st_size], ignore_patterns(data.decode("utf-8", "replace"))
 
 
 def verify(tree: dict[str, Any], root: str, checked_ns: int) -> str:
@@ -129,20 +130,19 @@ def verify(tree: dict[str, Any], root: str, checked_ns: int) -> str:
     not matter: their stamps are refreshed in `tree`) or "stale" (the policy may differ)."""
     ignore = tree["ignore"]
     refreshed = False
-    for rel, stamp in tree["files"].items():
+    stamp = tree["files"].get(GITIGNORE)
+    if stamp is not None:
         try:
-            st = os.stat(_path(root, rel))
-            mtime, size = st.st_mtime_ns, st.st_size
+            st = os.stat(_path(root, GITIGNORE))
+            now = [st.st_mtime_ns, st.st_size]
         except OSError:
-            mtime, size = 0, -1
-        if mtime == stamp[0] and size == stamp[1] and mtime + RACY_NS <= checked_ns:
-            continue
-        data = _read(_path(root, rel)) if size >= 0 else None
-        if (data is None and stamp[1] >= 0) or (data is not None and file_digest(data) != stamp[2]):
-            return "stale"
-        if mtime != stamp[0] or size != stamp[1]:
-            stamp[0], stamp[1] = mtime, size
-        refreshed = True
+            now = [0, -1]
+        if now != stamp or now[0] + RACY_NS > checked_ns:
+            found, patterns = read_ignore(root)
+            if patterns != ignore:
+                return "stale"
+            stamp[:] = found
+            refreshed = True
     for rel, stamp in tree["dirs"].items():
         try:
             mtime = os.stat(_path(root, rel)).st_mtime_ns
@@ -180,7 +180,6 @@ def valid(tree: Any) -> bool:
         if not (isinstance(stamp, list) and len(stamp) == 2 and isinstance(stamp[0], int) and isinstance(stamp[1], str)):
             return False
     for stamp in files.values():
-        if not (isinstance(stamp, list) and len(stamp) == 3 and isinstance(stamp[0], int)
-                and isinstance(stamp[1], int) and isinstance(stamp[2], str)):
+        if not (isinstance(stamp, list) and len(stamp) == 2 and isinstance(stamp[0], int) and isinstance(stamp[1], int)):
             return False
     return True

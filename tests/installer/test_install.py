@@ -171,3 +171,20 @@ def test_init_rejects_a_missing_target(tmp_path: Path) -> None:
     with pytest.raises(InstallError, match="is not a directory"):
         install(str(tmp_path / "nope"))
     assert not os.path.exists(tmp_path / "nope")
+
+
+def test_verify_proves_a_project_wide_rule_not_a_subdirectory_one(project: Path) -> None:
+    # the smoke command runs at the root: a rule of src/gen/CLAUDE.md does not apply there
+    (project / "src" / "gen").mkdir(parents=True)
+    (project / "src" / "gen" / "CLAUDE.md").write_text("- Never run `make regen`.\n")
+    (project / "CLAUDE.md").write_text("# Rules\n\nSee @docs/rules.md.\n")
+    report = install(str(project))
+    assert report.ok, report.text()
+    names = [check.name for check in report.verify.checks]  # type: ignore[union-attr]
+    assert not any("enforces CLAUDE.md rule" in name for name in names)
+    (project / "docs").mkdir()
+    (project / "docs" / "rules.md").write_text("- Never run `make deploy`.\n")
+    (project / "CLAUDE.md").write_text("# Rules\n\nSee @docs/rules.md for more.\n")
+    report = install(str(project))
+    names = [check.name for check in report.verify.checks]  # type: ignore[union-attr]
+    assert any("enforces CLAUDE.md rule" in name and "make deploy" in name for name in names)  # an imported rule

@@ -136,7 +136,9 @@ def test_gitignore_changes_are_noticed(tmp_path: Path) -> None:
     project = _project(tmp_path / "project")
     found = discover(str(project)).tree
     checked = 2**62
-    assert found["files"][".gitignore"] == [0, -1, ""] and tree.verify(found, str(project), checked) == "fresh"
+    assert found["files"][".gitignore"] == [0, -1] and tree.verify(found, str(project), checked) == "fresh"
+    (project / ".gitignore").write_text("# a comment\n!keep.log\n")  # no directory pattern changed
+    assert tree.verify(found, str(project), checked) == "same"
     (project / ".gitignore").write_text("src/gen/\n")
     assert tree.verify(found, str(project), checked) == "stale"
     found = discover(str(project)).tree
@@ -176,4 +178,4 @@ def test_ignore_patterns() -> None:
 ])
 def test_malformed_trees_are_not_valid(shape: Any) -> None:
     assert not tree.valid(shape)
-    assert tree.valid({"dirs": {".": [1, "a//b"]}, "files": {".gitignore": [0, -1, ""]}, "ignore": ["x"]})
+    assert tree.valid({"dirs": {".": [1, "a//b"]}, "files": {".gitignore": [0, -1]}, "ignore": ["x"]})
