@@ -7,7 +7,10 @@ Figures are medians, each also printed as a ratio to a baseline measured in the 
 - cached-bundle load on a hit (goal ≤ 2 ms) vs reading the cache file and vs `json.loads` of it,
   for the whole bundle and for the decision part a pre-tool call loads (`part="decide"`),
   both as a fresh process does it and as a warm process (memo per cache version) does;
-- a fresh `python -S` process loading the cached bundle vs `python -S -c pass`.
+- a fresh `python -S` process loading the cached bundle vs `python -S -c pass`;
+- a project tree (`--dirs` directories, `--subdirs` of them with a CLAUDE.md, and an @import):
+  compile (walk + read + compile) and a cache hit, vs the same root CLAUDE.md with no tree in
+  the same run (the hit's extra cost is one stat per directory; guidance/policy/tree.py).
 """
 
 from __future__ import annotations
@@ -62,6 +65,36 @@ def generate_policy(rules: int) -> str:
     return "\n".join(lines)
 
 
+def generate_tree(root: Path, dirs: int, subdirs: int, rules: int) -> None:
+    """A project: a root CLAUDE.md of `rules` rules importing docs/agents.md, `dirs` directories
+    (ten per level, like packages of a monorepo, each with a source file) and, in `subdirs` of
+    them spread over the tree, a CLAUDE.md of three scoped rules. Aged out of the racy window."""
+    (root / "docs").mkdir(parents=True, exist_ok=True)
+    (root / "CLAUDE.md").write_text(generate_policy(rules) + "\nSee @docs/agents.md for the agent rules.\n")
+    (root / "docs" / "agents.md").write_text("- Never run `make release`\n")
+    names: list[str] = []
+    frontier = [""]
+    while len(names) < dirs:
+        parent = frontier.pop(0)
+        for i in range(10):
+            if len(names) >= dirs:
+                break
+            rel = f"{parent}/pkg{i}" if parent else f"pkg{i}"
+            names.append(rel)
+            frontier.append(rel)
+    step = max(1, len(names) // subdirs) if subdirs else 0
+    for n, rel in enumerate(names):
+        folder = root / rel
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "main.py").write_text("print()\n")
+        if subdirs and n % step == 0 and n // step < subdirs:
+            (folder / "CLAUDE.md").write_text(f"- Never run `make regen{n}`\n- Never edit `*.gen.{n}`\n"
+                                              f"- Avoid `npm install pkg{n}`\n")
+    past = time.time_ns() - 10**10
+    for path in [root, *root.rglob("*")]:
+        os.utime(path, ns=(past, past))
+
+
 def median_seconds(fn: Callable[[], object], repeat: int) -> float:
     fn()  # warm-up: imports, caches
     samples = []
@@ -72,8 +105,20 @@ def median_seconds(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(samples)
 
 
+def package_path(tmp: str) -> str:
+    """A directory holding `cf_guidance` laid out as installed, for `python -S` (no editable finder)."""
+    tree = Path(tmp) / "cf_guidance"
+    if not tree.exists():
+        tree.mkdir(parents=True)
+        for entry in (REPO / "guidance").iterdir():
+            if entry.name != "__pycache__":
+                (tree / entry.name).symlink_to(entry)
+        (tree / "hooks").symlink_to(REPO / "hooks")
+    return tmp
+
+
 def process_seconds(args: list[str], repeat: int) -> float:
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(os.environ, PYTHONPATH=package_path(tempfile.gettempdir() + "/cf-guidance-bench-path"))
     samples = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -105,6 +150,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--dirs", type=int, default=500, help="directories of the project-tree figures")
+    parser.add_argument("--subdirs", type=int, default=20, help="of them holding a CLAUDE.md")
     options = parser.parse_args()
 
     from markdown_it import MarkdownIt
@@ -161,6 +208,33 @@ def main() -> None:
             cold = process_seconds([sys.executable, "-S", "-c", probe], max(5, options.repeat // 2))
             floor = process_seconds([sys.executable, "-S", "-c", "pass"], max(5, options.repeat // 2))
             print(f"fresh process hit {rules:5d} rules {ms(cold)}   = {cold / floor:5.2f}x `python -S -c pass` ({ms(floor).strip()})")
+
+    tree_figures(options)
+
+
+def tree_figures(options: argparse.Namespace) -> None:
+    """Compile and cache hits of a project tree vs the same root CLAUDE.md alone, in one run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        flat, tree = Path(tmp) / "flat", Path(tmp) / "tree"
+        generate_tree(flat, 0, 0, 200)
+        generate_tree(tree, options.dirs, options.subdirs, 200)
+        compiled = compiler.compile_project(tree)
+        found = [s for s in compiled["sources"] if s["status"] == "read"]
+        print(f"project tree: {options.dirs} directories, {len(compiled['tree']['dirs'])} walked, {len(found)} files read "
+              f"({options.subdirs} subdirectory CLAUDE.md), {len(compiled['checks'])} checks")
+        for name, project in (("root CLAUDE.md only", flat), ("tree", tree)):
+            build = median_seconds(lambda: compiler.compile_project(project), max(3, options.repeat // 4))
+            load_bundle(str(project))
+            load_bundle(str(project))  # the compile made the state directory: refresh the root's stamp
+
+            def cold() -> object:
+                cache._MEMO.clear()
+                return load_bundle(str(project), part="decide")
+
+            hit = median_seconds(cold, options.repeat * 10)
+            warm = median_seconds(lambda: load_bundle(str(project), part="decide"), options.repeat * 10)
+            size = len(Path(cache_path(str(project), part="decide")).read_bytes()) // 1024
+            print(f"  {name:<20} compile {ms(build)}   decide hit {ms(hit)}   warm hit {ms(warm)}   decide.json {size} KiB")
 
 
 if __name__ == "__main__":
