@@ -99,6 +99,11 @@ class StateLayout:
         return os.path.join(self.spool, ".worker-spawned")
 
     @property
+    def unrecorded(self) -> str:
+        """Written (or at least touched) when a hook could not spool an event; `status` reports it."""
+        return os.path.join(self.spool, ".unrecorded")
+
+    @property
     def install_manifest(self) -> str:
         """What `cf-guidance init` added (files created, lines appended), read by `uninstall`."""
         return os.path.join(self.root, "install.json")

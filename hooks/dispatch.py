@@ -25,6 +25,7 @@ import _signal  # type: ignore[import-not-found]  # `signal` imports enum: 10 ms
 
 from cf_guidance.decision import ALLOW, ASK, DENY
 from cf_guidance.errors import GuidanceError
+from cf_guidance.jobs import spool
 from cf_guidance.limits import MAX_EVENT_BYTES
 
 
@@ -73,12 +74,11 @@ def run(
     name: str,
     read_input: Callable[[], bytes],
     environ: Mapping[str, str],
-    deferred: list[Callable[[], None]] | None = None,
 ) -> protocol.Answer:
     """Answer one hook call; never raises (except KeyboardInterrupt / SystemExit).
 
-    With a `deferred` list (the warm server), work that need not delay the answer (the
-    fail-open decision record) is appended there for the caller to run after answering.
+    The answer may ask for the detached worker (`Answer.worker`): the process that writes the
+    answer starts it afterwards (`spool.spawn_worker`), from the agent's own environment.
     """
     notes: list[str] = []
     fail_closed = settings.fail_closed(environ)
@@ -88,7 +88,7 @@ def run(
         message = f"unknown hook command {name!r}; use one of: {known}"
         answer = protocol.block(message) if fail_closed else protocol.notice(message)
         return answer
-    call = handlers.Call(command.name, command.hook_event, environ, fail_closed, deferred)
+    call = handlers.Call(command.name, command.hook_event, environ, fail_closed)
     timeout_ms, problem = settings.timeout_ms(environ)
     if problem:
         notes.append(problem)
@@ -180,4 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(usage())
         return 0 if args else 2
     answer = run(args[0], _stdin_reader(sys.stdin.buffer), os.environ)
-    return write_answer(answer, sys.stdout.buffer, sys.stderr.buffer)
+    code = write_answer(answer, sys.stdout.buffer, sys.stderr.buffer)
+    if answer.worker is not None:
+        spool.spawn_worker(*answer.worker)
+    return code

@@ -26,7 +26,7 @@ from . import protocol
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
     from typing import Any
 
     from cf_guidance.event import Event
@@ -54,7 +54,6 @@ class Call:
         "state_dir",
         "builtin",
         "warnings",
-        "deferred",
     )
 
     def __init__(
@@ -63,7 +62,6 @@ class Call:
         hook_event: str,
         environ: Mapping[str, str],
         fail_closed: bool,
-        deferred: list[Callable[[], None]] | None = None,
     ) -> None:
         self.name = name
         self.hook_event = hook_event
@@ -78,8 +76,6 @@ class Call:
         self.builtin: Decision | None = None
         #: One-line warnings for stderr, added to whatever the answer is.
         self.warnings: list[str] = []
-        #: When not None, work that may wait until the answer was sent (see record_decision).
-        self.deferred = deferred
 
     def decode(self) -> dict[str, Any]:
         """The event object from stdin; BadInput for anything else."""
@@ -183,30 +179,25 @@ def _answer_and_record(call: Call, decision: Decision) -> protocol.Answer:
 
 
 def record_decision(call: Call, record: dict[str, Any]) -> bool:
-    """Spool a pre-tool decision for the ledger; False (and a warning) if the spool is unusable."""
+    """Spool a pre-tool decision for the ledger before the answer leaves; False (and a warning)
+    if the spool is unusable. Durable first, answer second: a hook or warm server killed right
+    after answering has already recorded what it answered."""
     if call.payload is None or not call.state_dir:
         return False
-    if call.deferred is not None and not call.fail_closed:
-        # The warm server writes the record right after answering (fail-open only: fail-closed
-        # must know the spool works before it allows). It takes the next request only after.
-        state_dir, payload = call.state_dir, call.payload
-        call.deferred.append(lambda: _enqueue_quietly(state_dir, payload, record))
-        return True
     try:
-        spool.enqueue(call.state_dir, spool.DECISION, call.payload, record)
+        spool.enqueue(call.state_dir, spool.DECISION, call.payload, record, raw=call.data)
     except StateError as exc:
-        call.warnings.append(str(exc))
+        _unrecorded(call, str(exc))
         return False
     # No worker start here: the next post event (PostToolUse, Stop, SessionEnd) starts one,
     # and session rules read decisions still in the spool. The pre-tool path stays minimal.
     return True
 
 
-def _enqueue_quietly(state_dir: str, payload: dict[str, Any], record: dict[str, Any]) -> None:
-    try:
-        spool.enqueue(state_dir, spool.DECISION, payload, record)
-    except StateError:
-        pass  # fail-open, and the answer is gone: the next in-process call will warn about the spool
+def _unrecorded(call: Call, problem: str) -> None:
+    """Say that an event could not be recorded: a line on stderr now, and a mark `status` shows."""
+    call.warnings.append(problem)
+    spool.note_failure(call.state_dir, problem)
 
 
 # -- bundle --------------------------------------------------------------------------------
@@ -230,12 +221,11 @@ def post_event(call: Call) -> protocol.Answer:
     """Spool the event for the worker and return at once (no output: post events never block)."""
     payload = call.decode()
     try:
-        spool.enqueue(call.state_dir, call.name, payload)
+        spool.enqueue(call.state_dir, call.name, payload, raw=call.data)
     except StateError as exc:
-        call.warnings.append(str(exc))
+        _unrecorded(call, str(exc))
         return protocol.allow()
-    spool.spawn_worker(call.project_dir, call.state_dir)
-    return protocol.allow()
+    return protocol.Answer(worker=(call.project_dir, call.state_dir))
 
 
 # -- context -------------------------------------------------------------------------------

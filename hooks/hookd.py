@@ -106,14 +106,22 @@ def launch(argv: list[str] | None = None) -> int:
         data = failed.data
         read_input = lambda: data  # noqa: E731  (the attempt consumed stdin)
     if forwarded is not None:
-        code, out, err = forwarded
+        code, out, err, worker = forwarded
         for fd, chunk in ((1, out), (2, err)):
             _write_all(fd, chunk)
+        if worker is not None:
+            from cf_guidance.jobs import spool
+
+            spool.spawn_worker(*worker)
         return code
     from . import dispatch
 
     answer = dispatch.run(command.name, read_input, environ)
     code = dispatch.write_answer(answer, sys.stdout.buffer, sys.stderr.buffer)
+    if answer.worker is not None:
+        from cf_guidance.jobs import spool
+
+        spool.spawn_worker(*answer.worker)
     start(state_dir)
     return code
 
@@ -151,23 +159,33 @@ def decode_request(raw: bytes) -> tuple[str, str, dict[str, str], bytes]:
 
 
 def encode_answer(answer: Answer) -> bytes:
+    """``<exit> <len(out)> <len(err)>\n`` + out + err + the worker to start (project \0 state) or nothing."""
     out = answer.stdout.encode("utf-8", "replace")
     err = answer.stderr.encode("utf-8", "replace")
-    return b"%d %d\n" % (answer.exit_code, len(out)) + out + err
+    worker = "\0".join(answer.worker).encode("utf-8", "surrogateescape") if answer.worker else b""
+    return b"%d %d %d\n" % (answer.exit_code, len(out), len(err)) + out + err + worker
 
 
-def decode_answer(raw: bytes) -> tuple[int, bytes, bytes]:
+def decode_answer(raw: bytes) -> tuple[int, bytes, bytes, tuple[str, str] | None]:
     head, sep, rest = raw.partition(b"\n")
     if not sep:
         raise ValueError("truncated answer")
-    code_text, _, out_len_text = head.partition(b" ")
-    out_len = int(out_len_text)
-    if out_len > len(rest):
+    code_text, out_len_text, err_len_text = head.split(b" ")
+    out_len, err_len = int(out_len_text), int(err_len_text)
+    if out_len + err_len > len(rest):
         raise ValueError("truncated answer")
-    return int(code_text), rest[:out_len], rest[out_len:]
+    worker_text = rest[out_len + err_len:]
+    worker = None
+    if worker_text:
+        project, divider, state = worker_text.decode("utf-8", "surrogateescape").partition("\0")
+        if not divider:
+            raise ValueError("truncated answer")
+        worker = (project, state)
+    return int(code_text), rest[:out_len], rest[out_len:out_len + err_len], worker
 
 
-def forward(name: str, environ: Mapping[str, str], read_input: Callable[[], bytes], state_dir: str) -> tuple[int, bytes, bytes] | None:
+def forward(name: str, environ: Mapping[str, str], read_input: Callable[[], bytes],
+            state_dir: str) -> tuple[int, bytes, bytes, tuple[str, str] | None] | None:
     """The server's answer to this call, or None (answer in-process) for any problem on the way.
 
     `read_input` is a zero-argument callable returning the stdin bytes; it is only called once
@@ -377,15 +395,12 @@ def _handle(sock: _socket.socket, stamps: dict[str, int], dispatch: ModuleType) 
         os.chdir(cwd)
     except (OSError, ValueError):
         return True  # the client sees a short answer and answers in-process
-    deferred: list[Callable[[], None]] = []
-    answer = dispatch.run(name, lambda: data, env, deferred)
+    answer = dispatch.run(name, lambda: data, env)
     try:
         sock.sendall(encode_answer(answer))
         sock.shutdown(_socket.SHUT_RDWR)  # the client may go on now
     except OSError:
         pass
-    for work in deferred:
-        work()
     for module_path, stamp in _module_stamps().items():  # modules this request imported (a compile)
         stamps.setdefault(module_path, stamp)
     return True

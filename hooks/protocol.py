@@ -29,19 +29,25 @@ PREFIX = "cf-guidance: "
 
 
 class Answer:
-    """What the hook process writes and its exit code."""
+    """What the hook process writes and its exit code, and whether it then starts the worker.
 
-    __slots__ = ("stdout", "stderr", "exit_code")
+    `worker` is (project dir, state dir) when the detached worker should drain the spool once
+    the answer is out. The hook process starts it, never the warm server: the worker needs the
+    agent's own environment (GUIDANCE_LEDGER_KEY), which is never sent to the server.
+    """
 
-    def __init__(self, stdout: str = "", stderr: str = "", exit_code: int = 0) -> None:
+    __slots__ = ("stdout", "stderr", "exit_code", "worker")
+
+    def __init__(self, stdout: str = "", stderr: str = "", exit_code: int = 0, worker: tuple[str, str] | None = None) -> None:
         self.stdout = stdout
         self.stderr = stderr
         self.exit_code = exit_code
+        self.worker = worker
 
     def with_warning(self, line: str) -> Answer:
         """The same answer plus one more line on stderr."""
         stderr = self.stderr + PREFIX + line + "\n"
-        return Answer(self.stdout, stderr, self.exit_code)
+        return Answer(self.stdout, stderr, self.exit_code, self.worker)
 
     def __repr__(self) -> str:
         return f"Answer(exit={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"

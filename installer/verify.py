@@ -131,8 +131,14 @@ def verdict_of(result: subprocess.CompletedProcess[str]) -> tuple[str, str]:
     return "warn", str(answer.get("systemMessage", ""))
 
 
+def _tool_use_id() -> str:
+    """Each smoke event its own id: the spool keys jobs by (kind, session, tool_use_id) and the
+    worker keeps one record per key, so reused ids would record only the first event."""
+    return "verify-" + os.urandom(6).hex()
+
+
 def _bash_event(root: str, agent: str, command: str) -> dict[str, Any]:
-    return _event(root, agent, "PreToolUse", tool_name="Bash", tool_input={"command": command}, tool_use_id="verify")
+    return _event(root, agent, "PreToolUse", tool_name="Bash", tool_input={"command": command}, tool_use_id=_tool_use_id())
 
 
 def _smoke(report: VerifyReport, root: str, agent: str, commands: dict[str, str]) -> None:
@@ -148,7 +154,7 @@ def _smoke(report: VerifyReport, root: str, agent: str, commands: dict[str, str]
         report.add(f"{agent}: hook enforces CLAUDE.md rule {rule_id} on `{command}`", verdict == "deny", reason[:200])
     post = commands["post-bash"]
     event = _event(root, agent, "PostToolUse", tool_name="Bash", tool_input={"command": SAFE},
-                   tool_response={"stdout": "cf-guidance-verify\n", "stderr": "", "interrupted": False}, tool_use_id="verify")
+                   tool_response={"stdout": "cf-guidance-verify\n", "stderr": "", "interrupted": False}, tool_use_id=_tool_use_id())
     result = run_hook(post, event, root, agent)
     ok = result.returncode == 0 and not result.stdout.strip()
     report.add(f"{agent}: post-event hook returns silently", ok,

@@ -17,15 +17,19 @@ def state(tmp_path: Path) -> str:
     return str(tmp_path / "state")
 
 
+_TOOL_USE = iter(range(1_000_000))
+
+
 def bash(state: str, command: str, ok: bool = True, sid: str = "s1") -> None:
-    payload = {"session_id": sid, "tool_name": "Bash", "tool_input": {"command": command}}
+    payload = {"session_id": sid, "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": f"toolu_{next(_TOOL_USE)}"}
     if ok:
         payload["tool_response"] = {"stdout": "", "interrupted": False}
     spool.enqueue(state, "post-bash" if ok else "post-failure", payload)
 
 
 def decision(state: str, verdict: str = "allow", sid: str = "s1") -> None:
-    spool.enqueue(state, spool.DECISION, {"session_id": sid, "tool_name": "Bash", "tool_input": {"command": "ls"}},
+    spool.enqueue(state, spool.DECISION, {"session_id": sid, "tool_name": "Bash", "tool_input": {"command": "ls"},
+                                          "tool_use_id": f"toolu_{next(_TOOL_USE)}"},
                   {"decision": verdict, "rule": "", "reason": "", "findings": []})
 
 

@@ -291,7 +291,18 @@ def jobs_cmd(action: str, target: Path | None, as_json: bool) -> None:
     spooled = info["spool"]
     age = f", oldest {spooled['oldest_age_s']} s old" if spooled["oldest_age_s"] is not None else ""
     click.echo(f"spool: {spooled['pending']} pending{age}, {spooled['rejected']} rejected ({spooled['path']})")
+    for line in _spool_problems(spooled):
+        click.echo(line)
     click.echo("worker: " + _worker_line(info["worker"]))
+
+
+def _spool_problems(spooled: dict[str, Any]) -> list[str]:
+    from cf_guidance.ledger.status import unrecorded_line
+
+    lines = [unrecorded_line(spooled)]
+    if spooled.get("stranded"):
+        lines.append(f"{spooled['stranded']} unfinished job file(s) in the spool: the next drain recovers or sets them aside")
+    return [line for line in lines if line]
 
 
 def _worker_line(worker: dict[str, Any]) -> str:
@@ -362,6 +373,8 @@ def status_cmd(target: Path | None, as_json: bool) -> None:
         out.write(f"witness:    {seen['records']} records on {seen['time']}  ({seen['path']})\n")
     spooled = info["spool"]
     out.write(f"spool:      {spooled['pending']} pending, {spooled['rejected']} rejected\n")
+    for line in _spool_problems(spooled):
+        out.write(f"  {line}\n")
     out.write(f"worker:     {_worker_line(info['worker'])}\n")
     if info["trust"]:
         summary = ", ".join(f"{r['agent']} {r['score']:.2f} {r['tier']}" for r in info["trust"])

@@ -65,12 +65,13 @@ def _write_json_atomic(path: Path, value: Any) -> None:
 class DrainResult:
     """What one drain did."""
 
-    __slots__ = ("applied", "skipped", "rejected", "checkpoints", "autopilot", "busy")
+    __slots__ = ("applied", "skipped", "rejected", "recovered", "checkpoints", "autopilot", "busy")
 
     def __init__(self) -> None:
         self.applied = 0
         self.skipped = 0
         self.rejected = 0
+        self.recovered = 0
         self.checkpoints = 0
         self.autopilot = 0
         self.busy = False
@@ -115,17 +116,38 @@ def entry_for(job: dict[str, Any]) -> dict[str, Any]:
     }
     if job.get("decision") is not None:
         entry["decision"] = job["decision"]
+    for key in ("event_altered", "event_sha256"):  # the event was redacted or cut: what it was, by hash
+        if key in job:
+            entry[key] = job[key]
     return entry
 
 
 def _reject(path: str, state_dir: str) -> None:
-    """Move an unreadable job aside (kept for inspection) so it does not block the queue."""
+    """Move an unreadable job aside (kept for inspection) so it does not block the queue; a FIFO,
+    device or symlink is moved as it is, never opened."""
     target = Path(spool.spool_dir(state_dir)) / REJECTED_DIR
     target.mkdir(mode=0o700, exist_ok=True)
     try:
         os.replace(path, target / os.path.basename(path))
     except FileNotFoundError:
         pass
+
+
+def recover_stranded(state_dir: str, result: DrainResult) -> None:
+    """Temp files of hooks that died between writing a job and renaming it: a complete job (its
+    writer fsynced it before the rename) is renamed into place, anything else set aside."""
+    for path in spool.stranded(state_dir):
+        try:
+            spool.read_job(path)
+        except StateError:
+            _reject(path, state_dir)
+            result.rejected += 1
+            continue
+        try:
+            os.replace(path, spool.final_name(path))
+            result.recovered += 1
+        except FileNotFoundError:
+            pass
 
 
 def drain(
@@ -151,6 +173,7 @@ def drain(
     except OSError:
         pass  # status is informational
     try:
+        recover_stranded(state_dir, result)
         while True:
             paths = spool.pending(state_dir)[:batch]
             if not paths:
@@ -186,13 +209,20 @@ def _apply_batch(state_dir: str, ledger: Ledger, paths: list[str], result: Drain
         try:
             jobs.append((path, spool.read_job(path)))
         except StateError:
-            if os.path.exists(path):
+            if os.path.lexists(path):
                 _reject(path, state_dir)
                 result.rejected += 1
-    entries = [entry_for(job) for _, job in jobs]
+    # The same event spooled twice (a warm server killed after spooling, then the hook's own
+    # answer) has one id: the first is applied, the rest dropped here or by the ledger's window.
+    entries: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for _, job in jobs:
+        if job["id"] not in seen:
+            seen.add(job["id"])
+            entries.append(entry_for(job))
     written = ledger.append_many(entries, sync=True, skip_applied_jobs=True)
     result.applied += len(written)
-    result.skipped += len(entries) - len(written)
+    result.skipped += len(jobs) - len(written)
     if fault is not None:
         fault("appended", [job for _, job in jobs])
     for path, _ in jobs:

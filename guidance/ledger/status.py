@@ -124,8 +124,36 @@ def spool_state(state_dir: str) -> dict[str, Any]:
         except OSError:
             oldest_age = None
     rejected_dir = Path(spool.spool_dir(state_dir)) / "rejected"
-    rejected = len(list(rejected_dir.glob("*.json"))) if rejected_dir.is_dir() else 0
-    return {"path": spool.spool_dir(state_dir), "pending": len(pending), "oldest_age_s": oldest_age, "rejected": rejected}
+    rejected = len(list(rejected_dir.iterdir())) if rejected_dir.is_dir() else 0
+    return {"path": spool.spool_dir(state_dir), "pending": len(pending), "oldest_age_s": oldest_age, "rejected": rejected,
+            "stranded": len(spool.stranded(state_dir, 0.0)), "unrecorded": unrecorded(state_dir)}
+
+
+def unrecorded(state_dir: str) -> dict[str, Any] | None:
+    """The last event a hook could not spool (spool/.unrecorded), or None: when, and why if it fit."""
+    path = StateLayout(state_dir).unrecorded
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    info: dict[str, Any] = {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(st.st_mtime)), "problem": ""}
+    try:
+        note = json.loads(Path(path).read_text(encoding="utf-8")) if st.st_size else {}
+        if isinstance(note, dict) and isinstance(note.get("problem"), str):
+            info["problem"] = note["problem"]
+    except (OSError, ValueError):
+        pass
+    return info
+
+
+def unrecorded_line(spooled: dict[str, Any]) -> str:
+    """One line for `status` / `jobs status` when a hook could not record an event, else ""."""
+    note = spooled.get("unrecorded")
+    if not note:
+        return ""
+    why = note["problem"] or "the spool could not be written (disk full?)"
+    return (f"NOT RECORDED: a hook could not record an event at {note['at']}: {why}; free space or fix the state "
+            f"directory, then delete {os.path.join(spooled['path'], '.unrecorded')}")
 
 
 def trust_summary(state_dir: str, now: float | None = None) -> list[dict[str, Any]]:

@@ -250,7 +250,7 @@ def test_post_events_are_spooled_silently(hook: HookRunner, name: str, event: st
     [job] = hook.jobs()
     assert job["kind"] == name and job["session_id"] == "s9" and job["decision"] is None
     assert len(job["event"]["tool_response"]["stdout"]) < 10_000
-    assert hook.spawned
+    assert answer.worker == (str(hook.project), hook.state_dir)  # started by the process that answers
 
 
 def test_user_prompt_injects_the_relevant_rules_only(policy_hook: HookRunner) -> None:

@@ -149,13 +149,15 @@ def test_request_and_answer_round_trip() -> None:
     raw = hookd.encode_request("pre-bash", {"GUIDANCE_X": "1", "HOME": "/h", "OTHER": "dropped"}, "/cwd", b'{"a": 1}')
     assert hookd.decode_request(raw) == ("pre-bash", "/cwd", {"GUIDANCE_X": "1", "HOME": "/h"}, b'{"a": 1}')
     answer = protocol.Answer('{"x": "é"}\n', "warn\n", 2)
-    code, out, err = hookd.decode_answer(hookd.encode_answer(answer))
-    assert (code, out.decode(), err.decode()) == (2, answer.stdout, answer.stderr)
+    code, out, err, worker = hookd.decode_answer(hookd.encode_answer(answer))
+    assert (code, out.decode(), err.decode(), worker) == (2, answer.stdout, answer.stderr, None)
+    with_worker = protocol.Answer("", "", 0, ("/p r", "/p r/.claude-flow/guidance"))
+    assert hookd.decode_answer(hookd.encode_answer(with_worker))[3] == with_worker.worker
     for bad in (b"", b"CFGH1\0pre-bash", b"nope"):
         with pytest.raises(ValueError):
             hookd.decode_request(bad)
     with pytest.raises(ValueError):
-        hookd.decode_answer(b"0 99\nshort")
+        hookd.decode_answer(b"0 99 0\nshort")
 
 
 def test_forward_without_a_server_reads_nothing(tmp_path: Path) -> None:

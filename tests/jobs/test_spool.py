@@ -14,15 +14,15 @@ from cf_guidance.jobs import spool
 
 
 def test_enqueue_writes_a_complete_job_and_pending_lists_it(tmp_path: Path) -> None:
-    payload = {"session_id": "s1", "agent_id": "a1", "hook_event_name": "PostToolUse", "tool_name": "Bash"}
+    payload = {"session_id": "s1", "agent_id": "a1", "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_9"}
     job_id = spool.enqueue(str(tmp_path), "post-bash", payload, {"decision": "allow"})
+    assert job_id == "post-bash/s1/toolu_9"
     [path] = spool.pending(str(tmp_path))
-    assert os.path.basename(path) == job_id + ".json"
     job = spool.read_job(path)
     assert job["id"] == job_id and job["kind"] == "post-bash"
     assert job["session_id"] == "s1" and job["agent_id"] == "a1"
     assert job["event"] == payload and job["decision"] == {"decision": "allow"}
-    assert job["created"].endswith("Z")
+    assert job["created"].endswith("Z") and "event_sha256" not in job
     assert os.stat(path).st_mode & 0o777 == 0o600
 
 
@@ -31,7 +31,7 @@ def test_pending_is_in_creation_order_and_skips_temp_and_marker_files(tmp_path: 
     directory = tmp_path / "spool"
     (directory / ".tmp-unfinished").write_text("{")
     (directory / ".worker-spawned").write_text("")
-    assert [os.path.basename(p)[:-5] for p in spool.pending(str(tmp_path))] == ids
+    assert [spool.read_job(p)["id"] for p in spool.pending(str(tmp_path))] == ids
 
 
 def test_remove_is_idempotent(tmp_path: Path) -> None:
@@ -57,6 +57,71 @@ def test_unwritable_spool_is_a_state_error(tmp_path: Path) -> None:
     blocker.write_text("")
     with pytest.raises(StateError, match="cannot write a job"):
         spool.enqueue(str(blocker / "state"), "stop", {})
+
+
+def test_the_id_comes_from_the_event(tmp_path: Path) -> None:
+    event = {"session_id": "s1", "hook_event_name": "PreToolUse", "tool_use_id": "toolu_1", "tool_input": {"command": "ls"}}
+    first = spool.enqueue(str(tmp_path), spool.DECISION, event, {"decision": "allow"})
+    again = spool.enqueue(str(tmp_path), spool.DECISION, dict(event), {"decision": "allow"})
+    other = spool.enqueue(str(tmp_path), spool.DECISION, dict(event, tool_use_id="toolu_2"), {"decision": "allow"})
+    post = spool.enqueue(str(tmp_path), "post-bash", dict(event, hook_event_name="PostToolUse"))
+    assert first == again and len({first, other, post}) == 3
+    stop = {"session_id": "s1", "hook_event_name": "Stop"}
+    assert spool.enqueue(str(tmp_path), "stop", stop) == spool.enqueue(str(tmp_path), "stop", dict(stop))
+    assert spool.enqueue(str(tmp_path), "stop", stop) != spool.enqueue(str(tmp_path), "stop", dict(stop, stop_hook_active=True))
+    assert len(spool.pending(str(tmp_path))) == 8  # every write is kept; the worker drops the duplicates
+
+
+def test_secrets_are_redacted_before_the_job_is_written(tmp_path: Path) -> None:
+    raw = b'{"session_id": "s", "tool_input": {"command": "mysql -u root -phunter22 app"}}'
+    payload = {"session_id": "s", "tool_input": {"command": "mysql -u root -phunter22 app"},
+               "tool_response": {"stdout": '{"password": "s3cr3tpw"}'}}
+    spool.enqueue(str(tmp_path), "post-bash", payload, {"reason": "PGPASSWORD=hunter22 psql"}, raw=raw)
+    [path] = spool.pending(str(tmp_path))
+    data = Path(path).read_bytes()
+    assert b"hunter22" not in data and b"s3cr3tpw" not in data
+    job = spool.read_job(path)
+    assert job["event"]["tool_input"]["command"] == "mysql -u root -p[REDACTED:mysql-password] app"
+    import hashlib
+
+    assert job["event_altered"] == ["redacted"] and job["event_sha256"] == hashlib.sha256(raw).hexdigest()
+
+
+def test_the_whole_event_is_bounded_not_only_each_string(tmp_path: Path) -> None:
+    """256 lists of 256 strings of 8 KiB each passed every per-string bound (a 100 MB input, a 100 MB record)."""
+    payload = {"tool_input": {"content": [["y" * 8000] * 256] * 256}}
+    spool.enqueue(str(tmp_path), "post-edit", payload)
+    [path] = spool.pending(str(tmp_path))
+    assert os.path.getsize(path) < 2 * spool.MAX_JOB_CHARS
+    job = spool.read_job(path)
+    assert job["event_altered"] == ["truncated"] and len(job["event_sha256"]) == 64
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "huge"])
+def test_read_job_never_blocks_on_or_follows_a_special_file(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "000-1-a.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "symlink":
+        path.symlink_to("/dev/zero")
+    else:
+        path.write_bytes(b" " * (spool.MAX_JOB_FILE_BYTES + 1))
+    started = time.monotonic()
+    with pytest.raises(StateError):
+        spool.read_job(str(path))
+    assert time.monotonic() - started < 5
+
+
+def test_stranded_temp_files_are_listed_with_their_final_name(tmp_path: Path) -> None:
+    spool.enqueue(str(tmp_path), "stop", {"n": 1})
+    [path] = spool.pending(str(tmp_path))
+    stranded = Path(path).parent / f".{Path(path).name}.123-abcd.tmp"
+    os.replace(path, stranded)
+    assert spool.stranded(str(tmp_path)) == []  # a writer may still be at work
+    old = time.time() - 2 * spool.STRANDED_AGE_S
+    os.utime(stranded, (old, old))
+    assert spool.stranded(str(tmp_path)) == [str(stranded)]
+    assert spool.final_name(str(stranded)) == path
 
 
 @pytest.mark.parametrize("content", [b"{", b"[]", b'{"id": 1}', b"\xff"])

@@ -28,7 +28,8 @@ def state(tmp_path: Path) -> str:
 
 
 def decision_job(state: str, i: int, verdict: str = "allow", session_id: str = "s1") -> str:
-    payload = {"session_id": session_id, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": f"echo {i}"}}
+    payload = {"session_id": session_id, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": f"echo {i}"},
+               "tool_use_id": f"toolu_{i}"}
     return spool.enqueue(state, spool.DECISION, payload, {"decision": verdict, "rule": "", "reason": "", "findings": []})
 
 
@@ -146,6 +147,55 @@ def test_unreadable_job_is_moved_aside_not_lost(state: str) -> None:
     result = worker.drain(state)
     assert (result.applied, result.rejected) == (1, 1)
     assert (Path(spool.spool_dir(state)) / "rejected" / bad.name).read_text() == "{not json"
+
+
+def test_one_event_spooled_twice_is_recorded_once(state: str) -> None:
+    """A warm server killed after spooling, then the hook's in-process answer: two files, one event."""
+    first = decision_job(state, 1)
+    decision_job(state, 2)
+    assert decision_job(state, 1) == first  # the same event again, in the same batch
+    worker.drain(state)
+    decision_job(state, 2)  # and again after its first copy was applied
+    result = worker.drain(state)
+    assert (result.applied, result.skipped) == (0, 1)
+    assert ledger_jobs(state) == [first, "decision/s1/toolu_2"]
+    assert trust.load(state)["agents"]["main"]["allow"] == 2
+
+
+def test_stranded_temp_files_are_recovered_or_set_aside(state: str) -> None:
+    """A hook killed between writing its job and renaming it leaves a temp file: a complete one is
+    applied, a torn one set aside; neither is left in the spool."""
+    complete = decision_job(state, 1)
+    [path] = spool.pending(state)
+    directory = Path(path).parent
+    kept = directory / f".{Path(path).name}.77-aaaa.tmp"
+    os.replace(path, kept)
+    torn = directory / ".00000000000000000002-9-bbbb.json.78-cccc.tmp"
+    torn.write_text('{"id": "decision/s1/t')
+    young = directory / ".00000000000000000003-9-dddd.json.79-eeee.tmp"
+    young.write_text("{")  # its writer may still be at work: left alone
+    old = time.time() - 2 * spool.STRANDED_AGE_S
+    for stale in (kept, torn):
+        os.utime(stale, (old, old))
+    result = worker.drain(state)
+    assert (result.recovered, result.rejected, result.applied) == (1, 1, 1)
+    assert ledger_jobs(state) == [complete]
+    assert (directory / worker.REJECTED_DIR / torn.name).exists() and young.exists() and not kept.exists()
+
+
+@pytest.mark.parametrize("special", ["fifo", "dangling symlink", "symlink to /dev/zero"])
+def test_a_special_file_in_the_spool_is_set_aside_never_opened(state: str, special: str) -> None:
+    ids = [decision_job(state, i) for i in range(3)]
+    odd = Path(spool.spool_dir(state)) / "00000000000000000001-1-odd.json"
+    if special == "fifo":
+        os.mkfifo(odd)
+    else:
+        odd.symlink_to("/nonexistent/x" if special.startswith("dangling") else "/dev/zero")
+    started = time.monotonic()
+    result = worker.drain(state)
+    assert time.monotonic() - started < 10
+    assert (result.applied, result.rejected) == (3, 1) and ledger_jobs(state) == ids
+    assert spool.pending(state) == [] and os.path.lexists(Path(spool.spool_dir(state)) / "rejected" / odd.name)
 
 
 def test_ledger_failure_keeps_the_jobs(state: str, monkeypatch: pytest.MonkeyPatch) -> None:

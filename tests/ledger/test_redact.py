@@ -1,34 +1,53 @@
-"""Redaction: secret values are replaced, the surrounding text stays."""
+"""Redaction: every credential form redacts its must-redact examples and keeps its must-keep ones."""
 
 from __future__ import annotations
 
 import pytest
 
-from cf_guidance.ledger.redact import redact, redact_text
+from tests.conftest import package_path
+
+from cf_guidance.ledger.redact import FORMS, SECRET_MEMBERS, Form, maybe_secret_text, redact, redact_text
+
+REDACTS = [(form.kind, text, secret) for form in FORMS for text, secret in form.redacts]
+KEEPS = [(form.kind, text) for form in FORMS for text in form.keeps]
 
 
-@pytest.mark.parametrize(
-    ("text", "kept", "gone"),
-    [
-        ("export GITHUB_TOKEN=ghp_" + "a" * 36, "export GITHUB_TOKEN=", "ghp_aaaa"),
-        ("curl -H 'Authorization: Bearer abcdefghijklmnop123' https://x", "Authorization: Bearer ", "abcdefghijklmnop123"),
-        ("psql postgres://bob:hunter22@db/app", "postgres://bob:", "hunter22"),
-        ("mysql --password=hunter2secret db", "mysql --password=", "hunter2secret"),
-        ('AWS_SECRET_ACCESS_KEY="wJalrXUtnFEMI/K7MDENG" aws s3 ls', "aws s3 ls", "wJalrXUtnFEMI"),
-        ("key AKIAIOSFODNN7EXAMPLE here", "key ", "AKIAIOSFODNN7EXAMPLE"),
-        ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----", "", "b3BlbnNzaC1rZXk"),
-        ("echo sk-ant-api03-abcdefghijklmnopqrstuvwx", "echo ", "sk-ant-api03"),
-        ("xoxb-1234567890-abcdefghij", "", "xoxb-1234567890"),
-    ],
-)
-def test_secret_values_are_redacted(text: str, kept: str, gone: str) -> None:
+def test_every_form_has_examples_both_ways() -> None:
+    for form in FORMS:
+        assert form.redacts and form.keeps, form.kind
+        assert all(marker == marker.lower() for marker in form.markers), form.kind
+    assert len({form.kind for form in FORMS}) == len(FORMS)
+
+
+@pytest.mark.parametrize(("kind", "text", "secret"), REDACTS, ids=[f"{k}:{t[:30]}" for k, t, _ in REDACTS])
+def test_must_redact(kind: str, text: str, secret: str) -> None:
     out = redact_text(text)
-    assert gone not in out and kept in out and "[REDACTED:" in out
+    assert secret not in out and "[REDACTED:" in out, out
+    assert maybe_secret_text(text)  # the pre-check never hides a form's match
 
 
-@pytest.mark.parametrize("text", ["git commit -m 'token refactor'", "make test", "ls -la ~/.ssh", "password reset flow", "a" * 64])
+@pytest.mark.parametrize(("kind", "text", "secret"), REDACTS, ids=[f"{k}:{t[:30]}" for k, t, _ in REDACTS])
+def test_each_form_matches_its_own_examples(kind: str, text: str, secret: str) -> None:
+    """The example is caught by its own form, not only by a neighbour (each row earns its place)."""
+    form = next(f for f in FORMS if f.kind == kind)
+    assert any(marker in text.lower() for marker in form.markers)
+    assert form.pattern().search(text), f"{kind} does not match its example {text!r}"
+
+
+@pytest.mark.parametrize(("kind", "text"), KEEPS, ids=[f"{k}:{t[:30]}" for k, t in KEEPS])
+def test_must_keep(kind: str, text: str) -> None:
+    assert redact_text(text) == text
+
+
+@pytest.mark.parametrize("text", ["git commit -m 'token refactor'", "make test", "ls -la ~/.ssh", "npm run build", "a" * 64,
+                                  "git clone git@github.com:org/repo.git", "mkdir -p build && cd build"])
 def test_ordinary_text_is_kept(text: str) -> None:
     assert redact_text(text) == text
+
+
+def test_the_surrounding_text_stays() -> None:
+    assert redact_text("mysql -u root -phunter22 app") == "mysql -u root -p[REDACTED:mysql-password] app"
+    assert redact_text("export DB_PASS=hunter22 && make") == "export DB_PASS=[REDACTED:assignment] && make"
 
 
 def test_redact_walks_json_and_redacts_secret_members() -> None:
@@ -40,14 +59,30 @@ def test_redact_walks_json_and_redacts_secret_members() -> None:
     assert value["tool_input"]["password"] == "pw"  # the input is not changed
 
 
+def test_tool_output_fields_are_redacted() -> None:
+    response = {"stdout": '{"user": "bob", "password": "hunter22", "token": "abc123xyz"}\n', "stderr": ""}
+    out = redact(response)
+    assert "hunter22" not in out["stdout"] and "abc123xyz" not in out["stdout"] and '"user": "bob"' in out["stdout"]
+
+
 def test_redaction_is_idempotent() -> None:
-    once = redact_text("TOKEN=abcdefgh1234 and --password=hunter22")
-    assert redact_text(once) == once
+    for _, text, _ in REDACTS:
+        once = redact_text(text)
+        assert redact_text(once) == once
 
 
 def test_pre_check_covers_every_secret_member_name() -> None:
-    from cf_guidance.ledger.redact import _MARKERS, _SECRET_KEYS, maybe_secret
+    assert all(maybe_secret_text(f'{{"{name}": "x"}}') for name in SECRET_MEMBERS)
+    assert not maybe_secret_text('{"tool_input": {"command": "make test"}, "n": [1, 2]}')
 
-    assert all(any(marker in name for marker in _MARKERS) for name in _SECRET_KEYS)
-    assert not maybe_secret({"tool_input": {"command": "make test"}, "n": [1, 2]})
-    assert maybe_secret({"x": {"Authorization": "abc"}})
+
+def test_ordinary_text_does_not_import_re() -> None:
+    """The spool redacts on the hot path: a command with no marker costs no `re` import."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from cf_guidance.ledger.redact import redact; "
+            "redact({'tool_input': {'command': 'git status && npm test'}, 'cwd': '/w'}); print('re' in sys.modules)")
+    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True,
+                         env={"PATH": "/usr/bin", "PYTHONPATH": package_path()})
+    assert out.stdout.strip() == "False", out

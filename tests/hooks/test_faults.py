@@ -1,0 +1,136 @@
+"""Fault injection around the hook: broken state, special files, a full disk, a dying warm server.
+
+Each test reproduces a failure of issue 12 ("Why") and checks the hook now answers, records
+and tells, instead of hanging, losing the record or going quiet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cf_guidance.installer import install
+from cf_guidance.jobs import spool
+from cf_guidance.ledger.status import collect, unrecorded_line
+from cf_guidance.state import StateLayout
+
+from .conftest import POLICY, HookRunner, bash
+
+REPO = Path(__file__).resolve().parents[2]
+LAUNCHER = str(REPO / "hooks" / "launcher.py")
+
+
+def launch(root: Path, name: str, payload: object, **env: str) -> subprocess.CompletedProcess[bytes]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("GUIDANCE_", "CLAUDE_"))}
+    environ.update(env, CLAUDE_PROJECT_DIR=str(root))
+    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    return subprocess.run([sys.executable, "-S", LAUNCHER, name], input=data, capture_output=True, env=environ,
+                          cwd=str(root), timeout=60, check=False)
+
+
+def wait_for(predicate: Any, limit: float = 20.0) -> bool:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def sockets(state: Path) -> list[Path]:
+    return sorted(state.glob("hookd-*.sock"))
+
+
+@pytest.fixture
+def repo(project: Path) -> Iterator[Path]:
+    (project / "CLAUDE.md").write_text(POLICY)
+    install(str(project), verify=False)
+    yield project
+    for sock in sockets(project / ".claude-flow" / "guidance"):  # the server exits when its socket disappears
+        sock.unlink()
+
+
+# -- special files ---------------------------------------------------------------------------
+
+
+def test_a_fifo_in_the_spool_does_not_hold_up_a_call(policy_hook: HookRunner) -> None:
+    """Before: every pre-tool call waited for its 12 s deadline on the FIFO and failed open."""
+    directory = Path(policy_hook.state_dir) / "spool"
+    directory.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(directory / "00000000000000000001-1-fifo.json")
+    started = time.monotonic()
+    answer = policy_hook("pre-bash", bash("git push --force"), GUIDANCE_EVENT_SYNC_TIMEOUT_MS="5000")
+    assert time.monotonic() - started < 3
+    assert json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert "could not check" not in answer.stdout + answer.stderr
+
+
+# -- exactly once around the warm server -----------------------------------------------------
+
+
+def test_the_server_spools_a_decision_before_it_answers(repo: Path) -> None:
+    """Before: the warm server wrote the record after answering, so a server killed then lost it."""
+    launch(repo, "pre-bash", bash("ls"))
+    state = repo / ".claude-flow" / "guidance"
+    assert wait_for(lambda: sockets(state))
+    for i in range(20):
+        result = launch(repo, "pre-bash", bash(f"echo {i}", tool_use_id=f"toolu_spooled_{i}"))
+        assert result.returncode == 0
+        # the answer is out: its record must already be on disk
+        ids = {spool.read_job(path)["id"] for path in spool.pending(str(state))}
+        assert f"decision/s1/toolu_spooled_{i}" in ids, i
+
+
+# -- a full disk -------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def full_tmpfs(path: Path) -> Iterator[Path]:
+    """A 1 MiB tmpfs at `path`, filled up; skips where it cannot be mounted (not root, no mount)."""
+    path.mkdir(parents=True)
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", str(path)],
+                                 capture_output=True, text=True, check=False)
+    except FileNotFoundError:
+        pytest.skip("no mount command: a full disk cannot be simulated here")
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs to fill up ({mounted.stderr.strip()[:100]}); needs root")
+    try:
+        StateLayout(str(path)).ensure()
+        with open(path / "filler", "wb") as handle:
+            with contextlib.suppress(OSError):
+                while True:
+                    handle.write(b"\0" * 65536)
+                    handle.flush()
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+@pytest.mark.parametrize("hookd", ["0", "1"], ids=["in-process", "through-the-server"])
+def test_a_decision_that_cannot_be_recorded_is_said_on_stderr_and_in_status(repo: Path, tmp_path: Path, hookd: str) -> None:
+    """Before: with the warm server on, a full disk dropped decisions without a word."""
+    with full_tmpfs(tmp_path / "full") as state:
+        env = {"GUIDANCE_STATE_DIR": str(state), "GUIDANCE_HOOKD": hookd}
+        results = [launch(repo, "pre-bash", bash("ls", tool_use_id=f"toolu_full_{i}"), **env) for i in range(3)]
+        if hookd == "1":
+            assert wait_for(lambda: sockets(state)), "the server runs on a full disk too"
+            results.append(launch(repo, "pre-bash", bash("ls", tool_use_id="toolu_full_served"), **env))
+        for result in results:
+            assert result.returncode == 0
+            assert b"cannot write a job to the spool" in result.stderr and b"No space left" in result.stderr, result
+        closed = launch(repo, "pre-bash", bash("ls", tool_use_id="toolu_full_closed"), GUIDANCE_EVENT_FAIL_CLOSED="1", **env)
+        assert json.loads(closed.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+        line = unrecorded_line(collect(str(repo), str(state))["spool"])
+        assert line.startswith("NOT RECORDED") and str(state) in line
+        for sock in sockets(state):
+            sock.unlink()
