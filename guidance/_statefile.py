@@ -15,6 +15,7 @@ files skips these too, and `problem` says in one line what was wrong.
 from __future__ import annotations
 
 import os
+import time
 
 _FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 _S_IFMT = 0o170000
@@ -77,10 +78,37 @@ def read_bytes(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
-def is_special(path: str) -> bool:
-    """True for what exists at `path` but is not a regular file or directory (FIFO, device, socket, symlink)."""
+QUARANTINE_DIR = "quarantine"
+QUARANTINE_LOG = "log.jsonl"
+
+
+def quarantine(state_dir: str, path: str, problem: str) -> str:
+    """Move a derived-state file that cannot be used out of the way, into ``<state>/quarantine/``,
+    and log why (``quarantine/log.jsonl``, read by `cf-guidance status`); "" if it was already gone.
+
+    The file is kept (for a person to look at) and never read again; what it held is rebuilt
+    from the ledger. A FIFO or symlink is moved as it is, never opened.
+    """
+    from cf_guidance import _fastjson
+
+    directory = os.path.join(state_dir, QUARANTINE_DIR)
+    relative = os.path.relpath(path, state_dir).replace(os.sep, "_")
+    target = os.path.join(directory, "%d-%s" % (time.time_ns(), relative))
     try:
-        kind = os.lstat(path).st_mode & _S_IFMT
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        os.replace(path, target)
+    except FileNotFoundError:
+        return ""  # another hook moved it first
     except OSError:
-        return False
-    return kind != _S_IFREG and kind != _S_IFDIR
+        target = ""  # cannot move it: still log it, and callers ignore the file anyway
+    line = _fastjson.dumps({"at": time.time_ns() // 1_000_000_000, "file": os.path.relpath(path, state_dir),
+                            "problem": problem[:300], "moved_to": target}) + "\n"
+    try:
+        fd = os.open(os.path.join(directory, QUARANTINE_LOG), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode("utf-8"))
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+    return target

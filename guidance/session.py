@@ -1,19 +1,33 @@
-"""Session history for rules that need a session's past (sequence rules, trust, rate limits).
+"""Session state for rules that need a session's past: sequence rules, trust, rate and loop limits.
 
 Hot path module: standard library only, no `typing` at run time, and no ledger lock.
 
-`extras_for(event, state_dir)` returns the extras the engine passes to gates:
+`extras_for(event, state_dir, policy_key)` returns the extras the engine passes to gates:
 
-    history        [{"command", "ok", "seq", "ts"}] Bash commands of this session, oldest
-                   first: what the worker has applied (``<state>/sessions/<id>.json``) plus
-                   post-bash/post-failure jobs still waiting in the spool (seq None)
-    trust_score    the agent's decayed trust score (cf_guidance.trust)
-    trust_tier     trusted | standard | probation | untrusted
-    rate_per_min   decisions this agent received in the last 60 s (applied + spooled)
-    rate_base      base decisions per minute before the trust multiplier
+    history            [{"command", "ok", "seq", "ts"}] Bash commands of this session, oldest
+                       first: what the worker has applied (``<state>/sessions/<id>.json``) plus
+                       post-bash/post-failure jobs still waiting in the spool (seq None)
+    trust_score        this agent's score in this session, recovered to now (cf_guidance.trust)
+    trust_tier         trusted | standard | probation | untrusted
+    rate_per_min       decisions this agent of this session received in the last 60 s (applied
+                       + spooled), not counting the rate limiter's own denials (RAT*)
+    rate_base          base decisions per minute before the trust multiplier (0: no rate limit)
+    call               this call's fingerprint (tool, input and policy version; see `call_key`)
+    repeated_denials   how many of this agent's latest decisions in a row denied this very call
+                       (by rules that do not depend on session state), and `repeated_rule` the
+                       last one's rule
+    repeated_failures  how many of the session's latest Bash commands in a row were this command
+                       and failed
 
-The worker keeps one summary file per session with `apply_record`, so a hook reads one
-small file instead of the ledger.
+The worker keeps one summary file per session with `apply_record`, so a hook reads one small
+file instead of the ledger::
+
+    {"session_id", "seq", "history": [...], "decisions": [[epoch, agent, verdict, rule, call]],
+     "agents": {agent: {"score", "updated", "allow", "warn", "ask", "deny"}}}
+
+Every read is checked (`summary_problem`): a summary of the wrong shape is moved to the state's
+quarantine, a `state-repair` job asks the worker to rebuild it from the ledger, and the call
+goes on as if the session had no past.
 """
 
 from __future__ import annotations
@@ -22,6 +36,7 @@ import os
 import time
 
 from cf_guidance import _fastjson, trust
+from cf_guidance._statefile import quarantine, read_bytes
 from cf_guidance.errors import StateError
 from cf_guidance.jobs import spool
 
@@ -35,17 +50,27 @@ SESSIONS_DIR = "sessions"
 #: Bash commands kept per session summary (oldest dropped first). The hook parses the summary
 #: on every pre-tool call, so it stays small: ~200 commands is ~1 ms of JSON at most.
 MAX_HISTORY = 200
-#: Decision timestamps kept per session summary, and how far back (the rate window is 60 s).
+#: Decisions kept per session summary, and how far back (the rate window is 60 s).
 MAX_DECISIONS = 1_000
 DECISION_WINDOW_S = 120.0
 RATE_WINDOW_S = 60.0
+#: A summary file bigger than this is not one the worker wrote.
+MAX_SUMMARY_BYTES = 4 << 20
 #: Spool jobs read per call at most (newest first); the worker normally keeps the spool short.
 MAX_PENDING_READ = 256
 RATE_BASE_ENV = "GUIDANCE_RATE_LIMIT_PER_MIN"
-DEFAULT_RATE_BASE = 120
+#: Tool calls a minute for one agent of one session at the standard tier: eight sub-agents each
+#: get their own, and 30 parallel reads a turn, several turns a minute, stay well below it.
+DEFAULT_RATE_BASE = 240
 #: Job kinds that carry a Bash command's outcome: kind -> succeeded.
 OUTCOME_KINDS = {"post-bash": True, "post-failure": False}
 DECISION_KIND = spool.DECISION
+#: Job kind asking the worker to rebuild a derived file from the ledger.
+REPAIR_KIND = "state-repair"
+#: A denial by these rules does not make the next identical call a "retry of a denied call":
+#: sequence rules depend on what ran since, the others on the hook, not on the call.
+LOOP_NEUTRAL = ("SEQ",) + trust.NEUTRAL_RULES
+RATE_RULES = ("RAT",)
 
 
 def _safe_name(session_id: str) -> str:
@@ -58,18 +83,78 @@ def summary_path(state_dir: str, session_id: str) -> str:
 
 
 def empty_summary(session_id: str) -> dict[str, Any]:
-    return {"session_id": session_id, "seq": -1, "history": [], "decisions": []}
+    return {"session_id": session_id, "seq": -1, "history": [], "decisions": [], "agents": {}}
 
 
-def load_summary(state_dir: str, session_id: str) -> dict[str, Any]:
+def _number(value: object) -> bool:
+    return (type(value) is float or type(value) is int)
+
+
+def summary_problem(summary: object) -> str:
+    """"" when `summary` has the shape the hook and worker rely on; else what is wrong (one line)."""
+    if not isinstance(summary, dict):
+        return f"is a JSON {type(summary).__name__}, not an object"
+    if type(summary.get("seq")) is not int:
+        return "its seq is not an integer"
+    history = summary.get("history")
+    if not isinstance(history, list):
+        return "its history is not a list"
+    for entry in history:
+        if not isinstance(entry, dict) or type(entry.get("command")) is not str or type(entry.get("ok")) is not bool:
+            return "a history entry is not {command: text, ok: true|false}"
+    decisions = summary.get("decisions", [])
+    if not isinstance(decisions, list):
+        return "its decisions are not a list"
+    for item in decisions:
+        if (type(item) is not list or len(item) < 3 or not _number(item[0])
+                or not all(type(part) is str for part in item[1:5])):
+            return "a decision is not [time, agent, verdict, rule, call]"
+    agents = summary.get("agents", {})
+    if not isinstance(agents, dict):
+        return "its agents are not an object"
+    for entry in agents.values():
+        if not isinstance(entry, dict) or not _number(entry.get("score")) or not _number(entry.get("updated")):
+            return "an agent's trust entry lacks a numeric score or time"
+    return ""
+
+
+def load_summary(state_dir: str, session_id: str, *, repair: bool = True) -> dict[str, Any]:
+    """The session's summary; an empty one when there is none yet.
+
+    A summary that cannot be used (not a regular file of ours, not JSON, the wrong shape) is
+    moved to the quarantine and, with `repair`, a `state-repair` job asks the worker to rebuild
+    it from the ledger; the caller gets an empty summary either way.
+    """
+    path = summary_path(state_dir, session_id)
     try:
-        with open(summary_path(state_dir, session_id), "rb") as handle:
-            summary = _fastjson.loads(handle.read().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = read_bytes(path, MAX_SUMMARY_BYTES)
+    except FileNotFoundError:
         return empty_summary(session_id)
-    if not isinstance(summary, dict) or not isinstance(summary.get("history"), list):
-        return empty_summary(session_id)
-    return summary
+    except OSError as exc:
+        return _set_aside(state_dir, session_id, path, exc.strerror or str(exc), repair)
+    try:
+        summary = _fastjson.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        return _set_aside(state_dir, session_id, path, f"is not JSON ({str(exc)[:80]})", repair)
+    problem = summary_problem(summary)
+    if problem:
+        return _set_aside(state_dir, session_id, path, problem, repair)
+    for item in summary.setdefault("decisions", []):
+        if len(item) < 5:  # written before decisions carried their rule and call
+            item.extend([""] * (5 - len(item)))
+    summary.setdefault("agents", {})
+    return summary  # type: ignore[no-any-return]
+
+
+def _set_aside(state_dir: str, session_id: str, path: str, problem: str, repair: bool) -> dict[str, Any]:
+    relative = os.path.join(SESSIONS_DIR, os.path.basename(path))
+    quarantine(state_dir, path, f"{relative}: {problem}")
+    if repair:
+        try:
+            spool.enqueue(state_dir, REPAIR_KIND, {"session_id": session_id, "file": relative, "problem": problem})
+        except StateError:
+            pass  # the spool is broken too: the hook already says so when it records the decision
+    return empty_summary(session_id)
 
 
 def bash_command(payload: object) -> str | None:
@@ -105,6 +190,17 @@ def outcome_entry(kind: str, payload: object, seq: int | None, ts: str) -> dict[
     return {"command": command, "ok": ok, "seq": seq, "ts": ts}
 
 
+def decision_entry(at: float, agent_id: str, decision: object) -> list[Any]:
+    """[epoch, agent, verdict, rule, call] of a decision record's or job's `decision` object."""
+    verdict = rule = call = ""
+    if isinstance(decision, dict):
+        found, rule_found, call_found = decision.get("decision", decision.get("verdict")), decision.get("rule"), decision.get("call")
+        verdict = found if isinstance(found, str) else ""
+        rule = rule_found if isinstance(rule_found, str) else ""
+        call = call_found if isinstance(call_found, str) else ""
+    return [at, trust.agent_key(agent_id), verdict, rule, call]
+
+
 def apply_record(summary: dict[str, Any], record: dict[str, Any]) -> bool:
     """Fold one ledger record into its session's summary; False if already applied."""
     seq = record.get("seq")
@@ -121,22 +217,14 @@ def apply_record(summary: dict[str, Any], record: dict[str, Any]) -> bool:
             del history[: len(history) - MAX_HISTORY]
     elif kind == DECISION_KIND:
         at = trust.iso_epoch(ts)
+        item = decision_entry(at, str(record.get("agent_id", "")), record.get("decision"))
+        trust.record_outcome(summary.setdefault("agents", {}), item[1], item[2], item[3], at)
         decisions = summary.setdefault("decisions", [])
-        decisions.append([at, trust.agent_key(str(record.get("agent_id", ""))), _verdict(record.get("decision"))])
+        decisions.append(item)
         horizon = at - DECISION_WINDOW_S
-        first = decisions[0]
-        if len(decisions) > MAX_DECISIONS or not isinstance(first, list) or not first or first[0] < horizon:
-            keep = [d for d in decisions if isinstance(d, list) and d and d[0] >= horizon]
-            summary["decisions"] = keep[-MAX_DECISIONS:]
+        if len(decisions) > MAX_DECISIONS or decisions[0][0] < horizon:
+            summary["decisions"] = [d for d in decisions if d[0] >= horizon][-MAX_DECISIONS:]
     return True
-
-
-def _verdict(decision: object) -> str:
-    if isinstance(decision, dict):
-        verdict = decision.get("decision", decision.get("verdict"))
-        if isinstance(verdict, str):
-            return verdict
-    return ""
 
 
 def _pending_jobs(state_dir: str, session_id: str) -> list[dict[str, Any]]:
@@ -146,43 +234,77 @@ def _pending_jobs(state_dir: str, session_id: str) -> list[dict[str, Any]]:
     for job_path in paths:
         try:
             job = spool.read_job(job_path)
-        except StateError:  # a job removed by the worker right now: skip it
+        except StateError:  # a job removed by the worker right now, or no job at all: skip it
             continue
         if job.get("session_id") == session_id:
             jobs.append(job)
     return jobs
 
 
-def extras_for(event: Event, state_dir: str) -> dict[str, Any]:
+def call_key(event: Event, policy_key: str = "") -> str:
+    """A short fingerprint of what this call asks (tool and input) under which policy version:
+    an identical retry has the same one; an edited CLAUDE.md makes every call new again."""
+    import zlib
+
+    what = event.command if event.command is not None else _fastjson.dumps(event.tool_input)
+    text = "\0".join((event.tool, what, policy_key))
+    return "%08x" % zlib.crc32(text.encode("utf-8", "surrogatepass"))
+
+
+def rate_base(environ: Any = None) -> int:
+    """GUIDANCE_RATE_LIMIT_PER_MIN (0 turns the rate limit off), else DEFAULT_RATE_BASE."""
+    text = (os.environ if environ is None else environ).get(RATE_BASE_ENV, "")
+    try:
+        value = int(text) if text else DEFAULT_RATE_BASE
+    except ValueError:
+        return DEFAULT_RATE_BASE
+    return value if value >= 0 else DEFAULT_RATE_BASE
+
+
+def extras_for(event: Event, state_dir: str, policy_key: str = "") -> dict[str, Any]:
     now = time.time()
     session_id = event.session_id
     agent = trust.agent_key(event.agent_id)
     summary = load_summary(state_dir, session_id) if session_id else empty_summary("")
-    history = [h for h in summary.get("history", []) if isinstance(h, dict)]
-    rate = 0
-    horizon = now - RATE_WINDOW_S
-    for item in summary.get("decisions", []):
-        if isinstance(item, list) and len(item) >= 2 and item[1] == agent and isinstance(item[0], (int, float)) and item[0] >= horizon:
-            rate += 1
+    history = list(summary["history"])
+    decisions = [d for d in summary["decisions"] if d[1] == agent]
     if session_id:
         for job in _pending_jobs(state_dir, session_id):
             kind = job.get("kind", "")
             created = job.get("created", "")
-            entry = outcome_entry(kind, job.get("event"), None, created if isinstance(created, str) else "")
+            created = created if isinstance(created, str) else ""
+            entry = outcome_entry(kind, job.get("event"), None, created)
             if entry is not None:
                 history.append(entry)
             elif kind == DECISION_KIND and trust.agent_key(str(job.get("agent_id", ""))) == agent:
-                if isinstance(created, str) and trust.iso_epoch(created) >= horizon:
-                    rate += 1
-    score, tier_name = trust.current(trust.load(state_dir), event.agent_id, now)
-    try:
-        base = int(os.environ.get(RATE_BASE_ENV, "") or DEFAULT_RATE_BASE)
-    except ValueError:
-        base = DEFAULT_RATE_BASE
+                decisions.append(decision_entry(trust.iso_epoch(created), agent, job.get("decision")))
+    horizon = now - RATE_WINDOW_S
+    rate = 0
+    for item in decisions:
+        if item[0] >= horizon and not (item[2] == "deny" and item[3].startswith(RATE_RULES)):
+            rate += 1
+    call = call_key(event, policy_key)
+    repeated, repeated_rule = 0, ""
+    for item in reversed(decisions):
+        if len(item) < 5 or item[4] != call or item[2] != "deny" or item[3].startswith(LOOP_NEUTRAL):
+            break
+        repeated += 1
+        repeated_rule = repeated_rule or item[3]
+    failures = 0
+    if event.command is not None:
+        for entry in reversed(history):
+            if entry["command"] != event.command or entry["ok"]:
+                break
+            failures += 1
+    score, tier_name = trust.current(summary["agents"], event.agent_id, now)
     return {
         "history": history,
         "trust_score": score,
         "trust_tier": tier_name,
         "rate_per_min": rate,
-        "rate_base": base,
+        "rate_base": rate_base(),
+        "call": call,
+        "repeated_denials": repeated,
+        "repeated_rule": repeated_rule,
+        "repeated_failures": failures,
     }

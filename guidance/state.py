@@ -99,6 +99,11 @@ class StateLayout:
         return os.path.join(self.spool, ".worker-spawned")
 
     @property
+    def worker_status(self) -> str:
+        """The last worker run: pid, state (draining, idle, failed), counts, error."""
+        return os.path.join(self.logs, "worker.json")
+
+    @property
     def unrecorded(self) -> str:
         """Written (or at least touched) when a hook could not spool an event; `status` reports it."""
         return os.path.join(self.spool, ".unrecorded")

@@ -1,20 +1,21 @@
-"""Per-agent trust from the decisions an agent received (anchor constants, ADR-G017).
+"""Trust scores, earned per session and per agent inside it, from the decisions they received.
 
 Hot path module (read by cf_guidance.session): standard library only, no `typing` at run time.
 
+A score is kept for each agent of each session (the main agent, `agent_id` "" → "main", and
+every sub-agent by its `agent_id`), inside the session's summary (``sessions/<id>.json``,
+written by the worker). What one session or sub-agent did never lowers another's score.
+
 A score starts at 0.5; each allow adds 0.01, each warn (or ask) subtracts 0.02, each deny
-subtracts 0.05, clamped to [0, 1]. Between decisions the score decays toward 0.5 by 1% per
-whole minute: `score = 0.5 + (score - 0.5) * 0.99 ** minutes`. Tiers: trusted >= 0.8,
-standard >= 0.5, probation >= 0.3, else untrusted; the rate limiter multiplies its base
-rate by 2, 1, 0.5 or 0.1 for them. The worker keeps the scores in ``<state>/trust.json``,
-derived from the ledger (a cursor says how far), so replaying the ledger rebuilds them.
+subtracts 0.05, clamped to [0, 1]. Denials that say nothing about the agent (the rate
+limiter's own, and failures to check or record a call: NEUTRAL_RULES) change nothing. Between
+decisions the score recovers toward 0.5: its distance to 0.5 halves every HALF_LIFE_S, and
+after SETTLED_AFTER_S (25 minutes) the score is 0.5 again. Tiers:
+trusted >= 0.8, standard >= 0.5, probation >= 0.3, else untrusted; the rate limiter
+multiplies its base rate by 2, 1, 0.75 or 0.5 for them.
 """
 
 from __future__ import annotations
-
-import os
-
-from cf_guidance import _fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,25 +23,27 @@ if TYPE_CHECKING:
 
 INITIAL = 0.5
 DELTAS = {"allow": 0.01, "warn": -0.02, "ask": -0.02, "deny": -0.05}
-DECAY_RATE = 0.01
-DECAY_INTERVAL_S = 60.0
+#: Seconds in which a score's distance to INITIAL halves: an agent at 0 is on probation again
+#: after about 7 minutes without new decisions...
+HALF_LIFE_S = 300.0
+#: ...and after this long without any, every score is back at INITIAL (a standard agent).
+SETTLED_AFTER_S = 5 * HALF_LIFE_S
 TIERS = (("trusted", 0.8), ("standard", 0.5), ("probation", 0.3), ("untrusted", 0.0))
-MULTIPLIERS = {"trusted": 2.0, "standard": 1.0, "probation": 0.5, "untrusted": 0.1}
+MULTIPLIERS = {"trusted": 2.0, "standard": 1.0, "probation": 0.75, "untrusted": 0.5}
 #: Agent id used when the hook payload names none (the main agent of a session).
 MAIN_AGENT = "main"
-FILE = "trust.json"
-
-
-def path(state_dir: str) -> str:
-    return os.path.join(state_dir, FILE)
+#: Rules (or rule prefixes) whose verdicts say nothing about the agent: the rate limiter's own,
+#: and the hook's failures to check or record a call.
+NEUTRAL_RULES = ("RAT", "fail-open", "fail-closed", "GATE-ERROR", "spool-unwritable", "state-untrusted", "policy-unapplied")
 
 
 def decayed(score: float, elapsed_s: float) -> float:
-    """`score` after `elapsed_s` seconds of decay toward INITIAL (whole intervals only)."""
-    steps = int(elapsed_s // DECAY_INTERVAL_S) if elapsed_s > 0 else 0
-    if steps <= 0:
+    """`score` after `elapsed_s` seconds of recovery toward INITIAL."""
+    if elapsed_s <= 0:
         return score
-    return INITIAL + (score - INITIAL) * (1.0 - DECAY_RATE) ** steps
+    if elapsed_s >= SETTLED_AFTER_S:
+        return INITIAL
+    return INITIAL + (score - INITIAL) * float(0.5 ** (elapsed_s / HALF_LIFE_S))
 
 
 def tier(score: float) -> str:
@@ -58,31 +61,23 @@ def agent_key(agent_id: str) -> str:
     return agent_id or MAIN_AGENT
 
 
-def empty_state() -> dict[str, Any]:
-    return {"version": 1, "cursor": {"seq": -1, "bytes": 0}, "agents": {}}
+def neutral(rule: str) -> bool:
+    """True when a decision by `rule` must not move trust (see NEUTRAL_RULES)."""
+    return bool(rule) and rule.startswith(NEUTRAL_RULES)
 
 
-def load(state_dir: str) -> dict[str, Any]:
-    """The trust state; an empty one when the file is missing or unreadable."""
-    try:
-        with open(path(state_dir), "rb") as handle:
-            state = _fastjson.loads(handle.read().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return empty_state()
-    if not isinstance(state, dict) or not isinstance(state.get("agents"), dict):
-        return empty_state()
-    return state
+def new_entry(at: float) -> dict[str, Any]:
+    return {"score": INITIAL, "updated": at, "allow": 0, "warn": 0, "ask": 0, "deny": 0}
 
 
-def record_outcome(state: dict[str, Any], agent_id: str, verdict: str, at: float) -> dict[str, Any]:
-    """Apply one decision for `agent_id` at epoch `at`; returns the agent's entry."""
-    agents: dict[str, dict[str, Any]] = state["agents"]
+def record_outcome(agents: dict[str, dict[str, Any]], agent_id: str, verdict: str, rule: str, at: float) -> dict[str, Any]:
+    """Apply one decision for `agent_id` at epoch `at` to a session's `agents`; returns its entry."""
     key = agent_key(agent_id)
     entry = agents.get(key)
     if entry is None:
-        entry = agents[key] = {"score": INITIAL, "updated": at, "allow": 0, "warn": 0, "ask": 0, "deny": 0}
+        entry = agents[key] = new_entry(at)
     delta = DELTAS.get(verdict)
-    if delta is None:
+    if delta is None or neutral(rule):
         return entry
     score = decayed(float(entry["score"]), at - float(entry["updated"]))
     entry["score"] = round(min(1.0, max(0.0, score + delta)), 6)
@@ -91,9 +86,9 @@ def record_outcome(state: dict[str, Any], agent_id: str, verdict: str, at: float
     return entry
 
 
-def current(state: dict[str, Any], agent_id: str, now: float) -> tuple[float, str]:
-    """(score, tier) of `agent_id` at epoch `now`, decay applied."""
-    entry = state.get("agents", {}).get(agent_key(agent_id))
+def current(agents: object, agent_id: str, now: float) -> tuple[float, str]:
+    """(score, tier) of `agent_id` among a session's `agents` at epoch `now`, recovery applied."""
+    entry = agents.get(agent_key(agent_id)) if isinstance(agents, dict) else None
     if not isinstance(entry, dict):
         return INITIAL, tier(INITIAL)
     try:

@@ -54,6 +54,7 @@ class Call:
         "state_dir",
         "builtin",
         "warnings",
+        "fingerprint",
     )
 
     def __init__(
@@ -76,6 +77,9 @@ class Call:
         self.builtin: Decision | None = None
         #: One-line warnings for stderr, added to whatever the answer is.
         self.warnings: list[str] = []
+        #: The call's fingerprint (cf_guidance.session.call_key), kept in its decision record so
+        #: that the next calls can tell a retry of it from new work.
+        self.fingerprint = ""
 
     def decode(self) -> dict[str, Any]:
         """The event object from stdin; BadInput for anything else."""
@@ -159,13 +163,17 @@ def _evaluate(call: Call, bundle: dict[str, Any], event: Event, shell: ShellAnal
     from cf_guidance.engine import evaluate
     from cf_guidance.session import extras_for
 
+    extras = extras_for(event, call.state_dir, str(bundle.get("key") or ""))
+    call.fingerprint = extras["call"]
     # level=None: the engine takes the bundle's level (CLAUDE.md `level strict`).
-    return evaluate(bundle, event, extras=extras_for(event, call.state_dir), fail_closed=call.fail_closed, shell=shell)
+    return evaluate(bundle, event, extras=extras, fail_closed=call.fail_closed, shell=shell)
 
 
 def _answer_and_record(call: Call, decision: Decision) -> protocol.Answer:
     record = decision.to_dict()
     record["hook"] = call.name
+    if call.fingerprint:
+        record["call"] = call.fingerprint
     if not record_decision(call, record) and call.fail_closed and decision.verdict != DENY:
         finding = Finding(
             "hooks",
@@ -249,8 +257,36 @@ def constitution_text(bundle: dict[str, Any]) -> str:
 
 
 def session_restore(call: Call) -> protocol.Answer:
+    """The constitution for the model, and for the user whatever went wrong since the last
+    session that they must know about (a failed worker, events that could not be recorded)."""
     call.decode()
-    return protocol.context(call.hook_event, constitution_text(load_bundle(call)))
+    problems = state_problems(call.state_dir)
+    return protocol.context(call.hook_event, constitution_text(load_bundle(call)), " ".join(problems))
+
+
+def state_problems(state_dir: str) -> list[str]:
+    """One sentence per problem of the state directory a person must hear about at session start."""
+    from cf_guidance._statefile import read_bytes
+
+    layout = state.StateLayout(state_dir)
+    problems = []
+    try:
+        worker = _fastjson.loads(read_bytes(layout.worker_status, 1 << 16).decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        worker = None
+    if isinstance(worker, dict) and worker.get("state") == "failed":
+        problems.append(f"the worker that records decisions failed ({str(worker.get('error', ''))[:300]}); "
+                        "they wait in the spool: see `cf-guidance jobs status`.")
+    try:
+        note = _fastjson.loads(read_bytes(layout.unrecorded, 4096).decode("utf-8") or "{}")
+    except FileNotFoundError:
+        note = None
+    except (OSError, ValueError, UnicodeDecodeError):
+        note = {}
+    if isinstance(note, dict):
+        why = str(note.get("problem") or "the spool could not be written")[:300]
+        problems.append(f"an event could not be recorded ({why}); see `cf-guidance status`.")
+    return problems
 
 
 def compact(call: Call) -> protocol.Answer:

@@ -103,11 +103,17 @@ def for_decision(decision: Decision, hook_event: str = PRE_TOOL_USE) -> Answer:
     return allow()
 
 
-def context(hook_event: str, text: str) -> Answer:
-    """Text for the model at UserPromptSubmit or SessionStart; nothing when there is none."""
-    if not text:
+def context(hook_event: str, text: str, message: str = "") -> Answer:
+    """Text for the model at UserPromptSubmit or SessionStart, and a `message` for the user
+    (systemMessage, also on stderr); nothing when there is neither."""
+    if not text and not message:
         return allow()
-    return Answer(_json({"hookSpecificOutput": {"hookEventName": hook_event, "additionalContext": text}}))
+    out: dict[str, object] = {}
+    if message:
+        out["systemMessage"] = PREFIX + message
+    if text:
+        out["hookSpecificOutput"] = {"hookEventName": hook_event, "additionalContext": text}
+    return Answer(_json(out), PREFIX + message + "\n" if message else "")
 
 
 def plain(text: str) -> Answer:

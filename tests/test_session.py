@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,14 +29,14 @@ def bash(state: str, command: str, ok: bool = True, sid: str = "s1") -> None:
     spool.enqueue(state, "post-bash" if ok else "post-failure", payload)
 
 
-def decision(state: str, verdict: str = "allow", sid: str = "s1") -> None:
-    spool.enqueue(state, spool.DECISION, {"session_id": sid, "tool_name": "Bash", "tool_input": {"command": "ls"},
+def decision(state: str, verdict: str = "allow", sid: str = "s1", *, rule: str = "", call: str = "", agent: str = "") -> None:
+    spool.enqueue(state, spool.DECISION, {"session_id": sid, "agent_id": agent, "tool_name": "Bash", "tool_input": {"command": "ls"},
                                           "tool_use_id": f"toolu_{next(_TOOL_USE)}"},
-                  {"decision": verdict, "rule": "", "reason": "", "findings": []})
+                  {"decision": verdict, "rule": rule, "reason": "", "findings": [], "call": call})
 
 
-def extras(state: str, sid: str = "s1") -> dict[str, object]:
-    return session.extras_for(Event(session_id=sid, tool="Bash", command="git commit -m x"), state)
+def extras(state: str, sid: str = "s1", command: str = "git commit -m x", agent: str = "") -> dict[str, Any]:
+    return session.extras_for(Event(session_id=sid, agent_id=agent, tool="Bash", command=command), state)
 
 
 def test_empty_state_gives_empty_history_and_standard_tier(state: str) -> None:
@@ -69,12 +71,78 @@ def test_rate_counts_recent_decisions_of_this_agent_applied_and_spooled(state: s
     assert extras(state)["rate_per_min"] == 4
 
 
-def test_trust_tier_comes_from_the_worker_state(state: str) -> None:
+def test_trust_tier_comes_from_the_session_summary(state: str) -> None:
     for _ in range(4):
-        decision(state, "deny")
+        decision(state, "deny", rule="R1")
     worker.drain(state)
     got = extras(state)
-    assert got["trust_tier"] == "probation" and got["trust_score"] == pytest.approx(0.3)
+    assert got["trust_tier"] == "probation" and got["trust_score"] == pytest.approx(0.3, abs=0.01)
+
+
+def test_trust_and_rate_belong_to_the_session_and_agent_that_earned_them(state: str) -> None:
+    """Before: every session without an agent_id shared the key "main": one session's 40 denials
+    locked a new session out after 12 calls."""
+    for _ in range(40):
+        decision(state, "deny", sid="noisy", rule="R1")
+    for _ in range(5):
+        decision(state, sid="noisy", agent="sub-1")
+    worker.drain(state)
+    assert extras(state, sid="noisy")["trust_tier"] == "untrusted"
+    fresh = extras(state, sid="new")
+    assert (fresh["trust_tier"], fresh["rate_per_min"]) == ("standard", 0)
+    sub = extras(state, sid="noisy", agent="sub-1")
+    assert (sub["trust_tier"], sub["rate_per_min"]) == ("standard", 5)
+
+
+def test_the_limiters_own_denials_do_not_count_toward_the_rate(state: str) -> None:
+    """Before: RAT001 denials counted, so an agent denied for its rate stayed denied while it worked."""
+    for _ in range(3):
+        decision(state)
+    for _ in range(50):
+        decision(state, "deny", rule="RAT001")
+    worker.drain(state)
+    decision(state, "deny", rule="RAT001")
+    got = extras(state)
+    assert got["rate_per_min"] == 3 and got["trust_tier"] == "standard"
+
+
+def test_repeated_denials_of_the_same_call_are_counted_in_a_row(state: str) -> None:
+    call = session.call_key(Event(session_id="s1", tool="Bash", command="git push --force"))
+    assert call == extras(state, command="git push --force")["call"]
+    decision(state, "deny", rule="R7", call=call)
+    decision(state, "allow", call="other")  # other work in between: the count starts again
+    for _ in range(2):
+        decision(state, "deny", rule="R7", call=call)
+    worker.drain(state)
+    decision(state, "deny", rule="R7", call=call)  # still in the spool
+    decision(state, "deny", rule="R7", call=call, agent="sub")  # another agent's retries are its own
+    got = extras(state, command="git push --force")
+    assert (got["repeated_denials"], got["repeated_rule"]) == (3, "R7")
+    assert extras(state, command="git push")["repeated_denials"] == 0
+
+
+@pytest.mark.parametrize("rule", ["SEQ001", "RAT001", "fail-closed"])
+def test_denials_that_depend_on_state_are_not_a_loop(state: str, rule: str) -> None:
+    call = extras(state, command="git commit -m x")["call"]
+    for _ in range(5):
+        decision(state, "deny", rule=rule, call=call)
+    assert extras(state)["repeated_denials"] == 0
+
+
+def test_an_edited_policy_makes_a_retry_new_work(state: str) -> None:
+    event = Event(session_id="s1", tool="Bash", command="npm publish")
+    assert session.call_key(event, "policy-a") != session.call_key(event, "policy-b")
+
+
+def test_repeated_failures_of_the_same_command(state: str) -> None:
+    bash(state, "npm test", ok=False)
+    bash(state, "vim x", ok=True)
+    for _ in range(5):
+        bash(state, "npm test", ok=False)
+    assert extras(state, command="npm test")["repeated_failures"] == 5
+    assert extras(state, command="npm run build")["repeated_failures"] == 0
+    bash(state, "npm test", ok=True)
+    assert extras(state, command="npm test")["repeated_failures"] == 0
 
 
 def test_summary_apply_is_idempotent_and_bounded() -> None:
@@ -94,6 +162,7 @@ def test_decisions_older_than_the_window_are_dropped() -> None:
     session.apply_record(summary, {"seq": 0, "kind": "decision", "ts": old, "decision": {"decision": "allow"}})
     session.apply_record(summary, {"seq": 1, "kind": "decision", "ts": new, "decision": {"decision": "deny"}})
     assert [d[2] for d in summary["decisions"]] == ["deny"]
+    assert summary["agents"]["main"]["deny"] == 1  # trust keeps what the window drops
 
 
 @pytest.mark.parametrize(
@@ -116,6 +185,55 @@ def test_session_ids_cannot_escape_the_sessions_dir(state: str) -> None:
 def test_rate_base_env(state: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(session.RATE_BASE_ENV, "30")
     assert extras(state)["rate_base"] == 30
-    monkeypatch.setenv(session.RATE_BASE_ENV, "lots")
-    assert extras(state)["rate_base"] == session.DEFAULT_RATE_BASE
+    monkeypatch.setenv(session.RATE_BASE_ENV, "0")
+    assert extras(state)["rate_base"] == 0
+    for bad in ("lots", "-5"):
+        monkeypatch.setenv(session.RATE_BASE_ENV, bad)
+        assert extras(state)["rate_base"] == session.DEFAULT_RATE_BASE
     assert trust.MAIN_AGENT == "main"
+
+
+# -- derived state of the wrong shape ----------------------------------------------------------
+
+BAD_SUMMARIES = [
+    b'{"session_id": "s1", "seq": 4, "history": [], "decisions": 5}',
+    b'{"session_id": "s1", "seq": "4", "history": []}',
+    b'{"session_id": "s1", "seq": 4, "history": [{"command": 7, "ok": true}]}',
+    b'{"session_id": "s1", "seq": 4, "history": [], "decisions": [[1, "main", "deny", 9, ""]]}',
+    b'{"session_id": "s1", "seq": 4, "history": [], "agents": {"main": {"score": "high"}}}',
+    b'[1, 2]',
+    b'{broken',
+]
+
+
+@pytest.mark.parametrize("content", BAD_SUMMARIES)
+def test_a_summary_of_the_wrong_shape_is_set_aside_and_a_rebuild_asked(state: str, content: bytes) -> None:
+    """Before: `"decisions": 5` made every pre-tool call of the session fail open (TypeError)."""
+    path = Path(session.summary_path(state, "s1"))
+    path.parent.mkdir(parents=True)
+    path.write_bytes(content)
+    got = extras(state)
+    assert got["history"] == [] and got["rate_per_min"] == 0
+    assert not path.exists() and list((Path(state) / "quarantine").glob("*sessions_s1.json"))
+    [job] = [spool.read_job(p) for p in spool.pending(state) if spool.read_job(p)["kind"] == session.REPAIR_KIND]
+    assert job["session_id"] == "s1" and job["event"]["file"] == "sessions/s1.json"
+
+
+@pytest.mark.parametrize("special", ["fifo", "symlink"])
+def test_a_special_file_as_summary_is_set_aside_without_blocking(state: str, special: str) -> None:
+    path = Path(session.summary_path(state, "s1"))
+    path.parent.mkdir(parents=True)
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    started = time.monotonic()
+    assert extras(state)["history"] == []
+    assert time.monotonic() - started < 5 and not os.path.lexists(path)
+
+
+def test_summaries_written_before_decisions_carried_rule_and_call_still_load(state: str) -> None:
+    path = Path(session.summary_path(state, "s1"))
+    path.parent.mkdir(parents=True)
+    path.write_text('{"session_id": "s1", "seq": 2, "history": [], "decisions": [[%f, "main", "deny"]]}' % time.time())
+    assert extras(state)["rate_per_min"] == 1 and path.exists()

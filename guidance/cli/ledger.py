@@ -269,7 +269,7 @@ def public_key_cmd(target: Path | None) -> None:
 @_JSON
 def jobs_cmd(action: str, target: Path | None, as_json: bool) -> None:
     """Show the spool and the worker (status), or drain the spool now in the foreground (drain)."""
-    from cf_guidance.ledger.status import spool_state, worker_state
+    from cf_guidance.ledger.status import quarantined, spool_state, worker_state
 
     project, state = _dirs(target)
     if action == "drain":
@@ -284,7 +284,7 @@ def jobs_cmd(action: str, target: Path | None, as_json: bool) -> None:
             click.echo(f"applied {result.applied} jobs, skipped {result.skipped} already applied, rejected {result.rejected}, "
                        f"{result.checkpoints} checkpoints, {result.autopilot} autopilot runs started")
         return
-    info = {"spool": spool_state(state), "worker": worker_state(state)}
+    info = {"spool": spool_state(state), "worker": worker_state(state), "quarantine": quarantined(state)}
     if as_json:
         _echo_json(info)
         return
@@ -294,6 +294,15 @@ def jobs_cmd(action: str, target: Path | None, as_json: bool) -> None:
     for line in _spool_problems(spooled):
         click.echo(line)
     click.echo("worker: " + _worker_line(info["worker"]))
+    quarantine = _quarantine_line(info["quarantine"])
+    if quarantine:
+        click.echo(quarantine)
+
+
+def _quarantine_line(info: dict[str, Any]) -> str:
+    from cf_guidance.ledger.status import quarantine_line
+
+    return quarantine_line(info)
 
 
 def _spool_problems(spooled: dict[str, Any]) -> list[str]:
@@ -322,7 +331,7 @@ def _worker_line(worker: dict[str, Any]) -> str:
 @_TARGET
 @_JSON
 def trust_cmd(target: Path | None, as_json: bool) -> None:
-    """Per-agent trust: score (decayed to now), tier, tool calls per minute, decision counts."""
+    """Trust per agent of the recent sessions: score (recovered to now), tier, calls per minute, decisions."""
     from cf_guidance.ledger.status import trust_summary
 
     _, state = _dirs(target)
@@ -333,9 +342,10 @@ def trust_cmd(target: Path | None, as_json: bool) -> None:
     if not rows:
         click.echo("no decisions recorded yet")
         return
-    click.echo(f"{'agent':<16} {'score':>6}  {'tier':<10} {'limit/min':>9}  {'allow':>6} {'warn':>5} {'deny':>5}")
+    click.echo(f"{'session':<20} {'agent':<16} {'score':>6}  {'tier':<10} {'limit/min':>9}  {'allow':>6} {'warn':>5} {'deny':>5}")
     for row in rows:
-        click.echo(f"{row['agent'][:16]:<16} {row['score']:>6.3f}  {row['tier']:<10} {row['limit_per_min']:>9}  "
+        limit = row["limit_per_min"] if row["limit_per_min"] is not None else "off"
+        click.echo(f"{row['session'][:20]:<20} {row['agent'][:16]:<16} {row['score']:>6.3f}  {row['tier']:<10} {limit:>9}  "
                    f"{row['allow']:>6} {row['warn']:>5} {row['deny']:>5}")
 
 
@@ -376,8 +386,11 @@ def status_cmd(target: Path | None, as_json: bool) -> None:
     for line in _spool_problems(spooled):
         out.write(f"  {line}\n")
     out.write(f"worker:     {_worker_line(info['worker'])}\n")
+    quarantine = _quarantine_line(info["quarantine"])
+    if quarantine:
+        out.write(f"            {quarantine}\n")
     if info["trust"]:
-        summary = ", ".join(f"{r['agent']} {r['score']:.2f} {r['tier']}" for r in info["trust"])
+        summary = ", ".join(f"{r['session'][:12]}/{r['agent']} {r['score']:.2f} {r['tier']}" for r in info["trust"][:5])
         out.write(f"trust:      {summary}\n")
     else:
         out.write("trust:      no decisions recorded yet\n")

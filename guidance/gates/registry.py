@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 
 GATES: tuple[ModuleType, ...] = (
     catastrophe,
+    # Before the other gates: when an agent retries a call denied three times in a row, the
+    # reason it reads is "stop retrying" (RAT003), which names the rule that denied it.
+    rate_limit,
     protected_paths,
     threat,
     secrets,
@@ -28,7 +31,6 @@ GATES: tuple[ModuleType, ...] = (
     tools,
     diff_size,
     shell_parse,
-    rate_limit,
 )
 
 #: The built-in guard: gates that protect without the compiled bundle (no `checks`, no session

@@ -30,6 +30,7 @@ from urllib.parse import urlsplit
 from cf_guidance.errors import RunnerError
 from cf_guidance.headless.claude import DEFAULT_ALLOWED_TOOLS, claude_env, find_claude
 from cf_guidance.headless.suite import Task
+from cf_guidance.session import RATE_BASE_ENV
 from cf_guidance.headless.workspace import Workspace
 from cf_guidance.modelserver.script import Script
 
@@ -276,12 +277,17 @@ def _json_or_none(line: str) -> dict[str, Any] | None:
 
 
 def base_environment() -> dict[str, str]:
-    """This process's environment minus cf-guidance's own settings (GUIDANCE_*).
+    """This process's environment minus cf-guidance's own settings (GUIDANCE_*), with the rate
+    limit off.
 
     The hooks under test must find their state in the workspace, not wherever the person
     running the suite pointed GUIDANCE_STATE_DIR; claude_env drops ANTHROPIC_* and CLAUDE*.
+    A suite measures what the policy does to an agent, so the runtime tool-call rate limit
+    (which a scripted model can exceed in a second) is not part of it.
     """
-    return {k: v for k, v in os.environ.items() if not k.startswith("GUIDANCE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GUIDANCE_")}
+    env[RATE_BASE_ENV] = "0"
+    return env
 
 
 def claude_argv(binary: Path, task: Task) -> list[str]:

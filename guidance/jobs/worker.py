@@ -7,11 +7,14 @@ Hooks spool jobs (cf_guidance.jobs.spool) and start this worker detached. It hol
 record per job (the record carries the job id) and removes a job only after the ledger
 fsync. A worker killed at any point leaves jobs that the next one finds; the ledger skips
 job ids it already holds (`Ledger.append_many(skip_applied_jobs=True)`), so nothing is
-applied twice. Derived state (trust scores, per-session summaries) is rebuilt from the
-ledger behind a cursor, and a session-end record triggers a signed checkpoint and, when
-`GUIDANCE_AUTOPILOT_ENABLED` is set, one detached `cf-guidance autopilot --once`. Last, the
-worker advances the ledger's witness (cf_guidance.ledger.witness), or records in
-`logs/worker.json` why it would not move.
+applied twice. Derived state (per-session summaries: history, decisions, per-agent trust) is
+folded from the ledger behind a cursor (``cursor.json``); every derived file is validated
+when read (cf_guidance.jobs.derived), and a bad one is quarantined and rebuilt from the
+ledger. Any other failure leaves the jobs in the spool and ``logs/worker.json`` in state
+"failed" with the reason, which `status` shows and the next session start reports. A
+session-end record triggers a signed checkpoint and, when `GUIDANCE_AUTOPILOT_ENABLED` is
+set, one detached `cf-guidance autopilot --once`. Last, the worker advances the ledger's
+witness (cf_guidance.ledger.witness), or records in `logs/worker.json` why it would not move.
 """
 
 from __future__ import annotations
@@ -29,13 +32,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cf_guidance import session, trust
+from cf_guidance import session
 from cf_guidance._atomic import write_atomic
+from cf_guidance._statefile import QUARANTINE_DIR, QUARANTINE_LOG
 from cf_guidance.errors import GuidanceError, StateError
-from cf_guidance.jobs import spool
+from cf_guidance.jobs import derived, spool
 from cf_guidance.ledger.record import parse_line
 from cf_guidance.ledger.store import Ledger, utc_now
-from cf_guidance.state import SMOKE_SESSION, STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
+from cf_guidance.state import STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
 
 #: Jobs appended per ledger lock hold and fsync.
 BATCH = 256
@@ -53,13 +57,17 @@ REJECTED_DIR = "rejected"
 Fault = Callable[[str, list[dict[str, Any]]], None]
 
 
+class WorkerError(StateError):
+    """The worker met something it could not handle; its jobs stay in the spool."""
+
+
 def worker_state_path(state_dir: str) -> Path:
-    return Path(StateLayout(state_dir).logs) / "worker.json"
+    return Path(StateLayout(state_dir).worker_status)
 
 
 def _write_json_atomic(path: Path, value: Any) -> None:
     data = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    write_atomic(path, data, parent_mode=0o700)
+    write_atomic(path, data, mode=0o600, parent_mode=0o700)
 
 
 class DrainResult:
@@ -185,7 +193,7 @@ def drain(
                     break
             _apply_batch(state_dir, ledger, paths, result, fault)
         derive(state_dir, ledger, project_dir=project_dir, result=result, fault=fault)
-        prune_sessions(state_dir)
+        prune(state_dir)
         # The witness outside the state directory moves forward only over a ledger that extends it.
         witness_problems = ledger.witness()
         status.update(state="idle", finished=utc_now(), last=result.to_dict())
@@ -194,6 +202,14 @@ def drain(
     except GuidanceError as exc:
         status.update(state="failed", finished=utc_now(), error=str(exc))
         raise
+    except Exception as exc:  # a bug: never a silent "draining" forever, never a bare traceback
+        import traceback
+
+        _log(state_dir, "worker failed:\n" + traceback.format_exc())
+        message = (f"the worker failed: internal error {type(exc).__name__}: {' '.join(str(exc).split())[:300]}; "
+                   "the jobs stay in the spool (details in logs/worker.log); run `cf-guidance jobs drain` again")
+        status.update(state="failed", finished=utc_now(), error=message)
+        raise WorkerError(message) from exc
     finally:
         try:
             _write_json_atomic(worker_state_path(state_dir), status)
@@ -232,37 +248,34 @@ def _apply_batch(state_dir: str, ledger: Ledger, paths: list[str], result: Drain
 
 
 def derive(state_dir: str, ledger: Ledger, *, project_dir: str = "", result: DrainResult | None = None, fault: Fault | None = None) -> int:
-    """Fold ledger records past the trust cursor into trust.json and session summaries.
+    """Fold ledger records past the cursor into the session summaries (history, decisions, trust).
 
-    Session summaries are written before trust.json (which holds the cursor); each summary
-    skips records it already holds, so a crash between the two applies nothing twice.
-    Decisions of `cf-guidance verify`'s smoke session are recorded but do not move trust.
-    Returns the number of records folded.
+    Summaries are written before cursor.json; each summary skips records it already holds, so
+    a crash between the two applies nothing twice. A summary or cursor that fails validation
+    is quarantined and rebuilt from the ledger, and so is a summary a hook set aside (its
+    `state-repair` record). Returns the number of records folded.
     """
-    tstate = trust.load(state_dir)
-    cursor = tstate.get("cursor") or {"seq": -1, "bytes": 0}
-    last_seq, offset = int(cursor.get("seq", -1)), int(cursor.get("bytes", 0))
+    last_seq, offset = derived.load_cursor(state_dir)
     records, end = _records_after(ledger, last_seq, offset)
     if not records:
         return 0
     summaries: dict[str, dict[str, Any]] = {}
     ended: list[dict[str, Any]] = []
     for record in records:
-        if record.get("kind") == spool.DECISION and record.get("session_id") != SMOKE_SESSION:
-            verdict = record.get("decision", {}).get("decision", "") if isinstance(record.get("decision"), dict) else ""
-            trust.record_outcome(tstate, str(record.get("agent_id", "")), verdict, trust.iso_epoch(str(record.get("ts", ""))))
         sid = str(record.get("session_id", ""))
         if sid:
             summary = summaries.get(sid)
-            if summary is None:
-                summary = summaries[sid] = session.load_summary(state_dir, sid)
+            if record.get("kind") == session.REPAIR_KIND:
+                summary = summaries[sid] = _rebuilt(ledger, sid, record["seq"] - 1)
+            elif summary is None:
+                before = record["seq"] - 1
+                summary = summaries[sid] = derived.load_session(state_dir, sid, lambda: _rebuilt(ledger, sid, before))
             session.apply_record(summary, record)
         if record.get("kind") in SESSION_END_KINDS:
             ended.append(record)
     for sid, summary in summaries.items():
         _write_json_atomic(Path(session.summary_path(state_dir, sid)), summary)
-    tstate["cursor"] = {"seq": records[-1]["seq"], "bytes": end}
-    _write_json_atomic(Path(trust.path(state_dir)), tstate)
+    _write_json_atomic(Path(derived.cursor_path(state_dir)), derived.cursor_value(records[-1]["seq"], end))
     if fault is not None:
         fault("derived", [])
     for record in ended:
@@ -273,9 +286,21 @@ def derive(state_dir: str, ledger: Ledger, *, project_dir: str = "", result: Dra
     return len(records)
 
 
-def prune_sessions(state_dir: str, max_age_s: float = SESSION_TTL_S) -> int:
-    """Delete session summaries not written for `max_age_s`; returns how many."""
-    directory = Path(state_dir) / session.SESSIONS_DIR
+def _rebuilt(ledger: Ledger, session_id: str, upto_seq: int) -> dict[str, Any]:
+    return derived.rebuild_session(ledger.records(), session_id, upto_seq)
+
+
+def prune(state_dir: str, max_age_s: float = SESSION_TTL_S) -> int:
+    """Delete session summaries, rejected jobs and quarantined files not touched for `max_age_s`."""
+    removed = 0
+    for directory in (Path(state_dir) / session.SESSIONS_DIR, Path(spool.spool_dir(state_dir)) / REJECTED_DIR,
+                      Path(state_dir) / QUARANTINE_DIR):
+        removed += _prune_dir(directory, max_age_s)
+    return removed
+
+
+def _prune_dir(directory: Path, max_age_s: float) -> int:
+    """Delete the files in `directory` (never what they link to) not written for `max_age_s`."""
     horizon = time.time() - max_age_s
     removed = 0
     try:
@@ -284,7 +309,7 @@ def prune_sessions(state_dir: str, max_age_s: float = SESSION_TTL_S) -> int:
         return 0
     for item in entries:
         try:
-            if item.name.endswith(".json") and item.stat().st_mtime < horizon:
+            if item.name != QUARANTINE_LOG and not item.is_dir(follow_symlinks=False) and item.stat(follow_symlinks=False).st_mtime < horizon:
                 os.unlink(item.path)
                 removed += 1
         except OSError:

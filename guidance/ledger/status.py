@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cf_guidance import trust
+from cf_guidance._statefile import read_bytes
 from cf_guidance.errors import GuidanceError
 from cf_guidance.jobs import spool
 from cf_guidance.ledger import keys as keymod
@@ -32,7 +33,7 @@ ENV_VARS: tuple[tuple[str, str], ...] = (
     ("GUIDANCE_EVENT_FAIL_CLOSED", "1: deny when the hook cannot decide or record (default 0: fail open)"),
     ("GUIDANCE_EVENT_SYNC_TIMEOUT_MS", "the hook's own deadline for a decision"),
     ("GUIDANCE_HOOKD", "0: no warm decision helper process (the hook decides in-process)"),
-    ("GUIDANCE_RATE_LIMIT_PER_MIN", "base tool calls per minute before the trust multiplier (default 120)"),
+    ("GUIDANCE_RATE_LIMIT_PER_MIN", "base tool calls per minute for each agent of a session (default 240; 0: off)"),
     ("GUIDANCE_AUTOPILOT_ENABLED", "1: session end starts `cf-guidance autopilot --once` detached"),
     ("GUIDANCE_AUTOPILOT_APPLY", "1: the autopilot rewrites CLAUDE.md when its gates pass (default: propose)"),
     ("GUIDANCE_AUTOPILOT_AB", "1: the autopilot runs its A/B gate through the headless runner"),
@@ -71,8 +72,11 @@ FILES: tuple[tuple[str, str, str], ...] = (
     ("spool/.worker.lock", "worker", "held while a worker drains"),
     ("spool/.worker-spawned", "hook", "rate-limits worker spawns"),
     ("spool/rejected/", "worker", "job files that could not be read"),
-    ("sessions/<session>.json", "worker", "per-session history summary read by the hook (pruned after 30 days)"),
-    ("trust.json", "worker", "per-agent trust scores and the ledger cursor"),
+    ("sessions/<session>.json", "worker", "per-session history, recent decisions and per-agent trust, read by the hook (pruned after 30 days)"),
+    ("spool/.unrecorded", "hook", "when (and why) a hook last could not record an event"),
+    ("cursor.json", "worker", "how far the ledger is folded into the session summaries"),
+    ("quarantine/", "hook, worker", "derived files that failed validation, set aside (rebuilt from the ledger)"),
+    ("quarantine/log.jsonl", "hook, worker", "one line per file set aside: when, which, why"),
     ("logs/worker.json", "worker", "the last worker run: pid, state, counts"),
     ("logs/worker.log", "worker", "one line per worker run"),
     ("logs/autopilot.log", "worker", "output of autopilot runs started at session end"),
@@ -90,13 +94,10 @@ def _size(path: Path) -> int | None:
 
 def worker_state(state_dir: str) -> dict[str, Any]:
     """The last worker run (logs/worker.json) and whether a worker holds the lock now."""
-    from cf_guidance.jobs.worker import LOCK_NAME, worker_state_path
+    from cf_guidance.jobs.derived import load_worker_state
+    from cf_guidance.jobs.worker import LOCK_NAME
 
-    info: dict[str, Any] = {}
-    try:
-        info = json.loads(worker_state_path(state_dir).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        info = {"state": "never ran"}
+    info = load_worker_state(state_dir)
     lock = Path(spool.spool_dir(state_dir)) / LOCK_NAME
     running = False
     try:
@@ -146,6 +147,22 @@ def unrecorded(state_dir: str) -> dict[str, Any] | None:
     return info
 
 
+def quarantined(state_dir: str) -> dict[str, Any]:
+    from cf_guidance.jobs.derived import quarantined as count
+
+    return count(state_dir)
+
+
+def quarantine_line(info: dict[str, Any]) -> str:
+    """One line for `status` / `jobs status` when derived files were set aside, else ""."""
+    last = info.get("last")
+    if not info.get("count") or not isinstance(last, dict):
+        return ""
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(last.get("at") or 0))
+    return (f"quarantine: {info['count']} bad state file(s) set aside and rebuilt from the ledger; last {when}: "
+            f"{last.get('problem', '')}")
+
+
 def unrecorded_line(spooled: dict[str, Any]) -> str:
     """One line for `status` / `jobs status` when a hook could not record an event, else ""."""
     note = spooled.get("unrecorded")
@@ -156,30 +173,45 @@ def unrecorded_line(spooled: dict[str, Any]) -> str:
             f"directory, then delete {os.path.join(spooled['path'], '.unrecorded')}")
 
 
+#: Sessions `status` and `cf-guidance trust` list, most recently active first.
+MAX_TRUST_SESSIONS = 20
+
+
 def trust_summary(state_dir: str, now: float | None = None) -> list[dict[str, Any]]:
-    """One row per agent: score now (decayed), tier, per-minute limit, decision counts."""
+    """One row per agent of the most recent sessions: score now (recovered), tier, per-minute
+    limit, decision counts. Read from the session summaries, where the worker keeps them."""
+    from cf_guidance import session as sessions
     from cf_guidance.gates.rate_limit import limit_for
-    from cf_guidance.session import DEFAULT_RATE_BASE, RATE_BASE_ENV
+    from cf_guidance.jobs.derived import SessionSummary
 
     now = time.time() if now is None else now
-    state = trust.load(state_dir)
+    base = sessions.rate_base()
+    directory = Path(state_dir) / sessions.SESSIONS_DIR
     try:
-        base = int(os.environ.get(RATE_BASE_ENV, "") or DEFAULT_RATE_BASE)
-    except ValueError:
-        base = DEFAULT_RATE_BASE
+        files = sorted((p for p in directory.iterdir() if p.suffix == ".json" and p.is_file()),
+                       key=lambda p: p.stat().st_mtime, reverse=True)[:MAX_TRUST_SESSIONS]
+    except OSError:
+        return []
     rows = []
-    for agent in sorted(state.get("agents", {})):
-        entry = state["agents"][agent]
-        score, tier_name = trust.current(state, agent, now)
-        rows.append({
-            "agent": agent,
-            "score": round(score, 4),
-            "tier": tier_name,
-            "limit_per_min": limit_for(base, tier_name),
-            "allow": entry.get("allow", 0),
-            "warn": entry.get("warn", 0) + entry.get("ask", 0),
-            "deny": entry.get("deny", 0),
-        })
+    for path in files:
+        try:
+            summary = SessionSummary.model_validate_json(read_bytes(str(path), sessions.MAX_SUMMARY_BYTES))
+        except (OSError, ValueError):
+            continue  # the worker quarantines and rebuilds it on its next run
+        agents = {name: entry.model_dump() for name, entry in summary.agents.items()}
+        for agent in sorted(agents):
+            entry = agents[agent]
+            score, tier_name = trust.current(agents, agent, now)
+            rows.append({
+                "session": summary.session_id,
+                "agent": agent,
+                "score": round(score, 4),
+                "tier": tier_name,
+                "limit_per_min": limit_for(base, tier_name) if base > 0 else None,
+                "allow": entry["allow"],
+                "warn": entry["warn"] + entry["ask"],
+                "deny": entry["deny"],
+            })
     return rows
 
 
@@ -231,6 +263,7 @@ def collect(project: str, state_dir: str) -> dict[str, Any]:
         "ledger": ledger_state(state_dir) if os.path.isdir(layout.ledger) else {"path": str(Path(layout.ledger) / "ledger.jsonl"), "records": 0, **witness_state(state_dir)},
         "spool": spool_state(state_dir),
         "worker": worker_state(state_dir),
+        "quarantine": quarantined(state_dir),
         "trust": trust_summary(state_dir),
         "env": [{"name": name, "set": name in os.environ, "what": what} for name, what in ENV_VARS],
         "files": [{"path": path, "writer": writer, "what": what} for path, writer, what in FILES],

@@ -86,6 +86,21 @@ def test_check_reads_a_file(target: Path, tmp_path: Path) -> None:
     assert out["rule"] == "DST012"
 
 
+def test_check_replays_without_rate_limits(target: Path) -> None:
+    """An accuracy tool: 300 events of one session, replayed at once, are decided on their own merits."""
+    event = json.loads(_event("git status"))
+    lines = "".join(json.dumps(dict(event, session_id="s1", tool_use_id=f"t{i}")) + "\n" for i in range(300))
+    out = [json.loads(line) for line in run(check_cmd, ["--target", str(target), "-"], input=lines).output.splitlines()]
+    assert len(out) == 300 and {o["decision"] for o in out} == {"allow"}
+
+
+def test_headless_runs_switch_the_rate_limit_off() -> None:
+    from cf_guidance.headless.executors import base_environment
+    from cf_guidance.session import RATE_BASE_ENV, rate_base
+
+    assert rate_base(base_environment()) == 0 and base_environment()[RATE_BASE_ENV] == "0"
+
+
 BAD_LINES = [
     (b"not json", "not JSON"),
     (b"[1, 2]", "must be a JSON object"),

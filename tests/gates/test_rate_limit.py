@@ -1,4 +1,4 @@
-"""Rate-limit gate: the per-minute limit follows the agent's trust tier."""
+"""Rate-limit gate: runaway loops are stopped, the per-minute backstop follows the trust tier."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from cf_guidance.gates import rate_limit
 from cf_guidance.gates._base import BATCH, GateContext
 
 
-def run(rate: int | None, tier: str | None, *, base: int = 100, hook: str = "PreToolUse", batch: bool = False) -> list[Any]:
-    extras: dict[str, Any] = {"rate_base": base}
+def run(rate: int | None, tier: str | None, *, base: int = 100, hook: str = "PreToolUse", batch: bool = False,
+        **extra: Any) -> list[Any]:
+    extras: dict[str, Any] = {"rate_base": base, **extra}
     if batch:
         extras[BATCH] = True
     if rate is not None:
@@ -27,7 +28,7 @@ def run(rate: int | None, tier: str | None, *, base: int = 100, hook: str = "Pre
 
 @pytest.mark.parametrize(
     ("tier", "limit"),
-    [("trusted", 200), ("standard", 100), ("probation", 50), ("untrusted", 10)],
+    [("trusted", 200), ("standard", 100), ("probation", 75), ("untrusted", 50)],
 )
 def test_limit_follows_tier(tier: str, limit: int) -> None:
     assert rate_limit.limit_for(100, tier) == limit
@@ -43,7 +44,11 @@ def test_standard_tier_thresholds(rate: int, verdicts: list[str]) -> None:
 
 def test_recorded_calls_evaluated_in_a_batch_are_never_limited() -> None:
     assert [f.verdict for f in run(500, "untrusted")] == [DENY]
-    assert run(500, "untrusted", batch=True) == []
+    assert run(500, "untrusted", batch=True, repeated_denials=9) == []
+
+
+def test_base_zero_turns_the_rate_limit_off() -> None:
+    assert run(10_000, "untrusted", base=0) == []
 
 
 def test_without_extras_the_gate_is_silent() -> None:
@@ -52,10 +57,38 @@ def test_without_extras_the_gate_is_silent() -> None:
 
 
 def test_only_pre_tool_events_are_limited() -> None:
-    assert run(1000, "untrusted", hook="UserPromptSubmit") == []
+    assert run(1000, "untrusted", hook="UserPromptSubmit", repeated_denials=9) == []
 
 
 def test_message_names_agent_tier_and_limit() -> None:
-    finding = run(10, "untrusted")[0]
-    assert "agent main (untrusted, trust 0.50)" in finding.message and "limit is 10" in finding.message
+    finding = run(50, "untrusted")[0]
+    assert "agent main (untrusted, trust 0.50)" in finding.message and "limit is 50" in finding.message
     assert finding.hint
+
+
+# Must-stop and must-let-through cases for the loop rules: (extras, rules expected).
+LOOPS = [
+    ({"repeated_denials": 3, "repeated_rule": "R012"}, [rate_limit.DENIED_AGAIN]),
+    ({"repeated_denials": 7, "repeated_rule": "PTH001"}, [rate_limit.DENIED_AGAIN]),
+    ({"repeated_failures": 5}, [rate_limit.FAILING_AGAIN]),
+    ({"repeated_denials": 2, "repeated_rule": "R012"}, []),
+    ({"repeated_failures": 4}, []),
+    ({"repeated_denials": 0, "repeated_failures": 0}, []),
+]
+
+
+@pytest.mark.parametrize(("extras", "rules"), LOOPS)
+def test_runaway_loops(extras: dict[str, Any], rules: list[str]) -> None:
+    found = run(3, "standard", **extras)
+    assert [f.rule for f in found] == rules
+    if rules == [rate_limit.DENIED_AGAIN]:
+        assert found[0].verdict == DENY and "stop retrying" in found[0].message and extras["repeated_rule"] in found[0].message
+    if rules == [rate_limit.FAILING_AGAIN]:
+        assert found[0].verdict == WARN
+
+
+def test_the_loop_rule_decides_the_reason_the_agent_reads() -> None:
+    """The gate runs right after the catastrophe guard: a fourth identical denied call reads "stop retrying"."""
+    from cf_guidance.gates.registry import GATES
+
+    assert GATES.index(rate_limit) == 1

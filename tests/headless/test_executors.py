@@ -131,7 +131,8 @@ def test_scripted_executor_drives_the_stream_protocol(tmp_path: Path, monkeypatc
         run = collect("hello there", result.stdout)
         init = run.init
         assert init["home"] == str(ws.home) and init["base_url"].startswith("http://127.0.0.1:")
-        assert init["guidance_env"] == []  # the user's GUIDANCE_* settings do not reach the hooks
+        # the user's GUIDANCE_* settings do not reach the hooks; the run switches the rate limit off
+        assert init["guidance_env"] == ["GUIDANCE_RATE_LIMIT_PER_MIN"]
         assert {"--input-format", "stream-json", "--permission-prompt-tool", "stdio", "--setting-sources",
                 "project", "--include-hook-events"} <= set(init["argv"])
         assert run.final_text == "hello there"  # the prompt went in as the first user message

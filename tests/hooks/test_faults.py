@@ -134,3 +134,29 @@ def test_a_decision_that_cannot_be_recorded_is_said_on_stderr_and_in_status(repo
         assert line.startswith("NOT RECORDED") and str(state) in line
         for sock in sockets(state):
             sock.unlink()
+
+
+# -- derived state of the wrong shape ----------------------------------------------------------
+
+
+def test_a_session_summary_of_the_wrong_type_does_not_turn_the_session_off(policy_hook: HookRunner) -> None:
+    """Before: `"decisions": 5` made every pre-tool call of that session fail open (internal error TypeError)."""
+    path = Path(policy_hook.state_dir) / "sessions" / "s1.json"
+    path.parent.mkdir(parents=True)
+    path.write_text('{"session_id": "s1", "seq": 3, "history": [], "decisions": 5}')
+    denied = policy_hook("pre-bash", bash("git push --force"))
+    assert json.loads(denied.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    allowed = policy_hook("pre-bash", bash("ls", tool_use_id="toolu_2"))
+    assert (allowed.stdout, allowed.stderr) == ("", "")
+    assert not path.exists() and list((Path(policy_hook.state_dir) / "quarantine").glob("*sessions_s1.json"))
+
+
+def test_the_next_session_start_tells_the_user_the_worker_failed(hook: HookRunner) -> None:
+    logs = Path(hook.state_dir) / "logs"
+    logs.mkdir(parents=True)
+    (logs / "worker.json").write_text(json.dumps({"state": "failed", "error": "the worker failed: internal error TypeError: x"}))
+    answer = hook("session-restore", {"hook_event_name": "SessionStart", "session_id": "s2"})
+    message = json.loads(answer.stdout)["systemMessage"]
+    assert "worker that records decisions failed" in message and "TypeError" in message and "jobs status" in message
+    (logs / "worker.json").write_text(json.dumps({"state": "idle"}))
+    assert "systemMessage" not in hook("session-restore", {"hook_event_name": "SessionStart", "session_id": "s3"}).stdout

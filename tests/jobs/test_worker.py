@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from cf_guidance import session, trust
+from cf_guidance import session
 from cf_guidance.errors import LedgerError
-from cf_guidance.jobs import spool, worker
+from cf_guidance.jobs import derived, spool, worker
 from cf_guidance.ledger.store import Ledger
 
 
@@ -39,6 +39,11 @@ def bash_job(state: str, command: str, ok: bool = True, session_id: str = "s1") 
     return spool.enqueue(state, "post-bash" if ok else "post-failure", payload)
 
 
+def main_agent(state: str, session_id: str = "s1") -> dict[str, Any]:
+    """The main agent's trust entry in the session's summary."""
+    return session.load_summary(state, session_id)["agents"]["main"]  # type: ignore[no-any-return]
+
+
 def ledger_jobs(state: str) -> list[str]:
     return [r["job"] for r in Ledger(state).records()]
 
@@ -50,7 +55,7 @@ def test_drain_applies_jobs_in_order_and_empties_the_spool(state: str) -> None:
     assert ledger_jobs(state) == ids
     assert spool.pending(state) == []
     assert Ledger(state).verify().ok
-    entry = trust.load(state)["agents"]["main"]
+    entry = main_agent(state)
     assert (entry["allow"], round(entry["score"], 2)) == (5, 0.55)
     summary = session.load_summary(state, "s1")
     assert [h["command"] for h in summary["history"]] == ["make test"] and summary["seq"] == 5
@@ -70,7 +75,7 @@ def test_drain_twice_applies_nothing_twice(state: str) -> None:
     worker.drain(state)
     again = worker.drain(state)
     assert (again.applied, again.skipped) == (0, 0)
-    assert len(ledger_jobs(state)) == 3 and trust.load(state)["agents"]["main"]["allow"] == 3
+    assert len(ledger_jobs(state)) == 3 and main_agent(state)["allow"] == 3
 
 
 @pytest.mark.parametrize("stage", ["appended", "removed", "derived"])
@@ -84,11 +89,11 @@ def test_a_crash_at_any_stage_loses_nothing_and_applies_nothing_twice(state: str
         if at == stage:
             raise Crash
 
-    with pytest.raises(Crash):
+    with pytest.raises(worker.WorkerError, match="internal error Crash"):
         worker.drain(state, batch=16, fault=crash)
     worker.drain(state)
     assert ledger_jobs(state) == ids
-    assert trust.load(state)["agents"]["main"]["allow"] == 40
+    assert main_agent(state)["allow"] == 40
     assert spool.pending(state) == []
 
 
@@ -114,7 +119,7 @@ def test_kill_9_mid_drain_loses_no_job_and_applies_none_twice(state: str, stage:
     assert spool.pending(state) or stage == "derived"  # killed after removal in "derived": nothing left
     worker.drain(state)
     assert ledger_jobs(state) == ids
-    counts = trust.load(state)["agents"]["main"]
+    counts = main_agent(state)
     assert (counts["allow"], counts["deny"]) == (28, 7)
     assert spool.pending(state) == [] and Ledger(state).verify().ok
 
@@ -136,7 +141,7 @@ def test_random_kill_9_of_real_worker_processes(state: str, tmp_path: Path) -> N
     assert done.returncode == 0
     jobs = ledger_jobs(state)
     assert Counter(jobs).most_common(1)[0][1] == 1 and jobs == ids
-    assert trust.load(state)["agents"]["main"]["allow"] == 600
+    assert main_agent(state)["allow"] == 600
     assert spool.pending(state) == []
 
 
@@ -159,7 +164,7 @@ def test_one_event_spooled_twice_is_recorded_once(state: str) -> None:
     result = worker.drain(state)
     assert (result.applied, result.skipped) == (0, 1)
     assert ledger_jobs(state) == [first, "decision/s1/toolu_2"]
-    assert trust.load(state)["agents"]["main"]["allow"] == 2
+    assert main_agent(state)["allow"] == 2
 
 
 def test_stranded_temp_files_are_recovered_or_set_aside(state: str) -> None:
@@ -252,13 +257,10 @@ def test_derived_state_is_rebuilt_when_the_cursor_does_not_line_up(state: str) -
     for i in range(4):
         decision_job(state, i)
     worker.drain(state)
-    tstate = trust.load(state)
-    tstate["cursor"] = {"seq": 1, "bytes": 7}  # points into the middle of a line
-    tstate["agents"]["main"]["allow"] = 2
-    Path(trust.path(state)).write_text(json.dumps(tstate))
+    Path(derived.cursor_path(state)).write_text(json.dumps(derived.cursor_value(1, 7)))  # into the middle of a line
     decision_job(state, 4)
     worker.drain(state)
-    assert trust.load(state)["agents"]["main"]["allow"] == 5
+    assert main_agent(state)["allow"] == 5
 
 
 def test_old_session_summaries_are_pruned(state: str) -> None:
@@ -273,9 +275,79 @@ def test_old_session_summaries_are_pruned(state: str) -> None:
     assert not old.exists() and Path(session.summary_path(state, "new")).exists()
 
 
-def test_verify_smoke_session_does_not_move_trust(state: str) -> None:
+def test_verify_smoke_session_does_not_move_anyone_elses_trust(state: str) -> None:
     from cf_guidance.state import SMOKE_SESSION
 
-    decision_job(state, 1, "deny", session_id=SMOKE_SESSION)
+    decision_job(state, 1, "allow")
+    for i in range(2, 12):
+        decision_job(state, i, "deny", session_id=SMOKE_SESSION)
     worker.drain(state)
-    assert len(ledger_jobs(state)) == 1 and trust.load(state)["agents"] == {}
+    assert len(ledger_jobs(state)) == 11 and main_agent(state)["score"] == pytest.approx(0.51)
+
+
+# -- derived state of the wrong shape: quarantined, rebuilt from the ledger ----------------------
+
+
+@pytest.mark.parametrize("content", [b'{"version": 2, "seq": "x", "bytes": 0}', b'{"cursor": "x"}', b"[]", b"{broken"])
+def test_a_bad_cursor_is_quarantined_and_everything_refolded(state: str, content: bytes) -> None:
+    """Before: trust.json with `"cursor": "x"` made `jobs drain` print a traceback, the worker stayed
+    "draining", and session history froze (a passing `make test` did not count)."""
+    bash_job(state, "make test")
+    worker.drain(state)
+    Path(derived.cursor_path(state)).write_bytes(content)
+    bash_job(state, "make lint")
+    result = worker.drain(state)
+    assert result.applied == 1
+    assert [h["command"] for h in session.load_summary(state, "s1")["history"]] == ["make test", "make lint"]
+    assert json.loads(worker.worker_state_path(state).read_text())["state"] == "idle"
+    assert derived.quarantined(state)["count"] == 1 and "cursor.json" in derived.quarantined(state)["last"]["problem"]
+
+
+def test_a_legacy_trust_file_is_set_aside(state: str) -> None:
+    Path(state).mkdir(parents=True)
+    Path(state, "trust.json").write_text('{"version": 1, "cursor": {"seq": -1, "bytes": 0}, "agents": {"main": {}}}')
+    decision_job(state, 1)
+    worker.drain(state)
+    assert not Path(state, "trust.json").exists() and main_agent(state)["allow"] == 1
+
+
+@pytest.mark.parametrize("content", [b'{"session_id": "s1", "seq": 0, "history": [], "decisions": 5}',
+                                     b'{"session_id": "s1", "seq": 0, "history": [], "agents": {"main": {"score": 7, "updated": 0}}}',
+                                     b'{"session_id": "s1"}'])
+def test_a_bad_summary_found_by_the_worker_is_rebuilt_from_the_ledger(state: str, content: bytes) -> None:
+    bash_job(state, "make test")
+    decision_job(state, 1, "deny")
+    worker.drain(state)
+    Path(session.summary_path(state, "s1")).write_bytes(content)
+    bash_job(state, "make lint")
+    worker.drain(state)
+    summary = session.load_summary(state, "s1")
+    assert [h["command"] for h in summary["history"]] == ["make test", "make lint"]
+    assert summary["agents"]["main"]["deny"] == 1 and derived.quarantined(state)["count"] == 1
+
+
+def test_a_summary_the_hook_set_aside_is_rebuilt_by_the_worker(state: str) -> None:
+    bash_job(state, "make test")
+    worker.drain(state)
+    path = Path(session.summary_path(state, "s1"))
+    path.write_text('{"session_id": "s1", "seq": 0, "history": [], "decisions": 5}')
+    assert session.load_summary(state, "s1")["history"] == []  # the hook's read: set aside, repair spooled
+    assert not path.exists()
+    worker.drain(state)
+    assert [h["command"] for h in session.load_summary(state, "s1")["history"]] == ["make test"]
+    kinds = [r["kind"] for r in Ledger(state).records()]
+    assert kinds == ["post-bash", session.REPAIR_KIND]  # the repair is on the record too
+
+
+def test_an_internal_error_leaves_a_failed_state_with_the_reason_not_draining(state: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    decision_job(state, 1)
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise TypeError("unsupported operand")
+
+    monkeypatch.setattr(worker, "derive", broken)
+    with pytest.raises(worker.WorkerError, match="internal error TypeError: unsupported operand"):
+        worker.drain(state)
+    status = json.loads(worker.worker_state_path(state).read_text())
+    assert status["state"] == "failed" and "TypeError" in status["error"]
+    assert "Traceback" in (Path(state) / "logs" / "worker.log").read_text()

@@ -98,9 +98,11 @@ def test_jobs_status_and_drain(project: Path) -> None:
 
 def test_trust_table_and_json(project: Path) -> None:
     code, out = run("trust", "--target", str(project))
-    assert code == 0 and "main" in out and "0.480  probation" in out  # 0.5 +0.01 +0.01 -0.05 +0.01
+    lines = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert code == 0 and "0.470  probation" in lines["s1"]  # 0.5 +0.01 +0.01 -0.05 in session s1
+    assert "0.510  standard" in lines["s2"]  # s1's deny is not held against s2
     code, out = run("trust", "--target", str(project), "--json")
-    assert json.loads(out)[0]["deny"] == 1
+    assert {row["session"]: row["deny"] for row in json.loads(out)} == {"s1": 1, "s2": 0}
 
 
 def test_status_lists_paths_env_and_files(project: Path) -> None:

@@ -39,5 +39,7 @@ def test_status_reports_ledger_checkpoint_spool_worker_and_trust(tmp_path: Path)
     assert info["ledger"]["records"] == 2 and info["ledger"]["last_checkpoint"]["size"] == 2
     assert info["ledger"]["verifier_keys"][0].startswith("cf-guidance-")
     assert info["spool"]["pending"] == 1 and info["worker"]["state"] == "idle" and info["worker"]["running"] is False
-    assert info["trust"] == [{"agent": "main", "score": 0.45, "tier": "probation", "limit_per_min": 60, "allow": 0, "warn": 0, "deny": 1}]
-    assert {f["path"] for f in info["files"]} >= {"ledger/ledger.jsonl", "keys/ledger.key", "trust.json"}
+    assert info["trust"] == [{"session": "s", "agent": "main", "score": 0.45, "tier": "probation", "limit_per_min": 180,
+                              "allow": 0, "warn": 0, "deny": 1}]
+    assert {f["path"] for f in info["files"]} >= {"ledger/ledger.jsonl", "keys/ledger.key", "cursor.json", "quarantine/"}
+    assert info["quarantine"] == {"count": 0, "last": None}
