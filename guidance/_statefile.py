@@ -78,6 +78,26 @@ def read_bytes(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
+#: The directories under the state directory whose contents a hook call trusts (its own
+#: entries are checked by `state_problem`; each file in them again when it is read).
+TRUSTED_SUBDIRS = ("cache", "sessions", "spool")
+
+
+def state_problem(state_dir: str) -> str:
+    """"" when nothing a hook call reads from the state directory could have been written by
+    another user: the directory and TRUSTED_SUBDIRS are ours (or root's) and not writable by
+    group or others. Else one line: what is wrong, what the hook does instead, how to fix it.
+    A missing directory is fine (there is nothing in it to trust).
+    """
+    for path in (state_dir,) + tuple(os.path.join(state_dir, name) for name in TRUSTED_SUBDIRS):
+        problem = directory_problem(path)
+        if problem:
+            return (f"{problem}, so another user could have planted its hook server, cache or session state: "
+                    f"this call was decided in-process from CLAUDE.md alone; run `cf-guidance init` "
+                    f"(or `chmod -R go-w {state_dir}`) to make it private again")
+    return ""
+
+
 QUARANTINE_DIR = "quarantine"
 QUARANTINE_LOG = "log.jsonl"
 

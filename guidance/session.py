@@ -261,9 +261,11 @@ def rate_base(environ: Any = None) -> int:
     return value if value >= 0 else DEFAULT_RATE_BASE
 
 
-def extras_for(event: Event, state_dir: str, policy_key: str = "") -> dict[str, Any]:
+def extras_for(event: Event, state_dir: str, policy_key: str = "", *, trusted: bool = True) -> dict[str, Any]:
+    """The extras for `event`; with `trusted=False` (others could have written the state
+    directory) nothing is read from it: the session has no past."""
     now = time.time()
-    session_id = event.session_id
+    session_id = event.session_id if trusted else ""
     agent = trust.agent_key(event.agent_id)
     summary = load_summary(state_dir, session_id) if session_id else empty_summary("")
     history = list(summary["history"])

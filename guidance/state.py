@@ -114,6 +114,11 @@ class StateLayout:
         return os.path.join(self.root, "install.json")
 
     def ensure(self) -> None:
-        """Create the state directory and its subdirectories, private to the user (0700)."""
-        for path in (self.root,) + tuple(getattr(self, name) for name in SUBDIRS):
+        """Create the state directory and its subdirectories, private to the user (0700), and
+        make existing ones of this user private again (a hook distrusts a state directory
+        others can write: cf_guidance._statefile.state_problem)."""
+        for path in (self.root, *(getattr(self, name) for name in SUBDIRS), os.path.join(self.root, "sessions")):
             os.makedirs(path, mode=0o700, exist_ok=True)
+            info = os.stat(path)
+            if info.st_uid == os.getuid() and info.st_mode & 0o077:
+                os.chmod(path, 0o700)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 
 from cf_guidance import _fastjson, state
+from cf_guidance._statefile import state_problem
 from cf_guidance.decision import DENY, Decision, Finding, decide
 from cf_guidance.errors import EventError, GuidanceError, StateError
 from cf_guidance.jobs import spool
@@ -55,6 +56,7 @@ class Call:
         "builtin",
         "warnings",
         "fingerprint",
+        "state_problem",
     )
 
     def __init__(
@@ -80,6 +82,9 @@ class Call:
         #: The call's fingerprint (cf_guidance.session.call_key), kept in its decision record so
         #: that the next calls can tell a retry of it from new work.
         self.fingerprint = ""
+        #: Why the state directory cannot be trusted ("" when it can): then the call is decided
+        #: from CLAUDE.md alone, without the cache or session state (see cf_guidance._statefile).
+        self.state_problem = ""
 
     def decode(self) -> dict[str, Any]:
         """The event object from stdin; BadInput for anything else."""
@@ -106,6 +111,9 @@ class Call:
         cwd = payload.get("cwd")
         self.project_dir = state.project_dir(self.environ, cwd if isinstance(cwd, str) else "")
         self.state_dir = state.state_dir(self.project_dir, self.environ)
+        self.state_problem = state_problem(self.state_dir)
+        if self.state_problem:
+            self.warnings.append(self.state_problem)
         return payload
 
 
@@ -163,7 +171,7 @@ def _evaluate(call: Call, bundle: dict[str, Any], event: Event, shell: ShellAnal
     from cf_guidance.engine import evaluate
     from cf_guidance.session import extras_for
 
-    extras = extras_for(event, call.state_dir, str(bundle.get("key") or ""))
+    extras = extras_for(event, call.state_dir, str(bundle.get("key") or ""), trusted=not call.state_problem)
     call.fingerprint = extras["call"]
     # level=None: the engine takes the bundle's level (CLAUDE.md `level strict`).
     return evaluate(bundle, event, extras=extras, fail_closed=call.fail_closed, shell=shell)
@@ -219,7 +227,7 @@ def load_bundle(call: Call, part: str = "full") -> dict[str, Any]:
     """
     from cf_guidance.policy.cache import load_bundle as load
 
-    return load(call.project_dir, call.state_dir, part=part)
+    return load(call.project_dir, call.state_dir, part=part, use_cache=not call.state_problem)
 
 
 # -- post events ---------------------------------------------------------------------------

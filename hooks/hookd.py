@@ -12,12 +12,22 @@ forward their argv, environment, cwd and stdin bytes, and print the answer.
 Safety and correctness:
 - The server runs the very same `dispatch.run` (built-in guard first, fail modes,
   self-timeout); the client forwards the variables the hook reads (GUIDANCE_*, CLAUDE_*,
-  CODEX_*, HOME, TMPDIR) and its cwd, which the server applies per request.
-- Any problem on the way (no server, a refused or timed-out connection, a short answer, a
-  server whose code changed on disk) makes the client answer in-process, as if there were
-  no server: the server is an optimisation, never a dependency.
-- The socket lives in the state directory, which must be private (mode 0700, ours); the
-  server checks that before binding. `GUIDANCE_HOOKD=0` turns the server off.
+  CODEX_*, HOME, TMPDIR) and its cwd, which the server applies per request. Secrets are
+  never forwarded (GUIDANCE_LEDGER_KEY, and any name holding KEY, TOKEN, SECRET, PASSWORD or
+  CREDENTIAL): the server does not need them, and the worker that does is started by the
+  hook process itself, from its own environment.
+- Any problem on the way (no server, a refused connection, a short answer, a server whose
+  code changed on disk) makes the client answer in-process, as if there were no server: the
+  server is an optimisation, never a dependency. A server that has not answered within a
+  small part of the hook's budget (`wait_s`: 1/12 of it, 0.25 to 1.5 s) is killed (it is
+  this user's, checked below) and the call answered in-process with the rest of the budget;
+  the next call starts a fresh server. A stopped or wedged server costs one call that much.
+- Nothing is trusted that another user could have written: the client talks to a server only
+  when the state directory is private (cf_guidance._statefile.state_problem: ours, no one
+  else may write it) and the process listening on the socket runs as this user
+  (SO_PEERCRED); otherwise it answers in-process and the answer says why in one line. The
+  server binds only in a private state directory (mode 0700, ours) and serves only this user.
+  `GUIDANCE_HOOKD=0` turns the server off.
 - The server exits after `IDLE_S` without a request, when its socket file disappears
   (uninstall removes it), or when any of its loaded modules changes on disk.
 """
@@ -26,6 +36,7 @@ from __future__ import annotations
 
 import os
 import sys
+from time import monotonic
 
 from cf_guidance.limits import MAX_EVENT_BYTES
 
@@ -44,11 +55,14 @@ MAGIC = b"CFGH1\0"
 IDLE_S = 120
 #: How long a new server waits for the lock of one that is exiting (it is detached: no one waits).
 LOCK_WAIT_S = 3.0
-#: The environment a request carries to the server.
+#: The environment a request carries to the server...
 FORWARDED_PREFIXES = ("GUIDANCE_", "CLAUDE_", "CODEX_")
 FORWARDED_NAMES = ("HOME", "TMPDIR")
-#: Extra seconds the client waits beyond the server's own timeout (which answers by fail mode).
-CLIENT_GRACE_S = 1.0
+#: ...except secrets: no name holding one of these (upper-cased) is ever sent.
+SECRET_NAME_PARTS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH")
+#: The part of the hook's budget the client waits for the server's answer, and its bounds.
+WAIT_FRACTION = 1 / 12
+WAIT_BOUNDS_S = (0.25, 1.5)
 _STALE = b"stale"
 
 
@@ -66,13 +80,26 @@ def socket_path(state_dir: str) -> str:
     return os.path.join(state_dir, "hookd-" + _fnv(sys.executable + "\0" + launcher) + ".sock")
 
 
+def _forwarded_name(name: str) -> bool:
+    if not (name.startswith(FORWARDED_PREFIXES) or name in FORWARDED_NAMES):
+        return False
+    upper = name.upper()
+    return not any(part in upper for part in SECRET_NAME_PARTS)
+
+
 def _forwarded(environ: Mapping[str, str]) -> dict[str, str]:
-    return {k: v for k, v in environ.items() if k.startswith(FORWARDED_PREFIXES) or k in FORWARDED_NAMES}
+    return {k: v for k, v in environ.items() if _forwarded_name(k)}
 
 
-def _timeout_s(environ: Mapping[str, str]) -> float:
+def _budget_s(environ: Mapping[str, str]) -> float:
     ms, _ = settings.timeout_ms(environ)
-    return (ms / 1000.0 if ms > 0 else 30.0) + CLIENT_GRACE_S
+    return ms / 1000.0 if ms > 0 else 30.0
+
+
+def wait_s(environ: Mapping[str, str]) -> float:
+    """How long the client waits for the server before it answers in-process instead."""
+    low, high = WAIT_BOUNDS_S
+    return min(high, max(low, _budget_s(environ) * WAIT_FRACTION))
 
 
 # -- client --------------------------------------------------------------------------------
@@ -91,20 +118,28 @@ def launch(argv: list[str] | None = None) -> int:
 
     args = sys.argv[1:] if argv is None else argv
     command = COMMANDS.get(args[0]) if args else None
-    environ = os.environ
+    environ: Mapping[str, str] = os.environ
     if command is None or command.kind == INFO or not settings.hookd_enabled(environ):
         from . import dispatch
 
         return dispatch.main(args)
+    from cf_guidance._statefile import state_problem
+
+    started = monotonic()
     state_dir = state.state_dir(state.project_dir(environ), environ)
     stdin = sys.stdin.buffer
     read_input: Callable[[], bytes] = lambda: stdin.read(MAX_EVENT_BYTES + 1)  # noqa: E731
-    try:
-        forwarded = forward(command.name, environ, read_input, state_dir)
-    except Fallback as failed:
-        forwarded = None
-        data = failed.data
-        read_input = lambda: data  # noqa: E731  (the attempt consumed stdin)
+    forwarded = None
+    notes: list[str] = []
+    if not state_problem(state_dir):  # else in-process, where the answer says why
+        try:
+            forwarded = forward(command.name, environ, read_input, state_dir)
+        except Fallback as failed:
+            data = failed.data
+            read_input = lambda: data  # noqa: E731  (the attempt consumed stdin)
+            if failed.note:
+                notes.append(failed.note)
+            environ = _remaining_budget(environ, monotonic() - started)
     if forwarded is not None:
         code, out, err, worker = forwarded
         for fd, chunk in ((1, out), (2, err)):
@@ -117,6 +152,8 @@ def launch(argv: list[str] | None = None) -> int:
     from . import dispatch
 
     answer = dispatch.run(command.name, read_input, environ)
+    for note in notes:
+        answer = answer.with_warning(note)
     code = dispatch.write_answer(answer, sys.stdout.buffer, sys.stderr.buffer)
     if answer.worker is not None:
         from cf_guidance.jobs import spool
@@ -124,6 +161,15 @@ def launch(argv: list[str] | None = None) -> int:
         spool.spawn_worker(*answer.worker)
     start(state_dir)
     return code
+
+
+def _remaining_budget(environ: Mapping[str, str], spent_s: float) -> Mapping[str, str]:
+    """`environ` with the hook's own deadline cut by what the server attempt spent, so that
+    the in-process answer still comes within the budget the user set."""
+    ms, _ = settings.timeout_ms(environ)
+    if ms <= 0 or spent_s <= 0:
+        return environ
+    return dict(environ, **{settings.TIMEOUT_ENV: str(max(1, ms - int(spent_s * 1000)))})
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -189,18 +235,25 @@ def forward(name: str, environ: Mapping[str, str], read_input: Callable[[], byte
     """The server's answer to this call, or None (answer in-process) for any problem on the way.
 
     `read_input` is a zero-argument callable returning the stdin bytes; it is only called once
-    a server has accepted the connection, so that a fallback can still read stdin itself.
+    a server of this user has accepted the connection, so that a fallback can still read stdin
+    itself. Raises Fallback (with the bytes read, and a note for the user when there is
+    something to say) when the server failed after that, was not this user's, or did not
+    answer within `wait_s` (then it is killed, to be replaced by the next call).
     """
     import _socket
 
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        sock.settimeout(_timeout_s(environ))
+        sock.settimeout(wait_s(environ))
         try:
             cwd = os.getcwd()
             _in_directory(state_dir, sock.connect, os.path.basename(socket_path(state_dir)))
         except OSError:
             return None
+        pid, uid = peer(sock)
+        if uid is not None and uid != os.getuid():
+            raise Fallback(read_input(), f"the hook server socket in {state_dir} is served by uid {uid}, not this user; "
+                                         "it was ignored and this call decided in-process (remove the socket, run `cf-guidance init`)")
         data = read_input()
         try:
             sock.sendall(encode_request(name, environ, cwd, data))
@@ -215,11 +268,42 @@ def forward(name: str, environ: Mapping[str, str], read_input: Callable[[], byte
             if raw == _STALE:
                 raise ValueError("stale server")
             return decode_answer(raw)
+        except TimeoutError:
+            _kill(pid)
+            raise Fallback(data) from None
         except (OSError, ValueError):
             # The server failed after stdin was read: answer in-process from the same bytes.
             raise Fallback(data) from None
     finally:
         sock.close()
+
+
+def peer(sock: _socket.socket) -> tuple[int | None, int | None]:
+    """(pid, uid) of the process at the other end of a connected Unix socket, where the system
+    says (Linux SO_PEERCRED); (None, None) elsewhere."""
+    import _socket
+
+    option = getattr(_socket, "SO_PEERCRED", None)
+    if option is None:
+        return None, None
+    try:
+        cred = sock.getsockopt(_socket.SOL_SOCKET, option, 12)  # struct ucred: pid, uid, gid
+    except OSError:
+        return None, None
+    return int.from_bytes(cred[0:4], sys.byteorder), int.from_bytes(cred[4:8], sys.byteorder)
+
+
+def _kill(pid: int | None) -> None:
+    """Stop a server of this user that does not answer (stopped, wedged, swamped): the next
+    call starts a fresh one. Its requests in flight are answered in-process by their clients."""
+    if pid is None or pid <= 1 or pid == os.getpid():
+        return
+    import _signal  # type: ignore[import-not-found]  # `signal` imports enum
+
+    try:
+        os.kill(pid, _signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def _in_directory(directory: str, operation: Callable[[str], None], name: str) -> None:
@@ -234,11 +318,13 @@ def _in_directory(directory: str, operation: Callable[[str], None], name: str) -
 
 
 class Fallback(Exception):
-    """The server took stdin and then failed: the in-process answer must use these bytes."""
+    """The server took stdin and then failed: the in-process answer must use these bytes (and
+    add `note`, if any, as a warning)."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, note: str = "") -> None:
         super().__init__("hook server failed")
         self.data = data
+        self.note = note
 
 
 # -- server --------------------------------------------------------------------------------
@@ -375,6 +461,9 @@ def _handle(sock: _socket.socket, stamps: dict[str, int], dispatch: ModuleType) 
     import _socket
 
     sock.settimeout(5.0)
+    _, uid = peer(sock)
+    if uid is not None and uid != os.getuid():
+        return True  # only this user's hooks are served (the private directory already says so)
     if _changed(stamps):
         try:
             sock.sendall(_STALE)

@@ -15,6 +15,7 @@ import os
 import shlex
 import subprocess
 
+from cf_guidance._statefile import state_problem
 from cf_guidance.errors import InstallError
 from cf_guidance.state import SMOKE_SESSION, StateLayout
 
@@ -48,6 +49,8 @@ def verify(target: str, agent: str | None = None) -> VerifyReport:
 
 def _check_state(report: VerifyReport, layout: StateLayout) -> None:
     report.add("state directory", os.path.isdir(layout.root), layout.root)
+    problem = state_problem(layout.root)
+    report.add("state directory is private", not problem, problem or "owned by this user, no one else may write it")
     try:
         info = os.stat(layout.ledger_key)
     except OSError:

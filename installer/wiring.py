@@ -28,8 +28,9 @@ AGENTS = (CLAUDE, CODEX)
 
 #: Settings `timeout` is in seconds. A client-side timeout kills the hook and lets the tool run,
 #: so our own deadline (GUIDANCE_EVENT_SYNC_TIMEOUT_MS, 12 s by default) must answer first, even
-#: on the longest path: a warm server that does not answer (its deadline plus hookd.CLIENT_GRACE_S),
-#: then the in-process fallback (the deadline again), plus two interpreter starts under load.
+#: on the longest path: a warm server that does not answer (at most hookd.WAIT_BOUNDS_S[1]), then
+#: the in-process fallback within what is left of the deadline, plus the interpreter's start
+#: under load; the rest is margin.
 TIMEOUT_S = 30
 
 #: The tools with their own pre-* command on Claude Code.

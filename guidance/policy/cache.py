@@ -22,7 +22,8 @@ while the file's (mtime_ns, size, inode) is unchanged, so it pays for the JSON d
 policy version, not per call. Treat the returned dict as read-only: it may be shared.
 
 The cache lives at `<state dir>/cache/bundle.json` (`.claude-flow/guidance/cache/bundle.json`
-by default). A corrupt, unreadable or foreign cache is ignored and rebuilt, never trusted; an
+by default). A corrupt, unreadable or foreign cache (not a regular file of this user, or one
+others may write) is ignored and rebuilt, never trusted; an
 unwritable state directory only means the bundle is compiled in memory every time.
 On a miss the compiler runs with strict=False: a malformed rule becomes an error diagnostic in
 the bundle and every other rule (and every built-in gate) still applies.
@@ -34,6 +35,7 @@ import os
 
 from cf_guidance import __version__
 from cf_guidance import _fastjson
+from cf_guidance._statefile import read_bytes
 from cf_guidance.policy import tree
 
 TYPE_CHECKING = False
@@ -55,6 +57,8 @@ _EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b85
 #: Decoded bundles of this process: cache path -> ((mtime_ns, size, inode) of the file, bundle).
 _MEMO: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 _MEMO_SIZE = 8
+#: A cache file bigger than this is not one a compile wrote.
+MAX_CACHE_BYTES = 256 << 20
 
 
 def cache_path(project_dir: str, state_dir: str | None = None, part: str = FULL) -> str:
@@ -66,15 +70,19 @@ def cache_path(project_dir: str, state_dir: str | None = None, part: str = FULL)
     return os.path.join(state_dir, "cache", DECIDE_NAME if part == DECIDE else CACHE_NAME)
 
 
-def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = FULL) -> dict[str, Any]:
+def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = FULL, use_cache: bool = True) -> dict[str, Any]:
     """The compiled policy bundle of `project_dir`, from the cache when it is still valid.
 
     `part="decide"` returns only DECIDE_KEYS (what the engine needs to decide a tool call),
     read from the smaller `decide.json`; on a miss it compiles and returns the whole bundle.
+    `use_cache=False` compiles in memory and neither reads nor writes the cache (the hook's
+    choice when others could have written the state directory).
     """
     if part != FULL and part != DECIDE:
         raise ValueError(f"unknown bundle part {part!r}: use 'full' or 'decide'")
     root = os.path.abspath(project_dir)
+    if not use_cache:
+        return _compile(root)
     path = cache_path(root, state_dir, part)
     cached = _read_cache(path, root, part)
     if cached is not None:
@@ -133,9 +141,8 @@ def _read_cache(path: str, root: str, part: str) -> dict[str, Any] | None:
 
 def _decode_cache(path: str, root: str, part: str) -> dict[str, Any] | None:
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        bundle = _fastjson.loads(data.decode("utf-8"))
+        # A regular file of this user that no one else may write, or it is not ours to trust.
+        bundle = _fastjson.loads(read_bytes(path, MAX_CACHE_BYTES).decode("utf-8"))
     except (OSError, ValueError, UnicodeDecodeError, RecursionError):
         return None
     if not isinstance(bundle, dict):
@@ -266,7 +273,7 @@ def _write_cache(path: str, bundle: dict[str, Any]) -> None:
 
     bundle["checked_ns"] = time.time_ns()
     try:
-        write_atomic(path, _fastjson.dumps(bundle).encode("utf-8"), mode=0o644, parent_mode=0o777)
+        write_atomic(path, _fastjson.dumps(bundle).encode("utf-8"), mode=0o644, parent_mode=0o700)
         _remember(path, _stamp(path), bundle)
     except OSError:
         pass  # read-only checkout or full disk: the bundle is still used, only not cached

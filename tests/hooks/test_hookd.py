@@ -146,8 +146,10 @@ def test_the_server_exits_when_its_socket_is_removed(repo: Path) -> None:
 
 
 def test_request_and_answer_round_trip() -> None:
-    raw = hookd.encode_request("pre-bash", {"GUIDANCE_X": "1", "HOME": "/h", "OTHER": "dropped"}, "/cwd", b'{"a": 1}')
+    secrets = {"GUIDANCE_LEDGER_KEY": "k" * 64, "CLAUDE_CODE_OAUTH_TOKEN": "t", "GUIDANCE_API_SECRET": "s"}
+    raw = hookd.encode_request("pre-bash", {"GUIDANCE_X": "1", "HOME": "/h", "OTHER": "dropped", **secrets}, "/cwd", b'{"a": 1}')
     assert hookd.decode_request(raw) == ("pre-bash", "/cwd", {"GUIDANCE_X": "1", "HOME": "/h"}, b'{"a": 1}')
+    assert b"kkkk" not in raw
     answer = protocol.Answer('{"x": "é"}\n', "warn\n", 2)
     code, out, err, worker = hookd.decode_answer(hookd.encode_answer(answer))
     assert (code, out.decode(), err.decode(), worker) == (2, answer.stdout, answer.stderr, None)
