@@ -198,7 +198,14 @@ def _freshness(bundle: dict[str, Any], near: list[str] | None = None) -> str:
     checked_ns: int = bundle["checked_ns"]
     found = bundle["tree"]
     ways = None if near is None else tree.near(found, bundle["root"], near)
-    entries = bundle["sources"] if ways is None else [e for e in bundle["sources"] if not e.get("scope") or e["scope"] in ways]
+    entries = bundle["sources"]
+    if ways is not None:
+        entries = []
+        for entry in bundle["sources"]:
+            if not entry.get("scope") or entry["scope"] in ways:
+                entries.append(entry)
+            elif entry["mtime_ns"] + RACY_NS > checked_ns:
+                entry["mtime_ns"] = -1  # not checked while racy: hash it when it is next checked (tree._forget_racy)
     stat_changed = False
     racy = False
     for entry in entries:

@@ -179,6 +179,8 @@ def _verify(tree: dict[str, Any], root: str, checked_ns: int, only: list[str] | 
             stamp[:] = found
             refreshed = True
     dirs = tree["dirs"]
+    if only is not None:
+        _forget_racy(dirs, set(only), checked_ns)
     for rel in dirs if only is None else only:
         stamp = dirs[rel]
         try:
@@ -198,6 +200,16 @@ def _verify(tree: dict[str, Any], root: str, checked_ns: int, only: list[str] | 
         stamp[0] = mtime
         refreshed = True
     return "same" if refreshed else "fresh"
+
+
+def _forget_racy(dirs: dict[str, Any], checked: set[str], checked_ns: int) -> None:
+    """A directory left out of a partial check that was still in the racy window keeps no
+    trusted stamp: once the bundle is written again with a later `checked_ns`, its mtime would
+    look settled although it was never listed after its last change. Mtime -1 lists it again
+    whenever it is next checked."""
+    for rel, stamp in dirs.items():
+        if rel not in checked and stamp[0] + RACY_NS > checked_ns:
+            stamp[0] = -1
 
 
 def newest(tree: dict[str, Any]) -> int:
