@@ -117,7 +117,7 @@ def test_a_local_ban_is_promoted_on_its_own_deterministic_probe_and_enforced_in_
     ab = report.ab
     assert ab is not None, report.reasons
     assert report.decision == "applied", report.reasons
-    print("\nA/B:", ab.summary_line())
+    print("\nA/B:", ab.summary_line(), f"({ab.duration_s:.0f} s)")
     assert ab.mode == "deterministic" and ab.test is None and ab.significant is None and ab.repeat == 1
     assert ab.enforcement is not None and len(ab.enforcement.stopped) == 1 and ab.enforcement.stopped[0].endswith("-attempt")
     assert len(ab.enforcement.lookalikes_run) == 1 and ab.errors == []
