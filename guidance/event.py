@@ -209,3 +209,45 @@ def _fill_tool_fields(event: Event, tool: str, ti: dict[str, Any]) -> None:
         event.prompt = _text(ti.get("prompt"), "tool_input.prompt") or event.prompt
     elif tool == "WebFetch":
         event.content = _text(ti.get("url"), "tool_input.url")
+    elif tool.startswith("mcp__"):
+        event.paths, event.content = _mcp_paths(tool, ti)
+
+
+#: Words at the start of an MCP tool's own name (`mcp__server__read_file` -> `read`) that only look.
+MCP_READ_VERBS = ("read", "get", "list", "search", "find", "view", "stat", "info", "show", "directory", "tree", "glob", "grep", "head", "tail", "query", "describe", "fetch", "cat", "ls")
+#: Input fields whose string values are paths (any name that holds one of these words).
+MCP_PATH_KEYS = ("path", "file", "dir", "folder", "source", "destination", "target", "dest", "src", "location")
+#: How deep and how many values of an MCP tool's input are looked at (bounded work per event).
+MCP_MAX_DEPTH = 4
+MCP_MAX_VALUES = 64
+
+
+def _mcp_paths(tool: str, ti: dict[str, Any]) -> tuple[list[tuple[str, str]], str]:
+    """Paths an MCP tool's input names, read or written as its name says (a name that does not
+    say it only looks counts as a write), and the text it would write.
+
+    MCP servers name their fields freely (`path`, `paths`, `source`, `destination`, ...): a
+    string under a key holding one of MCP_PATH_KEYS is a path, in any list or object nesting.
+    """
+    verb = tool.rsplit("__", 1)[-1].lower()
+    access = READ if verb.startswith(MCP_READ_VERBS) else WRITE
+    paths: list[tuple[str, str]] = []
+    budget = [MCP_MAX_VALUES]
+
+    def walk(value: object, pathy: bool, depth: int) -> None:
+        if budget[0] <= 0 or depth > MCP_MAX_DEPTH:
+            return
+        if isinstance(value, str):
+            budget[0] -= 1
+            if pathy and value:
+                paths.append((value, access))
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, pathy, depth + 1)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, pathy or (isinstance(key, str) and any(word in key.lower() for word in MCP_PATH_KEYS)), depth + 1)
+
+    walk(ti, False, 0)
+    content = ti.get("content")
+    return paths, content if isinstance(content, str) and access == WRITE else ""

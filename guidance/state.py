@@ -40,6 +40,8 @@ STATE_RELATIVE = os.path.join(".claude-flow", "guidance")
 STATE_TOP = ".claude-flow"
 
 SUBDIRS = ("cache", "keys", "ledger", "spool", "proposals", "backups", "logs")
+#: The ledger's witness lives outside the state directory, under the user's data directory.
+DATA_HOME_ENV = "XDG_DATA_HOME"
 
 
 def project_dir(environ: Mapping[str, str] | None = None, event_cwd: str = "") -> str:
@@ -67,6 +69,17 @@ def state_dir(project: str, environ: Mapping[str, str] | None = None) -> str:
     if override:
         return os.path.abspath(os.path.join(project, os.path.expanduser(override)))
     return os.path.join(os.path.abspath(project), STATE_RELATIVE)
+
+
+def witness_dir(environ: Mapping[str, str] | None = None) -> str:
+    """`$XDG_DATA_HOME/cf-guidance/witness`, or `~/.local/share/cf-guidance/witness`: where the
+    ledger's witnesses are kept (cf_guidance.ledger.witness), out of reach of a rolled-back or
+    wiped state directory."""
+    env = os.environ if environ is None else environ
+    base = env.get(DATA_HOME_ENV, "")
+    if not os.path.isabs(base):  # the XDG spec: a relative value is invalid and ignored
+        base = os.path.join(env.get("HOME") or os.path.expanduser("~"), ".local", "share")
+    return os.path.join(base, "cf-guidance", "witness")
 
 
 class StateLayout:

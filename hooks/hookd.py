@@ -12,7 +12,7 @@ forward their argv, environment, cwd and stdin bytes, and print the answer.
 Safety and correctness:
 - The server runs the very same `dispatch.run` (built-in guard first, fail modes,
   self-timeout); the client forwards the variables the hook reads (GUIDANCE_*, CLAUDE_*,
-  CODEX_*, HOME, TMPDIR) and its cwd, which the server applies per request. Secrets are
+  CODEX_*, HOME, TMPDIR, XDG_DATA_HOME) and its cwd, which the server applies per request. Secrets are
   never forwarded (GUIDANCE_LEDGER_KEY, and any name holding KEY, TOKEN, SECRET, PASSWORD or
   CREDENTIAL): the server does not need them, and the worker that does is started by the
   hook process itself, from its own environment.
@@ -57,7 +57,7 @@ IDLE_S = 120
 LOCK_WAIT_S = 3.0
 #: The environment a request carries to the server...
 FORWARDED_PREFIXES = ("GUIDANCE_", "CLAUDE_", "CODEX_")
-FORWARDED_NAMES = ("HOME", "TMPDIR")
+FORWARDED_NAMES = ("HOME", "TMPDIR", "XDG_DATA_HOME")
 #: ...except secrets: no name holding one of these (upper-cased) is ever sent.
 SECRET_NAME_PARTS = ("KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH")
 #: The part of the hook's budget the client waits for the server's answer, and its bounds.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,10 +14,18 @@ CORPUS = SHARED / "corpus" / "claude-md"
 
 
 @pytest.fixture(autouse=True, scope="session")
-def private_witness_dir(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Ledger witnesses (cf_guidance.ledger.witness) of test ledgers go to a temp data dir, never
-    to the user's ~/.local/share; subprocesses (hooks, workers, the real clients) inherit it."""
-    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("xdg-data"))
+def private_witness_dir() -> Iterator[None]:
+    """Ledger witnesses (cf_guidance.ledger.witness) of test ledgers go to a data dir of this run,
+    never to the user's ~/.local/share; subprocesses (hooks, workers, the real clients) inherit
+    it. It is not under a temp dir: the guard protects the witness directory and every
+    directory above it, and the corpus expects `rm -rf /tmp` to be judged as a temp dir."""
+    import shutil
+    import tempfile
+
+    data = tempfile.mkdtemp(prefix=".pytest-xdg-", dir=REPO)
+    os.environ["XDG_DATA_HOME"] = data
+    yield
+    shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cf_guidance.decision import DENY
 from cf_guidance.gates import catastrophe, destructive, diff_size, policy_rules, protected_paths, secrets, shell_parse, tools
-from cf_guidance.gates import rate_limit, sequence, threat
+from cf_guidance.gates import rate_limit, self_protection, sequence, threat
 from cf_guidance.gates._base import Rule
 from cf_guidance.gates.reasons import doc
 
@@ -23,6 +23,7 @@ GATES: tuple[ModuleType, ...] = (
     # reason it reads is "stop retrying" (RAT003), which names the rule that denied it.
     rate_limit,
     protected_paths,
+    self_protection,
     threat,
     secrets,
     destructive,
@@ -37,7 +38,7 @@ GATES: tuple[ModuleType, ...] = (
 #: extras; bundle settings only add project globs to protected-paths). The hook runs them with
 #: an empty bundle before loading it, so their deny or ask survives a timeout or a failure
 #: while the bundle loads (cf_guidance.hooks.handlers). Registry order.
-BUILTIN: tuple[ModuleType, ...] = (catastrophe, protected_paths, threat, secrets, destructive, shell_parse)
+BUILTIN: tuple[ModuleType, ...] = (catastrophe, protected_paths, self_protection, threat, secrets, destructive, shell_parse)
 
 #: Gates whose findings the project allowlist (`allow command ...`) may turn into allow.
 ALLOWLISTABLE = frozenset((destructive.GATE, secrets.GATE))

@@ -80,15 +80,25 @@ def _read_key_file(path: Path) -> bytes:
 
 
 def _write_new_key(path: Path, key: bytes | None = None) -> bytes:
-    """Create `path` holding `key` (default: 32 fresh random bytes), mode 0600; never overwrite."""
+    """Create `path` holding `key` (default: 32 fresh random bytes), mode 0600; never overwrite.
+
+    The bytes go to a temp file first, which is then hard-linked into place: a process killed
+    half way leaves no key file at all (an empty one would be unreadable, and a ledger key
+    that cannot be read is never replaced). FileExistsError when another process won.
+    """
     key = os.urandom(KEY_BYTES) if key is None else key
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        os.write(fd, key)
-        os.fsync(fd)
+        try:
+            os.write(fd, key)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.link(tmp, path)
     finally:
-        os.close(fd)
+        os.unlink(tmp)
     return key
 
 

@@ -36,22 +36,11 @@ from typing import Any
 from cf_guidance._atomic import write_atomic
 from cf_guidance.errors import LedgerIntegrityError, StateError
 from cf_guidance.ledger import checkpoint as cp
+from cf_guidance.state import witness_dir
 
 FORMAT = "cf-guidance-witness/1"
 #: How many earlier witnessed states the file keeps (a rollback to one of them is "older").
 HISTORY = 256
-XDG_DATA_HOME = "XDG_DATA_HOME"
-
-
-def witness_dir(environ: dict[str, str] | None = None) -> str:
-    """`$XDG_DATA_HOME/cf-guidance/witness`, or `~/.local/share/cf-guidance/witness`."""
-    env = os.environ if environ is None else environ
-    base = env.get(XDG_DATA_HOME, "")
-    if not os.path.isabs(base):  # the XDG spec: a relative value is invalid and ignored
-        base = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "cf-guidance", "witness")
-
-
 def witness_path(state_dir: str | os.PathLike[str], environ: dict[str, str] | None = None) -> str:
     ident = hashlib.sha256(os.path.realpath(os.fspath(state_dir)).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return os.path.join(witness_dir(environ), ident)

@@ -96,7 +96,8 @@ class _Watched(dict):  # type: ignore[type-arg]
 
 @pytest.mark.parametrize("command", ["rm -rf ../x", "cat .env", "git push --force", "echo x > .claude/settings.json", "$X y"])
 def test_built_in_gates_need_no_compiled_rules_or_session(command: str) -> None:
-    """The hook runs registry.BUILTIN before the bundle is loaded: they may read settings and root only."""
+    """The hook runs registry.BUILTIN before the bundle is loaded: they may read settings, root and
+    the list of policy sources only (the files the policy came from are paths, not compiled rules)."""
     from cf_guidance.event import Event
     from cf_guidance.gates._base import GateContext
 
@@ -106,4 +107,4 @@ def test_built_in_gates_need_no_compiled_rules_or_session(command: str) -> None:
         extras: set[str] = set()
         event = Event(tool="Bash", tool_input={"command": command}, command=command, cwd="/srv/p")
         gate.check(GateContext(event, _Watched(read), extras=_Watched(extras)))
-        assert read <= {"settings", "root"} and not extras, gate.GATE
+        assert read <= {"settings", "root", "sources"} and not extras, gate.GATE

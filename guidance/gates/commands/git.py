@@ -85,6 +85,13 @@ def _analyse(args: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def resolved(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
+    """`split`, with an alias set on the command line expanded (`git -c alias.s=stash s` is `git stash`)."""
+    sub, rest, globals_ = split(args)
+    sub, rest = _expand_alias(sub, rest, globals_)
+    return sub, rest, globals_
+
+
 def _expand_alias(sub: str, rest: list[str], globals_: dict[str, list[str]]) -> tuple[str, list[str]]:
     """`git -c alias.p='push --force' p` runs `git push --force`: expand aliases set on the command line."""
     for setting in globals_.get("-c", []):
