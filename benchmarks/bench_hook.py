@@ -1,6 +1,6 @@
 """Benchmark: the hook as settings.json wires it, as a whole process, vs `python -S -c pass`.
 
-Run: .venv/bin/python benchmarks/bench_hook.py [--rules 200] [--rounds 60] [--json]
+Run: .venv/bin/python benchmarks/bench_hook.py [--rules 200] [--rounds 60] [--dirs N --subdirs M] [--json]
 
 A temp repository gets a generated CLAUDE.md (`--rules` rules, from bench_compile) and
 `cf-guidance init`; the commands are parsed from the `.claude/settings.json` init wrote and
@@ -39,7 +39,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_compile import generate_policy  # noqa: E402
+from bench_compile import generate_policy, generate_tree  # noqa: E402
 
 from cf_guidance.installer import install  # noqa: E402
 
@@ -105,14 +105,17 @@ def _wait_for_server(root: str, limit_s: float = 20.0) -> None:
         time.sleep(0.05)
 
 
-def run(rules: int, rounds: int, shell: bool) -> dict[str, object]:
+def run(rules: int, rounds: int, shell: bool, dirs: int = 0, subdirs: int = 0) -> dict[str, object]:
     # A space in the path on purpose (quoting). The detached worker may still be draining the
     # spool when the run ends: wait for it a little, and never fail on cleanup.
     with tempfile.TemporaryDirectory(prefix="cf-guidance bench ", ignore_cleanup_errors=True) as tmp:
         root = os.path.join(tmp, "repo")
         os.makedirs(root)
         subprocess.run(["git", "init", "-q", root], check=True)
-        Path(root, "CLAUDE.md").write_text(generate_policy(rules))
+        if dirs:  # a project tree: subdirectory CLAUDE.md files and an import (bench_compile.generate_tree)
+            generate_tree(Path(root), dirs, subdirs, rules)
+        else:
+            Path(root, "CLAUDE.md").write_text(generate_policy(rules))
         install(root, agent="claude", verify=False)
         commands = wired_commands(root)
         events = {name: (json.dumps(event) + "\n").encode() for name, event in _events(root).items()}
@@ -156,6 +159,8 @@ def run(rules: int, rounds: int, shell: bool) -> dict[str, object]:
         _wait_for_worker(root)
         return {
             "rules": rules,
+            "dirs": dirs,
+            "subdirs": subdirs,
             "rounds": rounds,
             "shell": shell,
             "load_average": os.getloadavg()[0],
@@ -178,13 +183,16 @@ def main() -> None:
     parser.add_argument("--rules", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--shell", action="store_true", help="run every command through `bash -c`, as the agent does")
+    parser.add_argument("--dirs", type=int, default=0, help="a project tree of this many directories")
+    parser.add_argument("--subdirs", type=int, default=0, help="of them holding a CLAUDE.md")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    report = run(args.rules, args.rounds, args.shell)
+    report = run(args.rules, args.rounds, args.shell, args.dirs, args.subdirs)
     if args.json:
         print(json.dumps(report, indent=2))
         return
-    print(f"hook wall time, {report['rules']}-rule CLAUDE.md, warm cache, {report['rounds']} interleaved rounds"
+    tree = f", {report['dirs']} directories with {report['subdirs']} subdirectory CLAUDE.md" if report["dirs"] else ""
+    print(f"hook wall time, {report['rules']}-rule CLAUDE.md{tree}, warm cache, {report['rounds']} interleaved rounds"
           f" (load average {report['load_average']:.1f})")
     print(f"wired command: {report['command']}")
     print(f"{'':<34} {'p50 ms':>8} {'p95 ms':>8} {'p50/floor':>10} {'cpu p50':>8} {'cpu/floor':>10}")

@@ -57,6 +57,7 @@ class Call:
         "warnings",
         "fingerprint",
         "state_problem",
+        "near",
     )
 
     def __init__(
@@ -85,6 +86,9 @@ class Call:
         #: Why the state directory cannot be trusted ("" when it can): then the call is decided
         #: from CLAUDE.md alone, without the cache or session state (see cf_guidance._statefile).
         self.state_problem = ""
+        #: The paths the call works in (its cwd; a tool call's paths): the bundle cache checks
+        #: only the directories on their way for new policy files (see load_bundle). None: all.
+        self.near: list[str] | None = None
 
     def decode(self) -> dict[str, Any]:
         """The event object from stdin; BadInput for anything else."""
@@ -114,6 +118,9 @@ class Call:
         self.state_problem = state_problem(self.state_dir)
         if self.state_problem:
             self.warnings.append(self.state_problem)
+        # Where the agent works, until a tool call says more (pre_tool): a prompt or session
+        # start checks the directories on the way there for new policy files, not every one.
+        self.near = [cwd] if isinstance(cwd, str) and cwd.startswith("/") else []
         return payload
 
 
@@ -130,6 +137,7 @@ def pre_tool(call: Call) -> protocol.Answer:
     if _final(guard):
         decision = guard  # nothing in a bundle could lift it: no need to load one
     else:
+        call.near = _worked_paths(event, shell)
         bundle = load_bundle(call, part="decide")
         decision = _evaluate(call, bundle, event, shell)
     return _answer_and_record(call, decision)
@@ -145,6 +153,19 @@ def _analysed(event: Event) -> ShellAnalysis | None:
         return analyze(event.command)
     except Exception:
         return None  # the engine tries again and turns the failure into a GATE-ERROR finding
+
+
+def _worked_paths(event: Event, shell: ShellAnalysis | None) -> list[str] | None:
+    """Where this call works (cf_guidance.gates.scope): the cache checks only those directories
+    for new policy files. None (check them all) when the command could not be analysed."""
+    if event.command is not None and shell is None:
+        return None
+    from cf_guidance.gates._base import GateContext
+    from cf_guidance.gates.scope import worked_paths
+
+    ctx = GateContext(event, {})
+    ctx._shell = shell
+    return worked_paths(ctx)
 
 
 def _builtin(call: Call, event: Event, shell: ShellAnalysis | None) -> Decision:
@@ -223,11 +244,12 @@ def load_bundle(call: Call, part: str = "full") -> dict[str, Any]:
     """The project's compiled bundle (a cache miss compiles it, after `site.main()`: see cache).
 
     Pre-tool decisions ask for the "decide" part: the checks and settings, without the shard
-    texts and retrieval index (a fifth of the bytes to decode).
+    texts and retrieval index (a fifth of the bytes to decode), having set `call.near`, the
+    paths the call works in (only the directories on their way are checked for new policy files).
     """
     from cf_guidance.policy.cache import load_bundle as load
 
-    return load(call.project_dir, call.state_dir, part=part, use_cache=not call.state_problem)
+    return load(call.project_dir, call.state_dir, part=part, use_cache=not call.state_problem, near=call.near)
 
 
 # -- post events ---------------------------------------------------------------------------

@@ -54,7 +54,7 @@ class GateContext:
     """Everything a gate may look at for one event. Gates do no I/O beyond path resolution."""
 
     __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions", "_history",
-                 "_scopes")
+                 "_scopes", "_worked")
 
     def __init__(
         self,
@@ -83,6 +83,8 @@ class GateContext:
         self._history: dict[str, ShellAnalysis] | None = None
         #: whether the event works in each project directory asked about (cf_guidance.gates.scope)
         self._scopes: dict[str, bool] | None = None
+        #: the paths the event works in (cf_guidance.gates.scope.worked_paths)
+        self._worked: list[str] | None = None
 
     @property
     def shell(self) -> ShellAnalysis | None:

@@ -14,7 +14,9 @@ relative; docs/policy-grammar.md, "Scope"). It applies to an event that works in
 Path checks need nothing more: the compiler anchored their globs below the directory
 (`*.pb.go` in src/gen/CLAUDE.md is `src/gen/**/*.pb.go`). Gates ask `applies(ctx, check)` or,
 for a whole index of one scope, `touches(ctx, scope)`; the answer per scope is kept on the
-event's context.
+event's context. `worked_paths(ctx)` lists the places above (resolved): the pre-tool hook
+passes them to the bundle cache, which then checks only the directories on their way for new
+policy files (a file elsewhere cannot have a rule that applies to this call).
 """
 
 from __future__ import annotations
@@ -43,32 +45,36 @@ def touches(ctx: GateContext, scope: str) -> bool:
         known = ctx._scopes = {}
     found = known.get(scope)
     if found is None:
-        found = known[scope] = _touches(ctx, scope)
+        paths = resolver(ctx)
+        found = known[scope] = any(_within(paths, where, scope) for where in worked_paths(ctx))
     return found
 
 
-def _within(paths: Resolver, path: str, scope: str) -> bool:
-    where = paths.resolve(path)
-    if where is None:
-        return False
+def _within(paths: Resolver, where: str, scope: str) -> bool:
     rel = paths.relatives(where)[0]
     return rel is not None and (rel == scope or rel.startswith(scope + "/"))
 
 
-def _touches(ctx: GateContext, scope: str) -> bool:
+def worked_paths(ctx: GateContext) -> list[str]:
+    """The absolute paths the event works in (module docstring), each once; what the shell
+    would only know when it runs (`$DIR`) is left out."""
+    found = ctx._worked
+    if found is not None:
+        return found
     event = ctx.event
     paths = resolver(ctx)
+    out: list[str] = []
     if event.paths:
-        return any(path and _within(paths, path, scope) for path, _ in event.paths)
-    analysis = ctx.shell if event.command is not None else None
-    if analysis is None:
-        return _within(paths, paths.cwd, scope)
-    for cmd in analysis.commands:
-        at = resolver_at(ctx, cmd)
-        if _within(at, at.cwd, scope):
-            return True
-        reads, writes = file_effects(cmd)
-        for word in (*cmd.args, *reads, *writes):
-            if word and word[0] != "-" and _within(at, word, scope):
-                return True
-    return False
+        out = [where for path, _ in event.paths if path and (where := paths.resolve(path)) is not None]
+    elif event.command is None or ctx.shell is None:
+        out = [paths.cwd]
+    else:
+        for cmd in ctx.shell.commands:
+            at = resolver_at(ctx, cmd)
+            out.append(at.cwd)
+            reads, writes = file_effects(cmd)
+            for word in (*cmd.args, *reads, *writes):
+                if word and word[0] != "-" and (where := at.resolve(word)) is not None:
+                    out.append(where)
+    found = ctx._worked = list(dict.fromkeys(out))
+    return found

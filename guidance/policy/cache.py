@@ -70,13 +70,19 @@ def cache_path(project_dir: str, state_dir: str | None = None, part: str = FULL)
     return os.path.join(state_dir, "cache", DECIDE_NAME if part == DECIDE else CACHE_NAME)
 
 
-def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = FULL, use_cache: bool = True) -> dict[str, Any]:
+def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = FULL, use_cache: bool = True,
+                near: list[str] | None = None) -> dict[str, Any]:
     """The compiled policy bundle of `project_dir`, from the cache when it is still valid.
 
     `part="decide"` returns only DECIDE_KEYS (what the engine needs to decide a tool call),
     read from the smaller `decide.json`; on a miss it compiles and returns the whole bundle.
     `use_cache=False` compiles in memory and neither reads nor writes the cache (the hook's
     choice when others could have written the state directory).
+    `near`: the absolute paths one tool call works in (cf_guidance.gates.scope.worked_paths).
+    Then only the directories on their way are checked for new policy files (the root always):
+    a subdirectory's rules apply to calls working there only, so one elsewhere cannot matter
+    to this call, and a hit costs a stat per directory on the way instead of one per directory
+    of the project. None checks every directory the compiler looked in.
     """
     if part != FULL and part != DECIDE:
         raise ValueError(f"unknown bundle part {part!r}: use 'full' or 'decide'")
@@ -86,7 +92,7 @@ def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = F
     path = cache_path(root, state_dir, part)
     cached = _read_cache(path, root, part)
     if cached is not None:
-        state = _freshness(cached)
+        state = _freshness(cached, near)
         if state == "fresh":
             return cached
         if state == "same-content":
@@ -182,12 +188,29 @@ def _decode_cache(path: str, root: str, part: str) -> dict[str, Any] | None:
     return bundle
 
 
-def _freshness(bundle: dict[str, Any]) -> str:
-    """"fresh" (stat unchanged), "same-content" (stat changed, bytes did not) or "stale"."""
+def _freshness(bundle: dict[str, Any], near: list[str] | None = None) -> str:
+    """"fresh" (stat unchanged), "same-content" (stat changed, bytes did not) or "stale".
+
+    With `near` (see load_bundle), only the directories on the way to those paths, and the
+    sources whose rules could apply there (the project's, and those of the directories on the
+    way), are looked at.
+    """
     checked_ns: int = bundle["checked_ns"]
+    found = bundle["tree"]
+    ways = None if near is None else tree.near(found, bundle["root"], near)
+    entries = bundle["sources"]
+    if ways is not None:
+        entries = []
+        for entry in bundle["sources"]:
+            if not entry.get("scope") or entry["scope"] in ways:
+                entries.append(entry)
+            elif entry["mtime_ns"] + RACY_NS > checked_ns:
+                entry["mtime_ns"] = -1  # not checked while racy: hash it when it is next checked (tree._forget_racy)
     stat_changed = False
     racy = False
-    for entry in bundle["sources"]:
+    for entry in entries:
+        if not entry.get("exists") and not entry.get("imported_by"):
+            continue  # a file of a walked directory that is absent: its directory's stamp tells when it appears
         try:
             st = os.stat(entry["path"])
         except OSError:
@@ -202,17 +225,17 @@ def _freshness(bundle: dict[str, Any]) -> str:
             stat_changed = True
         elif st.st_mtime_ns + RACY_NS > checked_ns:
             racy = True
-    directories = tree.verify(bundle["tree"], bundle["root"], checked_ns)
+    directories = tree.verify(found, bundle["root"], checked_ns, ways)
     if directories == "stale":
         return "stale"
     if not stat_changed and not racy:
         return "fresh" if directories == "fresh" else "same-content"
-    for entry in bundle["sources"]:
+    for entry in entries:
         digest = _file_sha256(entry["path"]) if entry.get("exists") else _EMPTY_SHA256
         if digest != entry["sha256"]:
             return "stale"
     # Same bytes: refresh the stat fields so the next load is a plain stat hit.
-    for entry in bundle["sources"]:
+    for entry in entries:
         try:
             st = os.stat(entry["path"])
         except OSError:

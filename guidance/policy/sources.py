@@ -267,8 +267,8 @@ def import_target(word: str) -> str | None:
 def import_lines(text: str) -> list[tuple[int, str]]:
     """(line, path) of every @import in `text`, in order: text outside code spans, code blocks
     and HTML (an HTML block that opens with a comment is scanned without its comments)."""
-    if "@" not in text:
-        return []
+    if "@" not in text or not any(import_target(match.group(1)) for match in _IMPORT.finditer(text)):
+        return []  # no candidate anywhere: no need to parse the markdown
     lines = text.split("\n")
     found: list[tuple[int, str]] = []
     for token in _parser().parse(text):

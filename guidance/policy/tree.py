@@ -27,6 +27,7 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
 #: Names whose appearance or disappearance in a directory changes its policy: the files Claude
@@ -125,13 +126,47 @@ def read_ignore(root: str) -> tuple[list[int], list[str]]:
     return [st.st_mtime_ns, st.st_size], ignore_patterns(data.decode("utf-8", "replace"))
 
 
-def verify(tree: dict[str, Any], root: str, checked_ns: int) -> str:
+def near(tree: dict[str, Any], root: str, paths: Iterable[str]) -> list[str]:
+    """The recorded directories on the way from the root to each of `paths` (absolute), the
+    root first, with their `.claude` directories: where a policy file that applies to those
+    paths would have to appear (a new directory on the way changes its parent's mtime)."""
+    dirs = tree["dirs"]
+    found = {".": None}
+    for path in paths:
+        if not path.startswith(root + "/"):
+            continue  # outside the project: no subdirectory's rule is about it
+        prefix = ""
+        for part in path[len(root) + 1 :].split("/"):
+            prefix = part if not prefix else prefix + "/" + part
+            if prefix not in dirs:
+                break
+            found[prefix] = None
+    for rel in list(found):
+        dot_claude = ".claude" if rel == "." else rel + "/.claude"
+        if dot_claude in dirs:
+            found[dot_claude] = None
+    return [rel for rel in found if rel in dirs]
+
+
+def verify(tree: dict[str, Any], root: str, checked_ns: int, only: list[str] | None = None) -> str:
     """"fresh" (no recorded directory or file changed), "same" (some changed in ways that do
-    not matter: their stamps are refreshed in `tree`) or "stale" (the policy may differ)."""
+    not matter: their stamps are refreshed in `tree`) or "stale" (the policy may differ, or
+    an entry is malformed). `only`: check just these directories (see `near`), else every
+    recorded one."""
+    try:
+        return _verify(tree, root, checked_ns, only)
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError):
+        return "stale"  # a cache file that is not what this version writes: compile again
+
+
+def _verify(tree: dict[str, Any], root: str, checked_ns: int, only: list[str] | None) -> str:
     ignore = tree["ignore"]
     refreshed = False
-    stamp = tree["files"].get(GITIGNORE)
-    if stamp is not None:
+    files = tree["files"]
+    if GITIGNORE in files:
+        stamp = files[GITIGNORE]
+        if not (isinstance(stamp, list) and len(stamp) == 2):
+            return "stale"
         try:
             st = os.stat(_path(root, GITIGNORE))
             now = [st.st_mtime_ns, st.st_size]
@@ -143,13 +178,19 @@ def verify(tree: dict[str, Any], root: str, checked_ns: int) -> str:
                 return "stale"
             stamp[:] = found
             refreshed = True
-    for rel, stamp in tree["dirs"].items():
+    dirs = tree["dirs"]
+    if only is not None:
+        _forget_racy(dirs, set(only), checked_ns)
+    for rel in dirs if only is None else only:
+        stamp = dirs[rel]
         try:
             mtime = os.stat(_path(root, rel)).st_mtime_ns
         except OSError:
             return "stale"  # a directory the walk entered is gone (or unreadable)
         if mtime == stamp[0] and mtime + RACY_NS <= checked_ns:
             continue
+        if not isinstance(stamp[1], str):
+            return "stale"
         try:
             present, subdirs = listing(root, rel, ignore)
         except OSError:
@@ -161,25 +202,25 @@ def verify(tree: dict[str, Any], root: str, checked_ns: int) -> str:
     return "same" if refreshed else "fresh"
 
 
+def _forget_racy(dirs: dict[str, Any], checked: set[str], checked_ns: int) -> None:
+    """A directory left out of a partial check that was still in the racy window keeps no
+    trusted stamp: once the bundle is written again with a later `checked_ns`, its mtime would
+    look settled although it was never listed after its last change. Mtime -1 lists it again
+    whenever it is next checked."""
+    for rel, stamp in dirs.items():
+        if rel not in checked and stamp[0] + RACY_NS > checked_ns:
+            stamp[0] = -1
+
+
 def newest(tree: dict[str, Any]) -> int:
     """The latest mtime recorded in `tree` (the cache rewrites a bundle once it is settled)."""
-    stamps = [stamp[0] for stamp in tree["dirs"].values()] + [stamp[0] for stamp in tree["files"].values()]
-    return max(stamps, default=0)
+    stamps = [*tree["dirs"].values(), *tree["files"].values()]
+    return max((stamp[0] for stamp in stamps if isinstance(stamp, list) and stamp and isinstance(stamp[0], int)), default=0)
 
 
 def valid(tree: Any) -> bool:
-    """Whether `tree` (from a cache file) has the shape `verify` reads."""
-    if not isinstance(tree, dict) or not isinstance(tree.get("ignore"), list):
-        return False
-    if not all(isinstance(pattern, str) for pattern in tree["ignore"]):
-        return False
-    dirs, files = tree.get("dirs"), tree.get("files")
-    if not isinstance(dirs, dict) or not isinstance(files, dict):
-        return False
-    for stamp in dirs.values():
-        if not (isinstance(stamp, list) and len(stamp) == 2 and isinstance(stamp[0], int) and isinstance(stamp[1], str)):
-            return False
-    for stamp in files.values():
-        if not (isinstance(stamp, list) and len(stamp) == 2 and isinstance(stamp[0], int) and isinstance(stamp[1], int)):
-            return False
-    return True
+    """Whether `tree` (from a cache file) has the shape `verify` reads, at its top level: its
+    entries are checked as `verify` meets them (a bad one makes the bundle stale), so a hit
+    does not walk thousands of them twice."""
+    return (isinstance(tree, dict) and isinstance(tree.get("dirs"), dict) and isinstance(tree.get("files"), dict)
+            and isinstance(tree.get("ignore"), list))

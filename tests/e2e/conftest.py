@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_harness import Sandbox, require_claude, victim_parent
+from e2e_harness import Sandbox, find_codex, require_claude, victim_parent
 
 
 @pytest.fixture(scope="session")
@@ -27,3 +27,11 @@ def sandbox(tmp_path: Path, claude_bin: Path) -> Iterator[Sandbox]:
         yield Sandbox(tmp_path, claude_bin, parent)
     finally:
         shutil.rmtree(parent, ignore_errors=True)
+
+
+@pytest.fixture
+def codex_bin() -> Path:
+    codex = find_codex()
+    if codex is None:
+        pytest.skip("codex binary not found (npm install --prefix .tools/codex @openai/codex@0.169.0)")
+    return codex

@@ -12,18 +12,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from e2e_harness import Sandbox, bash, cf_guidance, find_codex, run_codex
+from e2e_harness import Sandbox, bash, cf_guidance, run_codex
 
 pytestmark = pytest.mark.e2e
-
-
-
-@pytest.fixture
-def codex_bin() -> Path:
-    codex = find_codex()
-    if codex is None:
-        pytest.skip("codex binary not found (npm install --prefix .tools/codex @openai/codex@0.169.0)")
-    return codex
 
 
 def test_codex_session_is_guarded(sandbox: Sandbox, codex_bin: Path) -> None:

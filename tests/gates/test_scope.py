@@ -149,3 +149,15 @@ def test_the_answer_per_scope_is_kept_on_the_event(layout: Path) -> None:
     assert touches(ctx, "src/gen") and ctx._scopes == {"src/gen": True}
     ctx._scopes["src/gen"] = False  # a second question reads the kept answer
     assert not touches(ctx, "src/gen")
+
+
+def test_a_subdirectory_file_written_mid_session_applies_at_once(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "src" / "gen").mkdir(parents=True)
+    (project / "CLAUDE.md").write_text("- Never run `make deploy`\n")
+    assert _decision(project, "Bash", "make regen", "src/gen") == "allow"  # compiles and caches the policy
+    assert _decision(project, "Bash", "make regen", "src/gen") == "allow"  # a cache hit
+    (project / "src" / "gen" / "CLAUDE.md").write_text("- Never run `make regen`\n")
+    assert _decision(project, "Bash", "make regen", "") == "allow"  # elsewhere: not in its scope
+    assert _decision(project, "Bash", "make regen", "src/gen") == "deny"
+    assert _decision(project, "Bash", "make -C src/gen regen", "") == "deny"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cf_guidance.policy.compiler import compile_sources
+from pathlib import Path
+
+from cf_guidance.policy.compiler import compile_project, compile_sources
 from cf_guidance.policy.report import render_bundle_text
 
 
@@ -26,3 +28,24 @@ def test_empty_policy() -> None:
         "Policy of (in memory) from no policy files\n0 rules: 0 enforced, 0 advisory; 0 in the constitution\n\n"
         "Settings: level standard, max diff lines 300\n"
     )
+
+
+def test_lists_every_source_found_and_why_it_was_not_compiled(project: Path) -> None:
+    for rel, text in {"CLAUDE.md": "- Never run `make a`\n@docs/x.md\n@package.json\n@gone.md\n", "docs/x.md": "- b\n",
+                      "package.json": "{}\n", "src/gen/CLAUDE.md": "- Never run `make regen`\n"}.items():
+        (project / rel).parent.mkdir(parents=True, exist_ok=True)
+        (project / rel).write_text(text)
+    (project / "AGENTS.md").symlink_to("CLAUDE.md")
+    text = render_bundle_text(compile_project(project))
+    assert text.startswith(f"Policy of {project} from CLAUDE.md, docs/x.md, src/gen/CLAUDE.md\n")
+    assert (
+        "Sources:\n"
+        "  read      CLAUDE.md\n"
+        "  read      docs/x.md (imported by CLAUDE.md:2)\n"
+        "  reference package.json (imported by CLAUDE.md:3): not markdown: the agent sees it, no rules are compiled from it\n"
+        "  absent    gone.md (imported by CLAUDE.md:4): no such file\n"
+        "  duplicate AGENTS.md: the same file as CLAUDE.md\n"
+        "  read      src/gen/CLAUDE.md (applies to src/gen/)\n\n"
+    ) in text
+    assert "    enforced, high · src/gen/CLAUDE.md:1 · applies to src/gen/\n" in text
+    assert "  CLAUDE.md:4: warning: import of gone.md: no such file; nothing was read\n" in text

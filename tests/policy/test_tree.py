@@ -171,11 +171,101 @@ def test_ignore_patterns() -> None:
     assert tree.ignore_patterns(text) == ["build", "/data", "*.egg-info", "docs/_build"]
 
 
-@pytest.mark.parametrize("shape", [
-    None, [], {"dirs": {}, "files": {}}, {"dirs": [], "files": {}, "ignore": []},
-    {"dirs": {".": [1]}, "files": {}, "ignore": []}, {"dirs": {".": ["1", "x"]}, "files": {}, "ignore": []},
-    {"dirs": {}, "files": {".gitignore": [1, 2, 3]}, "ignore": []}, {"dirs": {}, "files": {}, "ignore": [1]},
-])
+@pytest.mark.parametrize("shape", [None, [], {"dirs": {}, "files": {}}, {"dirs": [], "files": {}, "ignore": []},
+                                   {"dirs": {}, "files": {}, "ignore": "x"}])
 def test_malformed_trees_are_not_valid(shape: Any) -> None:
     assert not tree.valid(shape)
     assert tree.valid({"dirs": {".": [1, "a//b"]}, "files": {".gitignore": [0, -1]}, "ignore": ["x"]})
+
+
+@pytest.mark.parametrize("entry", [[1], "x", None, [1, 2], {"a": 1}])
+def test_a_malformed_entry_makes_the_bundle_stale(tmp_path: Path, entry: Any) -> None:
+    project = _project(tmp_path / "project")
+    found = discover(str(project)).tree
+    found["dirs"]["docs"] = entry
+    assert tree.verify(found, str(project), 2**62) == "stale"
+    assert tree.newest(found) > 0
+    found = discover(str(project)).tree
+    expected = "same" if entry == [1, 2] else "stale"
+    found["files"][".gitignore"] = entry
+    # a stamp of the right shape is only out of date: the file is read again, the stamp refreshed
+    assert tree.verify(found, str(project), 2**62) == expected
+
+
+def test_near_lists_the_directories_on_the_way(tmp_path: Path) -> None:
+    project = _project(tmp_path / "project")
+    (project / "src/gen/.claude").mkdir()
+    found = discover(str(project)).tree
+    root = str(project)
+    assert tree.near(found, root, []) == ["."]
+    assert tree.near(found, root, [f"{root}/src/gen/x/y.go", f"{root}/docs"]) == [".", "src", "src/gen", "docs", "src/gen/.claude"]
+    assert tree.near(found, root, [f"{root}/node_modules/x", "/tmp/elsewhere", root + "-other/src"]) == ["."]
+
+
+def test_a_call_elsewhere_does_not_look_at_a_directory(tmp_path: Path, counting: list[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call working in docs/ is not affected by a new src/app/CLAUDE.md: only the directories
+    on its way are stat'd; the next call working in src/app/ finds the file and recompiles."""
+    project = _project(tmp_path / "project")
+    _settled(project)
+    counting.clear()
+    (project / "src/app/CLAUDE.md").write_text("- Never run `make app`\n")
+    stats: list[str] = []
+    real_stat = os.stat
+    monkeypatch.setattr(tree.os, "stat", lambda path, *a, **k: stats.append(str(path)) or real_stat(path, *a, **k))
+    bundle = load_bundle(str(project), part="decide", near=[str(project / "docs/x.md")])
+    assert not counting and ["make", "app"] not in [c["pattern"] for c in bundle["checks"]]
+    walked = {str(project)} | {str(project / rel) for rel in ("docs", "src", "src/app", "src/gen")}
+    assert walked & set(stats) == {str(project), str(project / "docs")}
+    bundle = load_bundle(str(project), part="decide", near=[str(project / "src/app/main.py")])
+    assert len(counting) == 1 and ["make", "app"] in [c["pattern"] for c in bundle["checks"]]
+
+
+def test_a_new_directory_on_the_way_is_noticed(tmp_path: Path, counting: list[str]) -> None:
+    project = _project(tmp_path / "project")
+    _settled(project)
+    counting.clear()
+    (project / "src/app/new/deeper").mkdir(parents=True)
+    (project / "src/app/new/deeper/CLAUDE.md").write_text("- Never run `make deep`\n")
+    bundle = load_bundle(str(project), part="decide", near=[str(project / "src/app/new/deeper/x.py")])
+    assert len(counting) == 1 and ["make", "deep"] in [c["pattern"] for c in bundle["checks"]]
+
+
+def test_a_scoped_source_is_stat_only_for_calls_on_its_way(tmp_path: Path, counting: list[str]) -> None:
+    project = _project(tmp_path / "project")
+    _settled(project)
+    counting.clear()
+    (project / "src/gen/CLAUDE.md").write_text("- Never run `make other`\n")  # same directory listing
+    load_bundle(str(project), part="decide", near=[str(project / "docs")])
+    assert not counting  # its rules cannot apply in docs/
+    bundle = load_bundle(str(project), part="decide", near=[str(project / "src/gen/x")])
+    assert len(counting) == 1 and ["make", "other"] in [c["pattern"] for c in bundle["checks"]]
+    (project / "docs/more.md").write_text("- Never run `make imported`\n")  # a project-wide source: always
+    bundle = load_bundle(str(project), part="decide", near=[str(project / "src/app")])
+    assert len(counting) == 2 and ["make", "imported"] in [c["pattern"] for c in bundle["checks"]]
+
+
+def test_a_partial_check_forgets_racy_stamps_it_did_not_check(tmp_path: Path) -> None:
+    """A directory still in the racy window when a call elsewhere is checked keeps no trusted
+    mtime: after the bundle is rewritten with a later check time it would look settled."""
+    project = _project(tmp_path / "project")
+    found = discover(str(project)).tree
+    settled_at = max(stamp[0] for stamp in found["dirs"].values()) + tree.RACY_NS + 1
+    assert tree.verify(found, str(project), settled_at, ["."]) == "fresh"
+    assert all(stamp[0] > 0 for stamp in found["dirs"].values())
+    racy_at = found["dirs"]["src/app"][0] + 1  # checked right after the walk: every stamp is racy
+    tree.verify(found, str(project), racy_at, tree.near(found, str(project), [str(project / "docs")]))
+    assert found["dirs"]["src/app"][0] == -1 and found["dirs"]["docs"][0] > 0  # docs was listed again
+    assert tree.verify(found, str(project), 2**62, ["src/app"]) == "same"  # listed again, same contents
+    assert found["dirs"]["src/app"][0] == (project / "src/app").stat().st_mtime_ns
+
+
+def test_a_scoped_source_left_out_while_racy_is_hashed_when_next_checked(tmp_path: Path, counting: list[str]) -> None:
+    project = _project(tmp_path / "project")
+    (project / "src/gen/CLAUDE.md").write_text("- Never run `make gen`\n")  # fresh: in the racy window
+    load_bundle(str(project))
+    bundle = load_bundle(str(project), part="decide", near=[str(project / "docs")])
+    [entry] = [s for s in bundle["sources"] if s["name"] == "src/gen/CLAUDE.md"]
+    assert entry["mtime_ns"] == -1
+    load_bundle(str(project), part="decide", near=[str(project / "src/gen")])
+    assert entry["mtime_ns"] == (project / "src/gen/CLAUDE.md").stat().st_mtime_ns and len(counting) == 1
