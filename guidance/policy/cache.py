@@ -97,6 +97,8 @@ def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = F
             return cached
         if state == "same-content":
             if _settled(cached):  # else the next load would be racy again: no point rewriting yet
+                if near is not None:
+                    _forget_unchecked(cached, near)
                 _write_cache(path, cached)
             return cached
     bundle = _compile(root)
@@ -198,14 +200,7 @@ def _freshness(bundle: dict[str, Any], near: list[str] | None = None) -> str:
     checked_ns: int = bundle["checked_ns"]
     found = bundle["tree"]
     ways = None if near is None else tree.near(found, bundle["root"], near)
-    entries = bundle["sources"]
-    if ways is not None:
-        entries = []
-        for entry in bundle["sources"]:
-            if not entry.get("scope") or entry["scope"] in ways:
-                entries.append(entry)
-            elif entry["mtime_ns"] + RACY_NS > checked_ns:
-                entry["mtime_ns"] = -1  # not checked while racy: hash it when it is next checked (tree._forget_racy)
+    entries = bundle["sources"] if ways is None else _on_the_way(bundle["sources"], ways)
     stat_changed = False
     racy = False
     for entry in entries:
@@ -243,6 +238,27 @@ def _freshness(bundle: dict[str, Any], near: list[str] | None = None) -> str:
         entry["mtime_ns"] = st.st_mtime_ns
         entry["size"] = st.st_size
     return "same-content"
+
+
+def _on_the_way(sources: list[dict[str, Any]], ways: list[str]) -> list[dict[str, Any]]:
+    """The sources whose rules could apply on the way to `near`: the project's and those scoped
+    to a directory on the way."""
+    return [entry for entry in sources if not entry.get("scope") or entry["scope"] in ways]
+
+
+def _forget_unchecked(bundle: dict[str, Any], near: list[str]) -> None:
+    """Before a rewrite after a partial (near) check, which moves `checked_ns` on: a source or
+    directory left out of it that was still racy at the last check keeps no trusted stamp
+    (mtime -1: hashed or listed again when next checked), or its unseen same-tick change
+    would look settled."""
+    checked_ns: int = bundle["checked_ns"]
+    found = bundle["tree"]
+    ways = tree.near(found, bundle["root"], near)
+    checked = {id(entry) for entry in _on_the_way(bundle["sources"], ways)}
+    for entry in bundle["sources"]:
+        if id(entry) not in checked and entry["mtime_ns"] + RACY_NS > checked_ns:
+            entry["mtime_ns"] = -1
+    tree.forget_racy(found, set(ways), checked_ns)
 
 
 def _settled(bundle: dict[str, Any]) -> bool:

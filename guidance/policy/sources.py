@@ -42,6 +42,7 @@ from typing import Any
 
 from cf_guidance import limits
 from cf_guidance.policy import tree
+from cf_guidance.policy.grammar import DOMAINS
 from cf_guidance.policy.markdown import Block
 
 CLAUDE_MD = "CLAUDE.md"
@@ -84,6 +85,9 @@ IMPORT_EXTENSIONS = frozenset((
 COMPILED_EXTENSIONS = frozenset(("", ".md", ".txt", ".text"))
 
 _EMPTY_SHA256 = hashlib.sha256(b"").hexdigest()
+#: `@security`, `@testing`, ...: the grammar's domain tags read like imports (Claude Code tries
+#: them); with no such file they are tags, not missing imports.
+DOMAIN_TAGS = frozenset(DOMAINS)
 
 
 @dataclass
@@ -282,13 +286,15 @@ def import_lines(text: str) -> list[tuple[int, str]]:
         else:
             continue
         start, end = token.map if token.map else (0, len(lines))
+        cursor = start  # the matches come in order: each is on the line of the one before or later
         for match in _IMPORT.finditer(scanned):
             path = import_target(match.group(1))
             if path is None:
                 continue
-            needle = "@" + match.group(1)
-            line = next((n + 1 for n in range(start, min(end, len(lines))) if needle in lines[n]), start + 1)
-            found.append((line, path))
+            whole = re.compile(r"(?:^|\s)" + re.escape("@" + match.group(1)) + r"(?![^\s\\])")
+            line = next((n for n in range(cursor, min(end, len(lines))) if whole.search(lines[n])), cursor)
+            cursor = line
+            found.append((line + 1, path))
     return found
 
 
@@ -321,6 +327,8 @@ class _Finder:
         self.seen: dict[tuple[int, int], Source] = {}
         self.compiled_bytes = 0
         self.full = False
+        #: imports that name no file, each listed once
+        self.missing: set[str] = set()
         self.tree = empty_tree()
 
     # names and notes
@@ -358,6 +366,9 @@ class _Finder:
         if st is None:
             source.status = ABSENT
             if imported_by:
+                if path in self.missing:
+                    return  # listed once (and stat'd once on a cache hit), however often it is named
+                self.missing.add(path)
                 source.note = "no such file"
                 # an npm scope (`@types/node`) or a handle (`@alice`) reads like an import too: warn
                 # only about a path that names a file Claude Code would load
@@ -416,6 +427,8 @@ class _Finder:
 
     def follow(self, importer: Source, line: int, target: str, chain: tuple[tuple[int, int], ...], hops: int) -> None:
         where = f"{importer.name}:{line}"
+        if target.lower() in DOMAIN_TAGS and not os.path.exists(os.path.join(os.path.dirname(importer.path), target)):
+            return  # `@security`: the grammar's domain tag (docs/policy-grammar.md, "Tags"), not a file
         if target.startswith("~/"):
             path = os.path.join(self.home, target[2:])
         else:

@@ -179,8 +179,6 @@ def _verify(tree: dict[str, Any], root: str, checked_ns: int, only: list[str] | 
             stamp[:] = found
             refreshed = True
     dirs = tree["dirs"]
-    if only is not None:
-        _forget_racy(dirs, set(only), checked_ns)
     for rel in dirs if only is None else only:
         stamp = dirs[rel]
         try:
@@ -202,13 +200,13 @@ def _verify(tree: dict[str, Any], root: str, checked_ns: int, only: list[str] | 
     return "same" if refreshed else "fresh"
 
 
-def _forget_racy(dirs: dict[str, Any], checked: set[str], checked_ns: int) -> None:
-    """A directory left out of a partial check that was still in the racy window keeps no
-    trusted stamp: once the bundle is written again with a later `checked_ns`, its mtime would
-    look settled although it was never listed after its last change. Mtime -1 lists it again
-    whenever it is next checked."""
-    for rel, stamp in dirs.items():
-        if rel not in checked and stamp[0] + RACY_NS > checked_ns:
+def forget_racy(tree: dict[str, Any], checked: set[str], checked_ns: int) -> None:
+    """Before the bundle is written again with a later check time: a directory left out of a
+    partial check (`verify(only=...)`) that was still racy at `checked_ns` keeps no trusted
+    stamp, or its mtime would look settled although it was never listed after its last change.
+    Mtime -1 lists it again whenever it is next checked."""
+    for rel, stamp in tree["dirs"].items():
+        if rel not in checked and isinstance(stamp, list) and stamp and isinstance(stamp[0], int) and stamp[0] + RACY_NS > checked_ns:
             stamp[0] = -1
 
 

@@ -344,3 +344,16 @@ def test_unreadable_subdirectory_is_a_warning(project: Path) -> None:
         assert "cannot list locked/" in diagnostics(compile_project(project), "warning")[0]
     finally:
         (project / "locked").chmod(0o755)
+
+
+def test_domain_tags_and_repeated_mentions_are_not_listed_twice(project: Path) -> None:
+    build(project, {"CLAUDE.md": "- Never run `make a` @deployment\n- Never run `make b` @security\nAsk @alice.\n"
+                                 "Or @alice again.\n"})
+    assert import_lines((project / "CLAUDE.md").read_text()) == [(1, "deployment"), (2, "security"), (3, "alice."), (4, "alice")]
+    bundle = compile_project(project)
+    assert statuses(bundle) == {"CLAUDE.md": "read", "alice": "absent"}
+    assert [s["domains"] for s in bundle["shards"]] == [["deployment"], ["security"]]
+    assert diagnostics(bundle, "info") == ["CLAUDE.md:3 @alice. is not a text file; it is not imported (as in Claude Code)",
+                                           "CLAUDE.md:4 import of alice: no such file; nothing was read"]
+    (project / "security").write_text("- Never run `make c`\n")  # a file of that name is imported, as by Claude Code
+    assert "security:1" in rule_sources(compile_project(project))

@@ -246,26 +246,29 @@ def test_a_scoped_source_is_stat_only_for_calls_on_its_way(tmp_path: Path, count
 
 
 def test_a_partial_check_forgets_racy_stamps_it_did_not_check(tmp_path: Path) -> None:
-    """A directory still in the racy window when a call elsewhere is checked keeps no trusted
-    mtime: after the bundle is rewritten with a later check time it would look settled."""
+    """Before a rewrite after a partial check: a directory still racy at the last check, and
+    left out, keeps no trusted mtime (a later check time would make it look settled)."""
     project = _project(tmp_path / "project")
     found = discover(str(project)).tree
-    settled_at = max(stamp[0] for stamp in found["dirs"].values()) + tree.RACY_NS + 1
-    assert tree.verify(found, str(project), settled_at, ["."]) == "fresh"
-    assert all(stamp[0] > 0 for stamp in found["dirs"].values())
     racy_at = found["dirs"]["src/app"][0] + 1  # checked right after the walk: every stamp is racy
-    tree.verify(found, str(project), racy_at, tree.near(found, str(project), [str(project / "docs")]))
-    assert found["dirs"]["src/app"][0] == -1 and found["dirs"]["docs"][0] > 0  # docs was listed again
+    checked = tree.near(found, str(project), [str(project / "docs")])
+    tree.forget_racy(found, set(checked), racy_at)
+    assert found["dirs"]["src/app"][0] == -1 and found["dirs"]["docs"][0] > 0
     assert tree.verify(found, str(project), 2**62, ["src/app"]) == "same"  # listed again, same contents
     assert found["dirs"]["src/app"][0] == (project / "src/app").stat().st_mtime_ns
+    settled = discover(str(project)).tree
+    tree.forget_racy(settled, {"."}, 2**62)  # nothing racy: nothing forgotten
+    assert all(stamp[0] > 0 for stamp in settled["dirs"].values())
 
 
 def test_a_scoped_source_left_out_while_racy_is_hashed_when_next_checked(tmp_path: Path, counting: list[str]) -> None:
     project = _project(tmp_path / "project")
-    (project / "src/gen/CLAUDE.md").write_text("- Never run `make gen`\n")  # fresh: in the racy window
     load_bundle(str(project))
     bundle = load_bundle(str(project), part="decide", near=[str(project / "docs")])
     [entry] = [s for s in bundle["sources"] if s["name"] == "src/gen/CLAUDE.md"]
-    assert entry["mtime_ns"] == -1
+    [root] = [s for s in bundle["sources"] if s["name"] == "CLAUDE.md"]
+    bundle["checked_ns"] = entry["mtime_ns"] + 1  # as if checked right after it changed
+    cache._forget_unchecked(bundle, [str(project / "docs")])
+    assert entry["mtime_ns"] == -1 and root["mtime_ns"] > 0  # the project's own source was checked
     load_bundle(str(project), part="decide", near=[str(project / "src/gen")])
     assert entry["mtime_ns"] == (project / "src/gen/CLAUDE.md").stat().st_mtime_ns and len(counting) == 1
