@@ -8,11 +8,14 @@ One cycle (`run_cycle`):
 3. Find the promotable local rules by stable id (`promote.find_promotable`); build the
    candidate with the auto-promotion block; check that every promoted rule compiles to the
    same checks inside CLAUDE.md (a rule that does not is reported and left out).
-4. Score both with the analyzer; optionally A/B test them (`ab_runner`).
-5. Apply only with `apply` (`--apply` / `GUIDANCE_AUTOPILOT_APPLY=1`), an analyzer delta of at
-   least `min_delta`, and, with the A/B gate on, `deltaGain >= min_ab_gain` and no task that
-   got worse. Otherwise write a proposal. Shared CLAUDE.md is never rewritten by default:
-   users of the anchor, which applies on every session end, complained about exactly that.
+4. Decide each rule on its own evidence (`RuleDecision`), never on another's: its analyzer
+   delta (CLAUDE.md plus that rule alone), its replay over the project's past sessions
+   (`evidence.replay_evidence`: what it would have stopped, and whether that work was kept),
+   and with the A/B gate on, its own derived probes. An advisory rule (no check) is proposed,
+   never applied: nothing can measure it.
+5. Apply (`--apply` / `GUIDANCE_AUTOPILOT_APPLY=1`) only the rules whose gates pass; the others
+   go into a proposal with the reasons and examples. Shared CLAUDE.md is never rewritten by
+   default: users of the anchor, which applies on every session end, complained about exactly that.
 6. Apply = backup, atomic write, ADR in the target repo, ledger record. If CLAUDE.md changed
    since step 2 (someone edited it), nothing is written. If anything fails after the write,
    the original is restored from the backup.
@@ -30,11 +33,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 import filelock
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from cf_guidance._atomic import write_atomic
-from cf_guidance.autopilot.ab import ABReport
+from cf_guidance.autopilot.ab import ABReport, RuleResult
 from cf_guidance.autopilot.analyzer import Analysis, compare, score_bundle
+from cf_guidance.autopilot.evidence import ReplayEvidence, RuleEvidence
 from cf_guidance.autopilot.promote import MAX_PROMOTIONS, Conflict, Plan, Promotion, build_candidate, find_promotable
 from cf_guidance.errors import ConfigError, GuidanceError, PolicyError, StateError
 from cf_guidance.state import StateLayout
@@ -58,6 +62,11 @@ ENV_MIN_DELTA = "GUIDANCE_AUTOPILOT_MIN_DELTA"
 ENV_AB = "GUIDANCE_AUTOPILOT_AB"
 ENV_MIN_AB_GAIN = "GUIDANCE_AUTOPILOT_MIN_AB_GAIN"
 ENV_APPLY = "GUIDANCE_AUTOPILOT_APPLY"
+ENV_REPLAY = "GUIDANCE_AUTOPILOT_REPLAY"
+ENV_MAX_FP_RATE = "GUIDANCE_AUTOPILOT_MAX_FP_RATE"
+#: Share of the actions a rule would have stopped that succeeded and were kept, above which the
+#: rule is never applied automatically.
+MAX_FALSE_POSITIVE_RATE = 0.2
 
 Decision = Literal[
     "applied", "proposed", "no-promotable", "unchanged", "locked", "disabled", "aborted",
@@ -83,7 +92,15 @@ class Settings(BaseModel):
     #: compliance suite, "derived" = the probes alone; then its executor and repeats.
     ab_suite: Path | Literal["derived"] | None = None
     ab_executor: Literal["scripted", "claude"] = "scripted"
-    ab_repeat: int = 6
+    #: None: once per policy for the scripted executor, 6 independent pairs for the live one.
+    ab_repeat: int | None = None
+    ab_live: bool = False
+    ab_budget_usd: float | None = None
+    #: Replay the project's past sessions per rule (the session logs of `replay_paths`, or the
+    #: project's own under the clients' config dirs).
+    replay: bool = True
+    replay_paths: list[str] = []
+    max_false_positive_rate: float = MAX_FALSE_POSITIVE_RATE
 
     @classmethod
     def resolve(cls, project: Path, environ: Mapping[str, str] | None = None, **flags: Any) -> Settings:
@@ -94,6 +111,8 @@ class Settings(BaseModel):
             "ab": _env_bool(env, ENV_AB, False),
             "min_delta": _env_float(env, ENV_MIN_DELTA, 0.5),
             "min_ab_gain": _env_float(env, ENV_MIN_AB_GAIN, 0.05),
+            "replay": _env_bool(env, ENV_REPLAY, True),
+            "max_false_positive_rate": _env_float(env, ENV_MAX_FP_RATE, MAX_FALSE_POSITIVE_RATE),
         }
         values.update({k: v for k, v in flags.items() if v is not None})
         return cls(project=project.resolve(), **values)
@@ -120,6 +139,32 @@ def _env_float(env: Mapping[str, str], name: str, default: float) -> float:
         raise ConfigError(f"{name}={raw!r} is not a number; use e.g. 0.5") from None
 
 
+Enforcement = Literal["enforced", "warns", "advisory"]
+
+
+def enforcement_of(promotion: Promotion) -> Enforcement:
+    """What a promoted rule does: deny or ask (enforced), only warn, or nothing (advisory)."""
+    verdicts = {str(c.get("verdict")) for c in promotion.checks}
+    return "enforced" if verdicts & {"deny", "ask"} else "warns" if verdicts else "advisory"
+
+
+class RuleDecision(BaseModel):
+    """One rule's own evidence and what the cycle does with it."""
+
+    id: str
+    text: str
+    enforcement: Enforcement
+    apply: bool = Field(description="every gate passed on this rule's own evidence")
+    reasons: list[str] = []
+    delta: float | None = Field(default=None, description="analyzer delta of CLAUDE.md plus this rule alone")
+    replay: RuleEvidence | None = None
+    ab: RuleResult | None = None
+
+    def hold(self, reason: str) -> None:
+        self.apply = False
+        self.reasons.append(reason)
+
+
 class CycleReport(BaseModel):
     """What one cycle did and why; written to `<state>/autopilot-report.json`."""
 
@@ -129,6 +174,9 @@ class CycleReport(BaseModel):
     reasons: list[str] = []
     promotions: list[Promotion] = []
     conflicts: list[Conflict] = []
+    rules: list[RuleDecision] = []
+    applied: list[str] = Field(default_factory=list, description="ids of the rules written into CLAUDE.md")
+    replay: ReplayEvidence | None = None
     before: Analysis | None = None
     after: Analysis | None = None
     delta: float | None = None
@@ -145,9 +193,11 @@ class CycleReport(BaseModel):
         if self.delta is not None:
             parts.append(f"delta={self.delta:+.1f}")
         if self.ab is not None:
-            parts.append(f"abGain={self.ab.deltaGain:+.3f} p={self.ab.test.p_value:.4g}")
+            parts.append(f"ab={self.ab.mode} gain={self.ab.deltaGain:+.3f}" + (f" p={self.ab.test.p_value:.4g}" if self.ab.test else ""))
         if self.promotions:
             parts.append("rules=" + ",".join(p.id for p in self.promotions))
+        if self.applied:
+            parts.append("applied=" + ",".join(self.applied))
         parts += self.reasons
         return " ".join(parts)
 
@@ -332,18 +382,59 @@ class Autopilot:
         report.before = score_bundle(shared, shared_bundle)
         report.after = score_bundle(candidate, candidate_bundle)
         report.delta = compare(report.before, report.after)["delta"]
-        gate_ok = True
-        if report.delta < self.settings.min_delta:
-            gate_ok = False
-            report.reasons.append(f"analyzer delta {report.delta:+.1f} < min-delta {self.settings.min_delta}")
+        singles = {p.id: self._single(shared, shared_bundle, p) for p in plan.promotions}
+        report.rules = [RuleDecision(id=p.id, text=p.text, enforcement=enforcement_of(p), apply=True) for p in plan.promotions]
+        for decision in report.rules:
+            text, bundle = singles[decision.id]
+            decision.delta = compare(report.before, score_bundle(text, bundle))["delta"]
+            if decision.enforcement == "advisory":
+                decision.hold("advisory: it compiles to no check, so neither replay nor an A/B can measure it and it "
+                              f"would enforce nothing; proposed only (promote it by hand if you want it in {SHARED_NAME})")
+            elif decision.delta < self.settings.min_delta:
+                decision.hold(f"analyzer delta {decision.delta:+.1f} < min-delta {self.settings.min_delta}")
+        if self.settings.replay:
+            self._replay_gate(report, shared_bundle, singles)
         if self.settings.ab:
-            gate_ok = self._ab_gate(report, shared, candidate) and gate_ok
+            self._ab_gate(report, shared, shared_bundle, plan)
+        passing = [p for p, d in zip(plan.promotions, report.rules) if d.apply]
+        held = [d for d in report.rules if not d.apply]
+        for decision in held:
+            report.reasons.append(f"{decision.id} not applied: " + "; ".join(decision.reasons))
         if not self.settings.apply:
             report.reasons.append(f"not applied: run with --apply (or {ENV_APPLY}=1) to rewrite {SHARED_NAME}")
-        if gate_ok and self.settings.apply:
-            self._apply(report, shared_bytes, before_hash, candidate)
-        else:
+        if not self.settings.apply or held:
             self._propose(report, before_hash, candidate)
+            if report.decision == "aborted":
+                return
+        if self.settings.apply and passing:
+            if held:
+                candidate = build_candidate(shared, shared_bundle, Plan(promotions=passing, conflicts=plan.conflicts),
+                                            generated=_now(), source=LOCAL_NAME)
+            report.applied = [p.id for p in passing]
+            self._apply(report, shared_bytes, before_hash, candidate)
+
+    def _single(self, shared: str, shared_bundle: dict[str, Any], promotion: Promotion) -> tuple[str, dict[str, Any]]:
+        """CLAUDE.md plus this one rule, and its bundle: the rule's own evidence, apart from the others."""
+        text = build_candidate(shared, shared_bundle, Plan(promotions=[promotion], conflicts=[]), generated=_now(),
+                               source=LOCAL_NAME)
+        return text, _compile(text, None, self.project)
+
+    def _replay_gate(self, report: CycleReport, shared_bundle: dict[str, Any], singles: dict[str, tuple[str, dict[str, Any]]]) -> None:
+        """Replay the project's past sessions under each enforcing rule alone (`evidence`)."""
+        from cf_guidance.autopilot.evidence import replay_evidence
+
+        measured = [d for d in report.rules if d.enforcement != "advisory"]
+        report.replay = replay_evidence(shared_bundle, [(d.id, singles[d.id][1]) for d in measured], self.project,
+                                        paths=self.settings.replay_paths)
+        limit = self.settings.max_false_positive_rate
+        for decision in measured:
+            evidence = report.replay.for_rule(decision.id)
+            decision.replay = evidence
+            rate = evidence.false_positive_rate if evidence is not None else None
+            if evidence is not None and rate is not None and rate > limit:
+                kept = [e for e in evidence.examples if e.outcome.startswith("succeeded, kept")][:3]
+                decision.hold(f"{evidence.line()}; {rate:.0%} likely false positives > max {limit:.0%}, e.g. "
+                              + "; ".join(f"{e.call} ({e.link})" for e in kept))
 
     def _candidate(
         self, shared: str, shared_bundle: dict[str, Any], merged_bundle: dict[str, Any], plan: Plan
@@ -387,34 +478,61 @@ class Autopilot:
             repeat=self.settings.ab_repeat,
             work_dir=out / "work",
             names=(SHARED_NAME, "candidate"),
+            live=self.settings.ab_live,
+            budget_usd=self.settings.ab_budget_usd,
         )
         write_reports(report, out)
         return report
 
-    def _ab_gate(self, report: CycleReport, shared: str, candidate: str) -> bool:
+    def _ab_gate(self, report: CycleReport, shared: str, shared_bundle: dict[str, Any], plan: Plan) -> None:
+        """A/B the rules still in the running together; each is judged by its own probes only.
+
+        Deterministic (scripted): a rule passes when every probe derived from it is stopped
+        under the candidate and allowed under the baseline, and its look-alikes still run.
+        Stochastic (live): when its probes' pairs gain at least min-ab-gain and lose none.
+        A regression in any other task, a run that failed to happen, or no valid pair holds
+        every rule: a loss cannot be pinned on one of them.
+        """
+        testing = [p for p, d in zip(plan.promotions, report.rules) if d.apply]
+        if not testing:
+            return
+        candidate = build_candidate(shared, shared_bundle, Plan(promotions=testing, conflicts=[]), generated=_now(),
+                                    source=LOCAL_NAME)
+        tested = [d for d in report.rules if d.apply]
         try:
-            report.ab = self.ab_runner(shared, candidate, self.project)
+            report.ab = ab = self.ab_runner(shared, candidate, self.project)
         except GuidanceError as exc:
             report.ab_error = str(exc)
-            report.reasons.append(f"A/B suite failed to run: {exc}; not applied")
-            return False
-        ab = report.ab
-        ok = True
-        if ab.deltaGain < self.settings.min_ab_gain:
-            ok = False
-            report.reasons.append(f"A/B deltaGain {ab.deltaGain:+.3f} < min-ab-gain {self.settings.min_ab_gain}")
+            for decision in tested:
+                decision.hold(f"A/B suite failed to run: {exc}")
+            return
+        blocking = []
         if ab.regressions:
-            ok = False
             why = next(
                 (f" ({r.task} #{r.repeat + 1}: {r.failures[0]})" for r in ab.runs
                  if r.arm == "candidate" and r.task in ab.regressions and r.failures),
                 "",
             )
-            report.reasons.append("A/B regressions: " + ", ".join(ab.regressions) + why)
-        if ab.test.pairs == 0:
-            ok = False
-            report.reasons.append("A/B: no valid pairs")
-        return ok
+            blocking.append("A/B regressions: " + ", ".join(ab.regressions) + why)
+        if not any(t.task for t in ab.tasks):
+            blocking.append("A/B: no valid pairs")
+        for decision in tested:
+            for reason in blocking:
+                decision.hold(reason)
+            result = decision.ab = next((r for r in ab.rules if r.rule == decision.id), None)
+            if result is None:
+                unprobed = [u for u in ab.unprobed if u.startswith(decision.id + ":")]
+                decision.hold("no A/B evidence: " + (unprobed[0].split(": ", 1)[1] if unprobed else "no probe was derived from it"))
+            elif ab.mode == "deterministic":
+                if result.stopped < result.attempts or not result.attempts:
+                    decision.hold(f"A/B: the candidate stops {result.stopped} of its {result.attempts} probes that the baseline allows")
+                if result.lookalikes_run < result.lookalikes:
+                    decision.hold(f"A/B: {result.lookalikes - result.lookalikes_run} of its look-alikes are blocked")
+            else:
+                gain = (result.gained - result.lost) / result.pairs if result.pairs else 0.0
+                if gain < self.settings.min_ab_gain or result.lost:
+                    decision.hold(f"A/B: its probes gain {gain:+.3f} ({result.gained} gained, {result.lost} lost of "
+                                  f"{result.pairs} pairs) < min-ab-gain {self.settings.min_ab_gain}")
 
     # -- outcomes ------------------------------------------------------------------------
     def _changed_since(self, before_hash: str) -> bool:
@@ -464,7 +582,7 @@ class Autopilot:
             report,
             {
                 "action": "promote",
-                "rules": [p.id for p in report.promotions],
+                "rules": report.applied,
                 "backup": report.backup,
                 "adr": report.adr,
                 "sha256_before": before_hash,
@@ -510,7 +628,7 @@ class Autopilot:
         directory.mkdir(parents=True, exist_ok=True)
         numbers = [int(m.group(1)) for p in directory.glob("ADR-*.md") if (m := re.match(r"ADR-(\d+)", p.name))]
         number = max(numbers, default=0) + 1
-        first = report.promotions[0].text if report.promotions else "rules"
+        first = next((p.text for p in report.promotions if p.id in report.applied), "rules")
         slug = "promote-" + "-".join(re.findall(r"[a-z0-9]+", first.lower()))[:48].strip("-")
         path = directory / f"ADR-{number:03d}-{slug}.md"
         atomic_write(path, render_adr(number, report, self.settings).encode("utf-8"))
@@ -597,10 +715,26 @@ class Autopilot:
             lock.release()
 
 
+def _rule_effect(decision: RuleDecision) -> str:
+    return {"enforced": "denies or asks", "warns": "only warns", "advisory": "advisory"}[decision.enforcement]
+
+
+def _ab_line(result: RuleResult | None, ab: ABReport) -> str:
+    if result is None:
+        return "no probe"
+    if ab.mode == "deterministic":
+        return (f"stops {result.stopped} of {result.attempts} probes the baseline allows; "
+                f"{result.lookalikes_run} of {result.lookalikes} look-alikes run")
+    return f"{result.gained} gained, {result.lost} lost of {result.pairs} independent pairs"
+
+
 def render_adr(number: int, report: CycleReport, settings: Settings) -> str:
-    """The decision record of one promotion: what changed and the evidence."""
-    rules = "\n".join(f"- `{p.id}` ({p.status}, from `{p.source}`): {p.text}" for p in report.promotions)
-    conflicts = "\n".join(f"- `{c.id}` (`{c.source}`): {c.reason}" for c in report.conflicts) or "- none"
+    """The decision record of one promotion: what changed, each rule's own evidence, what it does."""
+    decisions = {d.id: d for d in report.rules}
+    applied = [p for p in report.promotions if p.id in report.applied]
+    rules = "\n".join(f"- `{p.id}` ({p.status}, from `{p.source}`; {_rule_effect(decisions[p.id])}): {p.text}" for p in applied)
+    held = [f"- `{d.id}`: {'; '.join(d.reasons)}" for d in report.rules if not d.apply]
+    conflicts = held + [f"- `{c.id}` (`{c.source}`): {c.reason}" for c in report.conflicts] or ["- none"]
     lines = [
         f"# ADR-{number:03d}: Promote local guidance rules into {SHARED_NAME}",
         "",
@@ -610,7 +744,8 @@ def render_adr(number: int, report: CycleReport, settings: Settings) -> str:
         "",
         "## Context",
         "",
-        f"These rules were tried in `{LOCAL_NAME}` and are new or changed compared with `{SHARED_NAME}`.",
+        f"These rules were tried in `{LOCAL_NAME}` and are new or changed compared with `{SHARED_NAME}`. Each was "
+        "decided on its own evidence (CLAUDE.md plus that rule alone), never on another rule's.",
         "",
         "## Decision",
         "",
@@ -620,35 +755,37 @@ def render_adr(number: int, report: CycleReport, settings: Settings) -> str:
         "",
         "Not promoted:",
         "",
-        conflicts,
+        *conflicts,
         "",
         "## Measured effect",
         "",
     ]
     if report.before and report.after:
-        lines += [
-            f"- Analyzer: {report.before.composite:.1f} ({report.before.grade}) -> {report.after.composite:.1f} "
-            f"({report.after.grade}), delta {report.delta:+.1f} (threshold {settings.min_delta})",
-        ]
+        lines.append(f"- Analyzer, all promotable rules: {report.before.composite:.1f} ({report.before.grade}) -> "
+                     f"{report.after.composite:.1f} ({report.after.grade}), delta {report.delta:+.1f}")
+    if report.replay is not None:
+        lines.append(f"- {report.replay.line()}")
     if report.ab is not None:
-        ab = report.ab
-        lines += [
-            f"- A/B ({ab.suite}, executor {ab.executor}, repeat {ab.repeat}): pass rate "
-            f"{ab.baseline.pass_rate:.0%} -> {ab.candidate.pass_rate:.0%}, deltaGain {ab.deltaGain:+.3f} "
-            f"(threshold {settings.min_ab_gain})",
-            f"- Paired test: {ab.test.method}, p = {ab.test.p_value:.4g} ({ab.test.gained} gained, {ab.test.lost} lost "
-            f"of {ab.test.pairs} pairs); 95% interval on the difference [{ab.test.interval[0]:+.3f}, {ab.test.interval[1]:+.3f}]",
-            f"- Denials {ab.baseline.denials} -> {ab.candidate.denials}, violations {ab.baseline.violations} -> {ab.candidate.violations}",
-        ]
-        if ab.flipped:
-            lines.append("- First flips: " + ", ".join(f"{f.task} #{f.repeat + 1} {f.direction}" for f in ab.flipped[:5]))
+        lines.append(f"- {report.ab.summary_line()}")
     else:
         lines.append("- A/B: not run (enable with --ab or GUIDANCE_AUTOPILOT_AB=1)")
+    for promotion in applied:
+        decision = decisions[promotion.id]
+        parts = [f"analyzer delta {decision.delta:+.1f} (threshold {settings.min_delta})" if decision.delta is not None else ""]
+        if decision.replay is not None:
+            parts.append(decision.replay.line())
+        if report.ab is not None:
+            parts.append("A/B: " + _ab_line(decision.ab, report.ab))
+        lines.append(f"- `{promotion.id}`: " + "; ".join(p for p in parts if p))
+    enforced = [f"`{p.id}`" for p in applied if decisions[p.id].enforcement == "enforced"]
+    warns = [f"`{p.id}`" for p in applied if decisions[p.id].enforcement == "warns"]
+    lines += ["", "## Consequences", ""]
+    if enforced:
+        lines.append(f"{', '.join(enforced)} deny (or ask about) the tool calls they match, for everyone using this "
+                     "repository's hooks.")
+    if warns:
+        lines.append(f"{', '.join(warns)} only warn: the agent is told, nothing is stopped.")
     lines += [
-        "",
-        "## Consequences",
-        "",
-        "The promoted rules are enforced for everyone using this repository's hooks.",
         f"Backup of the previous `{SHARED_NAME}`: `{report.backup}`; undo with `cf-guidance autopilot rollback`.",
         "",
     ]

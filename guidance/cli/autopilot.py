@@ -63,16 +63,26 @@ def analyze_cmd(target: Path, as_json: bool, file: Path | None) -> None:
 @click.option("--suite", default=None,
               help="Suite run under both policies, or 'derived' for the probes alone [the starter compliance "
                    "suite]; probes for B's new rules are always added.")
-@click.option("--executor", type=click.Choice(["scripted", "claude"]), default="scripted", show_default=True)
-@click.option("--repeat", type=click.IntRange(min=1), default=6, show_default=True,
-              help="Runs per task and policy (6 all-one-way pairs are the fewest that reach p < 0.05).")
+@click.option("--executor", type=click.Choice(["scripted", "claude"]), default="scripted", show_default=True,
+              help="scripted: the real client and hooks, a scripted model (deterministic, free); claude: the real "
+                   "model (needs --live and --budget-usd).")
+@click.option("--live", is_flag=True, help="Allow --executor claude to call the real model (it costs money).")
+@click.option("--budget-usd", type=float, default=None, help="Stop a live run once it has cost this much.")
+@click.option("--repeat", type=click.IntRange(min=1), default=None,
+              help="Independent runs per task and policy, live only [6]; a scripted run is deterministic and runs once.")
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Pairs run at once.")
 @click.option("--report-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("ab-report"), show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def ab_cmd(
-    baseline: Path, candidate: Path, suite: str | None, executor: str, repeat: int, jobs: int, report_dir: Path, as_json: bool
+    baseline: Path, candidate: Path, suite: str | None, executor: str, live: bool, budget_usd: float | None,
+    repeat: int | None, jobs: int, report_dir: Path, as_json: bool,
 ) -> None:
-    """A/B benchmark: the same tasks under both policies, paired, with an exact McNemar test."""
+    """A/B benchmark: the same tasks under both policies.
+
+    Scripted: a deterministic check of enforcement (which probes the candidate stops that the
+    baseline allows). Live (--executor claude --live --budget-usd N, after a preflight):
+    independent paired runs with an exact McNemar test and an interval.
+    """
     from cf_guidance.autopilot.ab import RunOutcome, run_policy_ab, write_reports
 
     def progress(o: RunOutcome) -> None:
@@ -89,6 +99,9 @@ def ab_cmd(
         work_dir=(report_dir / "work").resolve(),
         names=(str(baseline), str(candidate)),
         progress=progress,
+        live=live,
+        budget_usd=budget_usd,
+        announce=lambda line: click.echo(line, err=True),
     )
     json_path, html_path = write_reports(report, report_dir)
     if as_json:
@@ -97,6 +110,8 @@ def ab_cmd(
         click.echo(report.summary_line())
         for flip in report.flipped[:10]:
             click.echo(f"  flipped: {flip.task} #{flip.repeat + 1} {flip.direction}")
+        for note in report.unprobed:
+            click.echo(f"  no probe: {note}")
         for error in report.errors:
             click.echo(f"  left out: {error}")
         click.echo(f"reports: {json_path} {html_path}")
@@ -116,7 +131,16 @@ def ab_cmd(
 @click.option("--ab-suite", default=None,
               help="Suite for the A/B gate besides the derived probes, or 'derived' [compliance suite].")
 @click.option("--ab-executor", type=click.Choice(["scripted", "claude"]), default=None)
-@click.option("--ab-repeat", type=click.IntRange(min=1), default=None, help="A/B runs per task and policy [6].")
+@click.option("--ab-live", is_flag=True, default=None, help="Allow --ab-executor claude to call the real model.")
+@click.option("--ab-budget-usd", type=float, default=None, help="Stop a live A/B once it has cost this much.")
+@click.option("--ab-repeat", type=click.IntRange(min=1), default=None,
+              help="Independent runs per task and policy of a live A/B [6]; a scripted one runs once.")
+@click.option("--replay/--no-replay", default=None,
+              help="Replay the project's past sessions per rule before promoting it (env GUIDANCE_AUTOPILOT_REPLAY) [on].")
+@click.option("--replay-path", "replay_paths", multiple=True, type=click.Path(exists=True, path_type=str),
+              help="Session logs to replay instead of the project's own (repeatable).")
+@click.option("--max-false-positive-rate", type=click.FloatRange(0, 1), default=None,
+              help="Most likely false positives in a rule's replay, as a share of what it would stop [0.2].")
 @click.option("--source", default="manual", show_default=True, help="Who started the cycle (session-end, daemon, manual).")
 @click.option("--json", "as_json", is_flag=True, help="Print each cycle's report as JSON.")
 @click.pass_context
@@ -132,7 +156,12 @@ def autopilot_group(
     max_promotions: int | None,
     ab_suite: str | None,
     ab_executor: str | None,
+    ab_live: bool | None,
+    ab_budget_usd: float | None,
     ab_repeat: int | None,
+    replay: bool | None,
+    replay_paths: tuple[str, ...],
+    max_false_positive_rate: float | None,
     source: str,
     as_json: bool,
 ) -> None:
@@ -156,7 +185,12 @@ def autopilot_group(
         max_promotions=max_promotions,
         ab_suite=_suite(ab_suite),
         ab_executor=ab_executor,
+        ab_live=ab_live,
+        ab_budget_usd=ab_budget_usd,
         ab_repeat=ab_repeat,
+        replay=replay,
+        replay_paths=list(replay_paths) or None,
+        max_false_positive_rate=max_false_positive_rate,
         source="daemon" if mode == "daemon" and source == "manual" else source,
     )
     pilot = Autopilot(settings)
@@ -166,8 +200,20 @@ def autopilot_group(
             click.echo(report.model_dump_json(indent=2))
             return
         click.echo(report.line())
+        if report.replay is not None:
+            click.echo(f"  {report.replay.line()}")
+        decisions = {d.id: d for d in report.rules}
         for promotion in report.promotions:
-            click.echo(f"  promote {promotion.id} ({promotion.status}, {promotion.source}): {promotion.text}")
+            decision = decisions.get(promotion.id)
+            state = "applied" if promotion.id in report.applied else "apply" if decision and decision.apply else "held"
+            kind = decision.enforcement if decision else ""
+            click.echo(f"  {state} {promotion.id} ({kind}, {promotion.status}, {promotion.source}): {promotion.text}")
+            if decision is not None and decision.replay is not None:
+                click.echo(f"      {decision.replay.line()}")
+                for example in decision.replay.examples[:3]:
+                    click.echo(f"        {example.link}  {example.call}  ({example.outcome})")
+            for reason in decision.reasons if decision else []:
+                click.echo(f"      not applied: {reason}")
         for conflict in report.conflicts:
             click.echo(f"  not promoted {conflict.id} ({conflict.source}): {conflict.reason}")
         if report.ab is not None:

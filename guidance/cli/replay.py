@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 @click.option("--target", default=".", show_default=True, type=click.Path(file_okay=False, path_type=str),
               help="Project whose policy decides (and whose logs are read when no PATH is given).")
 @click.option("--candidate", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="A candidate CLAUDE.md, decided beside the current policy (same CLAUDE.local.md).")
+              help="A candidate CLAUDE.md, decided beside the current policy (the project's other policy files as they are).")
 @click.option("--since", default=None, help="Only calls from this date on (2026-11-01, 2026-11-01T12:00).")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per tool call, then one summary object (JSON Lines).")
@@ -36,7 +36,7 @@ def replay_cmd(paths: tuple[str, ...], target: str, candidate: Path | None, sinc
     and the rollouts under <CODEX_HOME or ~/.codex>/sessions started in the project. Nothing is
     written: no ledger record, no rate limit, no trust update.
     """
-    from cf_guidance.policy.compiler import LOCAL, compile_project, compile_sources
+    from cf_guidance.policy.compiler import compile_project
     from cf_guidance.replay.calls import LogStats
     from cf_guidance.replay.evaluate import Policy, replay_sessions
     from cf_guidance.replay.locate import find_logs, parse_since
@@ -51,9 +51,7 @@ def replay_cmd(paths: tuple[str, ...], target: str, candidate: Path | None, sinc
             text = candidate.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(f"cannot read the candidate {candidate}: {exc}; give a CLAUDE.md file") from None
-        local = Path(root, LOCAL)
-        local_text = local.read_text(encoding="utf-8", errors="replace") if local.is_file() else None
-        policies.append(Policy("candidate", compile_sources(text, local_text, root=root)))
+        policies.append(Policy("candidate", compile_project(root, shared_text=text)))
     since_at = parse_since(since) if since else None
     found = find_logs(paths, root, since=since_at)
     if not found.logs and not found.older:

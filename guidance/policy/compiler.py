@@ -534,9 +534,19 @@ def compile_sources(
     return _run(Compilation(root, [shared, local]), strict)
 
 
-def compile_project(project_dir: str | os.PathLike[str], *, strict: bool = False) -> dict[str, Any]:
+def compile_project(
+    project_dir: str | os.PathLike[str], *, strict: bool = False, shared_text: str | bytes | None = None
+) -> dict[str, Any]:
     """Compile the policy files of `project_dir` that the agents load (any may be missing):
-    see guidance.policy.sources for which, and docs/policy-grammar.md, "Sources"."""
+    see guidance.policy.sources for which, and docs/policy-grammar.md, "Sources".
+
+    `shared_text` stands in for the root CLAUDE.md (a candidate policy, `cf-guidance replay
+    --candidate`); every other file is read as the project has it."""
     root = os.path.abspath(os.fspath(project_dir))
     found = discover(root)
+    if shared_text is not None:
+        root_claude = next(s for s in found.sources if s.name == SHARED and not s.scope and not s.imported_by)
+        load_bytes(root_claude, shared_text)
+        root_claude.status, root_claude.error, root_claude.note = READ, "", ""
+        root_claude.decoded, root_claude.text, root_claude.problems, root_claude.blocks = False, None, [], []
     return _run(Compilation(root, found.sources, tree=found.tree, notes=found.notes), strict)

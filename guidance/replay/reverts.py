@@ -10,7 +10,10 @@ what it leaves alone.
 
 Words of an action or undo are matched against the parsed command (`cf_guidance.shell`, so
 `sudo`, `env`, chains and `bash -c` are seen through) as a prefix of its argv; `a|b` means
-either word and `*` any word. File writes by tools (Write, Edit, MultiEdit, NotebookEdit,
+either word and `*` any word. How far an undo reaches: `any` (any later undo), `operand` (it
+names one of the action's operands), `latest` (`git reset HEAD~N` undoes the N latest commits:
+the action if fewer than N of its kind ran after it) and `exact` (`git revert HEAD~N` undoes
+the commit N back: the action if exactly N of its kind ran after it). File writes by tools (Write, Edit, MultiEdit, NotebookEdit,
 apply_patch) are undone by `FILE_UNDOS`, or by a later Edit of the same file that swaps the
 earlier Edit's strings back.
 """
@@ -20,9 +23,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from fnmatch import fnmatchcase
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
-from cf_guidance.replay.calls import ToolCall
+from cf_guidance.replay.calls import SUCCEEDED, ToolCall
 from cf_guidance.shell import analyze
 from cf_guidance.shell.model import Command
 
@@ -32,46 +35,54 @@ PATCH_TOOL = "apply_patch"
 _PATCH_MARKS = ("*** Add File: ", "*** Update File: ", "*** Delete File: ")
 
 
+Reach = Literal["any", "operand", "latest", "exact"]
+
+
 class Undo(NamedTuple):
     name: str
     #: the action's leading words (program first)
     does: tuple[str, ...]
     #: each a command's leading words that undo it
     undone_by: tuple[tuple[str, ...], ...]
-    #: the undo must name one of the action's operands (words after the leading ones, options dropped)
-    same_operand: bool
+    reach: Reach
     #: (action, later command, whether it undoes the action)
     examples: tuple[tuple[str, str, bool], ...]
 
 
+#: A commit named relative to HEAD (`HEAD`, `HEAD~2`, `HEAD^^`, `@~1`).
+_REVISION = "HEAD|HEAD~*|HEAD^*|@|@~*|@^*"
+
 UNDOS: tuple[Undo, ...] = (
-    Undo("commit reset or reverted", ("git", "commit"),
-         (("git", "reset", "HEAD~*|HEAD^*|--soft|--hard|--mixed|--keep|ORIG_HEAD"), ("git", "revert")), False,
-         (("git commit -m wip", "git reset --soft HEAD~1", True), ("git commit -am fix", "git revert HEAD", True),
-          ("git commit -m wip", "git reset README.md", False), ("git commit -m wip", "git log", False))),
-    Undo("staged file unstaged", ("git", "add"), (("git", "reset"), ("git", "restore", "--staged"), ("git", "rm", "--cached")), True,
+    Undo("commit reset", ("git", "commit"), (("git", "reset", _REVISION),), "latest",
+         (("git commit -m wip", "git reset --soft HEAD~1", True), ("git commit -m wip", "git reset --hard HEAD^", True),
+          ("git commit -m wip", "git reset --hard HEAD", False), ("git commit -m wip", "git reset README.md", False),
+          ("git commit -m wip", "git log", False))),
+    Undo("commit reverted", ("git", "commit"), (("git", "revert", _REVISION),), "exact",
+         (("git commit -am fix", "git revert HEAD", True), ("git commit -am fix", "git revert --no-edit HEAD~1", False))),
+    Undo("staged file unstaged", ("git", "add"), (("git", "reset"), ("git", "restore", "--staged"), ("git", "rm", "--cached")),
+         "operand",
          (("git add secrets.env", "git reset secrets.env", True), ("git add a.py", "git restore --staged a.py", True),
           ("git add a.py", "git reset b.py", False))),
-    Undo("branch deleted", ("git", "checkout|switch", "-b|-c|-B|-C"), (("git", "branch", "-D|-d|--delete"),), True,
+    Undo("branch deleted", ("git", "checkout|switch", "-b|-c|-B|-C"), (("git", "branch", "-D|-d|--delete"),), "operand",
          (("git checkout -b spike", "git branch -D spike", True), ("git switch -c tmp", "git branch -d tmp", True),
           ("git checkout -b spike", "git branch -D other", False))),
-    Undo("stash popped", ("git", "stash"), (("git", "stash", "pop|apply"),), False,
+    Undo("stash popped", ("git", "stash"), (("git", "stash", "pop|apply"),), "any",
          (("git stash", "git stash pop", True), ("git stash push -m x", "git stash apply", True), ("git stash", "git status", False))),
-    Undo("npm package removed", ("npm", "install|i|add"), (("npm", "uninstall|remove|rm|un|r"),), True,
+    Undo("npm package removed", ("npm", "install|i|add"), (("npm", "uninstall|remove|rm|un|r"),), "operand",
          (("npm install left-pad", "npm uninstall left-pad", True), ("npm i -D jest", "npm rm jest", True),
           ("npm install left-pad", "npm uninstall lodash", False))),
-    Undo("pnpm/yarn package removed", ("pnpm|yarn", "add"), (("pnpm|yarn", "remove|rm"),), True,
+    Undo("pnpm/yarn package removed", ("pnpm|yarn", "add"), (("pnpm|yarn", "remove|rm"),), "operand",
          (("yarn add react", "yarn remove react", True), ("pnpm add zod", "pnpm remove zod", True), ("yarn add react", "yarn remove vue", False))),
-    Undo("pip package removed", ("pip|pip3", "install"), (("pip|pip3", "uninstall"),), True,
+    Undo("pip package removed", ("pip|pip3", "install"), (("pip|pip3", "uninstall"),), "operand",
          (("pip install requests", "pip uninstall -y requests", True), ("pip3 install rich", "pip uninstall rich", True),
           ("pip install requests", "pip uninstall flask", False))),
-    Undo("uv/poetry dependency removed", ("uv|poetry", "add"), (("uv|poetry", "remove"),), True,
+    Undo("uv/poetry dependency removed", ("uv|poetry", "add"), (("uv|poetry", "remove"),), "operand",
          (("uv add httpx", "uv remove httpx", True), ("poetry add black", "poetry remove black", True), ("uv add httpx", "uv remove attrs", False))),
-    Undo("cargo dependency removed", ("cargo", "add"), (("cargo", "remove|rm"),), True,
+    Undo("cargo dependency removed", ("cargo", "add"), (("cargo", "remove|rm"),), "operand",
          (("cargo add serde", "cargo remove serde", True), ("cargo add serde", "cargo remove tokio", False))),
-    Undo("directory removed", ("mkdir",), (("rmdir",), ("rm",)), True,
+    Undo("directory removed", ("mkdir",), (("rmdir",), ("rm",)), "operand",
          (("mkdir -p tmp/out", "rm -rf tmp/out", True), ("mkdir build", "rmdir build", True), ("mkdir build", "rm -rf dist", False))),
-    Undo("file removed", ("touch",), (("rm",),), True,
+    Undo("file removed", ("touch",), (("rm",),), "operand",
          (("touch notes.txt", "rm notes.txt", True), ("touch notes.txt", "rm other.txt", False))),
 )
 
@@ -106,11 +117,13 @@ def _word(pattern: str, word: str) -> bool:
     return any(alt == "*" or fnmatchcase(word, alt) for alt in pattern.split("|"))
 
 
-def _prefix(words: Sequence[str], argv: Sequence[str]) -> list[str] | None:
-    """The operands after `words` when argv starts with them (options skipped on the way), else None."""
+def _prefix(words: Sequence[str], argv: Sequence[str]) -> tuple[str, list[str]] | None:
+    """(the last word matched, the operands after it) when argv starts with `words` (options
+    skipped on the way), else None."""
     if not argv or not _word(words[0], os.path.basename(argv[0])):
         return None
     rest = list(argv[1:])
+    last = os.path.basename(argv[0])
     for pattern in words[1:]:
         # Options before a subcommand (`git -C dir commit`, `npm --silent install`) are skipped.
         while rest and rest[0].startswith("-") and not _word(pattern, rest[0]):
@@ -118,8 +131,16 @@ def _prefix(words: Sequence[str], argv: Sequence[str]) -> list[str] | None:
                 rest.pop(0)
         if not rest or not _word(pattern, rest[0]):
             return None
-        rest.pop(0)
-    return [word for word in rest if not word.startswith("-")]
+        last = rest.pop(0)
+    return last, [word for word in rest if not word.startswith("-")]
+
+
+def _depth(revision: str) -> int:
+    """How many commits back a revision relative to HEAD is: HEAD 0, HEAD~ 1, HEAD~3 3, HEAD^^ 2."""
+    tail = revision[1:] if revision.startswith("@") else revision[4:]
+    if tail.startswith("~"):
+        return int(tail[1:]) if tail[1:].isdigit() else len(tail)
+    return len(tail)  # `^` per generation back (HEAD^2, a second parent, is one back as well)
 
 
 def _commands(call: ToolCall) -> list[Command]:
@@ -157,45 +178,64 @@ def _undoes_file(paths: list[str], later: ToolCall, earlier: ToolCall) -> bool:
             return True
     for cmd in _commands(later):
         for words, same in FILE_UNDOS:
-            operands = _prefix(words, cmd.argv)
-            if operands is None:
+            found = _prefix(words, cmd.argv)
+            if found is None:
                 continue
             if not same:
                 return True
-            named = [_path(later.cwd, w) for w in operands]
+            named = [_path(later.cwd, w) for w in found[1]]
             if any(p == n or p.startswith(n.rstrip("/") + "/") for p in paths for n in named):
                 return True
     return False
 
 
-def _undoes_command(earlier: list[Command], later: ToolCall) -> bool:
-    laters = _commands(later)
-    if not laters:
-        return False
+def _actions(commands: list[Command]) -> list[tuple[Undo, list[str]]]:
+    """The undo entries whose action these commands perform, with the action's operands."""
+    out = []
     for undo in UNDOS:
-        for cmd in earlier:
-            operands = _prefix(undo.does, cmd.argv)
-            if operands is None:
+        for cmd in commands:
+            found = _prefix(undo.does, cmd.argv)
+            if found is not None:
+                out.append((undo, found[1]))
+    return out
+
+
+def _undoes(undo: Undo, operands: list[str], commands: list[Command], since: int) -> bool:
+    """Whether one of `commands` undoes an action of `undo` with `operands`, when `since` more
+    actions of its kind ran in between."""
+    for cmd in commands:
+        for words in undo.undone_by:
+            found = _prefix(words, cmd.argv)
+            if found is None:
                 continue
-            for after in laters:
-                for words in undo.undone_by:
-                    undone = _prefix(words, after.argv)
-                    if undone is not None and (not undo.same_operand or set(undone) & set(operands)):
-                        return True
+            if undo.reach == "any" or (undo.reach == "operand" and set(found[1]) & set(operands)):
+                return True
+            if undo.reach == "latest" and since < _depth(found[0]):
+                return True
+            if undo.reach == "exact" and since == _depth(found[0]):
+                return True
     return False
 
 
 def undone_by(call: ToolCall, later: Iterable[ToolCall]) -> ToolCall | None:
     """The first later call (that ran) which undid `call`, or None."""
     paths = written_paths(call)
-    commands = _commands(call) if not paths else []
-    if not paths and not commands:
+    actions = _actions(_commands(call)) if not paths else []
+    if not paths and not actions:
         return None
+    since = [0] * len(actions)  # actions of the same kind that succeeded after `call`
     for after in later:
         if not after.ran:
             continue
-        if paths and _undoes_file(paths, after, call):
-            return after
-        if commands and _undoes_command(commands, after):
-            return after
+        if paths:
+            if _undoes_file(paths, after, call):
+                return after
+            continue
+        commands = _commands(after)
+        for index, (undo, operands) in enumerate(actions):
+            if _undoes(undo, operands, commands, since[index]):
+                return after
+        if after.outcome == SUCCEEDED:
+            for index, (undo, _) in enumerate(actions):
+                since[index] += any(_prefix(undo.does, c.argv) is not None for c in commands)
     return None

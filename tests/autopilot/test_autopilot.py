@@ -63,17 +63,34 @@ class Recorder:
         return f"job-{len(self.jobs)}"
 
 
-def ab_report(gained: int, lost: int = 0, both: int = 6) -> ABReport:
+def rule_id(text: str) -> str:
+    from cf_guidance.policy.compiler import compile_sources
+
+    return next(str(sh["id"]) for sh in compile_sources(SHARED, LOCAL + ADVISORY + SECOND)["shards"] if text in sh["text"])
+
+
+ADVISORY = "- Prefer small, focused commits.\n"
+SECOND = "- Never run `make release`.\n"
+
+
+def ab_report(stopped: dict[str, bool], *, repeat: int = 1, lost: bool = False, deterministic: bool = True) -> ABReport:
+    """Probe runs for each rule (rule id -> whether the candidate stops its attempt), a look-alike
+    that runs under both, and a compliance task that passes under both (or regresses)."""
     runs = []
-    for r in range(gained):
-        runs += [RunOutcome(task="attempt", arm="baseline", repeat=r), RunOutcome(task="attempt", arm="candidate", repeat=r, passed=True)]
-    for r in range(lost):
-        runs += [RunOutcome(task="lookalike", arm="baseline", repeat=r, passed=True), RunOutcome(task="lookalike", arm="candidate", repeat=r)]
-    for r in range(both):
-        runs += [RunOutcome(task="safe", arm=a, repeat=r, passed=True) for a in ("baseline", "candidate")]
+    probes: dict[str, tuple[str, str]] = {}
+    for rule, stops in stopped.items():
+        probes[f"{rule}-attempt"], probes[f"{rule}-lookalike"] = ("attempt", rule), ("lookalike", rule)
+        for r in range(repeat):
+            runs += [RunOutcome(task=f"{rule}-attempt", arm="baseline", repeat=r),
+                     RunOutcome(task=f"{rule}-attempt", arm="candidate", repeat=r, passed=stops)]
+            runs += [RunOutcome(task=f"{rule}-lookalike", arm=a, repeat=r, passed=True) for a in ("baseline", "candidate")]
+    for r in range(repeat):
+        runs += [RunOutcome(task="safe", arm="baseline", repeat=r, passed=True),
+                 RunOutcome(task="safe", arm="candidate", repeat=r, passed=not lost, failures=["tool-called Bash: not run"])]
     ref = PolicyRef(name="x", sha256="0")
-    return summarise(runs, ["attempt", "lookalike", "safe"], baseline_ref=ref, candidate_ref=ref, suite="fake",
-                     executor="fake", repeat=6, started="T", duration_s=0.0)
+    return summarise(runs, [*probes, "safe"], baseline_ref=ref, candidate_ref=ref, suite="fake", executor="fake",
+                     repeat=repeat, started="T", duration_s=0.0, probes=probes,
+                     mode="deterministic" if deterministic else "stochastic")
 
 
 def make(repo: Path, *, ab_runner=None, **flags: Any) -> tuple[Autopilot, Recorder]:  # type: ignore[no-untyped-def]
@@ -114,7 +131,7 @@ def test_apply_backs_up_writes_and_records_an_adr(repo: Path) -> None:
     adr = Path(report.adr)
     assert adr.parent == repo / "docs" / "adr" and adr.name.startswith("ADR-001-promote-never-run-make-deploy")
     body = adr.read_text()
-    assert "make deploy" in body and "Analyzer:" in body and "cf-guidance autopilot rollback" in body
+    assert "make deploy" in body and "Analyzer" in body and "cf-guidance autopilot rollback" in body
     assert rec.jobs[-1][1]["action"] == "promote" and rec.jobs[-1][1]["rules"] == [report.promotions[0].id]
     assert not (state(repo) / JOURNAL_NAME).exists()
     # The next cycle finds nothing left to promote.
@@ -149,28 +166,70 @@ def test_below_min_delta_proposes(repo: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("report", "decision", "reason"),
+    ("stops", "options", "decision", "reason"),
     [
-        (ab_report(gained=6), "applied", ""),
-        (ab_report(gained=0), "proposed", "deltaGain +0.000 < min-ab-gain"),
-        (ab_report(gained=6, lost=1), "proposed", "A/B regressions: lookalike"),
+        (True, {}, "applied", ""),
+        (False, {}, "proposed", "A/B: the candidate stops 0 of its 1 probes that the baseline allows"),
+        (True, {"lost": True}, "proposed", "A/B regressions: safe (safe #1: tool-called Bash: not run)"),
+        (True, {"deterministic": False, "repeat": 6}, "applied", ""),
+        (False, {"deterministic": False, "repeat": 6}, "proposed", "A/B: its probes gain +0.000 (0 gained, 0 lost of 12 pairs) < min-ab-gain 0.05"),
     ],
 )
-def test_ab_gate(repo: Path, report: ABReport, decision: str, reason: str) -> None:
+def test_ab_gate(repo: Path, stops: bool, options: dict[str, Any], decision: str, reason: str) -> None:
     seen: list[tuple[str, str]] = []
+    rule = rule_id("make deploy")
 
     def runner(baseline: str, candidate: str, project: Path) -> ABReport:
         seen.append((baseline, candidate))
-        return report
+        return ab_report({rule: stops}, **options)
 
-    pilot, _ = make(repo, apply=True, ab=True, ab_runner=runner)
+    pilot, _ = make(repo, apply=True, ab=True, ab_runner=runner, replay=False)
     out = pilot.run_cycle()
     assert out.decision == decision, out.reasons
     assert seen[0][0] == SHARED and "make deploy" in seen[0][1]
-    assert not reason or any(reason in r for r in out.reasons)
+    assert not reason or any(reason in r for r in out.reasons), out.reasons
     if decision == "applied":
         body = Path(out.adr).read_text()
-        assert "deltaGain +0.500" in body and "p = 0.03125" in body
+        assert f"`{rule}` (new, from `CLAUDE.local.md:3`; denies or asks)" in body
+        if options.get("deterministic", True):
+            assert "stops 1 of 1 probes the baseline allows" in body and "deterministic check of enforcement" in body
+            assert "p =" not in body and "p=" not in body and "interval" not in body
+        else:
+            assert "6 gained, 0 lost of 12 independent pairs" in body and "McNemar p=0.0312" in body
+
+
+def test_each_rule_is_decided_on_its_own_probes_and_an_advisory_rule_is_never_applied(repo: Path) -> None:
+    (repo / "CLAUDE.local.md").write_text(LOCAL + SECOND + ADVISORY)
+    deploy, release, advisory = rule_id("make deploy"), rule_id("make release"), rule_id("small, focused")
+    # Only the deploy ban's probe is stopped; the release ban's is not (it must not ride along).
+    pilot, rec = make(repo, apply=True, ab=True, replay=False,
+                      ab_runner=lambda b, c, p: ab_report({deploy: True, release: False}))
+    report = pilot.run_cycle()
+    assert report.decision == "applied" and report.applied == [deploy]
+    by_id = {d.id: d for d in report.rules}
+    assert by_id[deploy].apply and by_id[deploy].enforcement == "enforced"
+    assert not by_id[release].apply and "stops 0 of its 1 probes" in by_id[release].reasons[-1]
+    assert by_id[advisory].enforcement == "advisory" and not by_id[advisory].apply
+    assert "advisory: it compiles to no check" in by_id[advisory].reasons[0]
+    claude_md = (repo / "CLAUDE.md").read_text()
+    assert "make deploy" in claude_md and "make release" not in claude_md and "focused commits" not in claude_md
+    body = Path(report.adr).read_text()
+    decision = body.split("## Decision", 1)[1].split("Not promoted:", 1)[0]
+    assert deploy in decision and release not in decision and advisory not in decision
+    consequences = body.split("## Consequences", 1)[1]
+    assert f"`{deploy}` deny (or ask about)" in consequences and advisory not in consequences
+    assert "enforced for everyone" not in body
+    proposal = Path(report.proposal).read_text()  # the held rules are proposed, with the rest
+    assert "make release" in proposal and "focused commits" in proposal
+    assert [job[1]["action"] for job in rec.jobs] == ["propose", "promote"] and rec.jobs[1][1]["rules"] == [deploy]
+
+
+def test_an_advisory_rule_alone_is_only_ever_proposed(repo: Path) -> None:
+    (repo / "CLAUDE.local.md").write_text(ADVISORY)
+    pilot, _ = make(repo, apply=True, min_delta=-100, replay=False)
+    report = pilot.run_cycle()
+    assert report.decision == "proposed" and report.applied == [] and not (repo / "docs").exists()
+    assert report.rules[0].enforcement == "advisory"
 
 
 def test_a_suite_that_fails_to_run_is_reported_and_changes_nothing(repo: Path) -> None:
@@ -189,7 +248,7 @@ def test_a_concurrent_edit_aborts_and_changes_nothing(repo: Path) -> None:
 
     def runner(baseline: str, candidate: str, project: Path) -> ABReport:
         (project / "CLAUDE.md").write_text(edited)  # a human edits while the A/B runs
-        return ab_report(gained=6)
+        return ab_report({rule_id("make deploy"): True})
 
     pilot, _ = make(repo, apply=True, ab=True, ab_runner=runner)
     out = pilot.run_cycle()

@@ -108,3 +108,36 @@ def test_ab_writes_both_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert code == 0, out
     assert "deltaGain +1.000" in out and "p=0.0312" in out
     assert (out_dir / "ab-report.json").exists() and (out_dir / "ab-report.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--executor", "claude"], "--executor claude runs the real model and costs money; add --live and --budget-usd N"),
+        (["--executor", "claude", "--live"], "a live A/B needs --budget-usd N"),
+        (["--live", "--budget-usd", "5"], "--live and --budget-usd are for --executor claude"),
+        (["--repeat", "6"], "--repeat 6: a scripted run is deterministic, so a repeat is the same run again, not a sample"),
+    ],
+)
+def test_ab_options_that_do_not_fit_the_executor_are_one_line_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    import subprocess
+
+    from tests.e2e.e2e_harness import cf_guidance
+
+    (tmp_path / "a.md").write_text(SHARED)
+    (tmp_path / "b.md").write_text(SHARED + LOCAL)
+    done = subprocess.run(cf_guidance("ab", "--baseline", str(tmp_path / "a.md"), "--candidate", str(tmp_path / "b.md"),
+                                      "--report-dir", str(tmp_path / "r"), *args),
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "ANTHROPIC_API_KEY": "x"})
+    assert done.returncode == 2 and done.stderr.startswith("cf-guidance: " + message), done.stderr
+    assert done.stderr.count("\n") == 1 and not (tmp_path / "r").exists()
+
+
+def test_autopilot_shows_each_rules_replay_and_why_it_was_held(repo: Path, tmp_path: Path) -> None:
+    (repo / "CLAUDE.local.md").write_text(LOCAL + "- Prefer small, focused commits.\n")
+    code, out = run("autopilot", "--target", str(repo), "--apply", "--replay-path", str(tmp_path))
+    assert code == 0, out
+    assert "replay: no past sessions of this project found (looked in " + str(tmp_path) + ")" in out
+    assert " applied S-40a242479a (enforced, new, CLAUDE.local.md:1)" in out
+    assert "held " in out and "(advisory, new, CLAUDE.local.md:2)" in out
+    assert "not applied: advisory: it compiles to no check" in out

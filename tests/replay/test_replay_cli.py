@@ -145,3 +145,23 @@ def test_errors_are_one_line(tmp_path: Path, args: list[str], message: str) -> N
                           env=env, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_a_candidate_keeps_the_projects_other_policy_files(history: History, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A project-wide rule in CLAUDE.local.md and the candidate CLAUDE.md: only the candidate's
+    # own new rule changes anything (the local rule denies under both).
+    local = history.project / "CLAUDE.local.md"
+    before = local.read_text() if local.exists() else None
+    local.write_text("- Never run `make test`.\n")
+    try:
+        objects = calls(replay(history, "--json", "--candidate", str(candidate(history, tmp_path, BAN_FAILING)),
+                               monkeypatch=monkeypatch))
+    finally:
+        if before is None:
+            local.unlink()
+        else:
+            local.write_text(before)
+    tests = [o for o in objects if o["input"].get("command") == "make test"]
+    assert tests and all(o["decision"] == o["candidate_decision"] == "deny" for o in tests)
+    changed = {o["input"]["command"] for o in objects if o["decision"] != o["candidate_decision"]}
+    assert changed == {"make fail"}

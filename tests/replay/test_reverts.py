@@ -53,3 +53,12 @@ def test_an_edit_swapped_back_is_undone_and_a_call_that_did_not_run_undoes_nothi
 def test_the_undo_is_seen_through_chains_and_wrappers() -> None:
     assert undone_by(call("npm install left-pad", 0), [call("cd web && sudo npm uninstall left-pad", 1)]) is not None
     assert undone_by(call("git -C repo commit -m x", 0), [call("git -C repo reset --hard HEAD~1", 1)]) is not None
+
+
+def test_a_reset_reaches_only_as_many_commits_back_as_it_says() -> None:
+    first, second = call("git commit -m a", 0), call("git commit -m b", 1)
+    for reset, undone in (("git reset --soft HEAD~1", [False, True]), ("git reset --hard HEAD~2", [True, True]),
+                          ("git reset HEAD^^", [True, True]), ("git revert HEAD", [False, True]),
+                          ("git revert HEAD~1", [True, False])):
+        later = call(reset, 2)
+        assert [undone_by(first, [second, later]) is later, undone_by(second, [later]) is later] == undone, reset
