@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Install everything the test suite needs (venv, package, pinned Claude Code) and run it.
 # Used by the README's Quick start and by CI (.ci/run). Fails when any test fails or none ran.
+# The tests get a venv of their own (.venv-test, an editable install): the quick start's .venv,
+# whose interpreter a demo repository's hooks may name, is never touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.328}"
-VENV="${CF_GUIDANCE_VENV:-.venv}"
+VENV="${CF_GUIDANCE_TEST_VENV:-.venv-test}"
 
 if [ ! -x "$VENV/bin/python" ]; then
     python3 -m venv "$VENV"

@@ -96,31 +96,63 @@ def test_no_server_in_a_state_directory_others_can_read(repo: Path) -> None:
     assert sockets(repo) == []
 
 
+def lock_holder(sock: Path) -> int | None:
+    """The pid of the server holding `sock`'s lock, read from /proc/locks (None: no server)."""
+    try:
+        inode = os.stat(str(sock) + ".lock").st_ino
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:  # "1: FLOCK  ADVISORY  WRITE <pid> <dev>:<inode> 0 EOF"; a waiter's line has "->" second
+        fields = line.split()
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[5].rsplit(":", 1)[-1] == str(inode):
+            return int(fields[4])
+    return None
+
+
+@pytest.mark.skipif(not Path("/proc/locks").exists(), reason="needs Linux /proc/locks to tell servers apart")
 def test_a_server_whose_code_changed_is_not_used(repo: Path, tmp_path: Path) -> None:
-    # A copy of the package, so that "changing its code" touches nothing shared.
+    """No step depends on timing: the upgraded code shows in every answer after the change, and
+    servers are told apart by the pid holding the socket's lock (an inode can be reused)."""
     import shutil
 
+    # A copy of the package, so that "upgrading its code" touches nothing shared.
     site = tmp_path / "site"
     shutil.copytree(REPO / "guidance", site / "cf_guidance", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(REPO / "hooks", site / "cf_guidance" / "hooks", ignore=shutil.ignore_patterns("__pycache__"))
     launcher = str(site / "cf_guidance" / "hooks" / "launcher.py")
 
-    def run(payload: dict[str, Any]) -> subprocess.CompletedProcess[bytes]:
+    def run(payload: object) -> subprocess.CompletedProcess[bytes]:
         environ = {k: v for k, v in os.environ.items() if not k.startswith(("GUIDANCE_", "CLAUDE_"))}
         environ["CLAUDE_PROJECT_DIR"] = str(repo)
-        return subprocess.run([sys.executable, "-S", launcher, "pre-bash"], input=json.dumps(payload).encode(),
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        return subprocess.run([sys.executable, "-S", launcher, "pre-bash"], input=data,
                               capture_output=True, env=environ, cwd=str(repo), timeout=60, check=False)
 
     run(bash("ls"))
-    assert wait_for(lambda: sockets(repo))
+    assert wait_for(lambda: sockets(repo) and lock_holder(sockets(repo)[0]) is not None)
     [sock] = sockets(repo)
-    first = sock.stat().st_ino
-    engine = site / "cf_guidance" / "engine.py"
-    os.utime(engine, (time.time() + 5, time.time() + 5))  # "an upgrade"
-    answer = run(bash("rm -rf /"))  # the stale server refuses; the client answers in-process
-    assert json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    # the stale server went away and the in-process answer started a fresh one
-    assert wait_for(lambda: sock.exists() and sock.stat().st_ino != first)
+    old = lock_holder(sock)
+    assert b"(upgraded)" not in run(b"{").stderr
+    # "An upgrade": the prefix of every warning line changes, so the answer shows which code gave it.
+    protocol_py = site / "cf_guidance" / "hooks" / "protocol.py"
+    protocol_py.write_text(protocol_py.read_text().replace('PREFIX = "cf-guidance: "', 'PREFIX = "cf-guidance (upgraded): "'))
+    later = time.time() + 5  # a different mtime even on a coarse clock
+    os.utime(protocol_py, (later, later))
+    answer = run(bash("rm -rf /"))
+    assert json.loads(answer.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", answer.stderr
+    assert b"(upgraded)" in run(b"{").stderr  # not the stale server: it would answer with the old prefix
+    assert wait_for(lambda: lock_holder(sock) != old, limit=60), "the stale server did not exit"
+
+    def fresh_server() -> bool:
+        holder = lock_holder(sock)
+        if holder is None:  # a new server gave up while the old one still held the lock: start another
+            run(bash("ls"))
+            return False
+        return holder != old
+
+    assert wait_for(fresh_server, limit=60), "no fresh server started"
+    assert b"(upgraded)" in run(b"{").stderr
 
 
 def server_alive(sock: Path) -> bool:
