@@ -14,9 +14,9 @@ Layout under ``<project>/.claude-flow/guidance/`` (or ``$GUIDANCE_STATE_DIR``)::
     install.json  what `cf-guidance init` added, so `uninstall` removes exactly that
 
 The project root of a hook call is ``$CLAUDE_PROJECT_DIR``, else ``$GUIDANCE_PROJECT_DIR``,
-else the nearest directory at or above the event's ``cwd`` (or the process's working
-directory) that holds ``.claude-flow/``, else that ``cwd`` itself. Codex sets no project
-variable and may run in a subdirectory, hence the walk up.
+else the root found from the event's ``cwd`` (or the process's working directory) by
+`find_root`. Codex sets no project variable and may run in a subdirectory, hence the walk up.
+Every CLI command finds its project the same way from ``--target`` or its working directory.
 """
 
 from __future__ import annotations
@@ -44,22 +44,43 @@ SUBDIRS = ("cache", "keys", "ledger", "spool", "proposals", "backups", "logs")
 DATA_HOME_ENV = "XDG_DATA_HOME"
 
 
+#: What marks a project root, strongest evidence first (`find_root`): our state directory (the
+#: project was initialised), Claude Code's and Codex's project settings folders, the policy, git.
+ROOT_EVIDENCE = (STATE_TOP, ".claude", ".codex", "CLAUDE.md", ".git")
+
+
+def find_root(start: str, environ: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """(project root, the evidence that marks it) for a path inside a project, as git finds its
+    repository: for each kind of evidence in `ROOT_EVIDENCE` order, the nearest directory at or
+    above `start` that holds it wins. The user's own config folders (``~/.claude``,
+    ``$CLAUDE_CONFIG_DIR``, ``~/.codex``, ``$CODEX_HOME``) are not evidence. No evidence at all:
+    `start` itself, and "" as the evidence."""
+    env = os.environ if environ is None else environ
+    start = os.path.abspath(start)
+    home = env.get("HOME") or os.path.expanduser("~")
+    not_projects = {os.path.join(home, ".claude"), os.path.join(home, ".codex")}
+    not_projects.update(os.path.abspath(env[name]) for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME") if env.get(name))
+    for evidence in ROOT_EVIDENCE:
+        here = start
+        while True:
+            candidate = os.path.join(here, evidence)
+            if os.path.lexists(candidate) and candidate not in not_projects:
+                return here, evidence
+            parent = os.path.dirname(here)
+            if parent == here:
+                break
+            here = parent
+    return start, ""
+
+
 def project_dir(environ: Mapping[str, str] | None = None, event_cwd: str = "") -> str:
-    """The project root for a hook call (absolute)."""
+    """The project root for a hook call or a command (absolute): the environment's, else found."""
     env = os.environ if environ is None else environ
     for name in PROJECT_DIR_ENVS:
         value = env.get(name, "")
         if value:
             return os.path.abspath(value)
-    start = os.path.abspath(event_cwd or os.getcwd())
-    here = start
-    while True:
-        if os.path.isdir(os.path.join(here, STATE_TOP)):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return start
-        here = parent
+    return find_root(event_cwd or os.getcwd(), env)[0]
 
 
 def state_dir(project: str, environ: Mapping[str, str] | None = None) -> str:

@@ -15,17 +15,20 @@ the user's own hooks and the state directory (the ledger and its key are audit d
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import os
 import time
 
 from cf_guidance.errors import InstallError
-from cf_guidance.state import STATE_TOP, StateLayout
+from cf_guidance.hooks.commands import COMMANDS, PRE
+from cf_guidance.state import STATE_TOP, SUBDIRS, StateLayout
 
 from . import settings as settings_file
 from .report import FileChange, InstallReport
-from .wiring import AGENTS, CLAUDE, CODEX, SETTINGS_FILES, WIRING, launcher_path
+from .wiring import (AGENTS, CLAUDE, CODEX, DENY, IF_MISSING, LOCAL, PROJECT, SETTINGS_FILES, WIRING, handler_for,
+                     launcher_path, parse, settings_path)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -144,17 +147,49 @@ def _gitignore_plan(target: str) -> tuple[str | None, str, list[str]]:
     return old, prefix + "\n".join(added) + "\n", added
 
 
-def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool = False) -> InstallReport:
-    """Wire cf-guidance into the repository at `target` (see module doc); verify unless told not to."""
+def _shown(path: str, root: str) -> str:
+    """`path` as reports show it: relative inside the project, absolute elsewhere (user scope)."""
+    rel = os.path.relpath(path, root)
+    return path if rel.startswith(os.pardir) else rel
+
+
+def wired_mode(path: str) -> str:
+    """The answer to a missing installation that the wiring in `path` already chose ("" if none)."""
+    try:
+        current, _ = settings_file.load(path)
+    except InstallError:
+        return ""
+    for groups in (current.get("hooks") or {}).values():
+        for group in groups:
+            for handler in group.get("hooks", []):
+                parsed = parse(handler.get("command")) if isinstance(handler, dict) else None
+                if parsed is not None and parsed.form != "unguarded" and COMMANDS[parsed.name].kind == PRE:
+                    return parsed.if_missing
+    return ""
+
+
+def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool = False, *,
+            scope: str = PROJECT, if_missing: str | None = None) -> InstallReport:
+    """Wire cf-guidance into the repository at `target` (see module doc); verify unless told not to.
+
+    `scope` picks the settings file (wiring module doc); `if_missing` what a pre-tool hook answers
+    when the installation is missing or broken: "deny" or "warn" (default: what the wiring there
+    already says, else "deny"). Nothing is left half-written: a failure undoes what this run wrote.
+    """
     root = _target(target)
     agents = agents_for(agent)
+    if if_missing is not None and if_missing not in IF_MISSING:
+        raise InstallError(f"unknown --if-missing {if_missing!r}; use deny or warn")
     layout = StateLayout.for_project(root)
     manifest = _load_manifest(layout)
     plan = _Plan(root)
+    modes = []
     for name in agents:
-        path = os.path.join(root, SETTINGS_FILES[name])
+        path = settings_path(scope, name, root)
         current, text = settings_file.load(path)
-        merged = settings_file.merge(current, WIRING[name])
+        mode = if_missing or wired_mode(path) or DENY
+        modes.append(mode)
+        merged = settings_file.merge(current, WIRING[name], functools.partial(handler_for, scope=scope, if_missing=mode))
         plan.add(path, text, text if (merged == current and text is not None) else settings_file.render(merged))
     local = os.path.join(root, LOCAL_POLICY)
     local_old = _read(local)
@@ -162,46 +197,60 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
     gitignore_old, gitignore_new, gitignore_added = _gitignore_plan(root)
     plan.add(os.path.join(root, GITIGNORE), gitignore_old, gitignore_new)
 
-    report = InstallReport(target=root, agents=list(agents), state_dir=layout.root, dry_run=dry_run)
+    report = InstallReport(target=root, agents=list(agents), state_dir=layout.root, dry_run=dry_run, scope=scope,
+                           if_missing=modes[0])
     if dry_run:
         report.diff = plan.diff()
         if not os.path.isdir(layout.root):
             report.notes.append(f"would create {layout.root} and {layout.ledger_key} (mode 0600)")
         return report
 
-    layout.ensure()
-    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "%06d" % (time.time_ns() // 1000 % 1_000_000)
-    created = set(manifest.get("created") or [])
-    originals = dict(manifest.get("originals") or {})
-    for path, old, new in plan.files:
-        rel = os.path.relpath(path, root)
-        if old == new:
-            report.changes.append(FileChange(path=rel, action="unchanged"))
-            continue
-        backup = None
-        if old is not None:
-            backup = os.path.join(layout.backups, rel.lstrip(".").replace(os.sep, "__") + f".{stamp}.bak")
-            settings_file.write_atomic(backup, old, 0o600)
-            originals.setdefault(rel, os.path.relpath(backup, layout.root))
-        else:
-            created.add(rel)
-        settings_file.write_atomic(path, new)
-        report.changes.append(FileChange(path=rel, action="created" if old is None else "updated",
-                                         backup=os.path.relpath(backup, root) if backup else None))
-    report.changes.append(_ensure_key(layout, root))
-    _compile_bytecode()
+    undo = _Undo()
+    try:
+        undo.make_dirs(layout)
+        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime()) + "%06d" % (time.time_ns() // 1000 % 1_000_000)
+        created = set(manifest.get("created") or [])
+        originals = dict(manifest.get("originals") or {})
+        for path, old, new in plan.files:
+            shown = _shown(path, root)
+            if old == new:
+                report.changes.append(FileChange(path=shown, action="unchanged"))
+                continue
+            backup = None
+            if old is not None:
+                flat = shown.strip(os.sep).lstrip(".").replace(os.sep, "__")
+                backup = os.path.join(layout.backups, flat + f".{stamp}.bak")
+                undo.write(backup, None, old, 0o600)
+                originals.setdefault(shown, os.path.relpath(backup, layout.root))
+            else:
+                created.add(shown)
+            undo.write(path, old, new)
+            report.changes.append(FileChange(path=shown, action="created" if old is None else "updated",
+                                             backup=os.path.relpath(backup, root) if backup else None))
+        report.changes.append(undo.key(layout, root))
 
-    new_manifest = dict(manifest)
-    new_manifest["version"] = MANIFEST_VERSION
-    new_manifest["agents"] = sorted(set(manifest.get("agents") or []) | set(agents))
-    new_manifest["created"] = sorted(created)
-    new_manifest["originals"] = originals
-    new_manifest["gitignore_lines"] = list(manifest.get("gitignore_lines") or []) + gitignore_added
-    if local_old is None:
-        new_manifest["local_stub_sha256"] = _sha256(LOCAL_STUB)
-    manifest_text = json.dumps(new_manifest, indent=2, sort_keys=True) + "\n"
-    if _read(layout.install_manifest) != manifest_text:
-        settings_file.write_atomic(layout.install_manifest, manifest_text, 0o600)
+        new_manifest = dict(manifest)
+        new_manifest["version"] = MANIFEST_VERSION
+        new_manifest["agents"] = sorted(set(manifest.get("agents") or []) | set(agents))
+        new_manifest["scopes"] = sorted(set(manifest.get("scopes") or [PROJECT]) | {scope})
+        new_manifest["created"] = sorted(created)
+        new_manifest["originals"] = originals
+        new_manifest["gitignore_lines"] = list(manifest.get("gitignore_lines") or []) + gitignore_added
+        if local_old is None:
+            new_manifest["local_stub_sha256"] = _sha256(LOCAL_STUB)
+        manifest_text = json.dumps(new_manifest, indent=2, sort_keys=True) + "\n"
+        old_manifest = _read(layout.install_manifest)
+        if old_manifest != manifest_text:
+            undo.write(layout.install_manifest, old_manifest, manifest_text, 0o600)
+    except OSError as exc:
+        undo.roll_back()
+        where = exc.filename or layout.root
+        raise InstallError(f"cannot write {where}: {exc.strerror or exc}; nothing was changed "
+                           "(make it writable and run init again)") from None
+    except BaseException:
+        undo.roll_back()
+        raise
+    _compile_bytecode()
     if CODEX in agents and not verify:
         report.notes.append(
             "codex runs project hooks only in a trusted project and once each hook is trusted: "
@@ -210,8 +259,64 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
     if verify:
         from .verify import verify as run_verify
 
-        report.verify = run_verify(root, agent=agent)
+        report.verify = run_verify(root, agent=agent, scope=scope)
     return report
+
+
+class _Undo:
+    """What one init run created or replaced, so a failure half-way can put everything back."""
+
+    def __init__(self) -> None:
+        self.files: list[tuple[str, str | None, int]] = []  # (path, old text or None, old mode)
+        self.dirs: list[str] = []  # created by this run, deepest last
+
+    def make_dirs(self, layout: StateLayout) -> None:
+        for path in (layout.root,) + tuple(getattr(layout, name) for name in SUBDIRS):
+            self._create_dirs(path, 0o700)
+
+    def _create_dirs(self, path: str, mode: int) -> None:
+        """Create `path` and its missing parents, remembering each for `roll_back`."""
+        missing = []
+        here = path
+        while not os.path.isdir(here):
+            missing.append(here)
+            parent = os.path.dirname(here)
+            if parent == here:
+                break
+            here = parent
+        for directory in reversed(missing):
+            os.mkdir(directory, mode)
+            self.dirs.append(directory)
+
+    def write(self, path: str, old: str | None, new: str, mode: int = 0o644) -> None:
+        try:
+            old_mode = os.stat(path).st_mode & 0o777
+        except FileNotFoundError:
+            old_mode = -1
+        self._create_dirs(os.path.dirname(path), 0o777)
+        self.files.append((path, old if old_mode >= 0 else None, old_mode))
+        settings_file.write_atomic(path, new, mode)
+
+    def key(self, layout: StateLayout, root: str) -> FileChange:
+        change = _ensure_key(layout, root)
+        if change.action == "created":
+            self.files.append((layout.ledger_key, None, -1))
+        return change
+
+    def roll_back(self) -> None:
+        for path, old, mode in reversed(self.files):
+            try:
+                if old is None:
+                    os.unlink(path)
+                else:
+                    settings_file.write_atomic(path, old, mode)
+            except OSError:
+                pass  # it was never written
+        for directory in reversed(self.dirs):
+            try:
+                os.rmdir(directory)
+            except OSError:
+                pass
 
 
 def _compile_bytecode() -> None:
@@ -240,29 +345,34 @@ def _ensure_key(layout: StateLayout, root: str) -> FileChange:
     return FileChange(path=rel, action="created", detail="mode 0600")
 
 
-def uninstall(target: str) -> InstallReport:
-    """Take out what init added; the user's hooks, the state directory and its key stay."""
+def uninstall(target: str, scopes: tuple[str, ...] = (PROJECT, LOCAL)) -> InstallReport:
+    """Take out what init added in `scopes` (by default the project's own files, not the user's
+    settings); the user's hooks, the state directory and its key stay."""
     root = _target(target)
     layout = StateLayout.for_project(root)
+    initialised = os.path.isdir(layout.root)
     manifest = _load_manifest(layout)
     created = set(manifest.get("created") or [])
     report = InstallReport(target=root, agents=list(manifest.get("agents") or []), state_dir=layout.root)
-    for name in AGENTS:
-        rel = SETTINGS_FILES[name]
-        path = os.path.join(root, rel)
-        current, text = settings_file.load(path)
-        if text is None:
-            continue
-        remaining = settings_file.unmerge(current)
-        if remaining == current:
-            report.changes.append(FileChange(path=rel, action="unchanged"))
-        elif not remaining and rel in created:
-            os.unlink(path)
-            _remove_empty_dir(os.path.dirname(path), root)
-            report.changes.append(FileChange(path=rel, action="removed"))
-        else:
-            settings_file.write_atomic(path, _original_text(layout, manifest, rel, remaining))
-            report.changes.append(FileChange(path=rel, action="updated", detail="our hooks removed, yours kept"))
+    for scope in scopes:
+        for name in AGENTS:
+            if scope == LOCAL and name == CODEX:
+                continue
+            path = settings_path(scope, name, root)
+            shown = _shown(path, root)
+            current, text = settings_file.load(path)
+            if text is None:
+                continue
+            remaining = settings_file.unmerge(current)
+            if remaining == current:
+                report.changes.append(FileChange(path=shown, action="unchanged"))
+            elif not remaining and shown in created:
+                os.unlink(path)
+                _remove_empty_dir(os.path.dirname(path), root)
+                report.changes.append(FileChange(path=shown, action="removed"))
+            else:
+                settings_file.write_atomic(path, _original_text(layout, manifest, shown, remaining))
+                report.changes.append(FileChange(path=shown, action="updated", detail="our hooks removed, yours kept"))
 
     local = os.path.join(root, LOCAL_POLICY)
     local_text = _read(local)
@@ -283,14 +393,17 @@ def uninstall(target: str) -> InstallReport:
         drop.add(GITIGNORE_HEADER)
     _remove_gitignore_lines(root, drop, GITIGNORE in created, report)
     _stop_hook_servers(layout)
-    report.notes.append(
-        f"kept {os.path.relpath(layout.root, root)}/: it holds the ledger and its key; "
-        "delete it yourself when you no longer need the audit trail"
-    )
+    if initialised:
+        report.notes.append(
+            f"kept {_shown(layout.root, root)}/: it holds the ledger and its key; "
+            "delete it yourself when you no longer need the audit trail"
+        )
+    elif not report.changes:
+        report.notes.append(f"nothing to remove: cf-guidance was never set up in {root}")
     manifest["agents"] = []
     manifest["gitignore_lines"] = [line for line in lines if line not in drop]
     manifest["created"] = sorted(rel for rel in created if os.path.exists(os.path.join(root, rel)))
-    if os.path.isdir(layout.root):
+    if initialised:
         settings_file.write_atomic(layout.install_manifest, json.dumps(manifest, indent=2, sort_keys=True) + "\n", 0o600)
     return report
 

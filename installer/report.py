@@ -48,10 +48,22 @@ class VerifyReport(BaseModel):
         return "\n".join(lines)
 
 
+#: What each scope's wiring means for the user, said after init.
+_SCOPE_LINES = {
+    "project": "scope project: commit .claude/settings.json (and .codex/hooks.json, .gitignore); every clone runs "
+               "cf-guidance-hook from PATH or ~/.local/bin",
+    "local": "scope local: .claude/settings.local.json names this machine's installation and stays out of git",
+    "user": "scope user: your own settings name this machine's installation; every project you open is guarded",
+}
+
+
 class InstallReport(BaseModel):
     target: str
     agents: list[str]
     state_dir: str
+    scope: str = "project"
+    #: What a pre-tool hook answers when the installation is missing or broken: "deny" or "warn".
+    if_missing: str = "deny"
     dry_run: bool = False
     changes: list[FileChange] = Field(default_factory=list)
     diff: str = ""
@@ -68,6 +80,7 @@ class InstallReport(BaseModel):
             return "\n".join(head + [self.diff.rstrip() or "(no changes)"] + self.notes)
         lines = [f"{change.action:<9} {change.path}" + (f"  (backup: {change.backup})" if change.backup else "")
                  + (f"  {change.detail}" if change.detail else "") for change in self.changes]
+        lines.append(_SCOPE_LINES.get(self.scope, "") + f"; where cf-guidance is missing or broken, pre-tool hooks {self.if_missing}")
         lines += self.notes
         if self.verify is not None:
             lines.append(self.verify.text())

@@ -17,11 +17,15 @@ import os
 from cf_guidance import _atomic
 from cf_guidance.errors import InstallError
 
-from .wiring import Wire, handler_for, our_command_name
+from .wiring import Wire, our_command_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
+
+    #: A hook command name -> the handler object to write for it.
+    HandlerFor = Callable[[str], dict[str, Any]]
 
 
 def render(settings: dict[str, Any]) -> str:
@@ -70,8 +74,8 @@ def _shape_problem(settings: object) -> str:
     return ""
 
 
-def merge(settings: dict[str, Any], wires: tuple[Wire, ...]) -> dict[str, Any]:
-    """`settings` with exactly our `wires` installed; everything else kept as it was."""
+def merge(settings: dict[str, Any], wires: tuple[Wire, ...], handler_for: HandlerFor) -> dict[str, Any]:
+    """`settings` with exactly our `wires` installed (handlers from `handler_for`); everything else kept."""
     out = copy.deepcopy(settings)
     hooks = out.setdefault("hooks", {})
     wanted = {(wire.event, wire.matcher, wire.name): wire for wire in wires}
@@ -89,7 +93,7 @@ def merge(settings: dict[str, Any], wires: tuple[Wire, ...]) -> dict[str, Any]:
                 key = (event, matcher, name)
                 if key in wanted and key not in placed:
                     placed.add(key)
-                    handlers.append(_updated(handler, name))
+                    handlers.append(_updated(handler, handler_for(name)))
                 # else: ours but no longer wanted (or a duplicate): dropped
             if handlers or not group["hooks"]:
                 group["hooks"] = handlers
@@ -110,10 +114,10 @@ def merge(settings: dict[str, Any], wires: tuple[Wire, ...]) -> dict[str, Any]:
     return out
 
 
-def _updated(handler: dict[str, Any], name: str) -> dict[str, Any]:
+def _updated(handler: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
     """Our handler with today's command and timeout; other keys (a user's statusMessage) kept."""
     updated = dict(handler)
-    updated.update(handler_for(name))
+    updated.update(ours)
     return updated
 
 

@@ -1,11 +1,16 @@
 """`cf-guidance verify`: prove the wired hooks protect the repository.
 
-The smoke test pipes events through the exact command string written into the settings
-file (run with `bash -c`, as the agent runs it, from the project directory): a
+verify finds every settings file that wires cf-guidance for the project (project, local and
+user scope, see wiring) and checks each. The smoke test pipes events through the exact command
+string written there (run with `bash -c`, as the agent runs it, from the project directory): a
 catastrophic command must be denied, a safe one allowed with no output, a command that a
-CLAUDE.md rule denies (when the policy has one) denied, and a post event accepted
-silently. For Codex it also reads the user's Codex config to say whether the project and
-the hooks are trusted, because Codex skips untrusted hooks without a word.
+CLAUDE.md rule denies (when the policy has one) denied by that rule, and a post event accepted
+silently. Then the same pre-tool command runs with the installation out of reach (a portable
+command with an empty PATH and HOME, an absolute one with its interpreter renamed): it must
+answer as the wiring chose (a denial, or a visible warning), never a silent allow. The policy
+must compile: a CLAUDE.md that cannot be read leaves only the built-in checks. For Codex it
+also reads the user's Codex config to say whether the project and the hooks are trusted,
+because Codex skips untrusted hooks without a word.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 import os
 import shlex
 import subprocess
+import tempfile
 
 from cf_guidance._statefile import state_problem
 from cf_guidance.errors import InstallError
@@ -21,30 +27,82 @@ from cf_guidance.state import SMOKE_SESSION, StateLayout
 
 from . import settings as settings_file
 from .report import WARNING, VerifyReport
-from .wiring import CLAUDE, CODEX, SETTINGS_FILES, WIRING, our_command_name
+from .wiring import (
+    CLAUDE,
+    CODEX,
+    DENY,
+    LOCAL,
+    PORTABLE_FIX,
+    PROJECT,
+    SCOPES,
+    TOOL,
+    TOOL_FALLBACK_DIR,
+    WIRING,
+    codex_home,
+    our_command_name,
+    parse,
+    settings_path,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from .wiring import Parsed
+
 DANGEROUS = "rm -rf /"
 SAFE = "echo cf-guidance-verify"
 SMOKE_TIMEOUT_S = 60
 _GLOB_CHARS = "*?["
+#: How many of the policy's command bans verify tries for one that the ban itself decides.
+_POLICY_EXAMPLES = 20
 
 
-def verify(target: str, agent: str | None = None) -> VerifyReport:
-    """Check the repository at `target`; `agent` None checks the agents init wired there."""
-    from .install import _target, agents_for, installed_agents
+def verify(target: str, agent: str | None = None, scope: str | None = None) -> VerifyReport:
+    """Check the repository at `target`: every scope and agent wired there (or just `scope`/`agent`)."""
+    from .install import _target, agents_for
 
     root = _target(target)
-    agents = agents_for(agent) if agent else installed_agents(root)
-    report = VerifyReport(target=root, agents=list(agents))
+    agents = agents_for(agent) if agent else (CLAUDE, CODEX)
+    scopes = (scope,) if scope else SCOPES
+    report = VerifyReport(target=root, agents=[])
     layout = StateLayout.for_project(root)
     _check_state(report, layout)
-    for name in agents:
-        _check_agent(report, root, name)
+    _check_policy(report, root)
+    found = []
+    for where in scopes:
+        for name in agents:
+            if where == LOCAL and name == CODEX:
+                continue
+            path = settings_path(where, name, root)
+            try:
+                current, text = settings_file.load(path)
+            except InstallError as exc:  # malformed file
+                report.add(f"{_label(name, where)}: {path}", False, str(exc))
+                continue
+            if text is not None and settings_file.installed_names(current):
+                found.append((where, name, path, current))
+            elif agent and scope:  # asked for exactly this one
+                report.add(f"{_label(name, where)}: hooks wired in {path}", False,
+                           f"not wired; run `cf-guidance init --agent {name} --scope {where}`")
+    if not found and not (agent and scope):
+        report.add("hooks wired", False, "no settings file wires cf-guidance for this project (checked the "
+                   f"{'/'.join(scopes)} scope); run `cf-guidance init`")
+    wired_in: dict[str, list[str]] = {}
+    for where, name, _, _ in found:
+        wired_in.setdefault(name, []).append(where)
+    for name, places in wired_in.items():
+        if len(places) > 1:
+            report.add(f"{name}: wired once", False, f"wired in the {' and '.join(places)} scope: every event runs each; "
+                       f"remove one with `cf-guidance uninstall --scope {places[-1]}`", WARNING)
+    report.agents = sorted(wired_in)
+    for where, name, path, current in found:
+        _check_agent(report, root, name, where, path, current)
     return report
+
+
+def _label(agent: str, scope: str) -> str:
+    return agent if scope == PROJECT else f"{agent} ({scope})"
 
 
 def _check_state(report: VerifyReport, layout: StateLayout) -> None:
@@ -61,32 +119,88 @@ def _check_state(report: VerifyReport, layout: StateLayout) -> None:
     report.add("ledger key", ok, f"mode {mode:04o}, {info.st_size} bytes" + ("" if ok else "; want mode 0600 and 32 bytes"))
 
 
-def _check_agent(report: VerifyReport, root: str, agent: str) -> None:
-    rel = SETTINGS_FILES[agent]
-    path = os.path.join(root, rel)
-    try:
-        current, text = settings_file.load(path)
-    except InstallError as exc:  # malformed file
-        report.add(f"{agent}: {rel}", False, str(exc))
+def _check_policy(report: VerifyReport, root: str) -> None:
+    """The policy compiles: otherwise the hooks apply only the built-in checks, and say so on every call."""
+    from cf_guidance.policy.compiler import compile_project
+
+    bundle = compile_project(root)
+    errors = [d for d in bundle.get("diagnostics") or () if d.get("level") == "error"]
+    if errors:
+        first = errors[0]
+        report.add("policy compiles", False, f"{first.get('source')}: {first.get('message')} (until it is fixed only "
+                   "the built-in checks apply; `cf-guidance compile` lists every error)")
         return
-    if text is None:
-        report.add(f"{agent}: {rel}", False, f"{rel} is missing; run `cf-guidance init --agent {agent}`")
-        return
+    present = [source["name"] for source in bundle.get("sources") or () if source.get("exists")]
+    rules = len(bundle.get("rules") or ())
+    report.add("policy compiles", True, f"{', '.join(present)}: {rules} rule(s)" if present else
+               "no CLAUDE.md: only the built-in checks apply")
+
+
+def _check_agent(report: VerifyReport, root: str, agent: str, scope: str, path: str, current: dict[str, Any]) -> None:
+    label = _label(agent, scope)
     installed = settings_file.installed_names(current)
     missing = [w.name for w in WIRING[agent] if (w.event, w.matcher, w.name) not in installed]
-    if not report.add(f"{agent}: hooks wired in {rel}", not missing,
-                      f"missing: {', '.join(missing)}; run `cf-guidance init --agent {agent}`" if missing
+    if not report.add(f"{label}: hooks wired in {path}", not missing,
+                      f"missing: {', '.join(missing)}; run `cf-guidance init --agent {agent} --scope {scope}`" if missing
                       else f"{len(installed)} hook(s)"):
         return
     commands = {name: command for (_, _, name), command in installed.items()}
-    argv = shlex.split(commands["pre-bash"])
-    absent = [part for part in (argv[0], argv[-2]) if not os.path.exists(part)]
-    if not report.add(f"{agent}: interpreter and launcher exist", not absent,
-                      f"missing: {', '.join(absent)}; run `cf-guidance init` again from the installed venv" if absent else argv[0]):
+    parsed = parse(commands["pre-bash"])
+    assert parsed is not None  # installed_names only lists our commands
+    if not report.add(f"{label}: a missing installation is never a silent allow", parsed.form != "unguarded",
+                      f"{path} was written by an older init: its commands exit 127 when the venv is gone, which the "
+                      f"client reads as allow; run `cf-guidance init --scope {scope}` again" if parsed.form == "unguarded" else ""):
         return
-    _smoke(report, root, agent, commands)
+    if not _check_installation(report, label, parsed, root, agent):
+        return
+    _smoke(report, root, agent, label, commands)
+    _check_missing_answer(report, root, agent, label, commands["pre-bash"], parsed)
     if agent == CODEX:
-        _codex_trust(report, root, current)
+        _codex_trust(report, root, current, path)
+
+
+def find_tool(environ: dict[str, str] | None = None) -> str:
+    """Where a portable command finds `cf-guidance-hook` (PATH, then ~/.local/bin), or ""."""
+    script = f'PATH="$PATH:{TOOL_FALLBACK_DIR}"; command -v {TOOL}'
+    done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, env=environ, check=False)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def _check_installation(report: VerifyReport, label: str, parsed: Parsed, root: str, agent: str) -> bool:
+    if parsed.form == "portable":
+        tool = find_tool()
+        return report.add(f"{label}: {TOOL} found", bool(tool), tool or f"not on PATH or in ~/.local/bin: {PORTABLE_FIX} "
+                          "(or wire absolute paths for this machine only: `cf-guidance init --scope local`)")
+    absent = [part for part in (parsed.python, parsed.launcher) if not os.path.exists(part)]
+    return report.add(f"{label}: interpreter and launcher exist", not absent,
+                      f"missing: {', '.join(absent)}; run `cf-guidance init` again from the installed venv" if absent
+                      else parsed.python)
+
+
+def _check_missing_answer(report: VerifyReport, root: str, agent: str, label: str, command: str, parsed: Parsed) -> None:
+    """Run the wired pre-bash command with the installation out of reach: the answer must be the
+    one the wiring chose, with a line saying what to do, never a silent allow."""
+    with tempfile.TemporaryDirectory(prefix="cf-guidance-verify-") as empty:
+        env: dict[str, str] = {}
+        if parsed.form == "portable":
+            env = {"PATH": empty, "HOME": empty}
+        else:  # the interpreter renamed to a path that does not exist
+            command = command.replace(shlex.quote(parsed.python), shlex.quote(os.path.join(empty, "gone", "python")))
+        result = run_hook(command, _bash_event(root, agent, SAFE), root, agent, env=env)
+    verdict, reason = verdict_of(result)
+    if parsed.if_missing == DENY:
+        ok = verdict == "deny" and "install" in reason
+        want = "a denial saying how to install it"
+    else:
+        ok = verdict == "warn" and "install" in reason
+        want = "a visible warning saying how to install it"
+    report.add(f"{label}: without the installation, pre-tool hooks answer {parsed.if_missing}", ok,
+               (reason[:200] if ok else f"got {verdict} ({reason[:200] or 'no output'}); want {want}: "
+                f"run `cf-guidance init --scope {_scope_of(label)}` again"))
+
+
+def _scope_of(label: str) -> str:
+    return label[label.index("(") + 1:-1] if label.endswith(")") else PROJECT
 
 
 def _event(root: str, agent: str, hook_event: str, **fields: Any) -> dict[str, Any]:
@@ -98,17 +212,22 @@ def _event(root: str, agent: str, hook_event: str, **fields: Any) -> dict[str, A
     return event
 
 
-def run_hook(command: str, event: dict[str, Any], root: str, agent: str) -> subprocess.CompletedProcess[str]:
-    """Run a wired command as the agent does: through a shell, event JSON on stdin, from the project."""
+def run_hook(command: str, event: dict[str, Any], root: str, agent: str,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run a wired command as the agent does: through a shell, event JSON on stdin, from the project
+    (`env`: variables to change)."""
+    overrides = env or {}
     env = dict(os.environ)
+    env.update(overrides)
     env.pop("GUIDANCE_STATE_DIR", None)
     if agent == CLAUDE:
         env["CLAUDE_PROJECT_DIR"] = root
     else:  # Codex sets no project variable; the hook finds the project from its cwd
         env.pop("CLAUDE_PROJECT_DIR", None)
         env.pop("GUIDANCE_PROJECT_DIR", None)
+    shell = "/bin/sh" if agent == CLAUDE else "/bin/bash"  # what each client runs its hook commands with
     return subprocess.run(
-        ["bash", "-c", command], input=json.dumps(event) + "\n", capture_output=True, text=True,
+        [shell, "-c", command], input=json.dumps(event) + "\n", capture_output=True, text=True,
         cwd=root, env=env, timeout=SMOKE_TIMEOUT_S, check=False,
     )
 
@@ -144,34 +263,45 @@ def _bash_event(root: str, agent: str, command: str) -> dict[str, Any]:
     return _event(root, agent, "PreToolUse", tool_name="Bash", tool_input={"command": command}, tool_use_id=_tool_use_id())
 
 
-def _smoke(report: VerifyReport, root: str, agent: str, commands: dict[str, str]) -> None:
+def _smoke(report: VerifyReport, root: str, agent: str, label: str, commands: dict[str, str]) -> None:
     pre = commands["pre-bash"]
     verdict, reason = verdict_of(run_hook(pre, _bash_event(root, agent, DANGEROUS), root, agent))
-    report.add(f"{agent}: hook denies `{DANGEROUS}`", verdict == "deny", reason[:200])
+    report.add(f"{label}: hook denies `{DANGEROUS}`", verdict == "deny", reason[:200])
     verdict, reason = verdict_of(run_hook(pre, _bash_event(root, agent, SAFE), root, agent))
-    report.add(f"{agent}: hook allows `{SAFE}` silently", verdict == "allow", reason[:200] or "exit 0, no output")
-    rule = _policy_example(root)
-    if rule is not None:
-        rule_id, command = rule
+    report.add(f"{label}: hook allows `{SAFE}` silently", verdict == "allow", reason[:200] or "exit 0, no output")
+    example = _policy_example(root)
+    if example is not None:
+        rule_id, command, decider = example
         verdict, reason = verdict_of(run_hook(pre, _bash_event(root, agent, command), root, agent))
-        report.add(f"{agent}: hook enforces CLAUDE.md rule {rule_id} on `{command}`", verdict == "deny", reason[:200])
+        ok = verdict == "deny" and reason.startswith(f"[{decider}]")
+        if decider == rule_id:
+            name = f"{label}: hook enforces CLAUDE.md rule {rule_id} on `{command}`"
+        else:  # the policy's bans all overlap a built-in gate, which decides first
+            name = f"{label}: hook denies `{command}` (CLAUDE.md rule {rule_id} bans it; built-in {decider} decides first)"
+        report.add(name, ok, reason[:200] if ok else f"got {verdict}: {reason[:200] or 'no output'}")
     post = commands["post-bash"]
     event = _event(root, agent, "PostToolUse", tool_name="Bash", tool_input={"command": SAFE},
                    tool_response={"stdout": "cf-guidance-verify\n", "stderr": "", "interrupted": False}, tool_use_id=_tool_use_id())
     result = run_hook(post, event, root, agent)
     ok = result.returncode == 0 and not result.stdout.strip()
-    report.add(f"{agent}: post-event hook returns silently", ok,
+    report.add(f"{label}: post-event hook returns silently", ok,
                "exit 0, no output" if ok else f"exit {result.returncode}: {(result.stdout + result.stderr).strip()[:200]}")
 
 
-def _policy_example(root: str) -> tuple[str, str] | None:
-    """(rule id, a command it denies) for the first command-deny rule of the project's policy."""
+def _policy_example(root: str) -> tuple[str, str, str] | None:
+    """(rule id, a command it bans, the rule that decides that command in-process) for the
+    policy's command bans. A ban that its own rule decides is preferred: one that a built-in
+    gate also covers (`git push --force`: DST012 decides first) proves less about the policy."""
     try:
+        from cf_guidance.engine import evaluate
+        from cf_guidance.event import normalise
         from cf_guidance.policy.cache import load_bundle
 
         bundle = load_bundle(root)
-    except Exception:  # no policy, or one that does not compile: the smoke test above covers the hook
+    except Exception:  # no policy, or one that does not compile: _check_policy says so
         return None
+    first: tuple[str, str, str] | None = None
+    tried = 0
     for check in bundle.get("checks") or ():
         pattern = check.get("pattern")
         if check.get("kind") != "command" or check.get("verdict") != "deny" or not isinstance(pattern, list):
@@ -183,9 +313,20 @@ def _policy_example(root: str) -> tuple[str, str] | None:
             words = words[:-1]
         if not words or any(c in words[0] for c in _GLOB_CHARS):
             continue
-        example = [_concrete(word) for word in words]
-        return str(check.get("rule") or check.get("id")), " ".join(shlex.quote(word) for word in example)
-    return None
+        rule_id = str(check.get("rule") or check.get("id"))
+        command = " ".join(shlex.quote(_concrete(word)) for word in words)
+        event = normalise({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": command},
+                           "cwd": root}, project_dir=root)
+        decision = evaluate(bundle, event)
+        if decision.verdict != "deny":
+            continue
+        if decision.rule == rule_id:
+            return rule_id, command, rule_id
+        first = first or (rule_id, command, decision.rule)
+        tried += 1
+        if tried >= _POLICY_EXAMPLES:
+            break
+    return first
 
 
 def _concrete(word: str) -> str:
@@ -220,11 +361,7 @@ _CODEX_EVENT_KEYS = {
 }
 
 
-def codex_home() -> str:
-    return os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
-
-
-def _codex_trust(report: VerifyReport, root: str, hooks_json: dict[str, Any]) -> None:
+def _codex_trust(report: VerifyReport, root: str, hooks_json: dict[str, Any], hooks_file: str) -> None:
     """Codex runs a project's hooks only in a trusted project and once each hook is trusted."""
     import tomllib
 
@@ -250,7 +387,6 @@ def _codex_trust(report: VerifyReport, root: str, hooks_json: dict[str, Any]) ->
         WARNING,
     )
     state = ((config.get("hooks") or {}).get("state") or {})
-    hooks_file = os.path.join(root, SETTINGS_FILES[CODEX])
     keys = []
     for event, groups in (hooks_json.get("hooks") or {}).items():
         for g, group in enumerate(groups):

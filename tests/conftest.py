@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+
+# The portable hook commands that `cf-guidance init` writes find `cf-guidance-hook` on PATH, as
+# they do for a user whose venv is active or who installed with pipx: put this venv's first.
+os.environ["PATH"] = os.path.dirname(os.path.abspath(sys.executable)) + os.pathsep + os.environ.get("PATH", "")
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus" / "claude-md"
 
@@ -63,3 +68,13 @@ _PACKAGE_PATH: str | None = None
 
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require_shared(path: Path) -> Path:
+    """`path` under ../shared (the corpus, the gold labels), or skip: a user's clone has no
+    ../shared. Under CI=true, where it is always beside the checkout, a missing one fails."""
+    if not path.exists():
+        if in_ci():
+            pytest.fail(f"CI=true but {path} is missing: CI runs with ../shared beside the checkout")
+        pytest.skip(f"needs {path} (../shared, beside the checkout); absent in this clone")
+    return path

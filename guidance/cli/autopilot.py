@@ -9,9 +9,9 @@ import click
 
 from cf_guidance.errors import ConfigError
 
-_TARGET = click.option(
-    "--target", default=".", show_default=True, type=click.Path(file_okay=False, path_type=Path), help="Repository root."
-)
+from . import target as project_target
+
+_TARGET = project_target.option(path_type=Path)
 
 
 def _suite(value: str | None) -> Path | Literal["derived"] | None:
@@ -245,7 +245,8 @@ def rollback_cmd(ctx: click.Context, target: Path | None, as_json: bool) -> None
     """Restore CLAUDE.md from the last autopilot backup (recorded in the ledger)."""
     from cf_guidance.autopilot.autopilot import Autopilot, Settings
 
-    report = Autopilot(Settings.resolve(target or ctx.obj["target"])).rollback()
+    root = Path(project_target.find(target).root) if target is not None else ctx.obj["target"]
+    report = Autopilot(Settings.resolve(root)).rollback()
     click.echo(report.model_dump_json(indent=2) if as_json else report.line())
     if report.decision != "rolled-back":
         ctx.exit(1)

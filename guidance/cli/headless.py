@@ -120,7 +120,9 @@ def _ledger_state_dir(target: Path | None, suite_dir: Path) -> Path | None:
     from cf_guidance.state import STATE_TOP, project_dir, state_dir
 
     if target is not None:
-        path = Path(state_dir(str(target.resolve())))
+        from . import target as project_target
+
+        path = Path(state_dir(project_target.find(target).root))
         if not path.is_dir():
             raise ConfigError(f"{target} has no cf-guidance state ({path}); run `cf-guidance init --target {target}` first")
         return path

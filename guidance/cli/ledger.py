@@ -16,25 +16,24 @@ import click
 
 from cf_guidance.errors import ConfigError
 
+from . import target as project_target
+
 EXIT_TAMPERED = 1
 EXIT_TORN = 3
 
-_TARGET = click.option(
-    "--target", default=None, type=click.Path(file_okay=False, path_type=Path),
-    help="Project directory (default: $CLAUDE_PROJECT_DIR, $GUIDANCE_PROJECT_DIR or the current directory).",
-)
+_TARGET = project_target.option(path_type=Path)
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 
 
-def _dirs(target: Path | None) -> tuple[str, str]:
-    """(project, state dir) for --target."""
-    from cf_guidance.state import project_dir, state_dir
+def _dirs(target: Path) -> tuple[str, str]:
+    """(project, state dir) for the project root --target resolved to."""
+    from cf_guidance.state import state_dir
 
-    project = str(target.resolve()) if target is not None else project_dir()
+    project = str(target)
     return project, state_dir(project)
 
 
-def _ledger(target: Path | None, *, must_exist: bool = True) -> Any:
+def _ledger(target: Path, *, must_exist: bool = True) -> Any:
     """The project's ledger. A missing one is an error, unless its witness remembers it (then
     `verify` reports the state directory as wiped)."""
     import os
@@ -88,7 +87,7 @@ def ledger_group() -> None:
               help="Also check against this exported witness (`cf-guidance ledger witness --out FILE`); repeatable.")
 @_JSON
 @click.pass_context
-def verify_cmd(ctx: click.Context, target: Path | None, witnesses: tuple[Path, ...], as_json: bool) -> None:
+def verify_cmd(ctx: click.Context, target: Path, witnesses: tuple[Path, ...], as_json: bool) -> None:
     """Check every record's hash, chain and HMAC, every signed checkpoint, and the ledger against its witness."""
     report = _ledger(target).verify([str(w) for w in witnesses])
     if as_json:
@@ -104,7 +103,7 @@ def verify_cmd(ctx: click.Context, target: Path | None, witnesses: tuple[Path, .
 @click.option("--tail", type=click.IntRange(min=1), default=None, help="Only the last N records.")
 @click.option("--session", default=None, help="Only records of this session id.")
 @_JSON
-def show_cmd(target: Path | None, tail: int | None, session: str | None, as_json: bool) -> None:
+def show_cmd(target: Path, tail: int | None, session: str | None, as_json: bool) -> None:
     """Print records (oldest first): seq, time, kind, session, agent, decision, what."""
     from collections import deque
 
@@ -137,7 +136,7 @@ def _show_line(record: dict[str, Any]) -> str:
 @ledger_group.command("export")
 @_TARGET
 @click.option("--out", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="File to write.")
-def export_cmd(target: Path | None, out: Path) -> None:
+def export_cmd(target: Path, out: Path) -> None:
     """Write records, signed checkpoints and public keys for an auditor (signs a final checkpoint)."""
     ledger = _ledger(target)
     result = ledger.export(out)
@@ -168,7 +167,7 @@ def verify_export_cmd(ctx: click.Context, file: Path, keys: tuple[str, ...], as_
 
 @ledger_group.command("repair")
 @_TARGET
-def repair_cmd(target: Path | None) -> None:
+def repair_cmd(target: Path) -> None:
     """Fix a torn last record left by a crash (quarantined, never deleted); refuses on tampering."""
     done, _ = _ledger(target).repair()
     click.echo(done)
@@ -176,7 +175,7 @@ def repair_cmd(target: Path | None) -> None:
 
 @ledger_group.command("checkpoint")
 @_TARGET
-def checkpoint_cmd(target: Path | None) -> None:
+def checkpoint_cmd(target: Path) -> None:
     """Sign a checkpoint at the current head now."""
     ledger = _ledger(target)
     checkpoint = ledger.checkpoint()
@@ -193,7 +192,7 @@ def _advance_witness(ledger: Any, **options: bool) -> None:
 @_TARGET
 @click.option("--replace-lost", is_flag=True,
               help="The key file is gone for good: declare the keys its records name lost (keys/lost.json) and go on under a new key.")
-def rotate_key_cmd(target: Path | None, replace_lost: bool) -> None:
+def rotate_key_cmd(target: Path, replace_lost: bool) -> None:
     """Retire the ledger key and checkpoint key (kept under keys/retired/ for verification) and create new ones."""
     from cf_guidance.ledger import keys
     from cf_guidance.ledger.store import Ledger
@@ -232,7 +231,7 @@ def _lost_key_ids(ledger: Any) -> list[str]:
 @click.option("--out", "out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the witness to FILE (commit it, or ship it elsewhere; check with `ledger verify --witness FILE`).")
 @click.option("--reset", is_flag=True, help="Accept the ledger as it is now (after you reviewed what `ledger verify` reported).")
-def witness_cmd(target: Path | None, out: Path | None, reset: bool) -> None:
+def witness_cmd(target: Path, out: Path | None, reset: bool) -> None:
     """Advance the ledger's witness (kept outside the state directory) and print what it saw."""
     import shutil
 
@@ -257,7 +256,7 @@ def witness_cmd(target: Path | None, out: Path | None, reset: bool) -> None:
 
 @ledger_group.command("public-key")
 @_TARGET
-def public_key_cmd(target: Path | None) -> None:
+def public_key_cmd(target: Path) -> None:
     """Print the checkpoint verifier keys (give them to auditors out of band)."""
     for key in _ledger(target, must_exist=False).verifier_keys():
         click.echo(key)
@@ -267,7 +266,7 @@ def public_key_cmd(target: Path | None) -> None:
 @click.argument("action", type=click.Choice(["status", "drain"]), default="status")
 @_TARGET
 @_JSON
-def jobs_cmd(action: str, target: Path | None, as_json: bool) -> None:
+def jobs_cmd(action: str, target: Path, as_json: bool) -> None:
     """Show the spool and the worker (status), or drain the spool now in the foreground (drain)."""
     from cf_guidance.ledger.status import quarantined, spool_state, worker_state
 
@@ -330,7 +329,7 @@ def _worker_line(worker: dict[str, Any]) -> str:
 @click.command("trust")
 @_TARGET
 @_JSON
-def trust_cmd(target: Path | None, as_json: bool) -> None:
+def trust_cmd(target: Path, as_json: bool) -> None:
     """Trust per agent of the recent sessions: score (recovered to now), tier, calls per minute, decisions."""
     from cf_guidance.ledger.status import trust_summary
 
@@ -352,7 +351,7 @@ def trust_cmd(target: Path | None, as_json: bool) -> None:
 @click.command("status")
 @_TARGET
 @_JSON
-def status_cmd(target: Path | None, as_json: bool) -> None:
+def status_cmd(target: Path, as_json: bool) -> None:
     """State paths, ledger size and head, last checkpoint, spool, worker, trust, env vars and files."""
     from cf_guidance.ledger.status import collect
 

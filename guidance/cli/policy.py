@@ -7,15 +7,16 @@ input: every input line gets exactly one output line.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any
 
 import click
 
-from cf_guidance.errors import EventError, PolicyError
+from cf_guidance.errors import EventError
 from cf_guidance.gates._base import LEVELS
 from cf_guidance.limits import MAX_EVENT_BYTES
+
+from . import target as project_target
 
 #: Tools whose single argument is a path (explain builds the event from TEXT).
 _PATH_FIELDS = {
@@ -28,24 +29,16 @@ _PATH_FIELDS = {
     "Glob": "pattern",
 }
 
-_target_option = click.option(
-    "--target",
-    type=click.Path(file_okay=False, dir_okay=True, path_type=str),
-    default=".",
-    show_default=True,
-    help="Project directory whose CLAUDE.md / CLAUDE.local.md is the policy.",
-)
+_target_option = project_target.option()
 _level_option = click.option(
     "--level", type=click.Choice(LEVELS), default=None, help="Override the policy level (default: the bundle's)."
 )
 
 
-def _bundle(target: str) -> dict[str, Any]:
+def _bundle(root: str) -> dict[str, Any]:
     from cf_guidance.policy.compiler import compile_project
 
-    if not os.path.isdir(target):
-        raise PolicyError(f"{target}: not a directory; pass --target with the project directory")
-    return compile_project(os.path.abspath(target))
+    return compile_project(root)
 
 
 @click.command("compile")
@@ -103,8 +96,8 @@ def explain_cmd(target: str, level: str | None, tool: str, as_json: bool, text: 
     from cf_guidance.engine import evaluate
     from cf_guidance.event import normalise
 
-    root = os.path.abspath(target)
-    bundle = _bundle(target)
+    root = target
+    bundle = _bundle(root)
     event = normalise(event_for(tool, text, root), project_dir=root)
     trace = Trace()
     decision = evaluate(bundle, event, level=level, tracer=trace)
@@ -180,8 +173,8 @@ def check_cmd(target: str, level: str | None, source: str) -> None:
     line gets {"decision": "error", "line": N, "reason": "line N: ..."}; the exit status is 1
     when any line was malformed. Blank lines are skipped.
     """
-    root = os.path.abspath(target)
-    bundle = _bundle(target)
+    root = target
+    bundle = _bundle(root)
     if source == "-":
         data = sys.stdin.buffer.read()
     else:

@@ -1,13 +1,15 @@
 """On a cache hit the wired hook imports only the standard library modules it needs.
 
-Runs the exact command `cf-guidance init` wrote into settings.json, under `python -X importtime`.
+Runs the interpreter and launcher of the absolute command `cf-guidance init --scope local` wrote
+into settings.local.json, under `python -X importtime`. (The portable command of the project
+scope runs the same code through `cf-guidance-hook` of a regular install:
+tests/installer/test_packaging.py checks that one.)
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
 import time
 from pathlib import Path
@@ -15,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from cf_guidance.installer import install
+from cf_guidance.installer.wiring import parse
 
 from .conftest import POLICY, bash
 
@@ -41,16 +44,18 @@ def wired(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, lis
     root = tmp_path_factory.mktemp("hot path") / "repo"  # a space in the path: quoting
     root.mkdir()
     (root / "CLAUDE.md").write_text(POLICY)
-    install(str(root), verify=False)  # also writes the CLAUDE.local.md stub
+    install(str(root), verify=False, scope="local")  # also writes the CLAUDE.local.md stub
     old = time.time() - 3600  # sources older than the cache's racy window: a hit is a stat, not a hash
     for name in ("CLAUDE.md", "CLAUDE.local.md"):
         os.utime(root / name, (old, old))
-    settings = json.loads((root / ".claude" / "settings.json").read_text())
+    settings = json.loads((root / ".claude" / "settings.local.json").read_text())
     commands = {}
     for event in ("PreToolUse", "PostToolUse"):
         for group in settings["hooks"][event]:
             if group.get("matcher") == "Bash":
-                commands[event] = shlex.split(group["hooks"][0]["command"])
+                parsed = parse(group["hooks"][0]["command"])
+                assert parsed is not None and parsed.form == "absolute"
+                commands[event] = [parsed.python, "-S", parsed.launcher, parsed.name]
     return root, commands
 
 

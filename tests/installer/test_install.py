@@ -14,7 +14,7 @@ from cf_guidance.errors import InstallError
 from cf_guidance.installer import install, uninstall, verify
 from cf_guidance.installer.install import LOCAL_STUB
 
-POLICY = "# Repo\n\n## Safety\n\n- Never run `git push --force`.\n"
+POLICY = "# Repo\n\n## Safety\n\n- Never run `git push --force`.\n- Never run `make deploy`.\n"
 USER_SETTINGS = '{"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}]}}'
 TRACKED = (".claude/settings.json", ".codex/hooks.json", "CLAUDE.local.md", ".gitignore",
            ".claude-flow/guidance/keys/ledger.key", ".claude-flow/guidance/install.json")
@@ -40,7 +40,7 @@ def test_init_wires_creates_and_verifies(repo: Path) -> None:
     assert report.ok, report.text()
     names = [check.name for check in report.verify.checks]  # type: ignore[union-attr]
     assert "claude: hook denies `rm -rf /`" in names
-    assert any("enforces CLAUDE.md rule" in name and "git push --force" in name for name in names)
+    assert any("enforces CLAUDE.md rule" in name and "make deploy" in name for name in names), names
     settings = json.loads((repo / ".claude/settings.json").read_text())
     assert set(settings["hooks"]) == {"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
                                       "SessionStart", "SessionEnd", "Stop", "PreCompact"}

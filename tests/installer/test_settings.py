@@ -9,7 +9,7 @@ import pytest
 
 from cf_guidance.errors import InstallError
 from cf_guidance.installer import settings
-from cf_guidance.installer.wiring import CLAUDE, CODEX, TIMEOUT_S, WIRING, command_for
+from cf_guidance.installer.wiring import CLAUDE, CODEX, LOCAL, TIMEOUT_S, WIRING, command_for, handler_for
 
 USER = {
     "model": "opus",
@@ -23,7 +23,7 @@ USER = {
 
 @pytest.mark.parametrize("agent", [CLAUDE, CODEX])
 def test_merge_adds_every_wire_and_keeps_the_users_hooks(agent: str) -> None:
-    merged = settings.merge(USER, WIRING[agent])
+    merged = settings.merge(USER, WIRING[agent], handler_for)
     assert merged["model"] == "opus" and merged["permissions"] == USER["permissions"]
     assert merged["hooks"]["PreToolUse"][0] == USER["hooks"]["PreToolUse"][0]
     assert merged["hooks"]["Notification"] == USER["hooks"]["Notification"]
@@ -39,30 +39,34 @@ def test_merge_adds_every_wire_and_keeps_the_users_hooks(agent: str) -> None:
 
 def test_merge_is_idempotent_and_does_not_mutate_its_input() -> None:
     before = copy.deepcopy(USER)
-    once = settings.merge(USER, WIRING[CLAUDE])
+    once = settings.merge(USER, WIRING[CLAUDE], handler_for)
     assert USER == before
-    assert settings.merge(once, WIRING[CLAUDE]) == once
-    assert settings.render(settings.merge(once, WIRING[CLAUDE])) == settings.render(once)
+    assert settings.merge(once, WIRING[CLAUDE], handler_for) == once
+    assert settings.render(settings.merge(once, WIRING[CLAUDE], handler_for)) == settings.render(once)
+
+
+def local(name: str) -> dict[str, object]:
+    return handler_for(name, LOCAL)
 
 
 def test_merge_updates_a_moved_installation_in_place_and_drops_stale_entries() -> None:
-    once = settings.merge(USER, WIRING[CLAUDE])
+    once = settings.merge(USER, WIRING[CLAUDE], local)
     moved = copy.deepcopy(once)
     for groups in moved["hooks"].values():
         for group in groups:
             for handler in group["hooks"]:
                 handler["command"] = handler["command"].replace("/hooks/launcher.py", "/old/hooks/launcher.py")
                 handler.setdefault("statusMessage", "kept")
-    moved["hooks"]["PreToolUse"].append({"matcher": "Zzz", "hooks": [{"type": "command", "command": command_for("pre-tool")}]})
-    again = settings.merge(moved, WIRING[CLAUDE])
+    moved["hooks"]["PreToolUse"].append({"matcher": "Zzz", "hooks": [{"type": "command", "command": command_for("pre-tool", LOCAL)}]})
+    again = settings.merge(moved, WIRING[CLAUDE], local)
     assert settings.installed_names(again) == settings.installed_names(once)
     assert [g.get("matcher") for g in again["hooks"]["PreToolUse"]] == [g.get("matcher") for g in once["hooks"]["PreToolUse"]]
     assert again["hooks"]["Stop"][0]["hooks"][0]["statusMessage"] == "kept"
 
 
 def test_unmerge_gives_back_the_users_settings() -> None:
-    assert settings.unmerge(settings.merge(USER, WIRING[CLAUDE])) == USER
-    assert settings.unmerge(settings.merge({}, WIRING[CODEX])) == {}
+    assert settings.unmerge(settings.merge(USER, WIRING[CLAUDE], handler_for)) == USER
+    assert settings.unmerge(settings.merge({}, WIRING[CODEX], handler_for)) == {}
 
 
 def test_a_user_hook_that_looks_similar_is_not_ours() -> None:
