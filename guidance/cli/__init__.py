@@ -2,7 +2,12 @@
 
 Subcommands load lazily (the table below maps a name to "module:attribute") so that
 `cf-guidance --help` and each command import only what they use. Library errors
-(`GuidanceError`) become one line on stderr and the error's exit code.
+(`GuidanceError`) and usage errors become one line on stderr.
+
+Exit codes, the same for every command: 0 ok; 1 a check failed (verify, init's verification,
+compile errors, `explain --exit-code` on deny/ask, `check` with malformed lines, a tampered
+ledger); 2 a usage error (a bad option, a --target that is not a directory, input that cannot
+be read, an invalid setting); 3 `ledger verify` found a torn last record; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -70,13 +75,20 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> Any:
     try:
-        return cli.main(args=argv, prog_name="cf-guidance", standalone_mode=False)
+        result = cli.main(args=argv, prog_name="cf-guidance", standalone_mode=False)
+        if isinstance(result, int) and result:  # a command's ctx.exit(N): the same code from any caller
+            sys.exit(result)
+        return result
     except GuidanceError as exc:
         click.echo(f"cf-guidance: {exc}", err=True)
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         click.echo("cf-guidance: aborted", err=True)
         sys.exit(130)
+    except click.UsageError as exc:  # one line, as every user mistake: what is wrong and where to look
+        command = exc.ctx.command_path if exc.ctx is not None else "cf-guidance"
+        click.echo(f"{command}: {exc.format_message()} (see `{command} --help`)", err=True)
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)

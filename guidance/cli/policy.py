@@ -89,8 +89,9 @@ def event_for(tool: str, text: str, cwd: str) -> dict[str, Any]:
 @_level_option
 @click.option("--tool", default="Bash", show_default=True, help="Tool the TEXT is given to (Bash: a command; Read/Write/Edit/...: a path).")
 @click.option("--json", "as_json", is_flag=True, help="Print the decision and its trace as JSON.")
+@click.option("--exit-code", is_flag=True, help="Exit 1 when the decision is deny or ask (for scripts).")
 @click.argument("text")
-def explain_cmd(target: str, level: str | None, tool: str, as_json: bool, text: str) -> None:
+def explain_cmd(target: str, level: str | None, tool: str, as_json: bool, exit_code: bool, text: str) -> None:
     """Show the decision for TEXT and why: each analysed segment, gate and rule."""
     from cf_guidance.decision import Trace
     from cf_guidance.engine import evaluate
@@ -103,8 +104,10 @@ def explain_cmd(target: str, level: str | None, tool: str, as_json: bool, text: 
     decision = evaluate(bundle, event, level=level, tracer=trace)
     if as_json:
         click.echo(json.dumps(decision.to_dict(), indent=2, ensure_ascii=False))
-        return
-    click.echo(render_explain(decision.to_dict(), tool, text))
+    else:
+        click.echo(render_explain(decision.to_dict(), tool, text))
+    if exit_code and decision.verdict in ("deny", "ask"):
+        raise click.exceptions.Exit(1)
 
 
 def render_explain(result: dict[str, Any], tool: str, text: str) -> str:
