@@ -131,7 +131,7 @@ def _check_policy(report: VerifyReport, root: str) -> None:
                    "the built-in checks apply; `cf-guidance compile` lists every error)")
         return
     present = [source["name"] for source in bundle.get("sources") or () if source.get("exists")]
-    rules = len(bundle.get("rules") or ())
+    rules = len(bundle.get("shards") or ())
     report.add("policy compiles", True, f"{', '.join(present)}: {rules} rule(s)" if present else
                "no CLAUDE.md: only the built-in checks apply")
 
@@ -169,12 +169,31 @@ def find_tool(environ: dict[str, str] | None = None) -> str:
 def _check_installation(report: VerifyReport, label: str, parsed: Parsed, root: str, agent: str) -> bool:
     if parsed.form == "portable":
         tool = find_tool()
-        return report.add(f"{label}: {TOOL} found", bool(tool), tool or f"not on PATH or in ~/.local/bin: {PORTABLE_FIX} "
-                          "(or wire absolute paths for this machine only: `cf-guidance init --scope local`)")
+        if not report.add(f"{label}: {TOOL} found", bool(tool), tool or f"not on PATH or in ~/.local/bin: {PORTABLE_FIX} "
+                          "(or wire absolute paths for this machine only: `cf-guidance init --scope local`)"):
+            return False
+        return report.add(f"{label}: {TOOL} can start", *_startable(tool))
     absent = [part for part in (parsed.python, parsed.launcher) if not os.path.exists(part)]
     return report.add(f"{label}: interpreter and launcher exist", not absent,
                       f"missing: {', '.join(absent)}; run `cf-guidance init` again from the installed venv" if absent
                       else parsed.python)
+
+
+def _startable(script: str) -> tuple[bool, str]:
+    """Whether the kernel can run `script`'s #! line: an interpreter path with a space cannot be one
+    (pip writes it as is), and a missing interpreter is an installation removed under its script."""
+    try:
+        with open(script, "rb") as handle:
+            first = handle.readline(512).decode("utf-8", "replace").rstrip("\n")
+    except OSError as exc:
+        return False, f"cannot read {script}: {exc.strerror}"
+    interpreter = first[2:].strip() if first.startswith("#!") else ""
+    if " " in interpreter and not os.path.exists(interpreter.split(" ")[0]):
+        return False, (f"its #! line names {interpreter!r}: a path with a space cannot start a script; install it where the "
+                       "path has none (pipx install ...) or use `cf-guidance init --scope local`")
+    if interpreter and not os.path.exists(interpreter.split(" ")[0]):
+        return False, f"its interpreter {interpreter} is gone; reinstall cf-guidance (pipx install --force ...)"
+    return True, interpreter
 
 
 def _check_missing_answer(report: VerifyReport, root: str, agent: str, label: str, command: str, parsed: Parsed) -> None:

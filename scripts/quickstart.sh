@@ -27,6 +27,9 @@ else
     printf '# Demo\n\n## Safety\n\n- Never run `git push --force`.\n' >"$DEMO/CLAUDE.md"
 fi
 
+# The committed wiring (init's default, --scope project) names no path of this machine: its hooks
+# find cf-guidance-hook on PATH, as they do after `pipx install .`. Here it is the venv's.
+export PATH="$VENV/bin:$PATH"
 echo "== cf-guidance init"
 "$VENV/bin/cf-guidance" init --target "$DEMO"
 
