@@ -16,8 +16,9 @@ import sysconfig
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-#: What a built wheel needs of the checkout (pyproject's package-dir, script-files, readme).
-BUILD_INPUTS = ("pyproject.toml", "README.md", "guidance", "hooks", "installer")
+#: What a build needs of the checkout (pyproject's package-dir and script-files, the readme, the
+#: in-tree build backend and the MANIFEST.in that ships it in an sdist).
+BUILD_INPUTS = ("pyproject.toml", "README.md", "MANIFEST.in", "guidance", "hooks", "installer", "scripts")
 
 
 def _run(argv: list[str]) -> subprocess.CompletedProcess[str]:
@@ -47,11 +48,18 @@ def build_wheel(workdir: Path) -> tuple[Path, str]:
     return wheel, build.stderr
 
 
-def make_venv(where: Path, wheel: Path) -> Path:
-    """A venv at `where` with `wheel` installed as pip installs it; returns `where`."""
+def deps_venv(where: Path) -> Path:
+    """A venv at `where` without pip, whose site-packages see the running interpreter's (a .pth line)."""
     _run([sys.executable, "-m", "venv", "--without-pip", str(where)])
     python = where / "bin" / "python"
     purelib = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip()
     Path(purelib, "_cf_guidance_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", "--no-index", str(wheel)])
+    return where
+
+
+def make_venv(where: Path, wheel: Path) -> Path:
+    """A venv at `where` with `wheel` installed as pip installs it; returns `where`."""
+    deps_venv(where)
+    _run([sys.executable, "-m", "pip", "--python", str(where / "bin" / "python"), "install", "--quiet", "--no-deps",
+          "--no-index", str(wheel)])
     return where

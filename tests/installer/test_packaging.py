@@ -88,6 +88,33 @@ def test_the_wheel_ships_one_import_package_of_our_own(wheel: Path) -> None:
     assert "cf-guidance = cf_guidance.cli:main" in entry_points
 
 
+#: Runs one backend's build_editable in a copy of the checkout and prints the warnings it issued.
+EDITABLE_WARNINGS = """
+import sys, warnings
+name, out, report = sys.argv[1:4]  # setuptools rewrites sys.argv while it builds
+sys.path.insert(0, "scripts")
+backend = __import__(name, fromlist=["build_editable"])
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    backend.build_editable(out)
+open(report, "w").write("\\n".join(str(w.message) for w in caught))
+"""
+
+
+def test_an_editable_install_prints_no_warning(tmp_path: Path) -> None:
+    """setuptools warns on every mapped editable install ("Please be careful with folders in your
+    working directory ..."); scripts/build_backend.py mutes that one, and nothing else."""
+    source = copy_source(tmp_path / "source")
+    said = {}
+    for backend in ("build_backend", "setuptools.build_meta"):
+        out = tmp_path / backend
+        out.mkdir()
+        _run([sys.executable, "-c", EDITABLE_WARNINGS, backend, str(out), str(out / "warnings.txt")], cwd=source)
+        said[backend] = (out / "warnings.txt").read_text()
+    assert "same name as your package" in " ".join(said["setuptools.build_meta"].split())  # the control: it is there
+    assert said["build_backend"].strip() == "", said["build_backend"]
+
+
 def test_a_regular_install_runs_the_cli_and_the_portable_hook(installed: Path, tmp_path: Path) -> None:
     bin_dir = installed / "bin"
     hook = bin_dir / "cf-guidance-hook"
