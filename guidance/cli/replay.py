@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
 
 from cf_guidance.errors import ConfigError
+
+from . import target as project_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,8 +19,7 @@ if TYPE_CHECKING:
 
 @click.command("replay")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=str))
-@click.option("--target", default=".", show_default=True, type=click.Path(file_okay=False, path_type=str),
-              help="Project whose policy decides (and whose logs are read when no PATH is given).")
+@project_target.option()
 @click.option("--candidate", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A candidate CLAUDE.md, decided beside the current policy (the project's other policy files as they are).")
 @click.option("--since", default=None, help="Only calls from this date on (2026-11-01, 2026-11-01T12:00).")
@@ -42,9 +42,7 @@ def replay_cmd(paths: tuple[str, ...], target: str, candidate: Path | None, sinc
     from cf_guidance.replay.locate import find_logs, parse_since
     from cf_guidance.replay.summary import Summariser
 
-    root = os.path.abspath(target)
-    if not os.path.isdir(root):
-        raise ConfigError(f"{target}: not a directory; pass --target with the project directory")
+    root = target  # the project whose policy decides (and whose logs are read when no PATH is given)
     policies = [Policy("current", compile_project(root))]
     if candidate is not None:
         try:

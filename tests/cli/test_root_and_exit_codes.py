@@ -64,7 +64,7 @@ def test_the_evidence_order_and_the_users_own_config_folder(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("command", [["init"], ["verify"], ["uninstall"], ["compile"], ["explain", "ls"], ["check"],
-                                     ["status"], ["trust"], ["jobs"], ["ledger", "verify"], ["analyze"]])
+                                     ["status"], ["trust"], ["jobs"], ["ledger", "verify"], ["analyze"], ["replay"]])
 def test_a_missing_target_is_a_usage_error_in_one_line(command: list[str], tmp_path: Path) -> None:
     done = cli(*command, "--target", str(tmp_path / "nope"), cwd=tmp_path)
     assert done.returncode == 2, (done.stdout, done.stderr)
