@@ -19,11 +19,12 @@ import functools
 import hashlib
 import json
 import os
+import shutil
 import time
 
 from cf_guidance.errors import InstallError
 from cf_guidance.hooks.commands import COMMANDS, PRE
-from cf_guidance.state import STATE_TOP, SUBDIRS, StateLayout
+from cf_guidance.state import STATE_TOP, StateLayout
 
 from . import settings as settings_file
 from .report import FileChange, InstallReport
@@ -269,10 +270,22 @@ class _Undo:
     def __init__(self) -> None:
         self.files: list[tuple[str, str | None, int]] = []  # (path, old text or None, old mode)
         self.dirs: list[str] = []  # created by this run, deepest last
+        self.trees: list[str] = []  # created by this run with everything in them
 
     def make_dirs(self, layout: StateLayout) -> None:
-        for path in (layout.root,) + tuple(getattr(layout, name) for name in SUBDIRS):
-            self._create_dirs(path, 0o700)
+        """The state directory (StateLayout.ensure); when this run creates it, the whole new tree
+        (the top-most directory that did not exist) is removed on roll back."""
+        top = ""
+        here = layout.root
+        while not os.path.isdir(here):
+            top = here
+            parent = os.path.dirname(here)
+            if parent == here:
+                break
+            here = parent
+        layout.ensure()
+        if top:
+            self.trees.append(top)
 
     def _create_dirs(self, path: str, mode: int) -> None:
         """Create `path` and its missing parents, remembering each for `roll_back`."""
@@ -317,6 +330,8 @@ class _Undo:
                 os.rmdir(directory)
             except OSError:
                 pass
+        for tree in self.trees:
+            shutil.rmtree(tree, ignore_errors=True)
 
 
 def _compile_bytecode() -> None:

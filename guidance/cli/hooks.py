@@ -1,7 +1,8 @@
 """`cf-guidance hook NAME`: run a hook command by hand (the event JSON on stdin).
 
-Agents run the faster launcher that `cf-guidance init` wires (`python -S .../launcher.py NAME`);
-this command runs the same code through the CLI, for trying an event out.
+Agents run the faster commands that `cf-guidance init` wires (`cf-guidance-hook NAME` in the
+project scope, `python -S .../launcher.py NAME` in the local and user scope); this command runs
+the same code through the CLI, for trying an event out.
 """
 
 from __future__ import annotations
