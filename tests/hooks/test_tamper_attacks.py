@@ -64,6 +64,10 @@ def _installation(root: Path) -> Installation:
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              capture_output=True, text=True, check=True).stdout.strip()
     Path(purelib, "cf_guidance_test.pth").write_text(f"{site}\n{sysconfig.get_paths()['purelib']}\n")
+    # The hook script of the portable wiring, its first line pointed at this venv as pip does.
+    script = venv / "bin" / "cf-guidance-hook"
+    script.write_text(f"#!{python}\n" + (REPO / "hooks" / "cf-guidance-hook").read_text().split("\n", 1)[1])
+    script.chmod(0o755)
     return Installation(python, site, root)
 
 
