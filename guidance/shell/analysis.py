@@ -25,6 +25,7 @@ from cf_guidance.shell.lexer import ParseState, one_line
 from cf_guidance.shell.model import Command, ShellAnalysis, plain_command
 from cf_guidance.shell.parser import CompoundNode, FunctionNode, LiteralNode, PlainNode, SimpleNode, parse, split_literal, split_plain
 from cf_guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, strip_wrappers
+from cf_guidance.shell.variables import MAX_ALTERNATIVES, RESOLVER_VARIABLES, SETTERS, Known, array_values, assigned_names, expand, mktemp_path, segments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,6 +60,10 @@ _PROBLEM_CHARS = 120
 _MAX_BRACE_WORD = 4096
 #: A for loop over more literal words than this does not lend its values to `$var`.
 _MAX_LOOP_VALUES = 16
+#: Programs after which known variable values may have changed (`read x`, `source f`, `eval "$x"`).
+_CHANGES_VARIABLES = SETTERS | frozenset(("source", ".", "eval"))
+#: Compound commands whose bodies may run more than once.
+_LOOPS = frozenset(("for", "select", "while", "until"))
 
 
 def analyze(command: str) -> ShellAnalysis:
@@ -83,7 +88,7 @@ def _short(text: str) -> str:
 
 
 class _Analyzer:
-    __slots__ = ("commands", "problems", "chars", "full", "variables", "expanded_chars")
+    __slots__ = ("commands", "problems", "chars", "full", "variables", "expanded_chars", "known", "straight", "in_function", "traps")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
@@ -96,6 +101,17 @@ class _Analyzer:
         #: characters produced by brace expansion and assumed variables (bounded: expansion
         #: must not turn a short command into a memory bomb)
         self.expanded_chars = 0
+        #: variables whose every possible value is known, read in place of `"$x"` (made when
+        #: the line first assigns or changes a variable)
+        self.known: Known | None = None
+        #: the command being walked certainly runs, in this shell, once the line gets there
+        #: (not after `&&`/`||`, in a branch, a loop, a pipeline or the background)
+        self.straight = True
+        #: walking a function, alias or trap body: it runs whenever it is called
+        self.in_function = False
+        #: trap handlers set while variables were known, read at the end of the line (when
+        #: an EXIT trap runs): (code, origin, depth, background, known values, their versions)
+        self.traps: list[tuple[str, str, int, bool, dict[str, tuple[tuple[str, ...], ...]], dict[str, int]]] | None = None
 
     def problem(self, message: str) -> None:
         message = one_line(message)
@@ -110,6 +126,8 @@ class _Analyzer:
             self.problem(f"command longer than {MAX_COMMAND_CHARS} characters: only the start was analysed")
             src = src[:MAX_COMMAND_CHARS]
         self.run(src, "", 0)
+        if self.traps:
+            self.run_traps()
         return ShellAnalysis(command, self.commands, self.problems, not self.problems)
 
     # -- walking ------------------------------------------------------------------------
@@ -131,28 +149,54 @@ class _Analyzer:
 
     def walk_list(self, tree: CommandList, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
         for and_or, bg in tree.items:
+            if bg or len(and_or) > 1:
+                self.walk_and_or(and_or, origin, depth, background, redirects, bg)
+                continue
             for pipeline in and_or:
                 if self.full:
                     return
-                if len(pipeline) == 1:
-                    node = pipeline[0]
-                    if isinstance(node, PlainNode) or isinstance(node, LiteralNode):  # most: one call less
-                        self.literal(node, origin, depth, background or bg, redirects)
-                    else:
-                        self.walk_node(node, origin, depth, background or bg, redirects)
-                else:
-                    self.walk_pipeline(pipeline, origin, depth, background or bg, redirects)
+                self.walk_pipeline_or_node(pipeline, origin, depth, background, redirects)
 
-    def walk_pipeline(self, nodes: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
-        groups: list[list[Command]] = []
-        commands = self.commands
-        for node in nodes:
-            start = len(commands)
+    def walk_pipeline_or_node(self, pipeline: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
+        if len(pipeline) == 1:
+            node = pipeline[0]
             if isinstance(node, PlainNode) or isinstance(node, LiteralNode):  # most: one call less
                 self.literal(node, origin, depth, background, redirects)
             else:
                 self.walk_node(node, origin, depth, background, redirects)
+        else:
+            self.walk_pipeline(pipeline, origin, depth, background, redirects)
+
+    def walk_and_or(self, and_or: list[list[Node]], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]], bg: bool) -> None:
+        """`a && b || c`, `a &`: only the first pipeline certainly runs; a background list runs
+        in a subshell, whose assignments this shell never sees."""
+        straight = self.straight
+        known = self.known.enter_subshell() if bg and self.known is not None else None
+        for k, pipeline in enumerate(and_or):
+            if self.full:
+                break
+            self.straight = straight and k == 0 and not bg
+            self.walk_pipeline_or_node(pipeline, origin, depth, background or bg, redirects)
+        self.straight = straight
+        if bg and self.known is not None:
+            self.known.leave_subshell(known)
+
+    def walk_pipeline(self, nodes: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
+        groups: list[list[Command]] = []
+        commands = self.commands
+        straight = self.straight
+        self.straight = False  # each part of a pipeline runs in a subshell
+        for node in nodes:
+            start = len(commands)
+            known = self.known.enter_subshell() if self.known is not None else None
+            if isinstance(node, PlainNode) or isinstance(node, LiteralNode):  # most: one call less
+                self.literal(node, origin, depth, background, redirects)
+            else:
+                self.walk_node(node, origin, depth, background, redirects)
+            if self.known is not None:
+                self.known.leave_subshell(known)
             groups.append([c for c in commands[start:] if c.depth == depth and c.origin == origin])
+        self.straight = straight
         # the program of the nearest command after each group (programs never change here)
         afters = [""] * len(groups)
         after = ""
@@ -195,7 +239,7 @@ class _Analyzer:
         if depth + 1 > MAX_SHELL_DEPTH:
             self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed (| {program})")
         elif is_shell:
-            self.run(text, _join(origin, f"| {program}"), depth + 1)
+            self.run_nested(text, _join(origin, f"| {program}"), depth + 1, False)
         elif not consumer.language:
             self.interpreter(consumer, text)
 
@@ -209,12 +253,58 @@ class _Analyzer:
                 self.substitutions(word.subs, origin, depth)
             inner = self.redirects(node.redirects, origin, depth)[0] + redirects
             values = self.loop_values(node)
-            for body in node.bodies:
-                self.walk_list(body, origin, depth, background, inner)
+            kind = node.kind
+            if kind == "group":
+                for body in node.bodies:
+                    self.walk_list(body, origin, depth, background, inner)
+            else:
+                self.walk_compound(node, kind, origin, depth, background, inner, values)
             if values:
                 self.variables[node.variable] = values[-1:]  # what the loop leaves behind
         elif isinstance(node, FunctionNode):
+            in_function, straight = self.in_function, self.straight
+            self.in_function, self.straight = True, False
             self.walk_node(node.body, origin, depth, background, redirects)
+            self.in_function, self.straight = in_function, straight
+
+    def walk_compound(self, node: CompoundNode, kind: str, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]], values: tuple[str, ...]) -> None:
+        """Branches, loops, subshells: their bodies may not run (assignments there only add
+        values); a loop body may run again after assigning (names it assigns are forgotten
+        first); a subshell's assignments end with it. In `for d in a b; do ...` d is a or b."""
+        straight = self.straight
+        self.straight = False
+        known = self.known
+        if known is None and kind == "for" and values:
+            known = self.known = Known()
+        saved: dict[str, tuple[tuple[str, ...], ...]] | None = None
+        blind = False
+        if known is not None:
+            if kind == "subshell":
+                saved = known.enter_subshell()
+            elif kind in _LOOPS or kind == "arith":
+                names = assigned_names(list(node.bodies)) if kind != "arith" else None
+                if names is None and kind == "arith":
+                    names = known.names_in(" ".join(w.value for w in node.words))
+                if names is None:
+                    blind = True
+                    known.blind += 1
+                else:
+                    reassigned = node.variable in names
+                    if node.variable:
+                        names.add(node.variable)
+                    known.forget(names)
+                    if kind == "for" and values and not reassigned and len(values) <= MAX_ALTERNATIVES and not known.opaque and not self.in_function:
+                        known.values[node.variable] = tuple((value,) for value in values)
+        for body in node.bodies:
+            self.walk_list(body, origin, depth, background, redirects)
+        self.straight = straight
+        if known is not None:
+            if node.variable:
+                known.forget({node.variable})  # after the loop: its last value, or unset
+            if saved is not None:
+                known.leave_subshell(saved)
+            if blind:
+                known.blind -= 1
 
     def substitutions(self, subs: list[tuple[str, Any]], origin: str, depth: int) -> None:
         for kind, tree in subs:
@@ -223,7 +313,13 @@ class _Analyzer:
             if depth + 1 > MAX_SHELL_DEPTH:
                 self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed ({kind})")
                 continue
+            straight = self.straight
+            self.straight = False
+            known = self.known.enter_subshell() if self.known is not None else None
             self.walk_list(tree, _join(origin, kind), depth + 1, False, [])
+            if self.known is not None:
+                self.known.leave_subshell(known)
+            self.straight = straight
 
     def redirects(self, items: list[Redirect], origin: str, depth: int) -> tuple[list[tuple[str, str]], str | None]:
         """(op, target) pairs and the text fed on stdin by a heredoc or here-string."""
@@ -273,6 +369,9 @@ class _Analyzer:
                 args = [Arg(word, False, "=" in word, word) for word in words]
             else:
                 args = [Arg(word, False, "=" in raw and raw[0] != '"' and raw[0] != "'", raw) for word, raw in zip(words, raws)]
+            if args[0].assign or program in _DECLARERS:
+                end = len(self.commands)
+                self.assign_known(args, end, end, depth)
             self.command(args, redirects, origin, depth, background, None, node.text, [], False)
             return
         self.emit(plain_command(words, program, node.text, origin, depth, background, redirects))
@@ -296,12 +395,116 @@ class _Analyzer:
                 self.emit(Command([program], text=node.text, origin=origin, depth=depth, redirects=redirects, background=background, stdin=stdin or ""))
             return
         subs_end = len(self.commands)
+        if args[0].assign or args[0].value in _DECLARERS:
+            self.assign_known(args, start, subs_end, depth)
+        known = self.known
+        if known is not None and known.values and not self.in_function:
+            if node.redirects:
+                redirects = self.known_redirects(node.redirects, redirects)
+            variants = self.known_variants(args)
+            if variants is not None:  # `"$tmp"` read as its values: the command(s) that really run
+                for variant in variants:
+                    cmd = self.command(variant, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), False)
+                    if cmd is not None and subs_end > start and (cmd.program in _CODE_READERS or cmd.language):
+                        self.link_code_feeders(cmd, start, subs_end, depth)
+                return
         assumed = self.with_known_variables(args)
         cmd = self.command(args, redirects, origin, depth, background, stdin, node.text, list(node.prefix), False)
         if cmd is not None and subs_end > start and (cmd.program in _CODE_READERS or cmd.language):
             self.link_code_feeders(cmd, start, subs_end, depth)
         for variant in assumed:
             self.command(variant, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), True)
+
+    # -- variables whose values are known ----------------------------------------------------
+
+    def assign_known(self, args: list[Arg], start: int, end: int, depth: int) -> None:
+        """`x=VALUE` alone, or `export x=VALUE` (any declarer): what x holds from here on."""
+        if args[0].assign:
+            if not all(a.assign and assignment(a.value) is not None for a in args):
+                return  # `x=1 cmd`: the assignment is for that command only
+            words = args
+        else:
+            words = [a for a in args[1:] if a.value[:1] != "-" and assignment(a.value) is not None]
+        known = self.known
+        if known is None:
+            known = self.known = Known()
+        if not args[0].assign and any(a.value[:1] == "-" and "n" in a.value for a in args[1:]):
+            known.opaque = True  # `declare -n ref=x`: assigning ref assigns x
+            known.values.clear()
+            return
+        for arg in words:
+            lhs, _, written = arg.written.partition("=")
+            name = lhs[:-1] if lhs.endswith("+") else lhs
+            values = None if lhs.endswith("+") else self.value_of(written, start, end, depth)
+            known.assign(name, values, self.straight, self.in_function)
+
+    def value_of(self, written: str, start: int, end: int, depth: int) -> tuple[tuple[str, ...], ...] | None:
+        """Every value an assignment's word (as written) may give, or None."""
+        known = self.known
+        assert known is not None
+        keep = RESOLVER_VARIABLES - known.touched
+        if written.startswith("(") and written.endswith(")"):
+            elements = array_values(written[1:-1], known.values, keep)
+            return None if elements is None else (elements,)
+        inner = written[1:-1] if written[:1] == '"' and written[-1:] == '"' else written
+        if inner.startswith("$(") and inner.endswith(")") or inner.startswith("`") and inner.endswith("`"):
+            made = [c for c in self.commands[start:end] if c.depth == depth + 1]
+            paths = [mktemp_path(c.argv) for c in made if c.program == "mktemp"]
+            if not paths or len(paths) != len(made) or None in paths:
+                return None
+            # mktemp may fail and leave the variable empty
+            return tuple((p,) for p in dict.fromkeys(p for p in paths if p is not None)) + (("",),)
+        pieces = segments(written)
+        if pieces is None:
+            return None
+        words = expand(pieces, known.values, keep)
+        if words is None or any(len(w) != 1 for w in words):
+            return None
+        return tuple(dict.fromkeys((w[0],) for w in words))
+
+    def known_variants(self, args: list[Arg]) -> list[list[Arg]] | None:
+        """The command with known variables read in place, once per combination of their
+        values; None unless every expansion in it is known (then it is judged as written)."""
+        known = self.known
+        assert known is not None
+        if known.blind or known.opaque or args[0].dynamic:
+            return None
+        keep = RESOLVER_VARIABLES - known.touched
+        results: list[list[Arg]] = [[]]
+        substituted = False
+        for arg in args:
+            if not arg.dynamic:
+                results = [r + [arg] for r in results]
+                continue
+            pieces = segments(arg.written)
+            if pieces is None:
+                return None
+            expansions = expand(pieces, known.values, keep)
+            if expansions is None:
+                return None
+            substituted = substituted or any(is_reference and text.partition("[")[0] in known.values for is_reference, text, _ in pieces)
+            results = [r + [Arg(w, False, arg.assign, arg.written) for w in words] for r in results for words in expansions]
+            if len(results) > MAX_ALTERNATIVES:
+                return None
+        return results if substituted else None
+
+    def known_redirects(self, items: list[Redirect], pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Redirection targets that expand known variables to one path: `> "$OUT/log"`."""
+        known = self.known
+        assert known is not None
+        if known.blind or known.opaque:
+            return pairs
+        keep = RESOLVER_VARIABLES - known.touched
+        out = list(pairs)
+        for k, item in enumerate(items):
+            target = item.target
+            if target is None or not target.dynamic:
+                continue
+            pieces = segments(target.raw)
+            expansions = expand(pieces, known.values, keep) if pieces is not None else None
+            if expansions is not None and len(expansions) == 1 and len(expansions[0]) == 1:
+                out[k] = (out[k][0], expansions[0][0])
+        return out
 
     def link_code_feeders(self, cmd: Command, start: int, end: int, depth: int) -> None:
         """`source <(curl ...)`, `sh -c "$(curl ...)"`: the substitution's output is code,
@@ -434,6 +637,8 @@ class _Analyzer:
             self.problem(f"dynamic program name: {_short(written or argv[0])}{assumed}")
         if cmd.program in _DECLARERS:
             self.remember([pair for pair in (assignment(a.value) for a in args[1:] if a.assign or "=" in a.value) if pair is not None])
+        if cmd.program in _CHANGES_VARIABLES:
+            self.variables_change(cmd)
         if self.emit(cmd) is None:
             return None
         for item in nested(args, stdin is not None):
@@ -444,9 +649,9 @@ class _Analyzer:
                 break
             where = _join(origin, item.label)
             if item.kind == "shell":
-                self.run(item.text, where, depth + 1, background)
+                self.run_nested(item.text, where, depth + 1, background, item.label)
             elif item.kind == "stdin" and stdin is not None:
-                self.run(stdin, where, depth + 1, background)
+                self.run_nested(stdin, where, depth + 1, background, item.label)
             elif item.kind == "argv":
                 inner = " ".join(a.value for a in item.args)
                 self.command(list(item.args), [], where, depth + 1, background, None, inner, [], item.dynamic)
@@ -456,12 +661,58 @@ class _Analyzer:
             self.xargs_input(cmd, stdin)
         return cmd
 
+    def variables_change(self, cmd: Command) -> None:
+        """`read x`, `unset x`, `printf -v x`: x is no longer known; `source f`, `eval "$x"`:
+        nothing is known from here on (they may assign anything, define functions that do)."""
+        known = self.known
+        if known is None:
+            known = self.known = Known()
+        program = cmd.program
+        if program in ("source", ".") or (program == "eval" and cmd.dynamic):
+            known.opaque = True
+            known.values.clear()
+        elif program != "eval" and program not in _DECLARERS:
+            known.forget(known.names_in(" ".join(cmd.argv[1:])))
+
     def remember(self, pairs: list[tuple[str, str]]) -> None:
         for name, value in pairs:
             if "$" in value or "`" in value:
                 self.variables.pop(name, None)  # computed: unknown from here on
             else:
                 self.variables[name] = (value,)
+
+    def run_nested(self, src: str, origin: str, depth: int, background: bool, label: str = "") -> None:
+        """Shell code run by a launcher: `eval` runs it in this shell; `trap` and `alias` bodies
+        run later, whenever triggered; anything else is a new process, which sees none of this
+        shell's variables as known."""
+        known = self.known
+        if label == "eval":
+            self.run(src, origin, depth, background)
+            return
+        if label == "trap" and known is not None and known.values and not self.in_function:
+            # a signal may run the handler at any point: what it assigns is never known again
+            known.may_assign(assigned_names([parse(src, ParseState())[0]]))
+            if self.traps is None:
+                self.traps = []
+            self.traps.append((src, origin, depth, background, dict(known.values), dict(known.versions)))
+            return
+        saved = known.enter_process() if known is not None else None
+        in_function = self.in_function
+        self.in_function = in_function or label in ("trap", "alias")
+        self.run(src, origin, depth, background)
+        self.in_function = in_function
+        if self.known is not None:
+            self.known.leave_process(saved)
+
+    def run_traps(self) -> None:
+        """Trap handlers, read as they run at the end: with the values known when the trap was
+        set of the variables nothing assigned since (`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`)."""
+        known = self.known
+        assert known is not None and self.traps is not None
+        self.straight = False
+        for src, origin, depth, background, values, versions in self.traps:
+            known.values = known.unchanged_since(values, versions)
+            self.run(src, origin, depth, background)
 
     def xargs_input(self, xargs: Command, text: str) -> None:
         """xargs with literal input (`echo / | xargs rm -rf`, `xargs rm <<EOF`): the
@@ -502,7 +753,7 @@ class _Analyzer:
                 return
             if action.kind == "shell":
                 start = len(self.commands)
-                self.run(action.value, where, depth)
+                self.run_nested(action.value, where, depth, False)
                 if action.dynamic:
                     for inner in self.commands[start:]:
                         inner.dynamic = True

@@ -653,13 +653,9 @@ _MAX_NESTING = 48
 _MAX_LOOK = 64
 
 
-def _brackets(tokens: list[Tok], stops: frozenset[str]) -> tuple[list[int], list[int]]:
-    """For each bracket token the index of its partner (-1 for unmatched and other tokens),
-    and for each token the index where an expression starting there ends (`;`, `,`, a
-    closing bracket of an enclosing level, or a word in `stops`): both in one pass each, so
-    no expression is scanned twice."""
-    n = len(tokens)
-    match = [-1] * n
+def _brackets(tokens: list[Tok]) -> list[int]:
+    """For each bracket token the index of its partner (-1 for unmatched and other tokens)."""
+    match = [-1] * len(tokens)
     stack: list[int] = []
     for k, tok in enumerate(tokens):
         if tok.kind == PUNCT:
@@ -670,6 +666,14 @@ def _brackets(tokens: list[Tok], stops: frozenset[str]) -> tuple[list[int], list
                 j = stack.pop()
                 match[j] = k
                 match[k] = j
+    return match
+
+
+def _ends(tokens: list[Tok], match: list[int], stops: frozenset[str]) -> list[int]:
+    """For each token the index where an expression starting there ends (`;`, `,`, a closing
+    bracket of an enclosing level, or a word in `stops`), in one pass: no expression is
+    scanned twice."""
+    n = len(tokens)
     ends = [n] * (n + 1)
     for k in range(n - 1, -1, -1):
         tok = tokens[k]
@@ -685,7 +689,7 @@ def _brackets(tokens: list[Tok], stops: frozenset[str]) -> tuple[list[int], list
             ends[k] = k
         else:
             ends[k] = ends[k + 1]
-    return match, ends
+    return ends
 
 
 # -- what the code binds ------------------------------------------------------------------
@@ -721,15 +725,15 @@ class _Scope:
         self.nesting = 0
         #: how deep `exec("...")` nesting is (translate's `_depth`)
         self.depth = depth
-        #: for each token list read (by id), its bracket partners and expression ends (see _brackets)
-        self.matches: dict[int, tuple[list[Tok], list[int], list[int]]] = {}
+        #: for each token list read (by id): the list, its bracket partners (see _brackets) and,
+        #: once asked, its expression ends (see _ends)
+        self.matches: dict[int, tuple[list[Tok], list[int], list[list[int]]]] = {}
         _bind(self, tokens)
 
-    def _read(self, tokens: list[Tok]) -> tuple[list[Tok], list[int], list[int]]:
+    def _read(self, tokens: list[Tok]) -> tuple[list[Tok], list[int], list[list[int]]]:
         found = self.matches.get(id(tokens))
         if found is None or found[0] is not tokens:
-            stops = _ENDS_EXPRESSION if self.language in (RUBY, PERL) else frozenset()
-            found = self.matches[id(tokens)] = (tokens, *_brackets(tokens, stops))
+            found = self.matches[id(tokens)] = (tokens, _brackets(tokens), [])
         return found
 
     def match(self, tokens: list[Tok]) -> list[int]:
@@ -737,7 +741,12 @@ class _Scope:
 
     def end(self, tokens: list[Tok], start: int) -> int:
         """Index after the expression starting at `start`."""
-        return self._read(tokens)[2][start] if start < len(tokens) else len(tokens)
+        if start >= len(tokens):
+            return len(tokens)
+        _, match, ends = self._read(tokens)
+        if not ends:
+            ends.append(_ends(tokens, match, _ENDS_EXPRESSION if self.language in (RUBY, PERL) else frozenset()))
+        return ends[0][start]
 
     def closer(self, tokens: list[Tok], k: int, end: int) -> int:
         """Index of the bracket closing the one at k (before `end`), else `end`."""
@@ -1452,24 +1461,34 @@ def _fetch_and_run(url: str, runner: str, result: Translation) -> None:
 def translate(language: str, code: str, _depth: int = 0) -> Translation:
     result = Translation()
     tokens = tokenize(language, code)
-    scope = _Scope(language, tokens, _depth)
     words = _ACTION_WORDS[language]
-    n = len(tokens)
-    for k in range(n):
-        tok = tokens[k]
-        if tok.kind == SHELL:
+    acts = False
+    for k, tok in enumerate(tokens):
+        kind = tok.kind
+        if kind == NAME:
+            # every name `_may_act` tests is the last part of a name token (an alias too: its
+            # import names it), so code without one does nothing this reads
+            acts = acts or tok.text.rpartition(".")[2] in words
+        elif kind == SHELL:
             result.actions.append(Action("shell", tok.text, dynamic=tok.dynamic))
             if tok.dynamic:
                 result.dynamic = True
-            continue
-        if language == AWK and tok.kind == PUNCT and tok.text == "|":
+        elif language == AWK and kind == PUNCT and tok.text == "|":
             _awk_pipe(tokens, k, result)
+    if not acts:
+        return result
+    scope = _Scope(language, tokens, _depth)
+    match = scope.match(tokens)
+    aliases = scope.aliases
+    n = len(tokens)
+    for k in range(n):
+        tok = tokens[k]
         # Each chain is read from its start (`Path.home().joinpath(x).unlink()`); calls nested
         # in arguments are read when their own chain starts: post(url, data=open(".env")).
         if tok.kind == NAME:
-            if (not k or tokens[k - 1].kind != PUNCT or tokens[k - 1].text != ".") and _may_act(tokens, k, scope, words):
+            if (not k or tokens[k - 1].kind != PUNCT or tokens[k - 1].text != ".") and _may_act(tokens, k, match, aliases, words):
                 _operand(tokens, k, n, scope, result)
-        elif tok.kind == PUNCT and tok.text == "(" and _groups(tokens, k) and _may_act(tokens, k, scope, words):
+        elif tok.kind == PUNCT and tok.text == "(" and _groups(tokens, k) and _may_act(tokens, k, match, aliases, words):
             _operand(tokens, k, n, scope, result)
     return result
 
@@ -1479,13 +1498,13 @@ def _groups(tokens: list[Tok], k: int) -> bool:
     return not k or not (tokens[k - 1].kind in (NAME, STRING) or tokens[k - 1].text in (")", "]"))
 
 
-def _may_act(tokens: list[Tok], k: int, scope: _Scope, words: frozenset[str]) -> bool:
+def _may_act(tokens: list[Tok], k: int, match: list[int], aliases: dict[str, str], words: frozenset[str]) -> bool:
     """The chain starting at k has a member or call named like an action (`rmtree`, `unlink`,
     `then`, ...): only such chains are evaluated, so long programs cost little."""
-    match = scope.match(tokens)
     n = len(tokens)
     if tokens[k].kind == NAME:
-        if _resolve(tokens[k].text, scope.aliases).rpartition(".")[2] in words:
+        text = tokens[k].text
+        if (_resolve(text, aliases) if aliases else text).rpartition(".")[2] in words:
             return True
         k += 1
     elif match[k] < 0:

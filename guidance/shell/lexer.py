@@ -604,8 +604,9 @@ def decode_escapes(text: str) -> str:
     return "".join(buf)
 
 
-def split_words(text: str) -> list[str]:
-    """Quote-aware split of a string into word values (for `env -S` and similar)."""
+def split_words(text: str, raw: bool = False) -> list[str]:
+    """Quote-aware split of a string into word values (for `env -S` and similar), or into the
+    words as written (`raw`: an array literal's elements)."""
     lexer = Lexer(text, 0, ParseState(), _no_subparse)
     words: list[str] = []
     while True:
@@ -613,6 +614,6 @@ def split_words(text: str) -> list[str]:
         if token.kind == EOF:
             return words
         if token.word is not None:
-            words.append(token.word.value)
+            words.append(token.word.raw if raw else token.word.value)
         elif token.kind == OP:
             words.append(token.op)

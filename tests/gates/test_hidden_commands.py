@@ -78,3 +78,39 @@ def test_interpreter_damage_is_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", INTERPRETER_ALLOW)
 def test_interpreter_look_alikes_are_allowed(command: str) -> None:
     assert not _stopped(command), _deciding(command)
+
+
+# -- variables assigned on the same line are known (false positives removed) ------------------
+
+KNOWN_VARIABLE_ALLOW = [
+    'tmp=$(mktemp -d) && cd "$tmp" && git clone https://github.com/acme/tool && rm -rf "$tmp"',
+    'tmp="$(mktemp -d)"; tar -xzf dist/app.tar.gz -C "$tmp" && ls "$tmp" && rm -rf "$tmp"',
+    "TMPD=$(mktemp -d); trap 'rm -rf \"$TMPD\"' EXIT; make DESTDIR=\"$TMPD\" install",
+    'OUT=./build; rm -rf "$OUT" && mkdir -p "$OUT"',
+    'dirs=(build dist .pytest_cache); rm -rf "${dirs[@]}"',
+    'for d in build dist; do rm -rf "$d"; done',
+    'CACHE=node_modules/.cache; rm -rf "$CACHE"/*',
+    'export OUT_DIR=./out && rm -rf "$OUT_DIR"',
+]
+
+KNOWN_VARIABLE_BLOCK = [
+    ('OUT=~; rm -rf "$OUT"', "CAT001:deny"),
+    ('tmp=$(mktemp -d); tmp=$HOME; rm -rf "$tmp"', "CAT001:deny"),
+    ('dirs=(build ~); rm -rf "${dirs[@]}"', "CAT001:deny"),
+    ('OUT=./build; if [ -n "$CI" ]; then OUT=../shared; fi; rm -rf "$OUT"', "DST001:deny"),
+    ('tmp=$(mktemp -d); rm -rf "$tmp"/*', "CAT001:deny"),
+    ('args=(-rf "$HOME"); rm "${args[@]}"', "CAT001:deny"),
+    ('OUT=./build; source ./env.sh; rm -rf "$OUT"', "DST002:ask"),
+    ('f() { OUT=..; }; OUT=./build; f; rm -rf "$OUT"', "DST002:ask"),
+    ('rm -rf "$BUILD_DIR"', "DST002:ask"),
+]
+
+
+@pytest.mark.parametrize("command", KNOWN_VARIABLE_ALLOW)
+def test_known_variables_are_resolved_not_asked(command: str) -> None:
+    assert not _stopped(command), _deciding(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), KNOWN_VARIABLE_BLOCK)
+def test_known_variables_still_block_what_they_hold(command: str, expected: str) -> None:
+    assert _deciding(command) == expected

@@ -173,6 +173,8 @@ def test_computed_values_are_not_assumed() -> None:
     assert [c.argv for c in result.commands] == [["pick"], ["$x", "-rf", "/"]]
 
 
-def test_loop_values_are_assumed_one_command_each_and_the_last_stays() -> None:
+def test_loop_values_are_read_in_the_body_and_the_last_is_assumed_after() -> None:
+    """In the body f is each literal word (known: one command each, as written no more);
+    after the loop it is assumed to be the last word, next to the command as written."""
     result = analyze("for f in a b; do rm \"$f\"; done; echo $f; for g in $(ls); do rm $g; done")
-    assert [c.argv for c in result.commands] == [["rm", "$f"], ["rm", "a"], ["rm", "b"], ["echo", "$f"], ["echo", "b"], ["ls"], ["rm", "$g"]]
+    assert [c.argv for c in result.commands] == [["rm", "a"], ["rm", "b"], ["echo", "$f"], ["echo", "b"], ["ls"], ["rm", "$g"]]

@@ -109,7 +109,7 @@ def deletions(cmd: Command, analysis: ShellAnalysis | None) -> list[Deletion]:
     if program == "gio" and cmd.args[:1] not in (["remove"], ["trash"]):
         return []
     parsed, recursive = _rm_flags(cmd)
-    targets = [t for t in parsed.positionals if t not in PLACEHOLDERS]
+    targets = [t for t in parsed.positionals if t and t not in PLACEHOLDERS]  # `rm -rf ""` deletes nothing
     if program == "gio":
         targets = targets[1:]
     if "find -exec" in cmd.origin and not targets:
