@@ -16,6 +16,8 @@ from cf_guidance.gates.commands import cloud, db, git
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
 from cf_guidance.gates.commands.summary import summary
+from cf_guidance.shell.decoding import DECODERS, decoder_of, piped_text
+from cf_guidance.shell.unwrap import parallel_reads_commands
 from cf_guidance.gates.reasons import doc, finding
 from cf_guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
 
@@ -154,6 +156,20 @@ RULES = (
        "before Write/Edit/MultiEdit/NotebookEdit/apply_patch there.",
        "System configuration is shared by every user and service on the machine.",
        "echo 'nameserver 1.1.1.1' | sudo tee /etc/resolv.conf", "# ask the user to change system configuration"),
+    _r("DST063", "decoded-code-run", ASK, "Code decoded from data the guard cannot read is run",
+       "Asks when a shell, an interpreter, `eval` or `source` runs what a decoder (`base64 -d`, `base32 -d`, `xxd -r`, "
+       "`openssl enc -d`, `uudecode`, `rev`) makes of input that is not literal text on the line: piped in "
+       "(`base64 -d payload.b64 | sh`) or through a substitution (`eval \"$(echo \"$BLOB\" | base64 -d)\"`). When the "
+       "input is literal (`echo cm0gLXJmIH4v | base64 -d | sh`) the decoded code is analysed like any other command instead.",
+       "Encoding hides from the user and from every rule what runs; ordinary work never needs it.",
+       "base64 -d payload.b64 | sh\neval \"$(xxd -r -p blob.hex)\"", "base64 -d payload.b64 > script.sh && cat script.sh"),
+    _r("DST064", "input-run-as-code", ASK, "Lines of a file or a pipe are run as commands",
+       "Asks when xargs or GNU parallel runs each input line as a shell command: the replace string as the command "
+       "(`xargs -I{} sh -c '{}'`), `xargs sh -c` with the code appended from the input, or parallel with no command "
+       "template (`parallel < jobs.txt`, `parallel :::: jobs.txt`). Input that only fills in arguments of a command "
+       "written on the line is fine.",
+       "The commands are in a file or come from another program: the guard cannot check them before they run.",
+       "cat cmds.txt | xargs -I{} sh -c '{}'\nparallel :::: jobs.txt", "git ls-files '*.py' | xargs -I{} sh -c 'wc -l {}'"),
     _r("DST062", "crontab-remove", DENY, "crontab -r",
        "Denies `crontab -r` (remove the whole crontab), which `-e` typos turn into.",
        "Every scheduled job of the user goes, with no backup.", "crontab -r", "crontab -l > crontab.bak && crontab -e"),
@@ -163,7 +179,7 @@ RULES = (
 #: tools, disk images, crontab, code runners (pipe-to-shell). Any other command can matter only
 #: through the files it writes (DST061), which `may_touch_files` rules out in O(1) for most.
 _PROGRAMS = (
-    frozenset(("find", "git", "redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser", "dd", "crontab", "eval", "source", "."))
+    frozenset(("find", "git", "redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser", "dd", "crontab", "eval", "source", ".", "xargs", "parallel"))
     | DELETERS | db.SQL_CLIENTS | cloud.PROGRAMS
 )
 #: Tests switch this off to prove the pre-filter skips only commands without findings.
@@ -220,6 +236,10 @@ def check(ctx: GateContext) -> list[Finding]:
             out.append(finding(GATE, "DST062", DENY, "crontab -r deletes every scheduled job", segment=segment))
         if fetching and _pipe_to_shell(cmd, analysis):
             out.append(finding(GATE, "DST060", DENY, "downloaded code is run without being saved and read first", segment=segment))
+        elif (found.decoders or not PREFILTER) and _runs_unread_decoded_code(cmd, analysis):
+            out.append(finding(GATE, "DST063", ASK, "code decoded from input the guard cannot read is run", segment=segment))
+        if (program == "xargs" or program == "parallel") and _runs_input_as_code(cmd, analysis):
+            out.append(finding(GATE, "DST064", ASK, f"{program} runs the lines it reads as commands", segment=segment))
         if found.writes or not PREFILTER:
             _system_writes(ctx, cmd, segment, out)
     return out
@@ -321,6 +341,62 @@ def _pipe_to_shell(cmd: Command, analysis: ShellAnalysis) -> bool:
         if "<(" in origin or "$(" in origin or "`" in origin:
             if any(("<(" in a or "$(" in a or "`" in a) for a in cmd.args) or program in ("eval", "source", "."):
                 return True
+    return False
+
+
+def _runs_unread_decoded_code(cmd: Command, analysis: ShellAnalysis) -> bool:
+    """`cmd` runs code a decoder makes of input that is not known on the line (piped in, or a
+    substitution given to eval/source/`sh -c`/an interpreter)."""
+    program = cmd.program
+    if not (is_interpreter(program) or program in ("eval", "source", ".")):
+        return False
+    commands = analysis.commands
+    index = next((k for k, other in enumerate(commands) if other is cmd), -1)
+    if cmd.pipe_prev in DECODERS and _executes_stdin(cmd):
+        stages = _stages_before(commands, index)
+        if stages and decoder_of(stages[-1][0]) and piped_text(stages) is None:
+            return True
+    for k, feeder in enumerate(commands):
+        if feeder.pipe_next == program and feeder.depth == cmd.depth + 1 and decoder_of(feeder):
+            if piped_text(_stages_before(commands, k) + [[feeder]]) is None:
+                return True
+    return False
+
+
+def _stages_before(commands: list[Command], index: int) -> list[list[Command]]:
+    """The stages of the pipeline that pipes into `commands[index]`, in order, one command each."""
+    stages: list[list[Command]] = []
+    if index < 0:
+        return stages
+    after = commands[index]
+    for k in range(index - 1, -1, -1):
+        other = commands[k]
+        if other.depth > after.depth:
+            continue  # a substitution inside a stage
+        if other.depth != after.depth or other.origin != after.origin or other.pipe_next != after.program:
+            break
+        stages.insert(0, [other])
+        after = other
+    return stages
+
+
+def _runs_input_as_code(cmd: Command, analysis: ShellAnalysis) -> bool:
+    """xargs/parallel runs each input line as a shell command (see DST064)."""
+    if cmd.program == "parallel":
+        if parallel_reads_commands(cmd.argv):
+            return True
+        placeholders = {"{}"}
+    else:
+        parsed = Args(cmd.args, frozenset(("-I", "--replace", "-E", "-d", "-a", "--arg-file", "-n", "-P", "-L", "-s")))
+        placeholders = set(parsed.value("-I", "--replace")) | ({"{}"} if parsed.has("-i", "--replace") else set())
+    inside = f"{cmd.origin}>{cmd.program}" if cmd.origin else cmd.program
+    for other in analysis.commands:
+        if other.depth <= cmd.depth or not (other.origin == inside or other.origin.startswith(inside + ">")):
+            continue
+        if other.argv and other.argv[0] in placeholders:
+            return True  # `xargs -I{} sh -c '{}'`: the input line is the command
+        if other.origin == inside and other.program in SHELLS and other.argv[-1][:1] == "-" and "c" in other.argv[-1]:
+            return True  # `xargs sh -c`: the input is appended as the code
     return False
 
 

@@ -21,7 +21,8 @@ checks it with `FAST_PATH` and `LITERAL_PATH` off).
 from __future__ import annotations
 
 from cf_guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
-from cf_guidance.shell.lexer import ParseState, one_line
+from cf_guidance.shell.lexer import ParseState, _matching_paren, one_line
+from cf_guidance.shell.decoding import piped_text
 from cf_guidance.shell.model import Command, ShellAnalysis, plain_command
 from cf_guidance.shell.parser import CompoundNode, FunctionNode, LiteralNode, PlainNode, SimpleNode, parse, split_literal, split_plain
 from cf_guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, strip_wrappers
@@ -222,7 +223,7 @@ class _Analyzer:
         interpreter reads code from a pipe of literal text, that code is analysed too."""
         program = consumer.program
         if program == "xargs":
-            text = _piped_text(before)
+            text = piped_text(before)
             if text is not None:
                 self.xargs_input(consumer, text)
             return
@@ -233,7 +234,7 @@ class _Analyzer:
             is_shell = False
         if not is_shell and not program.startswith(_INTERPRETER_PREFIXES):
             return
-        text = _piped_text(before)
+        text = piped_text(before)
         if text is None:
             return
         if depth + 1 > MAX_SHELL_DEPTH:
@@ -378,9 +379,11 @@ class _Analyzer:
 
     def simple(self, node: SimpleNode, origin: str, depth: int, background: bool, outer: list[tuple[str, str]]) -> None:
         start = len(self.commands)
+        decodable = False
         for word in node.words:
             if word.subs:
                 self.substitutions(word.subs, origin, depth)
+                decodable = True
         if node.redirects:
             redirects, stdin = self.redirects(node.redirects, origin, depth)
             redirects.extend(outer)
@@ -408,12 +411,61 @@ class _Analyzer:
                     if cmd is not None and subs_end > start and (cmd.program in _CODE_READERS or cmd.language):
                         self.link_code_feeders(cmd, start, subs_end, depth)
                 return
+        # `eval "$(echo cm0g... | base64 -d)"`, `$(printf r)m -rf /`: also as it really runs
+        decoded = self.decoded_args(node.words, self.commands[start:subs_end], depth) if decodable and subs_end > start else None
         assumed = self.with_known_variables(args)
         cmd = self.command(args, redirects, origin, depth, background, stdin, node.text, list(node.prefix), False)
         if cmd is not None and subs_end > start and (cmd.program in _CODE_READERS or cmd.language):
             self.link_code_feeders(cmd, start, subs_end, depth)
         for variant in assumed:
             self.command(variant, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), True)
+        if decoded is not None:
+            self.command(decoded, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), False)
+
+    def decoded_args(self, words: list[Word], made: list[Command], depth: int) -> list[Arg] | None:
+        """The words with each command substitution replaced by its output, when every one of
+        them is literal text, decoded or not (`echo ... | base64 -d`, `printf '\\x72'`): the
+        command as it really runs, analysed next to the command as written."""
+        outputs: list[str] = []
+        group: list[Command] = []
+        for cmd in made:
+            if cmd.depth != depth + 1:
+                continue
+            group.append(cmd)
+            if not cmd.pipe_next:  # the end of one substitution's pipeline
+                text = piped_text([[c] for c in group])
+                if text is None:
+                    return None
+                outputs.append(text.rstrip("\n"))
+                group = []
+        if group or not outputs:
+            return None
+        args: list[Arg] = []
+        for word in words:
+            if not word.subs:
+                args.append(Arg(word.value, word.dynamic, False, word.raw))
+                continue
+            value = word.value
+            for kind, _ in word.subs:
+                if kind not in ("$(...)", "`...`") or not outputs:
+                    return None
+                at = value.find("$(" if kind == "$(...)" else "`")
+                if at < 0:
+                    return None
+                end = _matching_paren(value, at + 2) if kind == "$(...)" else value.find("`", at + 1) + 1
+                if end <= at:
+                    return None
+                value = value[:at] + outputs.pop(0) + value[end:]
+            if "$" in value or "`" in value:
+                return None
+            raw = word.raw
+            if raw[:1] == '"' and raw[-1:] == '"':
+                args.append(Arg(value, False, False, raw))
+            elif '"' in raw or "'" in raw:
+                return None  # partly quoted: how the output splits is not read here
+            else:
+                args.extend(Arg(piece, False, False, raw) for piece in value.split())
+        return args if args and not outputs else None
 
     # -- variables whose values are known ----------------------------------------------------
 
@@ -827,67 +879,6 @@ def _is_reference(raw: str) -> bool:
     """`$x` or `${x}` alone: its value is split into words."""
     name = raw[2:-1] if raw.startswith("${") and raw.endswith("}") else raw[1:] if raw.startswith("$") else ""
     return bool(name) and all(c in _NAME_CHARS for c in name)
-
-
-def _piped_text(before: list[list[Command]]) -> str | None:
-    """The text a pipeline of `echo`/`printf` and decoders (`base64 -d`, `rev`) produces, if
-    it is known without running anything."""
-    decoders: list[str] = []
-    for group in reversed(before):
-        if len(group) != 1 or group[0].dynamic:
-            return None
-        cmd = group[0]
-        args = cmd.argv[1:]
-        if cmd.program == "base64" and any(a in ("-d", "--decode", "-D") for a in args):
-            decoders.append("base64")
-        elif cmd.program == "rev" and not args:
-            decoders.append("rev")
-        elif cmd.program in ("echo", "printf"):
-            text = _echo_text(cmd.program, args)
-            for decoder in reversed(decoders):
-                text = _decode(decoder, text)
-            return text
-        else:
-            return None
-    return None
-
-
-def _echo_text(program: str, args: list[str]) -> str:
-    from cf_guidance.shell.lexer import decode_escapes
-
-    if program == "printf":
-        if not args:
-            return ""
-        parts = [p.replace("%%", "%") for p in decode_escapes(args[0]).split("%s")]
-        values = args[1:]
-        out: list[str] = []
-        size = 0
-        while True:  # printf reuses its format until the values run out
-            for k, part in enumerate(parts):
-                out.append(part)
-                size += len(part)
-                if k < len(parts) - 1:
-                    out.append(values.pop(0) if values else "")
-                    size += len(out[-1])
-            if not values or len(parts) == 1 or size > MAX_COMMAND_CHARS:
-                return "".join(out)
-    escapes = False
-    while args and len(args[0]) > 1 and args[0][0] == "-" and all(c in "neE" for c in args[0][1:]):
-        escapes = escapes or "e" in args[0]
-        args = args[1:]
-    text = " ".join(args) + "\n"
-    return decode_escapes(text) if escapes else text
-
-
-def _decode(decoder: str, text: str) -> str:
-    if decoder == "rev":
-        return "\n".join(line[::-1] for line in text.split("\n"))
-    import binascii
-
-    try:
-        return binascii.a2b_base64(text.encode("ascii", "ignore")).decode("utf-8", "replace")
-    except (binascii.Error, ValueError):
-        return ""
 
 
 def _is_glob(value: str) -> bool:

@@ -413,16 +413,45 @@ _PARALLEL_SEPARATORS = frozenset((":::", "::::", ":::+", "::::+"))
 
 
 def _parallel(args: list[Arg]) -> list[Nested]:
+    i, j = _parallel_template(args)
+    template = args[i:j]
+    if template:
+        text = " ".join(a.value for a in template)
+        inputs = args[j + 1 :] if j < len(args) and args[j].value == ":::" else []
+        if inputs and len(inputs) <= _PARALLEL_MAX_INPUTS and _only_plain_placeholder(text) and not any(a.dynamic or a.value in _PARALLEL_SEPARATORS for a in inputs):
+            # one command per input: `{}` replaced by it, or the input appended
+            return [Nested("shell", "parallel", text=text.replace("{}", a.value) if "{}" in text else f"{text} {a.value}") for a in inputs]
+        return [Nested("shell", "parallel", text=text, dynamic=True)]
+    if any(a.value.startswith("::::") for a in args[j:]):
+        return []  # no template, commands read from a file: not known (the destructive gate asks)
+    # no template: every `:::` input is itself a command
+    return [Nested("shell", "parallel", text=a.value, dynamic=a.dynamic) for a in args[j:] if a.value not in _PARALLEL_SEPARATORS]
+
+
+def _parallel_template(args: list[Arg]) -> tuple[int, int]:
+    """Where parallel's command template starts and ends (at the first input separator)."""
     i = skip_options(args, 1, _PARALLEL_SHORT_ARG, _PARALLEL_LONG_ARG)
     j = i
     while j < len(args) and args[j].value not in _PARALLEL_SEPARATORS:
         j += 1
-    template = args[i:j]
-    if template:
-        text = " ".join(a.value for a in template)
-        return [Nested("shell", "parallel", text=text, dynamic=True)]
-    # no template: every input is itself a command
-    return [Nested("shell", "parallel", text=a.value, dynamic=a.dynamic) for a in args[j:] if a.value not in _PARALLEL_SEPARATORS]
+    return i, j
+
+
+def parallel_reads_commands(argv: list[str]) -> bool:
+    """`parallel` without a command template runs its input lines as commands: from stdin or a
+    `::::` file (literal `:::` inputs are analysed as commands instead)."""
+    args = [Arg(v) for v in argv]
+    i, j = _parallel_template(args)
+    return i == j and (j == len(args) or any(a.value.startswith("::::") for a in args[j:]))
+
+
+#: Literal `:::` inputs read one by one (more: the template alone, dynamic).
+_PARALLEL_MAX_INPUTS = 16
+
+
+def _only_plain_placeholder(text: str) -> bool:
+    """The template's only replacement string is `{}` (`{.}`, `{/}`, `{#}` are not read)."""
+    return "{" not in text.replace("{}", "")
 
 
 def _watch(args: list[Arg]) -> list[Nested]:

@@ -73,6 +73,18 @@ EXTRA = (
     "cd ~ && tar czf x.tgz .gnupg .password-store/a .docker/config.json",
     "grep -r token ../.config/gcloud/ ~/.azure",
     "cat $HOME/.gem/credentials /home/dev/.ssh/id_rsa.pub README.md",
+    # hidden commands (issue 13): decoded code, input run as code, interpreters, known variables
+    "base64 -d payload.b64 | sh",
+    "echo cm0gLXJmIH4v | base64 -d | bash",
+    "eval \"$(xxd -r -p blob.hex)\"",
+    "cat x | base64 -d | tee out | sh",
+    "cat cmds.txt | xargs -I{} sh -c '{}'",
+    "xargs -n1 bash -c < cmds.txt",
+    "parallel :::: jobs.txt",
+    "parallel gzip ::: a.log b.log",
+    "python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~/src'))\"",
+    "tmp=$(mktemp -d) && cd \"$tmp\" && rm -rf \"$tmp\"",
+    "dirs=(build ~); rm -rf \"${dirs[@]}\"",
 )
 
 

@@ -222,8 +222,9 @@ PROBLEMS = [
     ("rm a; { rm b", "missing '}'", [["rm", "a"], ["rm", "b"]]),
     ("rm a; ) ; rm b", "syntax error near ')'", [["rm", "a"], ["rm", "b"]]),
     ("$CMD -rf /", "dynamic program name", [["$CMD", "-rf", "/"]]),
-    ("$(echo rm) -rf /", "dynamic program name", [["echo", "rm"], ["$(echo rm)", "-rf", "/"]]),
-    ("`echo rm` x", "dynamic program name", [["echo", "rm"], ["`echo rm`", "x"]]),
+    # the substitution's output is literal text: the command is also seen as it runs
+    ("$(echo rm) -rf /", "dynamic program name", [["echo", "rm"], ["$(echo rm)", "-rf", "/"], ["rm", "-rf", "/"]]),
+    ("`echo rm` x", "dynamic program name", [["echo", "rm"], ["`echo rm`", "x"], ["rm", "x"]]),
     ("/???/r? -rf /", "glob pattern", [["/???/r?", "-rf", "/"]]),
     ("echo >", "without a target", [["echo"]]),
     ("rm a (b)", "syntax error near '('", [["rm", "a"], ["b"]]),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from cf_guidance.gates.commands import is_interpreter
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
+from cf_guidance.shell.decoding import DECODERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ class Summary:
 
     __slots__ = (
         "analysis", "programs", "redirects", "sockets", "code", "language", "reads", "writes", "files", "sudo", "pipes_into", "dot_c",
-        "nopasswd", "dynamic", "mkfs", "interpreter",
+        "nopasswd", "dynamic", "mkfs", "interpreter", "decoders",
     )
 
     def __init__(self, analysis: ShellAnalysis) -> None:
@@ -33,7 +34,7 @@ class Summary:
         pipes_into: set[str] = set()
         words: list[str] = []
         codes: list[str] = []
-        redirects = sockets = language = reads = writes = sudo = dynamic = mkfs = interpreter = False
+        redirects = sockets = language = reads = writes = sudo = dynamic = mkfs = interpreter = decoders = False
         for cmd in analysis.commands:
             program = cmd.program
             programs.add(program)
@@ -49,6 +50,8 @@ class Summary:
                 language = True
             if cmd.pipe_next:
                 pipes_into.add(cmd.pipe_next)
+                if program in DECODERS:
+                    decoders = True
             if cmd.wrappers and "sudo" in cmd.wrappers:
                 sudo = True
             if argv and ("$" in argv[0] or "`" in argv[0]):
@@ -91,6 +94,8 @@ class Summary:
         #: some program is mkfs* / a shell or interpreter (cf_guidance.gates.commands.is_interpreter)
         self.mkfs = mkfs
         self.interpreter = interpreter
+        #: some decoder (base64, xxd, ...) pipes into another command (its output may be code)
+        self.decoders = decoders
 
 
 def socket_redirect(cmd: Command) -> bool:
