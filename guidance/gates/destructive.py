@@ -97,12 +97,20 @@ RULES = (
     _r("DST018", "git-delete-remote-ref", ASK, "git push --delete / :branch / --prune",
        "Asks before deleting branches or tags on a remote.", "Others may still need the branch; the remote keeps no copy.",
        "git push origin --delete feature\ngit push origin :feature", "git push origin feature"),
-    _r("DST019", "git-discard-all-changes", DENY, "git checkout -- . / git restore . / git checkout -f",
-       "Denies discarding every uncommitted change in the working tree.", "Uncommitted changes are in no commit and no reflog.",
+    _r("DST019", "git-discard-all-changes", DENY, "git checkout -- . / git restore . / git checkout -f / git switch --discard-changes",
+       "Denies discarding every uncommitted change in the working tree: `git checkout -- .`, `git restore .`, "
+       "`git checkout -f`, `git switch --discard-changes` / `-f`, `git read-tree -u --reset`.", "Uncommitted changes are in no commit and no reflog.",
        "git checkout -- .\ngit restore .", "git stash"),
     _r("DST020", "git-discard-file-changes", ASK, "git checkout -- FILE / git restore FILE",
        "Asks before discarding uncommitted changes to specific files.", "Those changes are lost for good.",
        "git checkout -- src/app.py", "git diff src/app.py"),
+    _r("DST021", "git-move-shared-branch", ASK, "Moving or overwriting main or another shared branch locally",
+       "Asks before pointing a branch others build on (`main`, `master`, `trunk`, `develop`, `production`, `staging`, "
+       "`stable`, `release/*`, ...) at another commit or replacing it: `git branch -f main X`, `git branch -M wip main`, "
+       "`git checkout -B main X`, `git switch -C main X`, `git update-ref refs/heads/main X` (also `HEAD` and `--stdin`). "
+       "Feature branches (`git branch -f feature/x`) and renaming the current branch (`git branch -M main`) are not asked.",
+       "The branch's commits survive only in the reflog, and the next push of it is a force push or a surprise for everyone.",
+       "git branch -f main HEAD~10\ngit branch -M wip main", "git switch -c fix/retry && git branch -f feature/x origin/feature/x"),
     _r("DST030", "sql-drop", DENY, "DROP DATABASE/TABLE/SCHEMA, TRUNCATE, dropdb",
        "Denies destructive SQL passed to a database client (`psql -c`, `mysql -e`, `sqlite3 db SQL`, piped in with "
        "`echo ... | psql`, or in a heredoc), `dropdb`, and MongoDB `dropDatabase()`.",

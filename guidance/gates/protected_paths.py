@@ -211,6 +211,13 @@ def _glob_target(paths: Resolver, path: str) -> str:
             if first.startswith(".") and _match_segment(first, top):
                 return where + "/" + top
         return ""
+    if path.count("/") == base.count("/") + 1:
+        # `.claude/*.json` (a loop over it, `sed -i ... .claude/*`) stands for the guard files it matches
+        folder = base.rstrip("/").rsplit("/", 1)[-1].lower()
+        for guard in sorted(GUARD_FILES):
+            top, _, name = guard.partition("/")
+            if top == folder and _match_segment(first, name):
+                return base + "/" + name
     return base
 
 

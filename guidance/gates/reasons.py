@@ -34,6 +34,7 @@ HINTS = {
     "DST018": "ask the user before deleting remote branches",
     "DST019": "commit or `git stash` first; restore specific files only",
     "DST020": "make sure those changes are not needed (git diff) first",
+    "DST021": "do the work on a new branch; ask the user before moving a shared branch",
     "DST030": "write a reversible migration, or ask the user",
     "DST031": "add a WHERE clause",
     "DST032": "delete specific keys",

@@ -163,3 +163,48 @@ def test_encoded_payloads_are_decoded_or_asked(command: str, expected: str) -> N
 @pytest.mark.parametrize("command", ENCODED_ALLOW)
 def test_encoding_look_alikes_are_allowed(command: str) -> None:
     assert not _stopped(command), _deciding(command)
+
+
+# -- git local history and refs -----------------------------------------------------------------
+
+GIT_BLOCK = [
+    ("git update-ref refs/heads/main 1a2b3c4", "DST021:ask"),
+    ("git branch -f main HEAD~10", "DST021:ask"),
+    ("git branch -M wip main", "DST021:ask"),
+    ("git checkout -B main origin/old", "DST021:ask"),
+    ("git switch -C main HEAD~5", "DST021:ask"),
+    ("git read-tree -u --reset HEAD", "DST019:deny"),
+    ("git switch --discard-changes main", "DST019:deny"),
+    ("git checkout -f main", "DST019:deny"),
+    ("git push --mirror", "DST012:deny"),
+    ("git push --mirror git@github.com:acme/app.git", "DST012:deny"),
+    ("git reflog expire --expire=now --all && git gc --prune=now", "DST015:deny"),
+    ("git -c alias.fm='branch -f main' fm HEAD~3", "DST021:ask"),
+]
+
+GIT_ALLOW = [
+    "git branch -f feature/x",
+    "git branch -f feature/x origin/feature/x",
+    "git branch -M main",
+    "git branch -m old-name new-name",
+    "git switch main",
+    "git switch -c fix/retry origin/main",
+    "git checkout -B feature/y",
+    "git update-ref refs/heads/feature/x HEAD",
+    "git push origin feature/x",
+    "git push -u origin HEAD",
+    "git gc",
+    "git reflog -5",
+    "git read-tree HEAD",
+    "git stash push -m wip && git switch main",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GIT_BLOCK)
+def test_git_history_and_refs_are_blocked(command: str, expected: str) -> None:
+    assert _deciding(command) == expected
+
+
+@pytest.mark.parametrize("command", GIT_ALLOW)
+def test_git_look_alikes_are_allowed(command: str) -> None:
+    assert not _stopped(command), _deciding(command)

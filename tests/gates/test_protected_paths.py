@@ -22,6 +22,8 @@ MUST_BLOCK_COMMANDS = [
     ("cp -r /tmp/x/.claude .", "PTH001:deny"),
     ("F=.claude/settings.json; echo {} > $F", "PTH001:deny"),
     ("for f in .claude/*.json; do echo {} > $f; done", "PTH001:deny"),
+    ("sed -i 's/PreToolUse/x/' .claude/*.json", "PTH001:deny"),
+    ("for f in .codex/*; do : > \"$f\"; done", "PTH001:deny"),
     ("find .claude-flow -type f -delete", "PTH001:deny"),
     ("find . -name settings.json -delete", "PTH001:deny"),
     ("find . -name '*.json' -exec rm {} +", "PTH001:deny"),

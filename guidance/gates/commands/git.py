@@ -28,8 +28,18 @@ def split(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
 
 #: The subcommands `_analyse` has a branch for (keep in step with it: tests/gates/commands/test_git.py).
 BRANCHED = frozenset(
-    ("push", "reset", "clean", "checkout", "restore", "branch", "filter-branch", "filter-repo", "reflog", "gc", "rebase", "stash", "update-ref")
+    ("push", "reset", "clean", "checkout", "switch", "restore", "branch", "filter-branch", "filter-repo", "reflog", "gc", "rebase", "stash", "update-ref", "read-tree")
 )
+#: Branches others build on: moving or overwriting them locally is asked (DST021).
+SHARED_BRANCHES = frozenset(("main", "master", "trunk", "develop", "development", "production", "prod", "staging", "stable", "release", "gh-pages"))
+_SHARED_PREFIXES = ("release/", "releases/")
+
+
+def shared_branch(name: str) -> bool:
+    """`main`, `refs/heads/main`, `release/1.2`: a branch others build on."""
+    if name.startswith("refs/heads/"):
+        name = name[11:]
+    return name in SHARED_BRANCHES or name.startswith(_SHARED_PREFIXES)
 
 
 def analyse(args: list[str]) -> list[tuple[str, str]]:
@@ -64,10 +74,22 @@ def _analyse(args: list[str]) -> list[tuple[str, str]]:
             out.append(("DST011", "git clean -f deletes untracked files"))
     elif sub in ("checkout", "restore"):
         _discard(sub, rest, out)
+        if sub == "checkout":
+            _recreate(rest, "-B", out)
+    elif sub == "switch":
+        parsed = Args(rest, frozenset(("-c", "-C", "--create", "--force-create", "--orphan", "--conflict")))
+        if parsed.has("--discard-changes", "-f", "--force"):
+            out.append(("DST019", "git switch --discard-changes throws away every uncommitted change"))
+        _recreate(rest, "-C", out)
+    elif sub == "read-tree":
+        parsed = Args(rest, frozenset(("--prefix", "--index-output", "--exclude-per-directory")))
+        if parsed.has("-u") and parsed.has("--reset"):
+            out.append(("DST019", "git read-tree -u --reset overwrites the working tree and discards every uncommitted change"))
     elif sub == "branch":
         parsed = Args(rest)
         if "D" in parsed.short or (parsed.has("-d", "--delete") and parsed.has("-f", "--force")):
             out.append(("DST013", "git branch -D deletes a branch even when it is not merged"))
+        _move_branch(parsed, out)
     elif sub in ("filter-branch", "filter-repo"):
         out.append(("DST014", f"git {sub} rewrites the whole history"))
     elif sub == "reflog" and rest[:1] in (["expire"], ["delete"]):
@@ -82,7 +104,33 @@ def _analyse(args: list[str]) -> list[tuple[str, str]]:
         out.append(("DST017", f"git stash {rest[0]} deletes stashed work"))
     elif sub == "update-ref" and "-d" in rest:
         out.append(("DST017", "git update-ref -d deletes a ref"))
+    elif sub == "update-ref":
+        refs = [a for a in rest if not a.startswith("-")]
+        if "--stdin" in rest:
+            out.append(("DST021", "git update-ref --stdin moves refs read from input"))
+        elif refs and (refs[0] == "HEAD" or shared_branch(refs[0])):
+            out.append(("DST021", f"git update-ref points {refs[0]} at another commit"))
     return out
+
+
+def _move_branch(parsed: Args, out: list[tuple[str, str]]) -> None:
+    """`git branch -f main X`, `git branch -M wip main`, `git branch -C x main`: a shared branch
+    is moved or overwritten (`git branch -f feature/x` and `git branch -M main` are not)."""
+    names = parsed.positionals
+    force = parsed.has("-f", "--force")
+    if "M" in parsed.short or "C" in parsed.short or (force and parsed.has("-m", "--move", "-c", "--copy")):
+        if len(names) >= 2 and shared_branch(names[1]):
+            out.append(("DST021", f"git branch overwrites the branch {names[1]} with {names[0]}"))
+    elif force and names and shared_branch(names[0]) and not parsed.has("-d", "--delete", "-D"):
+        out.append(("DST021", f"git branch -f moves the branch {names[0]}"))
+
+
+def _recreate(rest: list[str], flag: str, out: list[tuple[str, str]]) -> None:
+    """`git checkout -B main X` / `git switch -C main X` reset a shared branch to another commit."""
+    parsed = Args(rest, frozenset((flag, "--force-create", "-b", "-c", "--orphan", "--conflict")))
+    for name in parsed.value(flag, "--force-create"):
+        if shared_branch(name):
+            out.append(("DST021", f"git {'checkout -B' if flag == '-B' else 'switch -C'} resets the branch {name}"))
 
 
 def resolved(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
