@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 #: Rule code of the deny that records a spool failure under fail-closed.
 SPOOL_RULE = "spool-unwritable"
+#: Rule code of the deny when a policy file cannot be applied under fail-closed.
+UNAPPLIED_RULE = "policy-unapplied"
 
 
 class BadInput(EventError):
@@ -58,6 +60,7 @@ class Call:
         "fingerprint",
         "state_problem",
         "near",
+        "notice",
     )
 
     def __init__(
@@ -89,6 +92,8 @@ class Call:
         #: The paths the call works in (its cwd; a tool call's paths): the bundle cache checks
         #: only the directories on their way for new policy files (see load_bundle). None: all.
         self.near: list[str] | None = None
+        #: What the user must see with this call's answer whatever its verdict (systemMessage).
+        self.notice = ""
 
     def decode(self) -> dict[str, Any]:
         """The event object from stdin; BadInput for anything else."""
@@ -140,7 +145,24 @@ def pre_tool(call: Call) -> protocol.Answer:
         call.near = _worked_paths(event, shell)
         bundle = load_bundle(call, part="decide")
         decision = _evaluate(call, bundle, event, shell)
+        call.notice = unapplied_message(bundle)
+        if call.notice and call.fail_closed and decision.verdict != DENY:
+            finding = Finding("hooks", UNAPPLIED_RULE, DENY, call.notice.rstrip(".") + ", and GUIDANCE_EVENT_FAIL_CLOSED=1.",
+                              hint="fix the policy file as said, then run `cf-guidance verify`.")
+            decision = decide([finding, *decision.findings])
     return _answer_and_record(call, decision)
+
+
+def unapplied_message(bundle: dict[str, Any]) -> str:
+    """One sentence when a policy file exists but its rules could not be compiled (unreadable,
+    not a regular file, too big, binary: status "unusable"), else ""."""
+    notes = [str(source.get("note") or source.get("name")) for source in bundle.get("sources") or ()
+             if isinstance(source, dict) and source.get("status") == "unusable"]
+    if not notes:
+        return ""
+    more = f" (and {len(notes) - 2} more)" if len(notes) > 2 else ""
+    return ("this project's CLAUDE.md rules are NOT being applied, only the built-in checks: "
+            + "; ".join(notes[:2]) + more + ".")
 
 
 def _analysed(event: Event) -> ShellAnalysis | None:
@@ -212,7 +234,7 @@ def _answer_and_record(call: Call, decision: Decision) -> protocol.Answer:
             hint="make the state directory writable, or run `cf-guidance verify`.",
         )
         decision = decide([finding])
-    return protocol.for_decision(decision)
+    return protocol.for_decision(decision, message=call.notice)
 
 
 def record_decision(call: Call, record: dict[str, Any]) -> bool:
@@ -249,7 +271,8 @@ def load_bundle(call: Call, part: str = "full") -> dict[str, Any]:
     """
     from cf_guidance.policy.cache import load_bundle as load
 
-    return load(call.project_dir, call.state_dir, part=part, use_cache=not call.state_problem, near=call.near)
+    return load(call.project_dir, call.state_dir, part=part, use_cache=not call.state_problem, near=call.near,
+                detached=True)
 
 
 # -- post events ---------------------------------------------------------------------------
@@ -287,11 +310,12 @@ def constitution_text(bundle: dict[str, Any]) -> str:
 
 
 def session_restore(call: Call) -> protocol.Answer:
-    """The constitution for the model, and for the user whatever went wrong since the last
-    session that they must know about (a failed worker, events that could not be recorded)."""
+    """The constitution for the model, and for the user whatever they must know about: a policy
+    file that cannot be applied, a failed worker, events that could not be recorded."""
     call.decode()
-    problems = state_problems(call.state_dir)
-    return protocol.context(call.hook_event, constitution_text(load_bundle(call)), " ".join(problems))
+    bundle = load_bundle(call)
+    problems = [unapplied_message(bundle), *state_problems(call.state_dir)]
+    return protocol.context(call.hook_event, constitution_text(bundle), " ".join(p for p in problems if p))
 
 
 def state_problems(state_dir: str) -> list[str]:

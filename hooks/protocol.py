@@ -61,19 +61,18 @@ def allow() -> Answer:
     return Answer()
 
 
-def permission(verdict: str, reason: str, hook_event: str = PRE_TOOL_USE) -> Answer:
-    """A PreToolUse deny or ask."""
-    return Answer(
-        _json(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": hook_event,
-                    "permissionDecision": verdict,
-                    "permissionDecisionReason": reason,
-                }
-            }
-        )
-    )
+def permission(verdict: str, reason: str, hook_event: str = PRE_TOOL_USE, message: str = "") -> Answer:
+    """A PreToolUse deny or ask (and a `message` for the user: systemMessage and stderr)."""
+    out: dict[str, object] = {
+        "hookSpecificOutput": {
+            "hookEventName": hook_event,
+            "permissionDecision": verdict,
+            "permissionDecisionReason": reason,
+        }
+    }
+    if message:
+        out["systemMessage"] = PREFIX + message
+    return Answer(_json(out), PREFIX + message + "\n" if message else "")
 
 
 def warn(message: str, hook_event: str = PRE_TOOL_USE) -> Answer:
@@ -93,14 +92,15 @@ def notice(message: str) -> Answer:
     return Answer(_json({"systemMessage": PREFIX + message}), PREFIX + message + "\n")
 
 
-def for_decision(decision: Decision, hook_event: str = PRE_TOOL_USE) -> Answer:
-    """The PreToolUse answer for an engine decision."""
+def for_decision(decision: Decision, hook_event: str = PRE_TOOL_USE, message: str = "") -> Answer:
+    """The PreToolUse answer for an engine decision, with a `message` the user must see
+    whatever the verdict (a policy that could not be applied)."""
     verdict = decision.verdict
     if verdict == DENY or verdict == ASK:
-        return permission(verdict, decision.reason, hook_event)
+        return permission(verdict, decision.reason, hook_event, message)
     if verdict == WARN:
-        return warn(decision.reason, hook_event)
-    return allow()
+        return warn(decision.reason + (" " + message if message else ""), hook_event)
+    return notice(message) if message else allow()
 
 
 def context(hook_event: str, text: str, message: str = "") -> Answer:

@@ -71,7 +71,7 @@ def cache_path(project_dir: str, state_dir: str | None = None, part: str = FULL)
 
 
 def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = FULL, use_cache: bool = True,
-                near: list[str] | None = None) -> dict[str, Any]:
+                near: list[str] | None = None, detached: bool = False) -> dict[str, Any]:
     """The compiled policy bundle of `project_dir`, from the cache when it is still valid.
 
     `part="decide"` returns only DECIDE_KEYS (what the engine needs to decide a tool call),
@@ -83,6 +83,10 @@ def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = F
     a subdirectory's rules apply to calls working there only, so one elsewhere cannot matter
     to this call, and a hit costs a stat per directory on the way instead of one per directory
     of the project. None checks every directory the compiler looked in.
+    `detached=True` (the hook, whose own deadline may be shorter than a compile) compiles a
+    miss in a detached child that writes the cache however long it takes, and waits for it: a
+    caller that gives up waiting leaves the compile running, every other caller waits for the
+    same compile, and the next call finds the cache (see `_compile_detached`).
     """
     if part != FULL and part != DECIDE:
         raise ValueError(f"unknown bundle part {part!r}: use 'full' or 'decide'")
@@ -101,6 +105,10 @@ def load_bundle(project_dir: str, state_dir: str | None = None, *, part: str = F
                     _forget_unchecked(cached, near)
                 _write_cache(path, cached)
             return cached
+    if detached and os.path.isdir(root):
+        shared = _compile_detached(root, state_dir, path, part)
+        if shared is not None:
+            return shared
     bundle = _compile(root)
     if os.path.isdir(root):  # never create directories for a project that does not exist
         # The full file first: a crash in between leaves an old decide.json, whose source
@@ -303,6 +311,63 @@ def _compile(root: str) -> dict[str, Any]:
     from cf_guidance.policy.compiler import compile_project
 
     return compile_project(root, strict=False)
+
+
+def _compile_detached(root: str, state_dir: str | None, path: str, part: str) -> dict[str, Any] | None:
+    """Compile in a detached child that writes the cache, and wait for it; None when the cache
+    cannot be shared (no lock file can be made: compile here instead) or the child failed.
+
+    The child holds ``cache/.compile.lock`` exclusively while it compiles; a caller that finds
+    it held does not compile again but waits for it, as the starter does. Waiting is a
+    blocking flock, which the hook's own deadline (SIGALRM) interrupts; the child has its own
+    session and no stdio of ours, so it finishes and caches the bundle whatever happens to the
+    callers, and the agent never waits for it. (A hook process exits soon after; a warm server
+    reaps its exited children on every request.)
+    """
+    import fcntl
+
+    lock_path = os.path.join(os.path.dirname(path), ".compile.lock")
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        pass  # a compile is running: wait for it below
+    except OSError:
+        os.close(fd)
+        return None
+    else:
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(fd)
+            return None
+        if pid == 0:  # the child: compile, cache, exit; never return into the caller
+            try:
+                os.setsid()
+                null = os.open(os.devnull, os.O_RDWR)
+                for stdio in (0, 1, 2):
+                    os.dup2(null, stdio)
+                os.closerange(3, fd)  # a warm server's listening socket must not outlive it here
+                os.closerange(fd + 1, 1 << 16)
+                bundle = _compile(root)
+                _write_cache(cache_path(root, state_dir, FULL), bundle)
+                _write_cache(cache_path(root, state_dir, DECIDE), decision_part(bundle))
+            finally:
+                os._exit(0)
+    os.close(fd)  # the child's copy of this descriptor holds the lock until it exits
+    wait = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(wait, fcntl.LOCK_SH)
+    finally:
+        os.close(wait)
+    cached = _read_cache(path, root, part)
+    if cached is None or _freshness(cached) == "stale":
+        return None  # the child failed, or a source changed meanwhile: compile here
+    return cached
 
 
 def _write_cache(path: str, bundle: dict[str, Any]) -> None:

@@ -28,7 +28,7 @@ from cf_guidance import __version__, limits
 from cf_guidance.errors import PolicyError
 from cf_guidance.policy import grammar
 from cf_guidance.policy.markdown import Block, Inline, parse
-from cf_guidance.policy.sources import READ, Source, discover, empty_tree, load_bytes, prepare
+from cf_guidance.policy.sources import READ, UNUSABLE, Source, discover, empty_tree, load_bytes, prepare
 from cf_guidance.policy.sources import CLAUDE as CLAUDE_KIND
 from cf_guidance.policy.sources import LOCAL as LOCAL_KIND
 from cf_guidance.policy.retriever import INTENTS, intent_scores, terms, tool_class
@@ -106,7 +106,7 @@ def stage_read(c: Compilation) -> None:
     for level, where, message in c.notes:
         c.report(level, where, message)
     for source in c.sources:
-        if source.status != READ:
+        if source.status not in (READ, UNUSABLE):
             continue
         prepare(source)
         for level, message in source.problems:

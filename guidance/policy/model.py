@@ -31,7 +31,7 @@ class SourceModel(_Strict):
     kind: Literal["claude", "local", "agents", "import"] = "claude"
     origin: Literal["shared", "local"] = "shared"
     scope: str = ""
-    status: Literal["read", "absent", "duplicate", "reference", "skipped"] = "read"
+    status: Literal["read", "absent", "duplicate", "reference", "skipped", "unusable"] = "read"
     imported_by: str = ""
     note: str = ""
 

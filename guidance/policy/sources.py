@@ -62,6 +62,9 @@ ABSENT = "absent"
 DUPLICATE = "duplicate"
 REFERENCE = "reference"
 SKIPPED = "skipped"
+#: It exists but cannot be compiled (unreadable, not a regular file, over MAX_POLICY_BYTES,
+#: binary): its rules are not applied, which the hook says on every call (`note` says why).
+UNUSABLE = "unusable"
 
 #: Per directory, in reading order: (name, kind, origin). Codex's file comes last (AGENTS_NAMES).
 CLAUDE_FILES = ((CLAUDE_MD, CLAUDE, "shared"), (DOT_CLAUDE_MD, CLAUDE, "shared"), (LOCAL_MD, LOCAL, "local"))
@@ -184,9 +187,13 @@ def _stat(source: Source) -> os.stat_result | None:
 
 
 def _read_content(source: Source, st: os.stat_result) -> None:
+    # The stamps the cache compares, also for a file that cannot be read: an unusable CLAUDE.md
+    # stays a cache hit (and a warning on every call), not a compile on every call.
+    source.size = st.st_size
     if not stat.S_ISREG(st.st_mode):
         # A FIFO would block the read forever and /dev/zero never ends: regular files only.
         source.error = "not a regular file"
+        source.sha256 = hashlib.sha256(b"").hexdigest()  # what the cache's check hashes for it
         return
     digest = hashlib.sha256()
     chunks: list[bytes] = []
@@ -222,17 +229,24 @@ def prepare(source: Source) -> None:
         return
     source.decoded = True
     if source.error:
-        source.problems.append(("error", f"cannot read {source.name}: {source.error}; make it a readable regular file"))
+        _unusable(source, f"cannot read {source.name}: {source.error}; make it a readable regular file")
         return
     if not source.exists:
         return
     if source.size > limits.MAX_POLICY_BYTES:
-        source.problems.append(("error", f"{source.name} is {source.size} bytes, over the {limits.MAX_POLICY_BYTES}-byte "
-                                         "limit; it was not compiled (split it or move reference material elsewhere)"))
+        _unusable(source, f"{source.name} is {source.size} bytes, over the {limits.MAX_POLICY_BYTES}-byte "
+                          "limit; it was not compiled (split it or move reference material elsewhere)")
         return
     text, notes = decode(source.raw, source.name)
     source.problems.extend(notes)
     source.text = text
+    if text is None:
+        source.status, source.note = UNUSABLE, notes[-1][1]
+
+
+def _unusable(source: Source, message: str) -> None:
+    source.problems.append(("error", message))
+    source.status, source.note = UNUSABLE, message
 
 
 # --- imports -------------------------------------------------------------------------------

@@ -338,3 +338,86 @@ def test_a_stopped_server_costs_one_short_wait_then_is_replaced(repo: Path) -> N
     finally:
         with contextlib.suppress(OSError):
             os.kill(stopped, signal.SIGKILL)
+
+
+# -- project rules that cannot be applied ----------------------------------------------------------
+
+UNAPPLIED = ["oversized", "directory", "fifo", "binary"]
+
+
+def break_claude_md(root: Path, how: str) -> None:
+    path = root / "CLAUDE.md"
+    if path.exists() or path.is_symlink():
+        path.unlink()
+    if how == "oversized":
+        from cf_guidance.limits import MAX_POLICY_BYTES
+
+        path.write_text("- Never run `npm publish`.\n" + "x" * MAX_POLICY_BYTES)
+    elif how == "directory":
+        path.mkdir()
+    elif how == "fifo":
+        os.mkfifo(path)
+    else:
+        path.write_bytes(b"- Never run `npm publish`.\n\0\0\0")
+
+
+@pytest.mark.parametrize("how", UNAPPLIED)
+def test_rules_that_cannot_be_applied_are_said_on_every_call(hook: HookRunner, how: str) -> None:
+    """Before: npm publish was allowed with no word to the agent or the user, in both fail modes."""
+    break_claude_md(hook.project, how)
+    for i in range(2):  # every call, not once
+        answer = hook("pre-bash", bash("npm publish", tool_use_id=f"toolu_{i}"))
+        message = json.loads(answer.stdout)["systemMessage"]
+        assert "NOT being applied" in message and "CLAUDE.md" in message, message
+        assert "permissionDecision" not in answer.stdout  # fail-open: the built-in checks passed
+    closed = hook("pre-bash", bash("npm publish", tool_use_id="toolu_closed"), GUIDANCE_EVENT_FAIL_CLOSED="1")
+    out = json.loads(closed.stdout)
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert out["hookSpecificOutput"]["permissionDecisionReason"].startswith("[policy-unapplied]")
+    assert "NOT being applied" in out["systemMessage"]
+    start = hook("session-restore", {"hook_event_name": "SessionStart", "session_id": "s9"})
+    assert "NOT being applied" in json.loads(start.stdout)["systemMessage"]
+
+
+def test_an_unapplied_policy_is_a_cache_hit_not_a_compile_per_call(hook: HookRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cf_guidance.policy import cache
+
+    break_claude_md(hook.project, "directory")
+    old = time.time() - 60  # past the racy window: a hit is a stat
+    os.utime(hook.project / "CLAUDE.md", (old, old))
+    hook("pre-bash", bash("ls"))
+    monkeypatch.setattr(cache, "_compile", lambda root: pytest.fail("compiled again"))
+    monkeypatch.setattr(cache, "_compile_detached", lambda *args: pytest.fail("compiled again"))
+    assert "NOT being applied" in hook("pre-bash", bash("ls", tool_use_id="toolu_2")).stdout
+
+
+#: A markdown parser that takes 6 s to import, then is the real one: a compile slower than the deadline.
+SLOW_MARKDOWN_IT = """
+import importlib, os, sys, time
+time.sleep(6)
+sys.path.remove(os.path.dirname(os.path.dirname(__file__)))
+del sys.modules["markdown_it"]
+sys.modules["markdown_it"] = importlib.import_module("markdown_it")
+"""
+
+
+def test_a_compile_slower_than_the_deadline_finishes_in_the_background(project: Path, tmp_path: Path) -> None:
+    """Before: a compile slower than the deadline (20,000 rules) was redone and killed by every
+    call's own deadline, so nothing was ever cached and every call failed open."""
+    (project / "CLAUDE.md").write_text("## Release\n\n- Never run `npm publish`.\n")
+    install(str(project), verify=False)
+    cache_dir = project / ".claude-flow" / "guidance" / "cache"
+    for name in ("bundle.json", "decide.json"):
+        (cache_dir / name).unlink(missing_ok=True)
+    (tmp_path / "deps" / "markdown_it").mkdir(parents=True)
+    (tmp_path / "deps" / "markdown_it" / "__init__.py").write_text(SLOW_MARKDOWN_IT)
+    env = {"GUIDANCE_HOOKD": "0", "GUIDANCE_EVENT_SYNC_TIMEOUT_MS": "2000", "PYTHONPATH": str(tmp_path / "deps")}
+    started = time.monotonic()
+    first = launch(project, "pre-bash", bash("npm publish"), **env)
+    assert b"timed out after 2000 ms" in first.stderr and time.monotonic() - started < 5
+    # a call during the compile waits for the same compile (it does not start its own)
+    during = launch(project, "pre-bash", bash("npm publish", tool_use_id="toolu_2"), **env)
+    assert b"timed out" in during.stderr or b'"deny"' in during.stdout
+    assert wait_for((cache_dir / "decide.json").exists, limit=60), "the background compile never cached the bundle"
+    cached = launch(project, "pre-bash", bash("npm publish", tool_use_id="toolu_3"), **env)
+    assert b'"permissionDecision":"deny"' in cached.stdout and b"timed out" not in cached.stderr, cached.stderr
