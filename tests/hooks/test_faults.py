@@ -14,7 +14,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -24,26 +23,9 @@ from cf_guidance.ledger.status import collect, unrecorded_line
 from cf_guidance.state import StateLayout
 
 from .conftest import POLICY, HookRunner, bash
+from .test_hookd import LAUNCHER, REPO, call, wait_for
 
-REPO = Path(__file__).resolve().parents[2]
-LAUNCHER = str(REPO / "hooks" / "launcher.py")
-
-
-def launch(root: Path, name: str, payload: object, **env: str) -> subprocess.CompletedProcess[bytes]:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith(("GUIDANCE_", "CLAUDE_"))}
-    environ.update(env, CLAUDE_PROJECT_DIR=str(root))
-    data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-    return subprocess.run([sys.executable, "-S", LAUNCHER, name], input=data, capture_output=True, env=environ,
-                          cwd=str(root), timeout=60, check=False)
-
-
-def wait_for(predicate: Any, limit: float = 20.0) -> bool:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
+launch = call  # the wired launcher as a process of its own
 
 
 def sockets(state: Path) -> list[Path]:
@@ -421,3 +403,37 @@ def test_a_compile_slower_than_the_deadline_finishes_in_the_background(project: 
     assert wait_for((cache_dir / "decide.json").exists, limit=60), "the background compile never cached the bundle"
     cached = launch(project, "pre-bash", bash("npm publish", tool_use_id="toolu_3"), **env)
     assert b'"permissionDecision":"deny"' in cached.stdout and b"timed out" not in cached.stderr, cached.stderr
+
+
+# -- sizes and kills ---------------------------------------------------------------------------------
+
+
+def test_a_huge_tool_input_is_stored_cut_with_its_hash(hook: HookRunner) -> None:
+    """Before: every string was cut at 8 KiB but not the whole: nested lists of 8 KiB strings came
+    through whole (a 100 MB tool input became a 100 MB ledger record; the hook reads 16 MiB)."""
+    import hashlib
+
+    from cf_guidance.jobs import worker
+
+    payload = {**bash("ls"), "hook_event_name": "PostToolUse", "tool_response": {"rows": [["r" * 8000] * 256] * 7}}
+    data = json.dumps(payload).encode()
+    assert 14_000_000 < len(data) < 16 << 20
+    hook("post-bash", data)
+    worker.drain(hook.state_dir)
+    from cf_guidance.ledger.store import Ledger
+
+    [record] = list(Ledger(hook.state_dir).records())
+    line = next(iter(Ledger(hook.state_dir).lines()))
+    assert len(line) < 4 * spool.MAX_JOB_CHARS
+    assert record["event_altered"] == ["truncated"] and record["event_sha256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_kill_9_of_the_warm_server_and_the_worker_under_load_loses_and_doubles_nothing(repo: Path) -> None:
+    """Before: killing hookd under load lost 7 and doubled 7 of 1,600 events (benchmarks/bench_load.py, smaller)."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_load import run_load
+
+    report = run_load(str(repo), sessions=3, calls=15, seed=5)
+    assert report["hookd_kills"] > 0 and report["events"] == 90
+    assert (report["lost"], report["doubled"], report["unexpected"]) == (0, 0, 0), report
+    assert report["ledger_verifies"]

@@ -96,24 +96,13 @@ def test_built_in_denies_stand_when_the_real_bundle_load_fails(tmp_path: Path, p
             answer = json.loads(result.stdout)["hookSpecificOutput"]
             assert answer["permissionDecision"] == verdict and answer["permissionDecisionReason"].startswith(reason)
     # the hung compile goes on in the background (it would cache the bundle once done): stop it
-    lock = project / ".claude-flow" / "guidance" / "cache" / ".compile.lock"
-    for pid in _holders(lock):
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from bench_load import holders
+
+    for pid in holders(".compile.lock", str(project / ".claude-flow" / "guidance" / "cache")):
         os.kill(pid, signal.SIGKILL)
     # the control: with the compiler intact, CLAUDE.md's own ban applies
     env.pop("PYTHONPATH")
     intact = json.loads(_run(argv, bash("make deploy", cwd=str(project)), project, project, **env).stdout)
     assert intact["hookSpecificOutput"]["permissionDecision"] == "deny"
 
-
-def _holders(path: Path) -> list[int]:
-    """The processes that have `path` open (from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if any(os.readlink(fd) == str(path) for fd in (entry / "fd").iterdir()):
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
