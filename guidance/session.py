@@ -36,6 +36,7 @@ import os
 import time
 
 from cf_guidance import _fastjson, trust
+from cf_guidance._fnv import fnv1a32
 from cf_guidance._statefile import quarantine, read_bytes
 from cf_guidance.errors import StateError
 from cf_guidance.jobs import spool
@@ -244,11 +245,8 @@ def _pending_jobs(state_dir: str, session_id: str) -> list[dict[str, Any]]:
 def call_key(event: Event, policy_key: str = "") -> str:
     """A short fingerprint of what this call asks (tool and input) under which policy version:
     an identical retry has the same one; an edited CLAUDE.md makes every call new again."""
-    import zlib
-
     what = event.command if event.command is not None else _fastjson.dumps(event.tool_input)
-    text = "\0".join((event.tool, what, policy_key))
-    return "%08x" % zlib.crc32(text.encode("utf-8", "surrogatepass"))
+    return fnv1a32("\0".join((event.tool, what, policy_key)))
 
 
 def rate_base(environ: Any = None) -> int:

@@ -38,6 +38,7 @@ import os
 import sys
 from time import monotonic
 
+from cf_guidance._fnv import fnv1a32
 from cf_guidance.limits import MAX_EVENT_BYTES
 
 from . import settings
@@ -66,18 +67,10 @@ WAIT_BOUNDS_S = (0.25, 1.5)
 _STALE = b"stale"
 
 
-def _fnv(text: str) -> str:
-    """A stable short hash without hashlib (3 ms to import): FNV-1a, 32 bits."""
-    value = 0x811C9DC5
-    for byte in text.encode("utf-8", "surrogateescape"):
-        value = ((value ^ byte) * 0x01000193) & 0xFFFFFFFF
-    return "%08x" % value
-
-
 def socket_path(state_dir: str) -> str:
     """One server per state directory, interpreter and installation (an upgrade gets a new one)."""
     launcher = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    return os.path.join(state_dir, "hookd-" + _fnv(sys.executable + "\0" + launcher) + ".sock")
+    return os.path.join(state_dir, "hookd-" + fnv1a32(sys.executable + "\0" + launcher) + ".sock")
 
 
 def _forwarded_name(name: str) -> bool:

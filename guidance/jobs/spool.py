@@ -32,7 +32,6 @@ from cf_guidance import _fastjson
 from cf_guidance._atomic import write_atomic
 from cf_guidance._statefile import read_bytes
 from cf_guidance.errors import StateError
-from cf_guidance.ledger.redact import maybe_secret_text, redact
 from cf_guidance.state import STATE_DIR_ENV, StateLayout, state_dir as state_dir_of
 
 TYPE_CHECKING = False
@@ -165,6 +164,8 @@ def enqueue(
     budget = _Budget(MAX_JOB_CHARS)
     event = bounded(payload, 0, budget)
     altered = ["truncated"] if budget.cut else []
+    from cf_guidance.ledger.redact import maybe_secret_text, redact  # not needed to spawn the worker
+
     if maybe_secret_text(_fastjson.dumps([event, decision])):
         event, decision = redact(event), redact(decision)
         altered.append("redacted")

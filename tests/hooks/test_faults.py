@@ -188,9 +188,9 @@ def foreign_server(state: Path, log: Path) -> Iterator[subprocess.Popen[bytes]]:
     """A process of another user listening on the hook server's socket path."""
     if os.getuid() != 0:
         pytest.skip("needs root to run a server as another user")
-    from cf_guidance.hooks import hookd
+    from cf_guidance._fnv import fnv1a32
 
-    path = state / ("hookd-" + hookd._fnv(sys.executable + "\0" + LAUNCHER) + ".sock")
+    path = state / ("hookd-" + fnv1a32(sys.executable + "\0" + LAUNCHER) + ".sock")
     log.parent.mkdir(parents=True, exist_ok=True)
     proc = subprocess.Popen([sys.executable, "-c", FAKE_SERVER, str(path), str(log), str(FOREIGN_UID)])
     try:
