@@ -42,8 +42,8 @@ def directory_problem(path: str) -> str:
     """"" when `path` is missing or a directory of ours that others cannot write; else why not."""
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
-        return ""
+    except (FileNotFoundError, NotADirectoryError):
+        return ""  # nothing there to trust or distrust (writing there fails, and says so)
     except OSError as exc:
         return f"{path}: {exc.strerror or exc}"
     if st.st_mode & _S_IFMT != _S_IFDIR:

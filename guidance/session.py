@@ -13,11 +13,11 @@ Hot path module: standard library only, no `typing` at run time, and no ledger l
                        + spooled), not counting the rate limiter's own denials (RAT*)
     rate_base          base decisions per minute before the trust multiplier (0: no rate limit)
     call               this call's fingerprint (tool, input and policy version; see `call_key`)
-    repeated_denials   how many of this agent's latest decisions in a row denied this very call
-                       (by rules that do not depend on session state), and `repeated_rule` the
-                       last one's rule
-    repeated_failures  how many of the session's latest Bash commands in a row were this command
-                       and failed
+    repeats            None, or when this call repeats what went wrong just before, a dict:
+                       `denials`, how many of this agent's latest decisions in a row denied this
+                       very call (by rules that do not depend on session state), `rule`, the
+                       last one's rule, and `failures`, how many of the session's latest Bash
+                       commands in a row were this command and failed
 
 The worker keeps one summary file per session with `apply_record`, so a hook reads one small
 file instead of the ledger::
@@ -304,7 +304,5 @@ def extras_for(event: Event, state_dir: str, policy_key: str = "", *, trusted: b
         "rate_per_min": rate,
         "rate_base": rate_base(),
         "call": call,
-        "repeated_denials": repeated,
-        "repeated_rule": repeated_rule,
-        "repeated_failures": failures,
+        "repeats": {"denials": repeated, "rule": repeated_rule, "failures": failures} if repeated or failures else None,
     }

@@ -109,6 +109,8 @@ def run(
         answer = _failure(command, call, f"internal error {type(exc).__name__}: {exc}")
     for line in notes + call.warnings:
         answer = answer.with_warning(line)
+    if call.notices:
+        answer = protocol.with_notice(answer, " ".join(call.notices))
     return answer
 
 

@@ -60,7 +60,7 @@ class Call:
         "fingerprint",
         "state_problem",
         "near",
-        "notice",
+        "notices",
     )
 
     def __init__(
@@ -92,8 +92,9 @@ class Call:
         #: The paths the call works in (its cwd; a tool call's paths): the bundle cache checks
         #: only the directories on their way for new policy files (see load_bundle). None: all.
         self.near: list[str] | None = None
-        #: What the user must see with this call's answer whatever its verdict (systemMessage).
-        self.notice = ""
+        #: What the user must see with this call's answer whatever it is (a systemMessage and
+        #: stderr: protocol.with_notice, applied by dispatch.run).
+        self.notices: list[str] = []
 
     def decode(self) -> dict[str, Any]:
         """The event object from stdin; BadInput for anything else."""
@@ -122,7 +123,7 @@ class Call:
         self.state_dir = state.state_dir(self.project_dir, self.environ)
         self.state_problem = state_problem(self.state_dir)
         if self.state_problem:
-            self.warnings.append(self.state_problem)
+            self.notices.append(self.state_problem)
         # Where the agent works, until a tool call says more (pre_tool): a prompt or session
         # start checks the directories on the way there for new policy files, not every one.
         self.near = [cwd] if isinstance(cwd, str) and cwd.startswith("/") else []
@@ -145,11 +146,13 @@ def pre_tool(call: Call) -> protocol.Answer:
         call.near = _worked_paths(event, shell)
         bundle = load_bundle(call, part="decide")
         decision = _evaluate(call, bundle, event, shell)
-        call.notice = unapplied_message(bundle)
-        if call.notice and call.fail_closed and decision.verdict != DENY:
-            finding = Finding("hooks", UNAPPLIED_RULE, DENY, call.notice.rstrip(".") + ", and GUIDANCE_EVENT_FAIL_CLOSED=1.",
-                              hint="fix the policy file as said, then run `cf-guidance verify`.")
-            decision = decide([finding, *decision.findings])
+        unapplied = unapplied_message(bundle)
+        if unapplied:
+            call.notices.append(unapplied)
+            if call.fail_closed and decision.verdict != DENY:
+                finding = Finding("hooks", UNAPPLIED_RULE, DENY, unapplied.rstrip(".") + ", and GUIDANCE_EVENT_FAIL_CLOSED=1.",
+                                  hint="fix the policy file as said, then run `cf-guidance verify`.")
+                decision = decide([finding, *decision.findings])
     return _answer_and_record(call, decision)
 
 
@@ -234,7 +237,7 @@ def _answer_and_record(call: Call, decision: Decision) -> protocol.Answer:
             hint="make the state directory writable, or run `cf-guidance verify`.",
         )
         decision = decide([finding])
-    return protocol.for_decision(decision, message=call.notice)
+    return protocol.for_decision(decision)
 
 
 def record_decision(call: Call, record: dict[str, Any]) -> bool:
@@ -314,8 +317,8 @@ def session_restore(call: Call) -> protocol.Answer:
     file that cannot be applied, a failed worker, events that could not be recorded."""
     call.decode()
     bundle = load_bundle(call)
-    problems = [unapplied_message(bundle), *state_problems(call.state_dir)]
-    return protocol.context(call.hook_event, constitution_text(bundle), " ".join(p for p in problems if p))
+    call.notices.extend(problem for problem in (unapplied_message(bundle), *state_problems(call.state_dir)) if problem)
+    return protocol.context(call.hook_event, constitution_text(bundle))
 
 
 def state_problems(state_dir: str) -> list[str]:

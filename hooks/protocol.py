@@ -61,18 +61,19 @@ def allow() -> Answer:
     return Answer()
 
 
-def permission(verdict: str, reason: str, hook_event: str = PRE_TOOL_USE, message: str = "") -> Answer:
-    """A PreToolUse deny or ask (and a `message` for the user: systemMessage and stderr)."""
-    out: dict[str, object] = {
-        "hookSpecificOutput": {
-            "hookEventName": hook_event,
-            "permissionDecision": verdict,
-            "permissionDecisionReason": reason,
-        }
-    }
-    if message:
-        out["systemMessage"] = PREFIX + message
-    return Answer(_json(out), PREFIX + message + "\n" if message else "")
+def permission(verdict: str, reason: str, hook_event: str = PRE_TOOL_USE) -> Answer:
+    """A PreToolUse deny or ask."""
+    return Answer(
+        _json(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": hook_event,
+                    "permissionDecision": verdict,
+                    "permissionDecisionReason": reason,
+                }
+            }
+        )
+    )
 
 
 def warn(message: str, hook_event: str = PRE_TOOL_USE) -> Answer:
@@ -92,28 +93,35 @@ def notice(message: str) -> Answer:
     return Answer(_json({"systemMessage": PREFIX + message}), PREFIX + message + "\n")
 
 
-def for_decision(decision: Decision, hook_event: str = PRE_TOOL_USE, message: str = "") -> Answer:
-    """The PreToolUse answer for an engine decision, with a `message` the user must see
-    whatever the verdict (a policy that could not be applied)."""
+def for_decision(decision: Decision, hook_event: str = PRE_TOOL_USE) -> Answer:
+    """The PreToolUse answer for an engine decision."""
     verdict = decision.verdict
     if verdict == DENY or verdict == ASK:
-        return permission(verdict, decision.reason, hook_event, message)
+        return permission(verdict, decision.reason, hook_event)
     if verdict == WARN:
-        return warn(decision.reason + (" " + message if message else ""), hook_event)
-    return notice(message) if message else allow()
+        return warn(decision.reason, hook_event)
+    return allow()
 
 
-def context(hook_event: str, text: str, message: str = "") -> Answer:
-    """Text for the model at UserPromptSubmit or SessionStart, and a `message` for the user
-    (systemMessage, also on stderr); nothing when there is neither."""
-    if not text and not message:
+def with_notice(answer: Answer, message: str) -> Answer:
+    """`answer` plus a message the user must see whatever the verdict: in its `systemMessage`
+    (added to the JSON answer, or a JSON answer of its own for an empty one) and on stderr.
+    Plain-text answers (PreCompact) and exit-2 blocks get the stderr line only."""
+    stderr = answer.stderr + PREFIX + message + "\n"
+    out = answer.stdout
+    if answer.exit_code == 0 and (not out or out.startswith("{")):
+        value = _fastjson.loads(out) if out else {}
+        shown = value.get("systemMessage")
+        value["systemMessage"] = (shown + " " + message) if isinstance(shown, str) else PREFIX + message
+        out = _json(value)
+    return Answer(out, stderr, answer.exit_code, answer.worker)
+
+
+def context(hook_event: str, text: str) -> Answer:
+    """Text for the model at UserPromptSubmit or SessionStart; nothing when there is none."""
+    if not text:
         return allow()
-    out: dict[str, object] = {}
-    if message:
-        out["systemMessage"] = PREFIX + message
-    if text:
-        out["hookSpecificOutput"] = {"hookEventName": hook_event, "additionalContext": text}
-    return Answer(_json(out), PREFIX + message + "\n" if message else "")
+    return Answer(_json({"hookSpecificOutput": {"hookEventName": hook_event, "additionalContext": text}}))
 
 
 def plain(text: str) -> Answer:

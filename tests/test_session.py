@@ -117,8 +117,8 @@ def test_repeated_denials_of_the_same_call_are_counted_in_a_row(state: str) -> N
     decision(state, "deny", rule="R7", call=call)  # still in the spool
     decision(state, "deny", rule="R7", call=call, agent="sub")  # another agent's retries are its own
     got = extras(state, command="git push --force")
-    assert (got["repeated_denials"], got["repeated_rule"]) == (3, "R7")
-    assert extras(state, command="git push")["repeated_denials"] == 0
+    assert got["repeats"] == {"denials": 3, "rule": "R7", "failures": 0}
+    assert extras(state, command="git push")["repeats"] is None
 
 
 @pytest.mark.parametrize("rule", ["SEQ001", "RAT001", "fail-closed"])
@@ -126,7 +126,7 @@ def test_denials_that_depend_on_state_are_not_a_loop(state: str, rule: str) -> N
     call = extras(state, command="git commit -m x")["call"]
     for _ in range(5):
         decision(state, "deny", rule=rule, call=call)
-    assert extras(state)["repeated_denials"] == 0
+    assert extras(state)["repeats"] is None
 
 
 def test_an_edited_policy_makes_a_retry_new_work(state: str) -> None:
@@ -139,10 +139,10 @@ def test_repeated_failures_of_the_same_command(state: str) -> None:
     bash(state, "vim x", ok=True)
     for _ in range(5):
         bash(state, "npm test", ok=False)
-    assert extras(state, command="npm test")["repeated_failures"] == 5
-    assert extras(state, command="npm run build")["repeated_failures"] == 0
+    assert extras(state, command="npm test")["repeats"] == {"denials": 0, "rule": "", "failures": 5}
+    assert extras(state, command="npm run build")["repeats"] is None
     bash(state, "npm test", ok=True)
-    assert extras(state, command="npm test")["repeated_failures"] == 0
+    assert extras(state, command="npm test")["repeats"] is None
 
 
 def test_summary_apply_is_idempotent_and_bounded() -> None:

@@ -23,6 +23,8 @@ from cf_guidance.gates.reasons import doc, finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from cf_guidance.decision import Finding
     from cf_guidance.gates._base import GateContext
 
@@ -68,6 +70,25 @@ RULES = (
 )
 
 
+def _loops(ctx: GateContext, repeats: dict[str, Any]) -> list[Finding]:
+    found = []
+    denials, failures = repeats.get("denials"), repeats.get("failures")
+    if isinstance(denials, int) and denials >= LOOP_DENIALS:
+        rule = repeats.get("rule") or "a rule"
+        result = finding(GATE, DENIED_AGAIN, DENY,
+                         f"this exact call was denied {denials} times in a row (by {rule}); stop retrying it",
+                         segment=ctx.event.tool)
+        result.hint = f"read why {rule} denies it and change the approach, or ask the user"
+        found.append(result)
+    if isinstance(failures, int) and failures >= LOOP_FAILURES:
+        result = finding(GATE, FAILING_AGAIN, WARN,
+                         f"this command failed {failures} times in a row with nothing run in between; stop retrying it unchanged",
+                         segment=ctx.event.tool)
+        result.hint = "read the last error and change something first"
+        found.append(result)
+    return found
+
+
 def limit_for(base: int, tier_name: str) -> int:
     return max(1, int(base * trust.multiplier(tier_name)))
 
@@ -75,22 +96,8 @@ def limit_for(base: int, tier_name: str) -> int:
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.hook_event != "PreToolUse" or ctx.extra(BATCH):
         return []
-    found: list[Finding] = []
-    repeated = ctx.extra("repeated_denials")
-    if isinstance(repeated, int) and repeated >= LOOP_DENIALS:
-        rule = ctx.extra("repeated_rule") or "a rule"
-        result = finding(GATE, DENIED_AGAIN, DENY,
-                         f"this exact call was denied {repeated} times in a row (by {rule}); stop retrying it",
-                         segment=ctx.event.tool)
-        result.hint = f"read why {rule} denies it and change the approach, or ask the user"
-        found.append(result)
-    failures = ctx.extra("repeated_failures")
-    if isinstance(failures, int) and failures >= LOOP_FAILURES:
-        result = finding(GATE, FAILING_AGAIN, WARN,
-                         f"this command failed {failures} times in a row with nothing run in between; stop retrying it unchanged",
-                         segment=ctx.event.tool)
-        result.hint = "read the last error and change something first"
-        found.append(result)
+    repeats = ctx.extra("repeats")  # None for nearly every call: one lookup
+    found = _loops(ctx, repeats) if repeats else []
     rate = ctx.extra("rate_per_min")
     tier_name = ctx.extra("trust_tier")
     base = ctx.extra("rate_base")

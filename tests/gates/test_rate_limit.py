@@ -44,7 +44,7 @@ def test_standard_tier_thresholds(rate: int, verdicts: list[str]) -> None:
 
 def test_recorded_calls_evaluated_in_a_batch_are_never_limited() -> None:
     assert [f.verdict for f in run(500, "untrusted")] == [DENY]
-    assert run(500, "untrusted", batch=True, repeated_denials=9) == []
+    assert run(500, "untrusted", batch=True, repeats={"denials": 9}) == []
 
 
 def test_base_zero_turns_the_rate_limit_off() -> None:
@@ -57,7 +57,7 @@ def test_without_extras_the_gate_is_silent() -> None:
 
 
 def test_only_pre_tool_events_are_limited() -> None:
-    assert run(1000, "untrusted", hook="UserPromptSubmit", repeated_denials=9) == []
+    assert run(1000, "untrusted", hook="UserPromptSubmit", repeats={"denials": 9}) == []
 
 
 def test_message_names_agent_tier_and_limit() -> None:
@@ -68,23 +68,24 @@ def test_message_names_agent_tier_and_limit() -> None:
 
 # Must-stop and must-let-through cases for the loop rules: (extras, rules expected).
 LOOPS = [
-    ({"repeated_denials": 3, "repeated_rule": "R012"}, [rate_limit.DENIED_AGAIN]),
-    ({"repeated_denials": 7, "repeated_rule": "PTH001"}, [rate_limit.DENIED_AGAIN]),
-    ({"repeated_failures": 5}, [rate_limit.FAILING_AGAIN]),
-    ({"repeated_denials": 2, "repeated_rule": "R012"}, []),
-    ({"repeated_failures": 4}, []),
-    ({"repeated_denials": 0, "repeated_failures": 0}, []),
+    ({"denials": 3, "rule": "R012", "failures": 0}, [rate_limit.DENIED_AGAIN]),
+    ({"denials": 7, "rule": "PTH001", "failures": 1}, [rate_limit.DENIED_AGAIN]),
+    ({"denials": 0, "rule": "", "failures": 5}, [rate_limit.FAILING_AGAIN]),
+    ({"denials": 3, "rule": "R012", "failures": 6}, [rate_limit.DENIED_AGAIN, rate_limit.FAILING_AGAIN]),
+    ({"denials": 2, "rule": "R012", "failures": 0}, []),
+    ({"denials": 0, "rule": "", "failures": 4}, []),
 ]
 
 
-@pytest.mark.parametrize(("extras", "rules"), LOOPS)
-def test_runaway_loops(extras: dict[str, Any], rules: list[str]) -> None:
-    found = run(3, "standard", **extras)
+@pytest.mark.parametrize(("repeats", "rules"), LOOPS)
+def test_runaway_loops(repeats: dict[str, Any], rules: list[str]) -> None:
+    found = run(3, "standard", repeats=repeats)
     assert [f.rule for f in found] == rules
-    if rules == [rate_limit.DENIED_AGAIN]:
-        assert found[0].verdict == DENY and "stop retrying" in found[0].message and extras["repeated_rule"] in found[0].message
-    if rules == [rate_limit.FAILING_AGAIN]:
-        assert found[0].verdict == WARN
+    for item in found:
+        if item.rule == rate_limit.DENIED_AGAIN:
+            assert item.verdict == DENY and "stop retrying" in item.message and repeats["rule"] in item.message
+        else:
+            assert item.verdict == WARN
 
 
 def test_the_loop_rule_decides_the_reason_the_agent_reads() -> None:
