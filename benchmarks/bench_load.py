@@ -6,7 +6,8 @@ Run: .venv/bin/python benchmarks/bench_load.py [--sessions 8 16] [--calls 100] [
 A temp repository gets a 200-rule CLAUDE.md (bench_compile) and `cf-guidance init`. For each
 session count, that many sessions run at once, one thread each, each sending `--calls` tool
 calls as Claude Code does: the PreToolUse hook (pre-bash, a decision) then the PostToolUse
-hook (post-bash), each the exact command init wrote into `.claude/settings.json`, as a whole
+hook (post-bash), each the exact command `init --scope local` wrote into
+`.claude/settings.local.json` (this venv's interpreter and launcher), as a whole
 process, with a distinct tool_use_id. Meanwhile a killer sends SIGKILL to the warm hook server
 (cf_guidance.hooks.hookd; found by the lock file it holds) every 0.3 to 1.5 s at random,
 and to any running worker (`python -m cf_guidance.jobs.worker`) every 1 to 4 s. When all
@@ -15,7 +16,7 @@ sessions are done the spool is drained and the ledger read back.
 Reported per session count: events sent, records per event (lost: an event with no record;
 doubled: one with more than one; both must be 0), kills, and p50/p99 wall time of the pre- and
 post-event hooks under that load, with the floor (`python -S -c pass`, run by each session
-every tenth call) measured in the same run for the ratio. The rate limit is switched off
+every tenth call, through the same shell) measured in the same run for the ratio. The rate limit is switched off
 (GUIDANCE_RATE_LIMIT_PER_MIN=0): a session here sends several calls a second for minutes,
 which is what it is for, and this run measures recording, not policy.
 """
@@ -45,6 +46,7 @@ from bench_compile import generate_policy  # noqa: E402
 from bench_hook import RACY_WAIT_S, wired_commands  # noqa: E402
 
 from cf_guidance.installer import install  # noqa: E402
+from cf_guidance.installer.wiring import parse  # noqa: E402
 from cf_guidance.jobs import spool, worker  # noqa: E402
 from cf_guidance.ledger.store import Ledger  # noqa: E402
 
@@ -170,9 +172,14 @@ def _drain(root: str, state: str) -> None:
 
 def run_load(root: str, sessions: int, calls: int, seed: int) -> dict[str, Any]:
     state = os.path.join(root, ".claude-flow", "guidance")
-    commands = wired_commands(root)
-    argv = {"pre": shlex.split(commands["pre-bash allow"]), "post": shlex.split(commands["post-bash"])}
-    floor = [argv["pre"][0], "-S", "-c", "pass"]
+    if not os.path.exists(os.path.join(root, ".claude", "settings.local.json")):
+        install(root, agent="claude", verify=False, scope="local")  # absolute paths: this venv, no PATH lookup
+    commands = wired_commands(root, "settings.local.json")
+    # As the agent runs them: through a shell (the wired command is a guarded shell line).
+    argv = {"pre": ["/bin/sh", "-c", commands["pre-bash allow"]], "post": ["/bin/sh", "-c", commands["post-bash"]]}
+    parsed = parse(commands["pre-bash allow"])
+    assert parsed is not None and parsed.python
+    floor = ["/bin/sh", "-c", f"{shlex.quote(parsed.python)} -S -c pass"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GUIDANCE_", "CLAUDE_"))}
     env.update(CLAUDE_PROJECT_DIR=root, GUIDANCE_RATE_LIMIT_PER_MIN="0")
     before = {record["seq"] for record in Ledger(state).records()}
@@ -180,8 +187,15 @@ def run_load(root: str, sessions: int, calls: int, seed: int) -> dict[str, Any]:
     sent: list[tuple[str, str, str]] = []
     lock = threading.Lock()
     killer = Killer(root, state, seed)
-    threads = [threading.Thread(target=_session, args=(f"load{sessions}-{n}", calls, argv, floor, env, root, times, sent, lock))
-               for n in range(sessions)]
+    failures: list[str] = []
+
+    def session(sid: str) -> None:
+        try:
+            _session(sid, calls, argv, floor, env, root, times, sent, lock)
+        except BaseException as exc:  # noqa: BLE001  (reported after the run, never lost in a thread)
+            failures.append(f"{sid}: {type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=session, args=(f"load{sessions}-{n}",)) for n in range(sessions)]
     started = time.monotonic()
     killer.start()
     for thread in threads:
@@ -190,6 +204,8 @@ def run_load(root: str, sessions: int, calls: int, seed: int) -> dict[str, Any]:
         thread.join()
     killer.stop.set()
     killer.join()
+    if failures:
+        raise SystemExit(f"{len(failures)} session(s) failed; the first: {failures[0]}")
     wall = time.monotonic() - started
     _drain(root, state)
     recorded = Counter()
@@ -233,7 +249,7 @@ def main() -> None:
         os.makedirs(root)
         subprocess.run(["git", "init", "-q", root], check=True)
         Path(root, "CLAUDE.md").write_text(generate_policy(args.rules))
-        install(root, agent="claude", verify=False)
+        install(root, agent="claude", verify=False, scope="local")
         time.sleep(RACY_WAIT_S)  # CLAUDE.md older than the racy window: cache hits are stat checks
         for count in args.sessions:
             reports.append(run_load(root, count, args.calls, args.seed + count))
