@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from cf_guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
 from cf_guidance.shell.lexer import ParseState, _matching_paren, one_line
-from cf_guidance.shell.decoding import piped_text
+from cf_guidance.shell.decoding import echo_text, piped_text
 from cf_guidance.shell.model import Command, ShellAnalysis, plain_command
 from cf_guidance.shell.parser import CompoundNode, FunctionNode, LiteralNode, PlainNode, SimpleNode, parse, split_literal, split_plain
-from cf_guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, strip_wrappers
+from cf_guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, stdin_code, strip_wrappers
 from cf_guidance.shell.variables import MAX_ALTERNATIVES, RESOLVER_VARIABLES, SETTERS, Known, array_values, assigned_names, expand, mktemp_path, segments
 
 TYPE_CHECKING = False
@@ -50,7 +50,7 @@ _MAX_EXPANDED_CHARS = 2 * MAX_COMMAND_CHARS
 #: Programs whose input is code: a substitution feeding them is linked like a pipe.
 _CODE_READERS = SHELLS | frozenset(("eval", "source", "."))
 #: Programs that may run what arrives on their stdin (see unwrap.nested).
-_STDIN_LAUNCHERS = frozenset(("sudo", "doas", "su", "runuser", "ssh"))
+_STDIN_LAUNCHERS = frozenset(("sudo", "doas", "su", "runuser", "ssh", "at", "batch", "make", "gmake", "crontab"))
 _INTERPRETER_PREFIXES = ("python", "pypy", "node", "nodejs", "perl", "ruby", "php", "deno", "bun", "awk", "gawk", "mawk", "nawk")
 _OPEN, _COMMA, _CLOSE = "\ue000", "\ue001", "\ue002"
 #: Builtins whose NAME=value arguments set shell variables.
@@ -227,20 +227,22 @@ class _Analyzer:
             if text is not None:
                 self.xargs_input(consumer, text)
             return
+        label = ""
         if program in _CODE_READERS or program in _STDIN_LAUNCHERS:
             launched = nested([Arg(v) for v in consumer.argv], True)
             is_shell = len(launched) == 1 and launched[0].kind == "stdin"
+            label = launched[0].label if is_shell else ""
         else:
             is_shell = False
         if not is_shell and not program.startswith(_INTERPRETER_PREFIXES):
             return
-        text = piped_text(before)
+        text = piped_text(before) if label != "crontab" else _added_lines(before)
         if text is None:
             return
         if depth + 1 > MAX_SHELL_DEPTH:
             self.problem(f"nesting deeper than {MAX_SHELL_DEPTH} levels not followed (| {program})")
         elif is_shell:
-            self.run_nested(text, _join(origin, f"| {program}"), depth + 1, False)
+            self.run_nested(stdin_code(label, text), _join(origin, f"| {program}"), depth + 1, False)
         elif not consumer.language:
             self.interpreter(consumer, text)
 
@@ -703,7 +705,7 @@ class _Analyzer:
             if item.kind == "shell":
                 self.run_nested(item.text, where, depth + 1, background, item.label)
             elif item.kind == "stdin" and stdin is not None:
-                self.run_nested(stdin, where, depth + 1, background, item.label)
+                self.run_nested(stdin_code(item.label, stdin), where, depth + 1, background, item.label)
             elif item.kind == "argv":
                 inner = " ".join(a.value for a in item.args)
                 self.command(list(item.args), [], where, depth + 1, background, None, inner, [], item.dynamic)
@@ -822,6 +824,19 @@ class _Analyzer:
             return None
         self.commands.append(cmd)
         return cmd
+
+
+def _added_lines(before: list[list[Command]]) -> str | None:
+    """What `(crontab -l; echo 'LINE') | crontab -` installs that was not there: the literal
+    lines of the producing commands (`crontab -l` gives the table already installed)."""
+    lines: list[str] = []
+    for group in before:
+        for cmd in group:
+            if cmd.program in ("echo", "printf") and not cmd.dynamic:
+                lines.append(echo_text(cmd.program, cmd.argv[1:]))
+            elif cmd.program != "crontab":
+                return piped_text(before)
+    return "".join(lines) if lines else None
 
 
 def _inline_code(program: str, argv: list[str]) -> tuple[str, str, str] | None:

@@ -164,6 +164,7 @@ WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "nocorrect": _simple(),
     "noglob": _simple(),
     "busybox": _simple(),
+    "xvfb-run": _simple("nselpaf", ("server-num", "server-args", "error-file", "auth-file", "xauth-protocol")),
     "coproc": _simple(),
     "runuser": _runuser,
     "uv": _runner(("run",), "p", ("with", "python", "project", "directory", "env-file", "extra", "group", "package", "with-requirements", "index", "index-url")),
@@ -295,6 +296,8 @@ def _shell_on_stdin(name: str, words: list[str]) -> bool:
         return any(w in ("-s", "-i", "--shell", "--login") or (w.startswith("-") and not w.startswith("--") and ("s" in w or "i" in w)) for w in words)
     if name in ("su", "runuser"):
         return True  # without -c (a launcher above) they start a shell
+    if name in ("at", "batch"):
+        return not any(w.startswith("-f") or w in ("-l", "-r", "-d", "-c") for w in words)  # `at -f FILE`: a script file
     if name in ("source", "."):
         return bool(words) and words[0] in _STDIN_PATHS
     return False
@@ -487,10 +490,184 @@ def _chroot(args: list[Arg]) -> list[Nested]:
 
 
 def _script(args: list[Arg]) -> list[Nested]:
-    for k in range(1, len(args) - 1):
-        if args[k].value in ("-c", "--command"):
+    """`script -c CMD`, `script -qc CMD`, `script --command=CMD`: CMD runs in a new terminal."""
+    for k in range(1, len(args)):
+        word = args[k].value
+        if word.startswith("--command="):
+            return [Nested("shell", "script -c", text=word[10:], dynamic=args[k].dynamic)]
+        if (word == "--command" or (word[:1] == "-" and word[1:2] != "-" and word.endswith("c"))) and k + 1 < len(args):
             return [Nested("shell", "script -c", text=args[k + 1].value, dynamic=args[k + 1].dynamic)]
     return []
+
+
+#: tmux commands that run a shell command (given after their options), and the options of
+#: each that take a value.
+_TMUX_RUNNERS = {
+    "new-session": "cefnstxyF", "new": "cefnstxyF", "new-window": "cefnstF", "neww": "cefnstF",
+    "split-window": "celptF", "splitw": "celptF", "respawn-pane": "cet", "respawnp": "cet",
+    "respawn-window": "cet", "respawnw": "cet", "run-shell": "dtc", "run": "dtc",
+    "display-popup": "bcdehsStTwxy", "popup": "bcdehsStTwxy", "pipe-pane": "t", "pipep": "t", "if-shell": "t", "if": "t",
+}
+#: tmux key names that end a line typed with send-keys (others, such as C-c, type no text).
+_TMUX_ENTER = frozenset(("Enter", "C-m", "C-j", "KPEnter", "^M", "^J"))
+_TMUX_KEYS = {"Space": " ", "Tab": "\t", "BSpace": ""}
+
+
+def _tmux(args: list[Arg]) -> list[Nested]:
+    """tmux runs shell commands in new sessions, windows and panes (`tmux new -d 'cmd'`,
+    `run-shell`, `popup`, `if-shell`), and types text into a pane's shell (`send-keys ...
+    'rm -rf ~' Enter`): both are analysed as shell code. Commands chained with `;` too."""
+    i = skip_options(args, 1, "LSfT")
+    found: list[Nested] = []
+    if any(a.value == "-c" for a in args[1:i]):  # `tmux -c CMD`: like `sh -c`
+        k = next(k for k in range(1, i) if args[k].value == "-c")
+        if k + 1 < len(args):
+            found.append(Nested("shell", "tmux", text=args[k + 1].value, dynamic=args[k + 1].dynamic))
+    while i < len(args):
+        end = i
+        while end < len(args) and args[end].value not in (";", "\\;"):
+            end += 1
+        found.extend(_tmux_command(args[i:end]))
+        i = end + 1
+    return found
+
+
+def _tmux_command(words: list[Arg]) -> list[Nested]:
+    if not words:
+        return []
+    name = words[0].value
+    if name in ("send-keys", "send"):
+        flags = {letter for w in words[1:] if w.value[:1] == "-" for letter in w.value[1:]}
+        if "X" in flags or "H" in flags:
+            return []  # copy-mode commands or hex keys: no shell text
+        k = skip_options(words, 1, "tN")
+        text: list[str] = []
+        for word in words[k:]:
+            value = word.value
+            if "l" in flags:
+                text.append(value)
+            elif value in _TMUX_ENTER:
+                text.append("\n")
+            elif value in _TMUX_KEYS:
+                text.append(_TMUX_KEYS[value])
+            elif not _tmux_key_name(value):
+                text.append(value)
+        typed = "".join(text)
+        return [Nested("shell", "tmux send-keys", text=typed, dynamic=any(w.dynamic for w in words[k:]))] if typed.strip() else []
+    takes_value = _TMUX_RUNNERS.get(name)
+    if takes_value is None:
+        return []
+    k = skip_options(words, 1, takes_value)
+    rest = words[k : k + 1] if name in ("if-shell", "if") else words[k:]
+    if not rest:
+        return []
+    return [Nested("shell", f"tmux {name}", text=" ".join(w.value for w in rest), dynamic=any(w.dynamic for w in rest))]
+
+
+def _tmux_key_name(word: str) -> bool:
+    """`C-c`, `M-x`, `Escape`, `F5`, `Up`: a key, not text (send-keys types other words as they are)."""
+    if len(word) > 2 and word[1] == "-" and word[0] in "CMS":
+        return True
+    return word in ("Escape", "Up", "Down", "Left", "Right", "Home", "End", "PageUp", "PageDown", "PgUp", "PgDn", "DC", "IC", "BTab") or (
+        word[:1] == "F" and word[1:].isdigit())
+
+
+_SCREEN_ARG = frozenset(("-Logfile",))
+#: screen options whose value follows (also at the end of a cluster: `-dmS name`).
+_SCREEN_VALUE_LETTERS = frozenset("SpcehTts")
+
+
+def _screen(args: list[Arg]) -> list[Nested]:
+    """`screen -dmS name CMD...` runs CMD in a new window; `screen -X stuff 'text\\n'` types
+    text into a window's shell; `screen -X exec CMD` / `screen -X screen CMD` run CMD."""
+    i = 1
+    command_mode = False
+    while i < len(args):
+        word = args[i].value
+        if word[:1] != "-" or word == "-":
+            break
+        i += 1
+        if word in _SCREEN_ARG:
+            i += 1
+        elif word[1:2] != "-" and word not in ("-ls", "-list", "-wipe", "-ln"):
+            command_mode = command_mode or "X" in word
+            if word[-1] in _SCREEN_VALUE_LETTERS:
+                i += 1  # `-dmS name`: the last letter takes the next word
+    rest = args[i:]
+    if not rest:
+        return []
+    if not command_mode:
+        return [Nested("argv", "screen", args=rest)]
+    verb = rest[0].value
+    if verb == "stuff" and len(rest) > 1:
+        text = " ".join(a.value for a in rest[1:])
+        for escape in ("\\n", "\\r", "^M", "^J", "\\015", "\\012"):
+            text = text.replace(escape, "\n")
+        return [Nested("shell", "screen stuff", text=text, dynamic=any(a.dynamic for a in rest[1:]))]
+    if verb in ("exec", "screen") and len(rest) > 1:
+        operands = rest[1:]
+        while operands and operands[0].value[:1] in ("-", ".", "!", ":") and verb == "exec" and len(operands) > 1:
+            operands = operands[1:]  # exec's fd pattern (`!..|`)
+        return [Nested("argv", f"screen {verb}", args=operands)]
+    return []
+
+
+_SYSTEMD_RUN_ARG = frozenset((
+    "property", "setenv", "unit", "description", "slot", "working-directory", "uid", "gid", "nice", "on-calendar", "on-active",
+    "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "timer-property", "path-property", "socket-property",
+    "service-type", "machine", "host",
+))
+
+
+def _systemd_run(args: list[Arg]) -> list[Nested]:
+    """`systemd-run [--user] [--on-calendar=...] CMD...`: CMD runs as a transient service (it
+    stays a command itself: a timer is persistence)."""
+    i = skip_options(args, 1, "pEMuHGCsS", _SYSTEMD_RUN_ARG)
+    return [Nested("argv", "systemd-run", args=args[i:])] if i < len(args) else []
+
+
+def _make(args: list[Arg]) -> list[Nested]:
+    """`make -f - <<EOF`: the makefile comes on stdin and its recipes run in a shell."""
+    words = [a.value for a in args[1:]]
+    for k, word in enumerate(words):
+        if word in ("-", "/dev/stdin") and k and words[k - 1] in ("-f", "--file", "--makefile"):
+            return [Nested("stdin", "make -f -")]
+        if word in ("-f-", "--file=-", "--makefile=-", "-f/dev/stdin", "--file=/dev/stdin"):
+            return [Nested("stdin", "make -f -")]
+    return []
+
+
+def _crontab(args: list[Arg]) -> list[Nested]:
+    """`crontab -` (or no file) installs the crontab it reads on stdin: its commands will run."""
+    operands = [a.value for a in args[1:] if a.value[:1] != "-" or a.value == "-"]
+    flags = [a.value for a in args[1:] if a.value[:1] == "-" and a.value != "-"]
+    if any(f in ("-l", "-r", "-e", "-i") for f in flags):
+        return []
+    if operands in ([], ["-"]):
+        return [Nested("stdin", "crontab")]
+    return []
+
+
+def stdin_code(label: str, text: str) -> str:
+    """The shell code in what a launcher reads on stdin: a makefile's recipe lines, a crontab's
+    commands; for shells, `at` and the rest the text itself."""
+    if label == "make -f -":
+        lines = []
+        for line in text.split("\n"):
+            if line.startswith("\t"):
+                lines.append(line.lstrip("\t").lstrip("@-+").replace("$$", "$"))
+        return "\n".join(lines)
+    if label == "crontab":
+        lines = []
+        for line in text.split("\n"):
+            stripped = line.strip()
+            if not stripped or stripped[0] == "#" or (stripped.split("=", 1)[0].isidentifier() and "=" in stripped.split(None, 1)[0]):
+                continue
+            fields = stripped.split(None, 1 if stripped[0] == "@" else 5)
+            if len(fields) == (2 if stripped[0] == "@" else 6):
+                lines.append(fields[-1].replace("\\%", "%"))
+        return "\n".join(lines)
+    return text
 
 
 def _alias(args: list[Arg]) -> list[Nested]:
@@ -589,6 +766,12 @@ _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
     "flock": _flock_launcher,
     "chroot": _chroot,
     "script": _script,
+    "tmux": _tmux,
+    "screen": _screen,
+    "make": _make,
+    "gmake": _make,
+    "crontab": _crontab,
+    "systemd-run": _systemd_run,
 }
 
 def _find_may_launch(words: list[str]) -> bool:
@@ -596,8 +779,33 @@ def _find_may_launch(words: list[str]) -> bool:
     return not _FIND_EXEC.isdisjoint(words)
 
 
-#: Launchers with a cheap test on their words that is False whenever they launch nothing.
-_LAUNCH_PRECHECKS: dict[str, Callable[[list[str]], bool]] = {"git": _git_may_launch, "find": _find_may_launch}
+def _make_may_launch(words: list[str]) -> bool:
+    """`_make` launches only when a word names stdin as the makefile."""
+    for word in words:
+        if word == "-" or word.endswith(("=-", "/dev/stdin")) or word == "-f-":
+            return True
+    return False
+
+
+def _tmux_may_launch(words: list[str]) -> bool:
+    """`_tmux` launches only through a runner subcommand, send-keys or `-c`."""
+    return not _TMUX_LAUNCH_WORDS.isdisjoint(words)
+
+
+_TMUX_LAUNCH_WORDS = frozenset(_TMUX_RUNNERS) | {"send-keys", "send", "-c"}
+
+
+def _stdin_only(words: list[str]) -> bool:
+    """crontab launches only what it reads on stdin, never from its words alone."""
+    return False
+
+
+#: Launchers with a cheap test on their words that is False whenever they launch nothing
+#: without stdin (what a fast-path line never has).
+_LAUNCH_PRECHECKS: dict[str, Callable[[list[str]], bool]] = {
+    "git": _git_may_launch, "find": _find_may_launch, "make": _make_may_launch, "gmake": _make_may_launch,
+    "tmux": _tmux_may_launch, "crontab": _stdin_only,
+}
 #: Every program name `strip_wrappers` or `nested` (without stdin) may act on, derived from
 #: their tables; names with a precheck count only if they are nothing but a launcher.
 _ACTED_ON = frozenset(WRAPPERS) | {_ENV} | SHELLS | (frozenset(_LAUNCHERS) - frozenset(_LAUNCH_PRECHECKS))

@@ -208,3 +208,56 @@ def test_git_history_and_refs_are_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", GIT_ALLOW)
 def test_git_look_alikes_are_allowed(command: str) -> None:
     assert not _stopped(command), _deciding(command)
+
+
+# -- commands smuggled into another process -------------------------------------------------
+
+SMUGGLED_BLOCK = [
+    ("tmux send-keys -t main 'rm -rf ~/' Enter", "CAT001:deny"),
+    ('tmux send-keys -t 0 "git push --force origin main" C-m', "DST012:deny"),
+    ("tmux new-session -d 'rm -rf ~/'", "CAT001:deny"),
+    ("screen -S work -X stuff 'rm -rf ~/\\n'", "CAT001:deny"),
+    ("screen -dm bash -c 'rm -rf ~/'", "CAT001:deny"),
+    ("script -qc 'rm -rf ~/' /dev/null", "CAT001:deny"),
+    ("echo 'rm -rf ~/' | at now", "CAT001:deny"),
+    ("at now + 1 minute <<< 'rm -rf ~/code'", "DST001:deny"),
+    ("echo 'rm -rf /home/dev' | batch", "CAT001:deny"),
+    ("make -f - <<'EOF'\nall:\n\trm -rf ~/\nEOF", "CAT001:deny"),
+    ("(crontab -l; echo '0 * * * * rm -rf ~/') | crontab -", "CAT001:deny"),
+    ("watch -n 60 rm -rf ~/Downloads", "DST001:deny"),
+    ("nohup rm -rf ~/ &", "CAT001:deny"),
+    ("setsid rm -rf ~/", "CAT001:deny"),
+    ("flock /tmp/l rm -rf ~/", "CAT001:deny"),
+    ("busybox sh -c 'rm -rf ~/'", "CAT001:deny"),
+    ("su -c 'rm -rf /var/lib'", "CAT001:deny"),
+    ("doas rm -rf /etc", "CAT001:deny"),
+    ("chroot / rm -rf /home", "CAT001:deny"),
+    ("systemd-run --user rm -rf ~/", "CAT001:deny"),
+]
+
+SMUGGLED_ALLOW = [
+    "tmux send-keys -t dev 'npm run dev' Enter",
+    "tmux new-session -d -s srv 'python -m http.server'",
+    "tmux send-keys -t 1 C-c",
+    "tmux ls",
+    "screen -dmS build make",
+    "script -q -c 'npm test' /dev/null",
+    "watch -n 2 git status",
+    "nohup npm run dev > dev.log 2>&1 &",
+    "make -f - <<'EOF'\nall:\n\techo hi\nEOF",
+    "make -f Makefile.ci test",
+    "flock /tmp/build.lock make",
+    "echo 'make nightly' | at 02:00",
+    "crontab -l",
+    "timeout 60 pytest -q",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SMUGGLED_BLOCK)
+def test_smuggled_commands_are_blocked(command: str, expected: str) -> None:
+    assert _deciding(command) == expected
+
+
+@pytest.mark.parametrize("command", SMUGGLED_ALLOW)
+def test_ordinary_use_of_launchers_is_allowed(command: str) -> None:
+    assert not _stopped(command), _deciding(command)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from cf_guidance.shell import analysis
 from cf_guidance.shell.model import Command, ShellAnalysis, plain_command
 from cf_guidance.shell.parser import split_literal, split_plain
-from cf_guidance.shell.unwrap import SHELLS, WRAPPERS, _LAUNCH_PRECHECKS, _LAUNCHERS, passive
+from cf_guidance.shell.unwrap import SHELLS, WRAPPERS, _LAUNCH_PRECHECKS, _LAUNCHERS, Arg, nested, passive
 from tests.corpus.loader import all_cases
 
 TESTS = Path(__file__).resolve().parent.parent
@@ -218,13 +218,26 @@ def test_a_literal_line_gives_quote_free_words_and_redirects() -> None:
     ]
 
 
+#: For each launcher with a precheck, words with which it launches something.
+_LAUNCHING = {
+    "git": ["git", "rebase", "-x", "make"], "find": ["find", ".", "-exec", "rm", "{}", ";"], "make": ["make", "-f", "-"],
+    "gmake": ["gmake", "--file=-"], "tmux": ["tmux", "new", "-d", "x"],
+}
+#: Launchers that launch only what they read on stdin (a fast-path line has none).
+_STDIN_ONLY = frozenset(("crontab",))
+
+
 @pytest.mark.parametrize("name", sorted({*WRAPPERS, "env", *SHELLS, *_LAUNCHERS}))
 def test_every_name_unwrap_acts_on_is_not_passive(name: str) -> None:
     """A program in any table of unwrap.py never takes the fast path (a launcher with a
     precheck only when the precheck rules everything out)."""
-    words = [name, "rebase", "-x", "make", "-exec", "rm"] if name in _LAUNCH_PRECHECKS else [name, "x"]
+    if name in _STDIN_ONLY:
+        assert passive(name, [name, "-"]) and [n.kind for n in nested([Arg(name), Arg("-")], True)] == ["stdin"]
+        return
+    words = _LAUNCHING[name] if name in _LAUNCH_PRECHECKS else [name, "x"]
     assert not passive(name, words)
     assert not passive(name, [name]) or name in _LAUNCH_PRECHECKS
+    assert set(_LAUNCH_PRECHECKS) == set(_LAUNCHING) | _STDIN_ONLY
 
 
 @pytest.mark.parametrize(("words", "expected"), [

@@ -188,3 +188,41 @@ def test_code_known_only_at_run_time_is_incomplete(command: str, problem: str) -
     result = analyze(command)
     assert not result.complete
     assert any(problem in p for p in result.problems), result.problems
+
+
+# Commands smuggled into another process: a terminal multiplexer's pane, a job scheduler, a
+# makefile or crontab read on stdin. What they will run is analysed (origin: the launcher).
+SMUGGLED = [
+    ("tmux send-keys -t main 'rm -rf ~/' Enter", [["rm", "-rf", "~/"]]),
+    ("tmux send-keys -t dev:0 npm Space run Space dev C-m", [["npm", "run", "dev"]]),
+    ("tmux send-keys -t 1 C-c", []),
+    ("tmux send-keys -X copy-mode", []),
+    ("tmux new-session -d -s srv 'python -m http.server'", [["python", "-m", "http.server"]]),
+    ("tmux new -d 'rm -rf ~/' \\; attach", [["rm", "-rf", "~/"]]),
+    ("tmux split-window -h -c ~/src 'make watch'", [["make", "watch"]]),
+    ("tmux run-shell -b 'git fetch'", [["git", "fetch"]]),
+    ("tmux if-shell 'test -d .git' 'run-shell \"git pull\"'", [["test", "-d", ".git"]]),
+    ("tmux ls", []),
+    ("screen -S work -X stuff 'rm -rf ~/\\n'", [["rm", "-rf", "~/"]]),
+    ("screen -dmS build make -j4", [["make", "-j4"]]),
+    ("screen -X exec rm -rf /tmp/x", [["rm", "-rf", "/tmp/x"]]),
+    ("screen -ls", []),
+    ("script -qc 'rm -rf ~/' /dev/null", [["rm", "-rf", "~/"]]),
+    ("script --command='npm test' out.log", [["npm", "test"]]),
+    ("echo 'rm -rf ~/' | at now", [["rm", "-rf", "~/"]]),
+    ("at now + 1 minute <<< 'rm -rf ~/code'", [["rm", "-rf", "~/code"]]),
+    ("echo 'make nightly' | batch", [["make", "nightly"]]),
+    ("at -f job.sh now", []),
+    ("make -f - <<'EOF'\nall:\n\t@rm -rf ~/\n\techo $$HOME\nEOF", [["rm", "-rf", "~/"], ["echo", "$HOME"]]),
+    ("printf 'all:\\n\\trm -rf build\\n' | make -f -", [["rm", "-rf", "build"]]),
+    ("make -f Makefile.ci test", []),
+    ("(crontab -l; echo '*/5 * * * * rm -rf ~/tmp') | crontab -", [["rm", "-rf", "~/tmp"]]),
+    ("crontab <<'EOF'\n# m h dom mon dow command\nSHELL=/bin/sh\n@reboot rm -rf ~/x\n0 3 * * * make backup\nEOF", [["rm", "-rf", "~/x"], ["make", "backup"]]),
+    ("crontab -l", []),
+    ("systemd-run --user --on-calendar=daily rm -rf ~/Downloads", [["rm", "-rf", "~/Downloads"]]),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SMUGGLED)
+def test_commands_smuggled_into_another_process_are_analysed(command: str, expected: list[list[str]]) -> None:
+    assert [c.argv for c in analyze(command).commands if c.depth > 0] == expected
