@@ -15,6 +15,7 @@ from cf_guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_inte
 from cf_guidance.gates.commands import cloud, db, git
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
+from cf_guidance.gates.commands.processes import KILLERS, kills_everything, unpublishes
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.shell.decoding import DECODERS, decoder_of, piped_text
 from cf_guidance.shell.unwrap import parallel_reads_commands
@@ -145,9 +146,22 @@ RULES = (
     _r("DST046", "container-volume-delete", DENY, "docker volume rm/prune, system prune --volumes",
        "Denies deleting container volumes.", "Volumes hold database files and uploads; they are not rebuilt from images.",
        "docker volume prune -f", "docker volume ls"),
-    _r("DST047", "container-prune-all", ASK, "docker system prune -a",
-       "Asks before pruning every unused image, container and network.", "Images and stopped containers of other projects go too.",
-       "docker system prune -a", "docker image prune"),
+    _r("DST047", "container-prune-all", ASK, "docker system prune -a / docker rm -f $(docker ps -aq)",
+       "Asks before pruning every unused image, container and network, and before removing every container or image the "
+       "daemon lists (`docker rm -f $(docker ps -aq)`, `docker rmi $(docker images -q)`, also podman).",
+       "Images and containers of other projects go too.",
+       "docker system prune -a\ndocker rm -f $(docker ps -aq)", "docker image prune\ndocker rm -f web-dev"),
+    _r("DST065", "kill-every-process", DENY, "kill -9 -1 and other ways to kill every process of the user",
+       "Denies signalling every process the user may signal: `kill` with the process id `-1` (`kill -9 -1`, "
+       "`kill -s KILL -1`, `kill -- -1`), `killall5`, `pkill`/`killall` with only `-u USER` or a pattern that matches "
+       "every name (`pkill .`).",
+       "It ends the user's session, editors, databases and the agent itself; unsaved work is lost.",
+       "kill -9 -1\npkill -9 -u dev", "kill 12345\npkill -f 'node server.js'"),
+    _r("DST066", "package-unpublish", DENY, "npm unpublish",
+       "Denies removing published packages or versions from a registry: `npm unpublish`, `pnpm unpublish`, "
+       "`yarn npm unpublish`.",
+       "Everyone who depends on the package breaks, and npm never lets the same version be published again.",
+       "npm unpublish my-lib --force\nnpm unpublish my-lib@1.2.0", "npm deprecate my-lib@1.2.0 'use 1.2.1'"),
     _r("DST050", "disk-partition", DENY, "fdisk/parted/sfdisk changes",
        "Denies partitioning tools except listing (`fdisk -l`, `parted -l`, `print`).",
        "A wrong partition table makes every file on the disk unreachable.", "parted /dev/sda mklabel gpt", "fdisk -l"),
@@ -188,6 +202,7 @@ RULES = (
 #: through the files it writes (DST061), which `may_touch_files` rules out in O(1) for most.
 _PROGRAMS = (
     frozenset(("find", "git", "redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser", "dd", "crontab", "eval", "source", ".", "xargs", "parallel"))
+    | KILLERS
     | DELETERS | db.SQL_CLIENTS | cloud.PROGRAMS
 )
 #: Tests switch this off to prove the pre-filter skips only commands without findings.
@@ -198,7 +213,7 @@ def _may_matter(cmd: Command) -> bool:
     program = cmd.program
     if program == "find":  # it has a branch only through what it deletes (`-delete`, `-exec rm`)
         return find_deletes(cmd.args) or _writes_files(cmd)
-    return program in _PROGRAMS or program.startswith("mkfs") or is_interpreter(program) or _writes_files(cmd)
+    return program in _PROGRAMS or program.startswith("mkfs") or is_interpreter(program) or unpublishes(cmd) or _writes_files(cmd)
 
 
 def _writes_files(cmd: Command) -> bool:
@@ -208,7 +223,7 @@ def _writes_files(cmd: Command) -> bool:
 
 def _any_may_matter(found: Summary) -> bool:
     """`_may_matter` OR-ed over all commands: False lets the gate skip the loop."""
-    return found.writes or found.mkfs or found.interpreter or not found.programs.isdisjoint(_PROGRAMS)
+    return found.writes or found.mkfs or found.interpreter or found.unpublish or not found.programs.isdisjoint(_PROGRAMS)
 
 
 def check(ctx: GateContext) -> list[Finding]:
@@ -248,6 +263,10 @@ def check(ctx: GateContext) -> list[Finding]:
             out.append(finding(GATE, "DST063", ASK, "code decoded from input the guard cannot read is run", segment=segment))
         if (program == "xargs" or program == "parallel") and _runs_input_as_code(cmd, analysis):
             out.append(finding(GATE, "DST064", ASK, f"{program} runs the lines it reads as commands", segment=segment))
+        if program in KILLERS and kills_everything(cmd):
+            out.append(finding(GATE, "DST065", DENY, f"{program} signals every process of the user", segment=segment))
+        if found.unpublish and unpublishes(cmd):
+            out.append(finding(GATE, "DST066", DENY, f"{program} unpublish removes a published package from the registry", segment=segment))
         if found.writes or not PREFILTER:
             _system_writes(ctx, cmd, segment, out)
     return out

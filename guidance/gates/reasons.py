@@ -52,6 +52,8 @@ HINTS = {
     "DST061": "ask the user to change system files",
     "DST062": "save it first with `crontab -l > crontab.bak`; edit with `crontab -e`",
     "DST063": "decode to a file, show it to the user, then run it",
+    "DST065": "stop the specific process by its id or name",
+    "DST066": "deprecate the version (`npm deprecate`) and publish a fix; ask the user to unpublish",
     "DST064": "write the commands on the line (or in a script the user can read) instead of reading them from input",
     "SEC001": "read `.env.example` or ask the user for the value you need",
     "SEC002": "read `.env.example` or ask the user for the value you need",

@@ -281,6 +281,8 @@ def nested(args: list[Arg], has_stdin: bool) -> list[Nested]:
     if name in SHELLS:
         return _shell(name, args, has_stdin)
     launcher = _LAUNCHERS.get(name)
+    if launcher is None and ("\\" in name or name[-4:].lower() == ".exe"):
+        launcher = _LAUNCHERS.get(name.rsplit("\\", 1)[-1].lower())  # C:\Windows\System32\cmd.exe
     found = launcher(args) if launcher is not None else []
     if not found and has_stdin and _shell_on_stdin(name, [a.value for a in args[1:]]):
         return [Nested("stdin", f"{name} <<")]
@@ -626,6 +628,68 @@ def _systemd_run(args: list[Arg]) -> list[Nested]:
     return [Nested("argv", "systemd-run", args=args[i:])] if i < len(args) else []
 
 
+#: PowerShell options that take a value (any unambiguous prefix is accepted; these are the usual forms).
+_PS_OPTION_VALUES = frozenset((
+    "-executionpolicy", "-ep", "-ex", "-exec", "-windowstyle", "-w", "-win", "-version", "-v", "-psconsolefile",
+    "-configurationname", "-inputformat", "-if", "-outputformat", "-of", "-o", "-workingdirectory", "-wd",
+))
+
+
+def _powershell(args: list[Arg]) -> list[Nested]:
+    """`powershell -Command CODE` (or the words after the options), `-EncodedCommand B64`;
+    `-File script.ps1` is a file, not read. See guidance.shell.windows."""
+    from cf_guidance.shell.windows import decode_encoded_command, powershell
+
+    label = f"{program_name(args[0].value).lower().removesuffix('.exe')} -c"
+    i = 1
+    while i < len(args):
+        word = args[i].value
+        lowered = word.lower()
+        if lowered in ("-command", "-c", "-com", "-comm", "-cmd", "/c", "-command:"):
+            rest = args[i + 1 :]
+            break
+        if lowered in ("-encodedcommand", "-enc", "-e", "-ec", "-en", "-encoded"):
+            decoded = decode_encoded_command(args[i + 1].value) if i + 1 < len(args) else None
+            if decoded is None:
+                return []
+            return [Nested("argv", label, args=[Arg(v) for v in argv]) for argv in powershell(decoded)]
+        if lowered in ("-file", "-f"):
+            return []
+        if word[:1] not in ("-", "/"):
+            rest = args[i:]
+            break
+        i += 2 if lowered in _PS_OPTION_VALUES else 1
+    else:
+        return []
+    dynamic = any(a.dynamic for a in rest)
+    code = " ".join(a.value for a in rest)
+    return [Nested("argv", label, args=[Arg(v, dynamic) for v in argv], dynamic=dynamic) for argv in powershell(code)]
+
+
+def _cmd(args: list[Arg]) -> list[Nested]:
+    """`cmd /c LINE` / `cmd /k LINE`: LINE in cmd.exe syntax (guidance.shell.windows)."""
+    from cf_guidance.shell.windows import cmd
+
+    for k in range(1, len(args)):
+        if args[k].value.lower() in ("/c", "/k", "/r"):
+            rest = args[k + 1 :]
+            dynamic = any(a.dynamic for a in rest)
+            return [Nested("argv", "cmd /c", args=[Arg(v, dynamic) for v in argv], dynamic=dynamic) for argv in cmd(" ".join(a.value for a in rest))]
+    return []
+
+
+def _wsl(args: list[Arg]) -> list[Nested]:
+    """`wsl [-d distro] [-u user] CMD...` runs CMD through the distribution's shell;
+    `wsl -e CMD...` runs it directly."""
+    i = skip_options(args, 1, "du", frozenset(("distribution", "user", "cd", "shell-type")))
+    if i < len(args) and args[i - 1].value in ("-e", "--exec") and i >= 2:
+        return [Nested("argv", "wsl", args=args[i:])]
+    rest = args[i:]
+    if not rest or any(a.value in ("-e", "--exec") for a in args[1:i]):
+        return [Nested("argv", "wsl", args=rest)] if rest else []
+    return [Nested("shell", "wsl", text=" ".join(a.value for a in rest), dynamic=any(a.dynamic for a in rest))]
+
+
 def _make(args: list[Arg]) -> list[Nested]:
     """`make -f - <<EOF`: the makefile comes on stdin and its recipes run in a shell."""
     words = [a.value for a in args[1:]]
@@ -772,6 +836,14 @@ _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
     "gmake": _make,
     "crontab": _crontab,
     "systemd-run": _systemd_run,
+    "powershell": _powershell,
+    "pwsh": _powershell,
+    "powershell.exe": _powershell,
+    "pwsh.exe": _powershell,
+    "cmd": _cmd,
+    "cmd.exe": _cmd,
+    "wsl": _wsl,
+    "wsl.exe": _wsl,
 }
 
 def _find_may_launch(words: list[str]) -> bool:

@@ -51,6 +51,16 @@ MUST_BLOCK = [
     ("xargs -I % bash -c % < jobs.txt", "DST064:ask"),
     ("xargs -n1 bash -c < cmds.txt", "DST064:ask"),
     ("parallel :::: jobs.txt", "DST064:ask"),
+    ("docker rm -f $(docker ps -aq)", "DST047:ask"),
+    ("podman rmi -f `podman images -q`", "DST047:ask"),
+    ("kill -9 -1", "DST065:deny"),
+    ("kill -s KILL -1", "DST065:deny"),
+    ("kill -- -1", "DST065:deny"),
+    ("pkill -9 -u dev", "DST065:deny"),
+    ("killall5 -9", "DST065:deny"),
+    ("npm unpublish my-lib --force", "DST066:deny"),
+    ("npm unpublish my-lib@1.2.0", "DST066:deny"),
+    ("yarn npm unpublish --all", "DST066:deny"),
     ("cat jobs.txt | parallel -j4", "DST064:ask"),
 ]
 
@@ -84,6 +94,16 @@ MUST_ALLOW = [
     "find . -name '*.md' | xargs -I{} cp {} docs/",
     "parallel gzip ::: a.log b.log",
     "parallel -j4 'convert {} {.}.png' ::: a.jpg b.jpg",
+    "docker rm -f web-dev",
+    "docker rm $(docker ps -aq --filter status=exited)",
+    "docker ps -aq",
+    "kill -9 12345",
+    "kill -1 4242",
+    "kill %1",
+    "pkill -f 'node server.js'",
+    "killall node",
+    "npm publish --dry-run",
+    "npm deprecate my-lib@1.2.0 'use 1.2.1'",
 ]
 
 

@@ -85,6 +85,14 @@ EXTRA = (
     "python3 -c \"import shutil, os; shutil.rmtree(os.path.expanduser('~/src'))\"",
     "tmp=$(mktemp -d) && cd \"$tmp\" && rm -rf \"$tmp\"",
     "dirs=(build ~); rm -rf \"${dirs[@]}\"",
+    "kill -9 -1",
+    "npm unpublish my-lib --force",
+    "npm test && npm unpublish x@1.0.0",
+    "docker rm -f $(docker ps -aq)",
+    "powershell -Command \"Remove-Item -Recurse -Force C:\\Users\"",
+    "cmd /c del /s /q C:\\",
+    "tmux send-keys -t main 'rm -rf ~/' Enter",
+    "echo 'rm -rf ~/' | at now",
 )
 
 

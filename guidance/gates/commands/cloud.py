@@ -85,6 +85,9 @@ def analyse(cmd: Command) -> list[tuple[str, str]]:
             return [("DST046", f"{program} system prune --volumes deletes the data in volumes")]
         if pos[:2] == ["system", "prune"] and parsed.has("-a", "--all"):
             return [("DST047", f"{program} system prune -a deletes every unused image, container and network")]
+        removes = pos[:1] in (["rm"], ["rmi"]) or pos[:2] in (["container", "rm"], ["image", "rm"])
+        if removes and any(_lists_everything(word) for word in args):  # every word: `rm -f` is not `--filter`
+            return [("DST047", f"{program} removes every container or image the daemon lists")]
         return []
     if program in ("fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "gparted"):
         parsed = Args(args)
@@ -93,3 +96,12 @@ def analyse(cmd: Command) -> list[tuple[str, str]]:
         if parsed.positionals:
             return [("DST050", f"{program} changes the partition table")]
     return []
+
+
+def _lists_everything(word: str) -> bool:
+    """`$(docker ps -aq)`, `` `podman images -q` ``: a substitution that lists every container or image (no filter)."""
+    if not (word.startswith("$(") or word.startswith("`")):
+        return False
+    inner = word.strip("$()`").split()
+    return (inner[:1] in (["docker"], ["podman"]) and len(inner) > 1 and inner[1] in ("ps", "images", "container", "image")
+            and not any(w.startswith(("-f", "--filter")) for w in inner))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from cf_guidance.gates.commands import is_interpreter
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
+from cf_guidance.gates.commands.processes import PUBLISHERS, unpublishes
 from cf_guidance.shell.decoding import DECODERS
 
 TYPE_CHECKING = False
@@ -25,7 +26,7 @@ class Summary:
 
     __slots__ = (
         "analysis", "programs", "redirects", "sockets", "code", "language", "reads", "writes", "files", "sudo", "pipes_into", "dot_c",
-        "nopasswd", "dynamic", "mkfs", "interpreter", "decoders",
+        "nopasswd", "dynamic", "mkfs", "interpreter", "decoders", "unpublish",
     )
 
     def __init__(self, analysis: ShellAnalysis) -> None:
@@ -34,7 +35,7 @@ class Summary:
         pipes_into: set[str] = set()
         words: list[str] = []
         codes: list[str] = []
-        redirects = sockets = language = reads = writes = sudo = dynamic = mkfs = interpreter = decoders = False
+        redirects = sockets = language = reads = writes = sudo = dynamic = mkfs = interpreter = decoders = unpublish = False
         for cmd in analysis.commands:
             program = cmd.program
             programs.add(program)
@@ -58,6 +59,8 @@ class Summary:
                 dynamic = True
             if program.startswith("mkfs"):
                 mkfs = True
+            if program in PUBLISHERS and not unpublish:
+                unpublish = unpublishes(cmd)
             if not interpreter and is_interpreter(program):
                 interpreter = True
             if may_touch_files(cmd):
@@ -96,6 +99,8 @@ class Summary:
         self.interpreter = interpreter
         #: some decoder (base64, xxd, ...) pipes into another command (its output may be code)
         self.decoders = decoders
+        #: some command unpublishes a package (npm unpublish)
+        self.unpublish = unpublish
 
 
 def socket_redirect(cmd: Command) -> bool:
