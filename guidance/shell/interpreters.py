@@ -1128,12 +1128,7 @@ def _operand(tokens: list[Tok], k: int, end: int, scope: _Scope, result: Transla
             break
         if tok.text == "." and k + 1 < end and tokens[k + 1].kind == NAME:
             member = tokens[k + 1].text
-            k += 2
-            args: list[_Value] | None = None
-            if k < end and tokens[k].kind == PUNCT and tokens[k].text == "(":
-                close = scope.closer(tokens, k, end)
-                args = _arguments(tokens, k, close, scope)
-                k = close + 1
+            args, k = _call_arguments(tokens, k + 2, end, scope)
             value = _member(value, member, args, scope, result)
         elif tok.text == "[" or (tok.text == "{" and value.module == ENV_MAP):
             close = scope.closer(tokens, k, end)
@@ -1276,15 +1271,18 @@ def _name(tokens: list[Tok], k: int, end: int, scope: _Scope, result: Translatio
     """A name, called or not: a module, a variable, a path call, an action of the call table."""
     language = scope.language
     name = _resolve(tokens[k].text, scope.aliases)
-    k += 1
-    args: list[_Value] | None = None
-    if k < end and tokens[k].kind == PUNCT and tokens[k].text == "(":
-        close = scope.closer(tokens, k, end)
-        args = _arguments(tokens, k, close, scope)
-        k = close + 1
-    elif language in (PERL, RUBY) and k < end and _bare_call(tokens[k], name in _CALLS[language]) and (name in _CALLS[language] or name in _PATHS[language]):
+    args, k = _call_arguments(tokens, k + 1, end, scope)
+    if args is None and language in (PERL, RUBY) and k < end and _bare_call(tokens[k], name in _CALLS[language]) and (name in _CALLS[language] or name in _PATHS[language]):
         args, k = _bare_arguments(tokens, k, end, scope)  # `system "rm -rf /"`, `unlink glob("~/*")`
     return _named(name, args, scope, result), k
+
+
+def _call_arguments(tokens: list[Tok], k: int, end: int, scope: _Scope) -> tuple[list[_Value] | None, int]:
+    """The arguments of a call whose `(` is at k (None when there is none) and the index after."""
+    if k < end and tokens[k].kind == PUNCT and tokens[k].text == "(":
+        close = scope.closer(tokens, k, end)
+        return _arguments(tokens, k, close, scope), close + 1
+    return None, k
 
 
 def _bare_call(tok: Tok, action: bool) -> bool:
