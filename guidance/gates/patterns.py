@@ -142,6 +142,44 @@ def matches(pattern: list[str], cmd: Command, *, exact: bool = False) -> bool:
     return True
 
 
+def leading_positionals(pattern: list[str], cmd: Command, values: list[str] | tuple[str, ...] = ()) -> bool:
+    """An anchored pattern's positional words are the command's first positional arguments, in
+    order (`bun test` matches `bun test x`, not `bun bd test`); an option in `values` takes the
+    next word as its value (`git -C dir push` is a push). Used after `matches`."""
+    wanted: list[str] = []
+    skip = False
+    for word in pattern[1:]:
+        if skip:
+            skip = False  # the value of an option the pattern names (`pip install -e .`)
+        elif word[:1] == "-":
+            skip = word in values
+        elif word:
+            wanted.append(word)
+    if wanted and wanted[-1] == "*":
+        wanted.pop()
+    if not wanted:
+        return True
+    position = 0
+    skip = False
+    after_dashes = False
+    for arg in cmd.args:
+        if skip:
+            skip = False
+            continue
+        if not after_dashes and arg[:1] == "-" and arg != "-":
+            if arg == "--":
+                after_dashes = True
+            elif arg in values:
+                skip = True
+            continue
+        if not _word_match(wanted[position], arg):
+            return False
+        position += 1
+        if position == len(wanted):
+            return True
+    return False
+
+
 def tool_matches(entry: str, tool: str, tool_class: str) -> bool:
     """A tool-list entry against a tool: exact name, a glob (`mcp__github__*`), or a class (`[web]`)."""
     if entry.startswith("[") and entry.endswith("]"):

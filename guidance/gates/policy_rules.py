@@ -1,7 +1,14 @@
-"""Compiled CLAUDE.md rules of kind command, write, read and tool.
+"""Compiled CLAUDE.md rules: command, write, read, create, tool, message, arguments, branch,
+target, stage and variable checks (sequence checks belong to the sequence gate).
 
-Findings carry the shard id as `rule` and the rule's text as message, so the agent is told
-which line of CLAUDE.md it ran into. Sequence checks belong to the sequence gate.
+Findings carry the shard id as `rule` and the check's reason as message (what is banned and
+what to do instead, with its file:line), so the agent is told which line of CLAUDE.md it ran
+into. Command-like checks (command, message, arguments) match each of their patterns
+(`pattern` and `also`: equivalent commands, a category's members, message carriers); with
+`anchor` their positional words must be the command's leading ones (`bun test` is not `bun bd
+test`), options listed in `values` taking the next word. A command in `except` (leading
+NAME=value words are required assignments) is exempt. A script run through an interpreter
+(`python scripts/x.py`, `bash x.sh`) is also matched as the script itself.
 
 The checks are indexed once per bundle (command checks by program name, path checks by
 their first literal path segment or file suffix), so an event only meets the rules that
@@ -11,16 +18,20 @@ and met only by an event that works there (cf_guidance.gates.scope).
 
 from __future__ import annotations
 
-from cf_guidance._glob import glob_match
+import os
+
+from cf_guidance._glob import _match_segment, glob_match
 from cf_guidance.decision import DENY, SEVERITY, Finding
 from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import Rule
-from cf_guidance.gates.commands import describe, resolver, resolver_at
-from cf_guidance.gates.commands.files import file_effects
+from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
+from cf_guidance.gates.commands.files import file_effects, redirect_effects
+from cf_guidance.gates.commands.git import split as git_split
 from cf_guidance.gates.commands.summary import summary
-from cf_guidance.gates.patterns import matches, required_words, tool_matches
+from cf_guidance.gates.patterns import leading_positionals, matches, required_words, tool_matches
 from cf_guidance.gates.reasons import doc
 from cf_guidance.gates.scope import touches
+from cf_guidance.shell.model import Command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,16 +40,18 @@ if TYPE_CHECKING:
     from cf_guidance.gates._base import GateContext
     from cf_guidance.gates.commands.summary import Summary
     from cf_guidance.paths import Resolver
-    from cf_guidance.shell.model import Command
 
 GATE = "policy"
 
 RULES = (
     Rule("POL", "compiled-claude-md-rule", DENY, "A rule compiled from CLAUDE.md (the finding's code is the rule id)",
-         doc("Enforces the checks compiled from CLAUDE.md and CLAUDE.local.md: `command` patterns against every command the "
-             "shell analysis found (nested ones included, never raw text), `write`/`read` globs against file-tool paths and "
-             "the files shell commands write or read, and `tool` names. The verdict (deny, ask, warn) is the rule's; the "
-             "finding's code is the rule id (`R010`, `S-…`) and its message the rule text.",
+         doc("Enforces the checks compiled from CLAUDE.md and CLAUDE.local.md: `command` patterns (and their equivalents) "
+             "against every command the shell analysis found (nested ones included, never raw text); `write`/`read` globs "
+             "against file-tool paths and the files shell commands write or read; `create` globs against new files; "
+             "`message` phrases in commit messages and PR texts; `arguments` a command must carry; `branch` names new "
+             "branches must match; `target` branches not to push, commit or merge to; `stage` globs of files not to commit; "
+             "`variable` names not to print; and `tool` names. The verdict (deny, ask, warn) is the rule's; the finding's "
+             "code is the rule id (`R010`, `S-…`) and its message the check's reason with its file:line.",
              "The project wrote the rule down; the agent should not need to remember it.",
              "# CLAUDE.md: - Never run `git push --force`\ngit push --force origin main",
              "git push --force-with-lease origin main")),
@@ -100,29 +113,33 @@ class _PathChecks:
         return found + self.anywhere if found else self.anywhere
 
 
+#: an indexed command check: the check, one of its patterns, that pattern's required words
+Entry = "tuple[dict[str, Any], list[str], frozenset[str]]"
+
+
 class _CommandChecks:
     """One program's command checks, each filed under its rarest required word (or none), so a
     command meets only the checks whose words it could contain; bundle order is kept."""
 
     __slots__ = ("unkeyed", "by_word", "words")
 
-    def __init__(self, entries: list[tuple[dict[str, Any], frozenset[str]]]) -> None:
+    def __init__(self, entries: list[tuple[dict[str, Any], list[str], frozenset[str]]]) -> None:
         counts: dict[str, int] = {}
-        for _, required in entries:
+        for _, _, required in entries:
             for word in required:
                 counts[word] = counts.get(word, 0) + 1
-        self.unkeyed: list[tuple[int, dict[str, Any], frozenset[str]]] = []
-        self.by_word: dict[str, list[tuple[int, dict[str, Any], frozenset[str]]]] = {}
-        for position, (item, required) in enumerate(entries):
+        self.unkeyed: list[tuple[int, dict[str, Any], list[str], frozenset[str]]] = []
+        self.by_word: dict[str, list[tuple[int, dict[str, Any], list[str], frozenset[str]]]] = {}
+        for position, (item, pattern, required) in enumerate(entries):
             if required:
                 key = min(required, key=lambda word: (counts[word], word))
-                self.by_word.setdefault(key, []).append((position, item, required))
+                self.by_word.setdefault(key, []).append((position, item, pattern, required))
             else:
-                self.unkeyed.append((position, item, required))
+                self.unkeyed.append((position, item, pattern, required))
         #: every filing word: a command with none of them (and no unkeyed check) meets no check
         self.words = frozenset(self.by_word)
 
-    def candidates(self, words: list[str]) -> list[tuple[int, dict[str, Any], frozenset[str]]]:
+    def candidates(self, words: list[str]) -> list[tuple[int, dict[str, Any], list[str], frozenset[str]]]:
         """The checks whose filing word is among `words` (a necessary condition), in bundle order
         (a word given twice may list its checks twice: the caller reports each check once)."""
         found = list(self.unkeyed)
@@ -136,19 +153,30 @@ class _CommandChecks:
         return found
 
 
-def _position(entry: tuple[int, dict[str, Any], frozenset[str]]) -> int:
+def _position(entry: tuple[int, dict[str, Any], list[str], frozenset[str]]) -> int:
     return entry[0]
 
 
+#: kinds matched like commands (each of their patterns against each command)
+_COMMAND_KINDS = ("command", "message", "arguments")
+#: kinds that look at git commands only
+_GIT_KINDS = ("branch", "target", "stage")
+
+
 class _Index:
-    __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "has_writes", "has_reads", "paths", "scoped")
+    __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "creates", "has_writes", "has_reads",
+                 "paths", "scripts", "git", "variables", "scoped")
 
     def __init__(self, checks: list[Any], *, split: bool = True) -> None:
-        programs: dict[str, list[tuple[dict[str, Any], frozenset[str]]]] = {}
-        self.glob_programs: list[tuple[dict[str, Any], frozenset[str]]] = []
+        programs: dict[str, list[tuple[dict[str, Any], list[str], frozenset[str]]]] = {}
+        self.glob_programs: list[tuple[dict[str, Any], list[str], frozenset[str]]] = []
         self.tools: list[dict[str, Any]] = []
         self.writes = _PathChecks()
         self.reads = _PathChecks()
+        self.creates = _PathChecks()
+        #: branch, target and stage checks (git commands)
+        self.git: list[dict[str, Any]] = []
+        self.variables: list[dict[str, Any]] = []
         by_scope: dict[str, list[dict[str, Any]]] = {}
         for item in checks:
             if not isinstance(item, dict):
@@ -159,24 +187,32 @@ class _Index:
                 continue
             kind = item.get("kind")
             pattern = item.get("pattern")
-            if kind == "command" and isinstance(pattern, list) and pattern and isinstance(pattern[0], str):
-                head = pattern[0]
-                entry = (item, required_words(pattern))
-                if any(c in head for c in _GLOB_CHARS):
-                    self.glob_programs.append(entry)
-                else:
-                    programs.setdefault(head, []).append(entry)
+            if kind in _COMMAND_KINDS and isinstance(pattern, list) and pattern and isinstance(pattern[0], str):
+                variants = [pattern] + [p for p in item.get("also") or () if isinstance(p, list) and p and isinstance(p[0], str)]
+                for variant in variants:
+                    head = variant[0]
+                    entry = (item, variant, required_words(variant))
+                    if any(c in head for c in _GLOB_CHARS):
+                        self.glob_programs.append(entry)
+                    else:
+                        programs.setdefault(head, []).append(entry)
             elif kind == "tool" and isinstance(pattern, str):
                 self.tools.append(item)
-            elif kind in ("write", "read") and isinstance(pattern, str) and pattern:
-                (self.writes if kind == "write" else self.reads).add(_PathCheck(item, pattern))
+            elif kind in ("write", "read", "create") and isinstance(pattern, str) and pattern:
+                {"write": self.writes, "read": self.reads, "create": self.creates}[kind].add(_PathCheck(item, pattern))
+            elif kind in _GIT_KINDS and (isinstance(pattern, str) and pattern or isinstance(pattern, list) and pattern):
+                self.git.append(item)
+            elif kind == "variable" and isinstance(pattern, list):
+                self.variables.append(item)
         self.by_program = {program: _CommandChecks(entries) for program, entries in programs.items()}
-        #: the programs some command check names literally
-        self.programs = frozenset(self.by_program)
+        #: the programs some command check names literally (git, when a git-only check exists)
+        self.programs = frozenset(self.by_program) | (frozenset(("git",)) if self.git else frozenset())
+        #: programs of checks that are scripts (`reset-db.sh`): also matched when run through an interpreter
+        self.scripts = frozenset(p for p in self.by_program if "." in p)
         #: some write / read / write or read check exists
         self.has_writes = bool(self.writes)
         self.has_reads = bool(self.reads)
-        self.paths = self.has_writes or self.has_reads
+        self.paths = self.has_writes or self.has_reads or bool(self.creates)
         #: the checks of each subdirectory's files, met only by events working there
         self.scoped = {scope: _Index(items, split=False) for scope, items in by_scope.items()}
 
@@ -216,40 +252,248 @@ def check(ctx: GateContext) -> list[Finding]:
 def _check(ctx: GateContext, index: _Index, found: Summary | None, out: list[Finding]) -> None:
     event = ctx.event
     globs = index.glob_programs
-    if found is not None and (globs or not PREFILTER or not found.programs.isdisjoint(index.programs)):
-        _commands(index, found.analysis.commands, out)
+    if found is not None and (globs or not PREFILTER or not found.programs.isdisjoint(index.programs)
+                              or (index.scripts and any(is_interpreter(p) for p in found.programs))):
+        _commands(ctx, index, found.analysis.commands, out)
     if event.tool:
         for item in index.tools:
             if tool_matches(item["pattern"], event.tool, event.tool_class):
                 out.append(_finding(item, event.tool))
-    if index.paths and (event.paths or not PREFILTER or (found is not None and found.files)):
+    if index.paths and (event.paths or not PREFILTER or (found is not None and (found.files or (index.creates and found.redirects)))):
         _paths(ctx, index, found, out)
+    if found is not None and index.git and "git" in found.programs:
+        _git(ctx, index, found.analysis.commands, out)
+    command = event.command
+    if index.variables and command and ("$" in command or "printenv" in command):
+        _variables(index, command, out)
 
 
-def _commands(index: _Index, commands: list[Command], out: list[Finding]) -> None:
+def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: list[Finding]) -> None:
     """Command checks: each command meets only the checks of its program (and glob programs)."""
     fired: set[int] = set()
     globs = index.glob_programs
     for cmd in commands:
-        checks = index.by_program.get(cmd.program)
-        argv = cmd.argv
-        if checks is not None and (checks.unkeyed or not PREFILTER or not checks.words.isdisjoint(argv)):
-            entries = [(item, required) for _, item, required in checks.candidates(argv)]
-        elif globs:
-            entries = []
-        else:
-            continue  # most commands: no check of their program could match
-        if globs:
-            entries.extend(globs)
-        if not entries:
+        _command_checks(ctx, index, cmd, cmd, globs, fired, out)
+        if index.scripts and is_interpreter(cmd.program):
+            script = _script(cmd)
+            if script is not None and script.program in index.scripts:
+                _command_checks(ctx, index, script, cmd, (), fired, out)
+
+
+def _script(cmd: Command) -> Command | None:
+    """`python scripts/x.py -v` as `x.py -v`: the script an interpreter runs, when it names a file."""
+    args = cmd.args
+    for i, arg in enumerate(args):
+        if arg.startswith("-"):
+            if arg in ("-c", "-e", "-m", "--eval", "-p"):
+                return None
             continue
-        words = set(cmd.args)
-        for item, required in entries:
-            if required and not required <= words:
+        if "/" in arg or "." in arg.rsplit("/", 1)[-1]:
+            return Command([arg, *args[i + 1 :]], text=cmd.text)
+        return None
+    return None
+
+
+def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Command, globs: Any, fired: set[int], out: list[Finding]) -> None:
+    checks = index.by_program.get(cmd.program)
+    argv = cmd.argv
+    if checks is not None and (checks.unkeyed or not PREFILTER or not checks.words.isdisjoint(argv)):
+        entries = [(item, pattern, required) for _, item, pattern, required in checks.candidates(argv)]
+    elif globs:
+        entries = []
+    else:
+        return  # most commands: no check of their program could match
+    if globs:
+        entries.extend(globs)
+    if not entries:
+        return
+    words = set(cmd.args)
+    for item, pattern, required in entries:
+        if required and not required <= words:
+            continue
+        if id(item) in fired or not matches(pattern, cmd):
+            continue
+        if item.get("anchor") and not leading_positionals(pattern, cmd, item.get("values") or ()):
+            continue
+        if item.get("except") and any(_exempt(e, cmd) for e in item["except"] if isinstance(e, list)):
+            continue
+        kind = item.get("kind")
+        if item.get("wrapped") == "timeout" and not ("timeout" in cmd.wrappers or _tool_timeout(ctx)):
+            continue
+        if kind == "message" and not _says(ctx, item):
+            continue
+        if kind == "arguments" and not _lacks(item, cmd):
+            continue
+        fired.add(id(item))
+        out.append(_finding(item, describe(shown)))
+
+
+def _exempt(words: list[str], cmd: Command) -> bool:
+    """`except` entry: NAME=value words first (the command must carry those assignments), then a pattern."""
+    assignments = []
+    for word in words:
+        if "=" in word and word.split("=", 1)[0].isupper():
+            assignments.append(tuple(word.split("=", 1)))
+        else:
+            break
+    pattern = words[len(assignments):]
+    if not pattern:
+        return False
+    if assignments and not all(pair in cmd.assignments for pair in assignments):
+        return False
+    return matches(pattern, cmd, exact=not assignments and "*" not in pattern)
+
+
+def _tool_timeout(ctx: GateContext) -> bool:
+    value = ctx.event.tool_input.get("timeout") if isinstance(ctx.event.tool_input, dict) else None
+    return value is not None and value is not False
+
+
+def _normal(text: str) -> str:
+    """Message text for phrase matching: lowercase, markdown marks and brackets as spaces."""
+    for ch in "[](){}*_`#>|\"\n\t\\":
+        text = text.replace(ch, " ")
+    return " ".join(text.lower().split())
+
+
+def _says(ctx: GateContext, item: dict[str, Any]) -> bool:
+    """A message check: the command line (its -m texts, --body, heredocs) holds one of the phrases."""
+    text = _normal(ctx.event.command or "")
+    return any(isinstance(p, str) and _normal(p) in text for p in item.get("phrases") or ())
+
+
+def _lacks(item: dict[str, Any], cmd: Command) -> bool:
+    """An arguments check: some required option (any of its spellings) is missing."""
+    argv = cmd.argv
+    for spellings in item.get("requires") or ():
+        if not isinstance(spellings, list):
+            continue
+        if not any(_has_option(word, argv) for word in spellings if isinstance(word, str)):
+            return True
+    return False
+
+
+def _has_option(word: str, argv: list[str]) -> bool:
+    if word in argv:
+        return True
+    if len(word) == 2 and word[0] == "-" and word[1] != "-":
+        return any(a[:1] == "-" and a[1:2] != "-" and word[1] in a[1:] for a in argv)
+    return any(a.startswith(word + "=") for a in argv)
+
+
+# --- git: branch names, target branches, staged paths ------------------------------------------
+
+#: `git branch` options that do not create a branch
+_BRANCH_NOT_CREATE = frozenset(("-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "--list", "-l", "-a", "-r",
+                                "--all", "--remotes", "-v", "-vv", "--verbose", "--show-current", "--set-upstream-to", "-u",
+                                "--unset-upstream", "--contains", "--no-contains", "--merged", "--no-merged", "--edit-description",
+                                "--format", "--sort", "--points-at"))
+
+
+def created_branch(args: list[str]) -> str:
+    """The branch `git ARGS` creates ("" if none): checkout -b, switch -c, branch NAME, worktree add -b."""
+    sub, rest, _ = git_split(args)
+    options = {"checkout": ("-b", "-B", "--orphan"), "switch": ("-c", "-C", "--create", "--force-create", "--orphan")}.get(sub)
+    if options is not None:
+        for i, arg in enumerate(rest):
+            name, eq, value = arg.partition("=")
+            if name in options:
+                return value if eq else (rest[i + 1] if i + 1 < len(rest) else "")
+        return ""
+    if sub == "branch":
+        if any(a.split("=", 1)[0] in _BRANCH_NOT_CREATE for a in rest):
+            return ""
+        positionals = [a for a in rest if not a.startswith("-")]
+        return positionals[0] if positionals else ""
+    if sub == "worktree" and rest[:1] == ["add"]:
+        for i, arg in enumerate(rest):
+            if arg in ("-b", "-B") and i + 1 < len(rest):
+                return rest[i + 1]
+    return ""
+
+
+def pushed_branches(args: list[str]) -> list[str]:
+    """The remote branches `git push ARGS` updates by name (refspecs after the remote)."""
+    sub, rest, _ = git_split(args)
+    if sub != "push":
+        return []
+    positionals: list[str] = []
+    skip = False
+    for arg in rest:
+        if skip:
+            skip = False
+            continue
+        if arg in ("-o", "--push-option", "--repo", "--receive-pack", "--exec"):
+            skip = True
+            continue
+        if arg.startswith("-"):
+            continue
+        positionals.append(arg)
+    out = []
+    for ref in positionals[1:]:
+        ref = ref.lstrip("+")
+        dst = ref.split(":", 1)[1] if ":" in ref else ref
+        if dst.startswith("refs/heads/"):
+            dst = dst[len("refs/heads/"):]
+        if dst:
+            out.append(dst)
+    return out
+
+
+def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Finding]) -> None:
+    """Branch, target and stage checks, on the git commands of the line."""
+    fired: set[int] = set()
+    on_branch = ""
+    for cmd in commands:
+        if cmd.program != "git":
+            continue
+        args = cmd.args
+        sub = git_split(args)[0]
+        if sub in ("checkout", "switch") and not created_branch(args):
+            positionals = [a for a in git_split(args)[1] if not a.startswith("-")]
+            on_branch = positionals[0] if len(positionals) == 1 else on_branch
+        for item in index.git:
+            if id(item) in fired:
                 continue
-            if id(item) not in fired and matches(item["pattern"], cmd):
+            kind = item["kind"]
+            glob = item["pattern"]
+            hit = False
+            if kind == "branch" and isinstance(glob, str):
+                name = created_branch(args)
+                hit = bool(name) and not _match_segment(glob, name)
+            elif kind == "target" and isinstance(glob, str):
+                action = item.get("action")
+                if sub == "push" and action in ("push", "commit", "merge"):
+                    hit = any(_match_segment(glob, ref) for ref in pushed_branches(args))
+                elif sub == action and action in ("commit", "merge") and on_branch:
+                    hit = _match_segment(glob, on_branch)
+            elif kind == "stage" and sub in ("add", "commit"):
+                globs = glob if isinstance(glob, list) else [glob]
+                hit = _stages(ctx, cmd, git_split(args)[1], [g for g in globs if isinstance(g, str)])
+            if hit:
                 fired.add(id(item))
                 out.append(_finding(item, describe(cmd)))
+
+
+def _stages(ctx: GateContext, cmd: Command, rest: list[str], globs: list[str]) -> bool:
+    """`git add`/`git commit` names a path one of `globs` matches."""
+    paths = resolver_at(ctx, cmd)
+    for word in rest:
+        if word.startswith("-") or word in (".", "-A"):
+            continue
+        _, project_rel, _ = _forms(paths, word)
+        rel = project_rel if project_rel is not None else word
+        if any(glob_match(glob, rel) for glob in globs):
+            return True
+    return False
+
+
+def _variables(index: _Index, command: str, out: list[Finding]) -> None:
+    for item in index.variables:
+        for name in item.get("pattern") or ():
+            if isinstance(name, str) and (f"${name}" in command or "${" + name in command or f"printenv {name}" in command):
+                out.append(_finding(item, command[:200], evidence=f"${name}"))
+                break
 
 
 def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Finding]) -> None:
@@ -277,6 +521,39 @@ def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
         _match_paths(index.writes, writes, out)
     if reads and index.has_reads:
         _match_paths(index.reads, reads, out)
+    if index.creates:
+        created = _new_files(ctx, found)
+        if created:
+            _match_paths(index.creates, created, out)
+
+
+#: programs whose written paths may be new files (what `create` checks look at), besides redirections
+_CREATORS = frozenset(("touch", "cp", "mv", "tee", "install", "ln", "rsync", "dd"))
+
+
+def _new_files(ctx: GateContext, found: Summary | None) -> list[tuple[str, str | Command, Resolver]]:
+    """Paths this event would create: a Write to a missing file, or a shell command writing one."""
+    event = ctx.event
+    out: list[tuple[str, str | Command, Resolver]] = []
+    if event.tool in ("Write", "NotebookEdit"):
+        for path, access in event.paths:
+            if path and access == WRITE and not _exists(resolver(ctx), path):
+                out.append((path, f"{event.tool} {path}", resolver(ctx)))
+    if found is not None:
+        for cmd in found.analysis.commands:
+            if cmd.program not in _CREATORS and not cmd.redirects:
+                continue
+            at = resolver_at(ctx, cmd)
+            written = file_effects(cmd)[1] if cmd.program in _CREATORS else redirect_effects(cmd)[1]
+            for path in written:
+                if not _exists(at, path):
+                    out.append((path, cmd, at))
+    return out
+
+
+def _exists(paths: Resolver, path: str) -> bool:
+    where = paths.resolve(path)
+    return where is not None and os.path.lexists(where)
 
 
 def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str | Command, Resolver]], out: list[Finding]) -> None:

@@ -5,10 +5,13 @@ Hot path module: standard library only.
 A compiled check of kind "sequence" has `before` and `then` command patterns. When a Bash
 event runs a command matching `then`, the most recent command matching `before` must have
 succeeded, and after the last successful `then` ("before every commit" means each commit
-needs its own test run). The past is the session history the engine passes as
-`ctx.extra("history")` (cf_guidance.session: commands the worker applied plus post-bash jobs
-still spooled). `before` earlier in the same command line counts only when joined to `then`
-by `&&` alone, so `make test && git commit` passes and `make test; git commit` does not.
+needs its own test run). A check's `before_any` lists other commands that satisfy it as well
+(`npm run flint` for `flint`, a category's test commands for "run the tests"); its `target`
+limits it to `then` commands that push to that branch. The past is the session history the
+engine passes as `ctx.extra("history")` (cf_guidance.session: commands the worker applied plus
+post-bash jobs still spooled). `before` earlier in the same command line counts only when
+joined to `then` by `&&` alone (other `&&`-joined commands may stand between), so `make test
+&& git add src/ && git commit` passes and `make test; git commit` does not.
 
 The history is walked backwards once per `then` group and event, for all its rules at once.
 What a history entry decides for a group (per rule: nothing, "a `before` ran", "a `then` ran")
@@ -30,6 +33,8 @@ from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
 from cf_guidance.gates.reasons import doc, finding
 from cf_guidance.gates.scope import applies
+from cf_guidance._glob import _match_segment
+from cf_guidance.gates.policy_rules import pushed_branches
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -134,14 +139,40 @@ class _Pattern:
         return self.required.issubset(cmd.argv) and matches(self.words, cmd)
 
 
+class _AnyPattern:
+    """Several `before` patterns of which any satisfies the rule (`before` and `before_any`).
+    It has no fixed program and no required words, so the walk never skips an entry for it."""
+
+    __slots__ = ("patterns", "words", "program", "literal", "key", "required", "literals", "probe", "positionals")
+
+    def __init__(self, patterns: list[_Pattern]) -> None:
+        self.patterns = patterns
+        self.words = patterns[0].words
+        self.program = "*"
+        self.literal = False
+        self.key = None
+        self.required: frozenset[str] = frozenset()
+        self.literals: tuple[str, ...] = ()
+        self.probe = ""
+        self.positionals = None
+
+    def absent(self, command: str) -> bool:
+        return all(p.absent(command) for p in self.patterns)
+
+    def match(self, cmd: Command) -> bool:
+        return any(p.match(cmd) for p in self.patterns)
+
+
 class _Group:
     """A `then` pattern with the sequence checks it gates and their `before`s, in the same order
     (many rules gate the same `git commit`: it is matched once per command)."""
 
-    __slots__ = ("then", "items", "befores", "numbers", "by_program", "unkeyed", "scoped")
+    __slots__ = ("then", "target", "items", "befores", "numbers", "by_program", "unkeyed", "scoped")
 
-    def __init__(self, then: _Pattern, items: list[dict[str, Any]], befores: list[_Pattern]) -> None:
+    def __init__(self, then: _Pattern, items: list[dict[str, Any]], befores: list[_Pattern | _AnyPattern], target: str = "") -> None:
         self.then = then
+        #: only `then` commands that push to this branch are gated ("" = all)
+        self.target = target
         self.items = items
         self.befores = befores
         #: the rules' numbers
@@ -175,11 +206,11 @@ _INDEX_CACHE: dict[int, tuple[object, dict[str, list[_Group]]]] = {}
 
 def _index(bundle: dict[str, Any]) -> dict[str, list[_Group]]:
     """Well-formed sequence checks by the program of `then` ("*" for a glob program), grouped
-    by `then`."""
+    by `then` and target."""
     cached = _INDEX_CACHE.get(id(bundle))
     if cached is not None and cached[0] is bundle:
         return cached[1]
-    by_then: dict[str, dict[tuple[str, ...], list[dict[str, Any]]]] = {}
+    by_then: dict[str, dict[tuple[tuple[str, ...], str], list[dict[str, Any]]]] = {}
     seen: set[int] = set()
     for item in bundle.get("checks") or []:
         if item.get("kind") != "sequence" or id(item) in seen:
@@ -188,13 +219,21 @@ def _index(bundle: dict[str, Any]) -> dict[str, list[_Group]]:
         before, then = item.get("before"), item.get("then")
         if isinstance(before, list) and isinstance(then, list) and before and then:
             key = "*" if has_glob(then[0]) else then[0]
-            by_then.setdefault(key, {}).setdefault(tuple(then), []).append(item)
-    index = {program: [_Group(_Pattern(list(then)), items, [_Pattern(item["before"]) for item in items]) for then, items in groups.items()]
+            target = item.get("target") if isinstance(item.get("target"), str) else ""
+            by_then.setdefault(key, {}).setdefault((tuple(then), target), []).append(item)
+    index = {program: [_Group(_Pattern(list(then)), items, [_before(item) for item in items], target)
+                       for (then, target), items in groups.items()]
              for program, groups in by_then.items()}
     if len(_INDEX_CACHE) > 8:
         _INDEX_CACHE.clear()
     _INDEX_CACHE[id(bundle)] = (bundle, index)
     return index
+
+
+def _before(item: dict[str, Any]) -> _Pattern | _AnyPattern:
+    first = _Pattern(list(item["before"]))
+    others = [_Pattern(list(p)) for p in item.get("before_any") or () if isinstance(p, list) and p and all(isinstance(w, str) for w in p)]
+    return _AnyPattern([first, *others]) if others else first
 
 
 #: Tests switch this off to prove the skips (no gated program in the summary, a literal word of
@@ -229,6 +268,8 @@ def check(ctx: GateContext) -> list[Finding]:
                 then = group.then
                 if group in done or (PREFILTER and not then.required.issubset(cmd.argv)) or not then.match(cmd):
                     continue  # most gated programs run another subcommand (`git status`)
+                if group.target and not any(_match_segment(group.target, ref) for ref in pushed_branches(cmd.args)):
+                    continue  # "before pushing to main": another branch
                 done.add(group)  # one finding per rule, for its first gated command (a check is in one group)
                 befores = group.befores
                 if chained is None:
@@ -262,30 +303,38 @@ def _missing(item: dict[str, Any], before: list[str], then: list[str], cmd: Comm
     origin = f" ({rule}, {source})" if rule and source else (f" ({source or rule})" if source or rule else "")
     message = (f"`{_pattern_text(then)}` needs a successful `{_pattern_text(before)}` earlier in this session, "
                f"after the last `{_pattern_text(then)}`{origin}")
+    if isinstance(item.get("message"), str) and item["message"] and not item["message"].startswith("Run `"):
+        message += f". {item['message']}"
     result = finding(GATE, MISSING, str(verdict), message, segment=describe(cmd))
     result.hint = f"run `{_pattern_text(before)}` first and fix what fails, or `{_pattern_text(before)} && {describe(cmd)}`"
     return result
 
 
 def _chained_before(analysis: ShellAnalysis, index: int) -> list[Command]:
-    """The earlier top-level commands of this line that only `&&` joins to command `index`
-    (a `before` among them satisfies its rule)."""
+    """The earlier top-level commands of this line joined to command `index` by `&&` alone, with
+    other `&&`-joined commands possibly between (`make test && git add . && git commit`): a
+    `before` among them satisfies its rule."""
     source = analysis.source
     target = analysis.commands[index]
     chained: list[Command] = []
     if not target.text:
         return chained
-    for cmd in analysis.commands[:index]:
+    position = 0
+    previous_end = -1
+    for cmd in analysis.commands[: index + 1]:
         if cmd.origin or not cmd.text:
             continue
-        start = source.find(cmd.text)
-        end = source.find(target.text, start + len(cmd.text)) if start != -1 else -1
-        if start == -1 or end == -1:
-            continue
-        between = source[start + len(cmd.text) : end]
-        if between.strip() == "&&":
-            chained.append(cmd)
-    return chained
+        start = source.find(cmd.text, position)
+        if start == -1:
+            return []
+        if previous_end != -1 and source[previous_end:start].strip() != "&&":
+            chained = []  # `;`, `||`, `|`, a newline or `&`: what ran before need not have succeeded
+        end = start + len(cmd.text)
+        if cmd is target:
+            return chained
+        chained.append(cmd)
+        previous_end = position = end
+    return []
 
 
 class _Memo:

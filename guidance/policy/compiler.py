@@ -8,6 +8,11 @@ diagnostics naming file:line instead of stopping at the first one:
 
     read → parse → extract → scope → tag → checks → merge → shards → constitution → index → validate
 
+`extract` walks each source's structure and reads its clauses into frames
+(guidance.policy.extract, .frames, with the language in guidance.policy.lexicon); `checks`
+resolves the frames into checks (guidance.policy.resolve) in the bundle's contract
+(guidance.policy.checkform). Compiling never evaluates: the gates do that with the bundle.
+
 `strict=True` raises the first error diagnostic as a `PolicyError` (the CLI's choice);
 `strict=False` (the hook path) keeps every rule it could compile, so a typo in CLAUDE.md
 never switches the built-in gates off. docs/policy-grammar.md documents the grammar.
@@ -27,6 +32,8 @@ from typing import Any
 from cf_guidance import __version__, limits
 from cf_guidance.errors import PolicyError
 from cf_guidance.policy import grammar
+from cf_guidance.policy.checkform import to_check
+from cf_guidance.policy.extract import Unit, extract
 from cf_guidance.policy.markdown import Block, Inline, parse
 from cf_guidance.policy.sources import READ, UNUSABLE, Source, discover, empty_tree, load_bytes, prepare
 from cf_guidance.policy.sources import CLAUDE as CLAUDE_KIND
@@ -49,7 +56,8 @@ _SEVERITY = {"deny": 3, "ask": 2, "warn": 1}
 _INTENT_DOMAIN = {"security": "security", "testing": "testing", "performance": "performance",
                   "architecture": "architecture", "debug": "debugging", "deployment": "deployment"}
 _TOOL_ORDER = ("bash", "edit", "read", "task", "web", "mcp", "all")
-_KIND_TOOL = {"command": "bash", "sequence": "bash", "write": "edit", "read": "read"}
+_KIND_TOOL = {"command": "bash", "sequence": "bash", "write": "edit", "read": "read", "create": "edit", "stage": "bash",
+              "message": "bash", "branch": "bash", "target": "bash", "arguments": "bash", "variable": "bash"}
 
 
 @dataclass
@@ -70,6 +78,8 @@ class Rule:
     constitution: bool = False
     #: The directory the rule applies to ("" = the whole project): its file's scope.
     scope: str = ""
+    #: prose rules: what the extractor read from the block
+    unit: Unit | None = None
 
 
 @dataclass
@@ -89,6 +99,8 @@ class Compilation:
     settings_out: dict[str, Any] = field(default_factory=dict)
     retrieval: dict[str, Any] = field(default_factory=dict)
     bundle: dict[str, Any] = field(default_factory=dict)
+    #: What the extractor read from each source's rule-bearing blocks, by source name (`compile --explain`).
+    units: dict[str, list[Unit]] = field(default_factory=dict)
 
     def report(self, level: str, source: str, message: str) -> None:
         self.diagnostics.append({"level": level, "source": source, "message": message})
@@ -175,15 +187,22 @@ def _in_constitution(section: tuple[str, ...]) -> bool:
 
 def stage_extract(c: Compilation) -> None:
     for source in c.sources:
-        for block in source.blocks:
+        if not source.blocks:
+            continue
+        units = c.units[source.name] = extract(source.name, source.blocks)
+        by_index = {unit.index: unit for unit in units}
+        for index, block in enumerate(source.blocks):
             where = f"{source.name}:{block.line}"
             constitutional = _in_constitution(source.sections(block.section))
-            if block.kind == "bullet":
+            unit = by_index.get(index)
+            if unit is not None and unit.error:
+                c.report("warning", where, f"could not read this block ({unit.error}); it stays advisory (a bug: please report it)")
+            if unit is not None:
                 masked, tags = grammar.extract_tags(block.inline.masked)
-                if not grammar.is_imperative(masked):
-                    continue  # descriptive bullets are context, not rules (docs/policy-grammar.md)
+                if not unit.specs and not grammar.is_imperative(masked):
+                    continue  # descriptive text is context, not a rule (docs/policy-grammar.md)
                 c.rules.append(Rule(source.origin, where, block.section, inline=block.inline,
-                                    in_constitution_section=constitutional, masked=masked, tags=tags))
+                                    in_constitution_section=constitutional, masked=masked, tags=tags, unit=unit))
             elif block.kind == "code" and block.info == "guidance":
                 _extract_machine(c, source, block, constitutional)
 
@@ -252,8 +271,9 @@ def stage_checks(c: Compilation) -> None:
         if rule.machine is not None:
             message = rule.machine.reason or rule.machine.text
             rule.checks = [dict(check, message=message) for check in rule.machine.checks]
-        elif rule.inline is not None:
-            rule.checks = grammar.derive_checks(rule.masked, rule.inline.codes, rule.text)
+        elif rule.unit is not None:
+            name = rule.source.rsplit(":", 1)[0]
+            rule.checks = [dict(to_check(spec), source=f"{name}:{spec.line}") for spec in rule.unit.specs]
 
 
 # --- stage: merge --------------------------------------------------------------------------
@@ -343,10 +363,10 @@ def stage_shards(c: Compilation) -> None:
         for n, check in enumerate(rule.checks, start=1):
             check_id = f"{rule.rule_id}#{n}"
             check_ids.append(check_id)
-            item = {"id": check_id, "rule": rule.rule_id, **check, "source": rule.source}
+            item = {"id": check_id, "rule": rule.rule_id, **check, "source": check.get("source") or rule.source}
             if rule.scope:
                 item["scope"] = rule.scope
-                if item["kind"] in ("write", "read") and isinstance(item.get("pattern"), str):
+                if item["kind"] in ("write", "read", "create") and isinstance(item.get("pattern"), str):
                     item["pattern"] = scoped_glob(item["pattern"], rule.scope)
             c.checks.append(item)
         shard = {

@@ -1,12 +1,9 @@
-"""The rule grammar: tags on a bullet, prose sentences that compile to checks, ```guidance lines.
+"""The rule grammar's fixed parts: tags on a rule, what a code span is (a command pattern or a
+path glob), and the exact machine rules of ```guidance blocks.
 
-Prose is read conservatively. A check is derived only from an imperative sentence whose
-backticked span is the direct object of a known verb ("Never run `X`", "Avoid `X`", "Ask before
-running `X`", "Never edit `glob`", "Never read `glob`", "Always run `X` before `Y`"). Anything
-else (a code span mentioned in passing, a descriptive sentence, a code block) yields nothing.
+Prose is read by guidance.policy.frames (clauses into frames) and guidance.policy.resolve
+(frames into checks), with the language kept as data in guidance.policy.lexicon.
 docs/policy-grammar.md is the user-facing description; CLAUDE.md.example shows every form.
-
-Checks are returned as plain dicts without ids or sources; the compiler adds those.
 """
 
 from __future__ import annotations
@@ -16,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from cf_guidance.policy.lexicon import programs as _programs
 from cf_guidance.policy.markdown import CODE_CLOSE, CODE_OPEN
 
 VERDICTS = ("deny", "warn", "ask")
@@ -27,94 +25,25 @@ LEVELS = ("standard", "strict", "paranoid")
 
 # Single-word command spans are only trusted with "use"/"avoid" when the word is a program
 # people actually ban; "Never use `any`" is about TypeScript, not a program called any.
-KNOWN_PROGRAMS = frozenset(
-    """git npm npx yarn pnpm bun deno node pip pip3 pipx uv poetry conda cargo rustup go make
-    cmake docker podman kubectl helm terraform tofu pulumi aws gcloud az gsutil rm rmdir mv cp
-    sudo su curl wget ssh scp rsync dd mkfs fdisk parted chmod chown kill pkill killall shutdown
-    reboot halt psql mysql mongo mongosh redis-cli sqlite3 find xargs python python3
-    pytest jest vitest tsc eslint prettier black ruff mypy gh brew apt apt-get yum dnf pacman
-    systemctl crontab truncate shred wipefs mkswap mount umount iptables nc netcat ncat
-    telnet ftp sftp heroku vercel netlify firebase flyctl fly wrangler supabase prisma alembic
-    rails rake gem composer php artisan dotnet mvn gradle gradlew sbt elixir
-    flutter dart xcodebuild fastlane ansible ansible-playbook vagrant packer nix nix-env
-    chezmoi tmux bazel nx turbo lerna semantic-release
-    twine hatch flit tox nox pre-commit husky lint-staged sed awk perl ruby""".split()
-)
+KNOWN_PROGRAMS = _programs.KNOWN_PROGRAMS
 
 _C = f"{CODE_OPEN}(\\d+){CODE_CLOSE}"
-_C_NOGROUP = f"{CODE_OPEN}\\d+{CODE_CLOSE}"
-_LIST = rf"{_C_NOGROUP}(?:\s*(?:,\s*(?:or\s+|and\s+|nor\s+)?|or\s+|and\s+|nor\s+|/\s*){_C_NOGROUP})*"
-_NEG = r"(?:never|do\s+not|don't|dont|must\s+not|mustn't|should\s+not|shouldn't|shall\s+not|cannot|can't|may\s+not|are\s+not\s+allowed\s+to|is\s+not\s+allowed\s+to)"
-_ADV = r"(?:(?:ever|directly|manually|locally|yourself|accidentally|automatically|blindly|just)\s+)?"
-_RUN = r"(?:run|use|execute|invoke|call|type|issue)"
-_RUN_ING = r"(?:running|using|executing|calling|invoking)"
-# "the command `X`", "commands like `X`", "destructive commands such as `X`": the examples are the ban.
-_THE = (r"(?:(?:the|a|an|any)\s+)?(?:(?:[a-z-]+\s+){0,2}?(?:commands?|tools?|things?)\s+(?:like|such\s+as|including)\s+"
-        r"|commands?\s+)?")
-_READ_VERBS = ("read", "open", "cat", "print", "display", "view", "dump", "show")
-_WRITE_VERBS = ("edit", "modify", "write", "write to", "create", "delete", "remove", "touch", "change",
-                "overwrite", "alter", "rename", "move", "truncate")
-_FILE_VERB = r"(?:write\s+to|" + "|".join(sorted(set(_READ_VERBS + _WRITE_VERBS) - {"write to"}, key=len, reverse=True)) + ")"
-_FILE_VERBS = rf"{_FILE_VERB}(?:\s*(?:,|or|and|/|,\s*or|,\s*and)\s*{_FILE_VERB})*"
-
-_DENY_CMD = re.compile(rf"\b{_NEG}\s+{_ADV}(?P<verb>{_RUN})\s+{_ADV}{_THE}(?P<codes>{_LIST})")
-_BARE_NEG = re.compile(rf"\b(?:never|do\s+not|don't|dont|must\s+not)\s+{_ADV}(?P<codes>{_LIST})")
-_WARN_CMD = re.compile(
-    rf"\b(?:avoid|prefer\s+not\s+to|try\s+not\s+to|try\s+to\s+avoid)\s+{_ADV}"
-    rf"(?:(?P<verb>{_RUN_ING}|{_RUN})\s+)?{_ADV}{_THE}(?P<codes>{_LIST})"
-)
-_ASK_CMD = re.compile(
-    r"\b(?:ask|check\s+with\s+(?:the\s+user|me|a\s+human)|confirm(?:\s+with\s+(?:the\s+user|me))?"
-    r"|get\s+(?:[a-z-]+\s+){0,2}?(?:approval|confirmation|permission|sign-off)"
-    r"|require\s+(?:explicit\s+)?(?:approval|confirmation|permission)"
-    r"|request\s+(?:explicit\s+)?(?:approval|permission|confirmation))\s+"
-    r"(?:(?:the\s+user|me|first|for\s+(?:approval|permission|confirmation))\s+)*before\s+"
-    rf"(?:(?P<verb>{_RUN_ING}|you\s+{_RUN})\s+)?{_THE}(?P<codes>{_LIST})"
-)
-_FILE = re.compile(
-    rf"\b{_NEG}\s+{_ADV}(?P<verbs>{_FILE_VERBS})\s+"
-    # "the plugin mirror at `x`", "generated files under `x`": up to two words before a file noun.
-    r"(?:(?:any|the|existing|a|an)\s+)?(?:(?:[a-z-]+\s+){0,2}?"
-    r"(?:files?|anything|contents?|directory|directories|folders?|paths?|mirror|copy|copies|tree|code)\s+)?"
-    r"(?:(?P<prep>in|under|inside|within|of|from|at)\s+)?(?:the\s+)?"
-    rf"(?P<codes>{_LIST})"
-)
-_SEQ_START = (
-    r"(?:^|\balways\s+|\bmust\s+|\bmake\s+sure\s+(?:to\s+|you\s+)|\bensure\s+(?:that\s+)?(?:you\s+)?"
-    r"|\bremember\s+to\s+|\bplease\s+|\bbe\s+sure\s+to\s+|\bshould\s+)"
-)
-_THEN = rf"(?P<then>{_C}|committing|commits?|pushing|push(?:es)?)"
-_EVERY = r"(?:(?:every|each|any|all|a|an|you|the|your)\s+)*"
-_SEQ_AFTER = re.compile(
-    rf"{_SEQ_START}(?:run|execute)\s+(?P<codes>{_LIST})\s+(?:(?:successfully|first|locally)\s+)?"
-    rf"before\s+{_EVERY}{_THEN}"
-)
-_SEQ_BEFORE = re.compile(
-    rf"(?:^|\b)before\s+{_EVERY}{_THEN}\s*,?\s*(?:(?:always|first|please)\s+|you\s+must\s+|make\s+sure\s+(?:to\s+|you\s+))?"
-    rf"(?:run|execute)\s+(?P<codes>{_LIST})"
-)
-# "Don't use `find` in tests": the span names something used inside code, not a command to run.
-_IN_CODE = re.compile(
-    r"\s*(?:in|inside|within|from)\s+(?:the\s+|your\s+|our\s+|any\s+)?(?:[\w.+#-]+\s+)?"
-    r"(?:tests?|specs?|code|codebase|source|production|components?|modules?|files?|scripts?|functions?|classes)\b"
-)
-# "Don't run `make test` before committing": a ban limited to a moment is not a ban of the command.
-_WHEN = re.compile(r"\s*,?\s*(?:before|after|while|during|until|when|whenever|if|once)\b")
-_NEGATION = re.compile(rf"\b{_NEG}\b")
-_EXCEPTION = re.compile(r"\b(?:unless|without|except|only\s+(?:when|if|after|with))\b")
-# "Never run `git push --force` on main": the ban is narrower than any command pattern can
-# say, so the check asks a human instead of denying every use of the command.
-_QUALIFIER = re.compile(r"\s*,?\s*(?:on|in|against|with|for|from|to|inside|into|at|over|via|under)\b")
 _CODE_INDEX = re.compile(_C)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?;])\s+|\s+[-\u2013\u2014]+\s+|\s*\u2014\s*")
 _PLACEHOLDER = re.compile(r"<[^<>\s]+>|\{[^{}\s]+\}")
+#: placeholders that stand for a file: the pattern word only matches arguments that look like one
+_FILE_PLACEHOLDERS = frozenset(("<file>", "<path>", "<files>", "<filename>", "<file-path>", "<filepath>", "<script>",
+                                "<test-file>", "<test_file>", "<testfile>", "<test>", "<spec>", "<file.ts>", "<file.js>",
+                                "{file}", "{path}"))
+#: version numbers written with letters for digits ("v0.3.x", "X.Y.Z")
+_VERSION = re.compile(r"^(v?)((?:\d+|[xXyYzZN*])(?:\.(?:\d+|[xXyYzZN*])){1,3})$")
 _PROGRAM = re.compile(r"[a-z0-9_./~][a-z0-9_.+~/-]*")
 _LONG_FLAG = re.compile(r"--[a-z][a-z0-9-]{2,}(?:=\S+)?")
 _SHELL_OPERATORS = ("|", ";", "&&", "$(", "`", ">", "<", "\n", "&")
 
 _MODALS = re.compile(
     r"\b(?:never|always|must|should|shall|do\s+not|don't|dont|avoid|ensure|make\s+sure|required?"
-    r"|forbidden|prohibited|mandatory|need\s+to|needs\s+to|have\s+to|has\s+to|cannot|can't|prefer)\b"
+    r"|forbidden|prohibited|mandatory|need\s+to|needs\s+to|have\s+to|has\s+to|cannot|can't|prefer|only)\b"
 )
 IMPERATIVE_VERBS = frozenset(
     """use run keep add write follow prefer put place call create make test check verify validate
@@ -125,7 +54,7 @@ IMPERATIVE_VERBS = frozenset(
     import export declare define annotate format lint sort group clean refactor simplify extract
     move rename prioritize prioritise start begin finish open close upgrade downgrade deploy
     release publish merge rebase squash tag sign encrypt hash sanitize escape quote configure
-    require disable enable stick try focus default only no get obtain request""".split()
+    require disable enable stick try focus default only no get obtain request disclose""".split()
 )
 
 _ID_BRACKET = re.compile(r"^\s*\[(?P<id>[A-Za-z][A-Za-z0-9_.-]{1,63})\]\s*")
@@ -236,8 +165,40 @@ def _lstrip_noise(sentence: str) -> str:
     return sentence[i:]
 
 
-def _codes_in(span: str, codes: tuple[str, ...]) -> list[str]:
-    return [codes[int(i)] for i in _CODE_INDEX.findall(span) if int(i) < len(codes)]
+def placeholder_words(words: list[str]) -> list[str]:
+    """Placeholders as pattern words: `<file>` matches an argument that looks like a file
+    (`*.*`), `<name>` exactly one argument (`?*`), a trailing one any further arguments (`*`);
+    a version written with letters (`v0.3.x`) matches any version (`v0.3.*`)."""
+    out: list[str] = []
+    for index, word in enumerate(words):
+        last = index == len(words) - 1
+        if word.lower() in _FILE_PLACEHOLDERS:
+            out.append("*.*")
+        elif _PLACEHOLDER.fullmatch(word):
+            out.append("*" if last else "?*")
+        elif _PLACEHOLDER.search(word):
+            out.append(_PLACEHOLDER.sub("*", word))
+        elif word in ("...", "\u2026"):
+            out.append("*")
+        else:
+            version = _VERSION.match(word)
+            if version and any(c.isalpha() for c in version.group(2)):
+                parts = version.group(2).split(".")
+                out.append(version.group(1) + ".".join("*" if not p.isdigit() else p for p in parts))
+            else:
+                out.append(word)
+    return out
+
+
+def word_glob(pattern: str, word: str) -> bool:
+    """One pattern word against one command word, as the gates compare them (for compile-time use)."""
+    if pattern == word:
+        return True
+    if "*" in pattern or "?" in pattern:
+        from cf_guidance._glob import _match_segment
+
+        return _match_segment(pattern, word)
+    return False
 
 
 def command_pattern(code: str, *, lenient: bool) -> list[str] | None:
@@ -246,8 +207,9 @@ def command_pattern(code: str, *, lenient: bool) -> list[str] | None:
     `lenient` is for verbs that only take commands (run, execute); with "use"/"avoid" a
     single unknown word is more likely a function or keyword than a program.
     """
-    text = _PLACEHOLDER.sub("*", code.strip())
-    if not text or len(text) > 300 or any(op in text for op in _SHELL_OPERATORS):
+    text = code.strip()
+    bare = _PLACEHOLDER.sub("x", text)
+    if not text or len(text) > 300 or any(op in bare for op in _SHELL_OPERATORS):
         return None
     try:
         words = shlex.split(text)
@@ -255,8 +217,7 @@ def command_pattern(code: str, *, lenient: bool) -> list[str] | None:
         words = text.split()
     if not words:
         return None
-    if words[-1] in ("...", "\u2026"):
-        words[-1] = "*"
+    words = placeholder_words(words)
     first = words[0]
     if first.startswith("--"):
         # "Never use `--no-verify`": a long flag on any program (short flags are too ambiguous).
@@ -266,12 +227,12 @@ def command_pattern(code: str, *, lenient: bool) -> list[str] | None:
     if not _PROGRAM.fullmatch(first) or first.endswith("/") or "=" in first:
         return None
     program = first.rstrip("/").rsplit("/", 1)[-1]
-    if not program or program in (".", ".."):
+    if not program or program in (".", "..") or program.isdigit():
         return None
     if not lenient and program not in KNOWN_PROGRAMS and "/" not in first and not program.endswith((".sh", ".py")):
         return None
-    if len(words) > 1 and all(w == "*" for w in words[1:]):
-        return None  # "`bun <file>`" would ban every use of the program: too broad to enforce
+    if len(words) > 1 and all(w in ("*", "?*") for w in words[1:]):
+        return None  # "`npm <command>`" would ban every use of the program: too broad to enforce
     return [program, *words[1:]]
 
 
@@ -291,92 +252,6 @@ def path_glob(code: str, *, directory: bool) -> str | None:
     if directory and not any(c in text for c in "*?[") and "." not in text.rsplit("/", 1)[-1]:
         return text + "/**"
     return text
-
-
-def _sequence_then(word: str, codes: tuple[str, ...]) -> list[str] | None:
-    if word.startswith("commit"):
-        return ["git", "commit"]
-    if word.startswith("push"):
-        return ["git", "push"]
-    found = _codes_in(word, codes)
-    return command_pattern(found[0], lenient=True) if found else None
-
-
-def derive_checks(masked: str, codes: tuple[str, ...], message: str) -> list[dict[str, Any]]:
-    """The checks an imperative rule's prose states unambiguously (possibly none)."""
-    checks: list[dict[str, Any]] = []
-    seen: set[str] = set()
-
-    def add(check: dict[str, Any]) -> None:
-        key = repr(sorted(check.items()))
-        if key not in seen:
-            seen.add(key)
-            check["message"] = message
-            checks.append(check)
-
-    if CODE_OPEN not in masked:
-        return checks  # every form names its command or path in backticks
-    for raw in _sentences(masked):
-        if CODE_OPEN not in raw:
-            continue
-        sentence = _lstrip_noise(raw)
-        lower = sentence.lower().replace("\u2019", "'")  # "Don’t" as typed by editors
-        for sequence in (_SEQ_AFTER, _SEQ_BEFORE):
-            for match in sequence.finditer(lower):
-                if _NEGATION.search(lower[: match.start()]):
-                    continue
-                then = _sequence_then(match.group("then"), codes)
-                for code in _codes_in(match.group("codes"), codes):
-                    before = command_pattern(code, lenient=True)
-                    if before and then:
-                        add({"kind": "sequence", "verdict": "deny", "before": before, "then": then})
-        for match in _ASK_CMD.finditer(lower):
-            lenient = match.group("verb") is not None
-            for code in _codes_in(match.group("codes"), codes):
-                pattern = command_pattern(code, lenient=lenient)
-                if pattern:
-                    add({"kind": "command", "verdict": "ask", "pattern": pattern})
-        for match in _WARN_CMD.finditer(lower):
-            verb = match.group("verb") or ""
-            lenient = verb.startswith(("run", "exec", "call", "invok"))
-            if (not lenient and _IN_CODE.match(lower, match.end())) or _WHEN.match(lower, match.end()):
-                continue
-            for code in _codes_in(match.group("codes"), codes):
-                pattern = command_pattern(code, lenient=lenient)
-                if pattern:
-                    add({"kind": "command", "verdict": "warn", "pattern": pattern})
-        deny_matches = [(m, m.group("verb") != "use") for m in _DENY_CMD.finditer(lower)]
-        deny_matches += [(m, False) for m in _BARE_NEG.finditer(lower)]
-        for match, lenient in deny_matches:
-            if (not lenient and _IN_CODE.match(lower, match.end())) or _WHEN.match(lower, match.end()):
-                continue
-            # "Never run `X` unless I ask" is a request for confirmation, not a ban.
-            narrowed = _EXCEPTION.search(lower[match.end():]) or _QUALIFIER.match(lower, match.end())
-            verdict = "ask" if narrowed else "deny"
-            for code in _codes_in(match.group("codes"), codes):
-                pattern = command_pattern(code, lenient=lenient)
-                if pattern:
-                    add({"kind": "command", "verdict": verdict, "pattern": pattern})
-        for match in _FILE.finditer(lower):
-            verbs = set(re.split(r"\s*(?:,\s*or|,\s*and|,|\bor\b|\band\b|/)\s*", match.group("verbs")))
-            kinds = []
-            if verbs & set(_WRITE_VERBS) or "write to" in match.group("verbs"):
-                kinds.append("write")
-            if verbs & set(_READ_VERBS):
-                kinds.append("read")
-            directory = match.group("prep") in ("in", "under", "inside", "within")
-            verdict = "ask" if _EXCEPTION.search(lower[match.end():]) else "deny"
-            for code in _codes_in(match.group("codes"), codes):
-                glob = path_glob(code, directory=directory)
-                if not glob:
-                    continue
-                # `migrations` may be a file or a directory: protect both readings.
-                bare = not any(c in glob for c in "*?[") and "." not in glob.rsplit("/", 1)[-1]
-                for kind in kinds:
-                    add({"kind": kind, "verdict": verdict, "pattern": glob})
-                    if bare:
-                        add({"kind": kind, "verdict": verdict, "pattern": glob + "/**"})
-    return checks
 
 
 # --- ```guidance blocks ------------------------------------------------------------------------

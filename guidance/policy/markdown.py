@@ -1,14 +1,18 @@
 """CLAUDE.md as a flat list of blocks with line numbers (markdown-it-py, never regex over raw text).
 
-Each block knows the heading path it sits under, so later stages can decide what is a rule
-(bullets), what is context (headings, paragraphs) and what is a machine rule block
-(```guidance fences). Inline code is kept apart from prose: a bullet's `masked` text has every
-code span replaced by a placeholder, so "never" inside a code span is never read as prose.
+Each block knows the heading path it sits under and its place in the document's structure
+(the list it belongs to, its parent item, the blockquote depth, a table row's cells and the
+table's header), so the extractor can read a rule where its authors wrote it: bullets,
+paragraphs, numbered items, table rows, quotes and HTML comments. Inline code is kept apart
+from prose: `masked` text has every code span replaced by a placeholder, so "never" inside a
+code span is never read as prose. `Inline.breaks` remembers where each source line starts in
+the masked text, so a sentence in the middle of a paragraph still names its own line.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -24,6 +28,12 @@ class Inline:
 
     masked: str
     codes: tuple[str, ...]
+    #: offsets in `masked` where a new source line starts (soft and hard breaks)
+    breaks: tuple[int, ...] = ()
+
+    def line_of(self, offset: int, first_line: int) -> int:
+        """The source line of `masked[offset]`, the inline starting on `first_line`."""
+        return first_line + sum(1 for b in self.breaks if b <= offset)
 
     def render(self, masked: str | None = None) -> str:
         """Restore code spans as backticked text in `masked` (default: this inline's own)."""
@@ -50,7 +60,7 @@ class Inline:
 class Block:
     """One markdown block. `line` is 1-based; `section` is the heading path above it."""
 
-    kind: str  # "heading" | "bullet" | "paragraph" | "code" | "html" (blocks and comments)
+    kind: str  # "heading" | "bullet" | "paragraph" | "row" (a table row) | "code" | "html" (blocks and comments)
     line: int
     end_line: int
     section: tuple[str, ...]
@@ -64,6 +74,15 @@ class Block:
     #: True when a fence is not closed before the end of the file.
     unclosed: bool = False
     ordered: bool = False
+    #: blockquote depth (0 = not quoted)
+    quote: int = 0
+    #: index (in the block list) of the list item this block belongs to or is nested under; -1 = none
+    parent: int = -1
+    #: bullets: index of the first item of their list (items of one list share it); -1 otherwise
+    list_id: int = -1
+    #: rows: the cells, and the texts of the table's header row
+    cells: tuple[Inline, ...] = ()
+    header: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
@@ -78,7 +97,7 @@ def _parser() -> MarkdownIt:
     if _PARSER is None:
         # Links, images, autolinks and inline HTML carry nothing a rule needs (their text stays
         # as written), and link-label scanning is the parser's slowest path on bracket-heavy input.
-        _PARSER = MarkdownIt("commonmark").disable(["link", "image", "autolink", "html_inline"])
+        _PARSER = MarkdownIt("commonmark").enable("table").disable(["link", "image", "autolink", "html_inline"])
     return _PARSER
 
 
@@ -88,14 +107,66 @@ def _inline(token: Token) -> Inline:
     for child in token.children or []:
         kind = child.type
         if kind == "text":
-            parts.append(child.content.replace(CODE_OPEN, "").replace(CODE_CLOSE, ""))
+            parts.append(child.content.replace(CODE_OPEN, "").replace(CODE_CLOSE, "").replace("\n", " "))
         elif kind == "code_inline":
             parts.append(f"{CODE_OPEN}{len(codes)}{CODE_CLOSE}")
             codes.append(child.content)
         elif kind in ("softbreak", "hardbreak"):
-            parts.append(" ")
-    masked = " ".join("".join(parts).split())
-    return Inline(masked, tuple(codes))
+            parts.append("\n")
+    return collapse("".join(parts), tuple(codes))
+
+
+def collapse(raw: str, codes: tuple[str, ...] = ()) -> Inline:
+    """Whitespace runs become one space; a run holding a newline starts a new source line."""
+    out: list[str] = []
+    breaks: list[int] = []
+    length = 0
+    pending = ""
+    for ch in raw:
+        if ch.isspace():
+            if not pending:
+                pending = " "
+            if ch == "\n":
+                pending = "\n"
+            continue
+        if pending:
+            if length:
+                out.append(" ")
+                length += 1
+            if pending == "\n" and length:
+                breaks.append(length)
+            pending = ""
+        out.append(ch)
+        length += 1
+    return Inline("".join(out), codes, tuple(breaks))
+
+
+def join_cells(cells: list[Inline]) -> Inline:
+    """One inline for a table row: the cells' text joined by " | ", code spans renumbered."""
+    parts: list[str] = []
+    codes: list[str] = []
+    for cell in cells:
+        text = cell.masked
+        for index in range(len(cell.codes) - 1, -1, -1):
+            text = text.replace(f"{CODE_OPEN}{index}{CODE_CLOSE}", f"{CODE_OPEN}{index + len(codes)}{CODE_CLOSE}")
+        parts.append(text)
+        codes.extend(cell.codes)
+    return Inline(" | ".join(parts), tuple(codes))
+
+
+def comment_text(html: str) -> str:
+    """The text of the HTML comments in an HTML block ("" when it holds none)."""
+    out: list[str] = []
+    i = 0
+    while True:
+        start = html.find("<!--", i)
+        if start == -1:
+            return " ".join(out)
+        end = html.find("-->", start + 4)
+        out.append(html[start + 4 : end if end != -1 else len(html)].strip())
+        if end == -1:
+            return " ".join(out)
+        i = end + 3
 
 
 def parse(text: str) -> list[Block]:
@@ -104,32 +175,68 @@ def parse(text: str) -> list[Block]:
     total_lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     blocks: list[Block] = []
     headings: list[tuple[int, str]] = []  # (level, title) stack
-    list_depth = 0
     ordered_stack: list[bool] = []
-    # Only the first paragraph of a list item is the bullet's text; later ones are context.
-    item_first_para: list[bool] = []
+    #: per open list: the index of its first item block (-1 until the first item's text is seen)
+    list_first: list[int] = []
+    #: per open list item: [the item's own block index (-1 until its first paragraph), is the next paragraph its first]
+    items: list[list[Any]] = []
     in_heading = 0
+    quote = 0
     lines: list[str] = []
+    #: the table being read: its header texts and the cells of the row being read
+    header: list[str] = []
+    row: list[Inline] = []
+    row_line = 0
+    in_head = False
+    in_cell = False
 
     def section() -> tuple[str, ...]:
         return tuple(title for _, title in headings)
 
-    for i, tok in enumerate(tokens):
+    def parent() -> int:
+        for item in reversed(items):
+            if item[0] != -1:
+                return int(item[0])
+        return -1
+
+    for tok in tokens:
         kind = tok.type
         if kind == "heading_open":
             in_heading = int(tok.tag[1:]) if tok.tag[1:].isdigit() else 1
         elif kind == "heading_close":
             in_heading = 0
+        elif kind == "blockquote_open":
+            quote += 1
+        elif kind == "blockquote_close":
+            quote -= 1
         elif kind in ("bullet_list_open", "ordered_list_open"):
-            list_depth += 1
             ordered_stack.append(kind == "ordered_list_open")
+            list_first.append(-1)
         elif kind in ("bullet_list_close", "ordered_list_close"):
-            list_depth -= 1
             ordered_stack.pop()
+            list_first.pop()
         elif kind == "list_item_open":
-            item_first_para.append(True)
+            items.append([-1, True])
         elif kind == "list_item_close":
-            item_first_para.pop()
+            items.pop()
+        elif kind in ("th_open", "td_open"):
+            in_cell = True
+        elif kind in ("th_close", "td_close"):
+            in_cell = False
+        elif kind == "thead_open":
+            in_head = True
+            header = []
+        elif kind == "thead_close":
+            in_head = False
+        elif kind == "tr_open":
+            row = []
+            row_line = (tok.map or [0, 1])[0] + 1
+        elif kind == "tr_close":
+            if in_head:
+                header = [cell.render() for cell in row]
+            elif row:
+                blocks.append(Block("row", row_line, row_line, section(), join_cells(row), quote=quote, parent=parent(),
+                                    cells=tuple(row), header=tuple(header)))
         elif kind == "inline":
             start, end = (tok.map or [0, 1])[0], (tok.map or [0, 1])[1]
             inline = _inline(tok)
@@ -138,9 +245,15 @@ def parse(text: str) -> list[Block]:
                 while headings and headings[-1][0] >= in_heading:
                     headings.pop()
                 headings.append((in_heading, title))
-                blocks.append(Block("heading", start + 1, end, section(), inline, level=in_heading))
-            elif item_first_para and item_first_para[-1]:
-                item_first_para[-1] = False
+                blocks.append(Block("heading", start + 1, end, section(), inline, level=in_heading, quote=quote))
+            elif in_cell:
+                row.append(inline)
+            elif items and items[-1][1]:
+                items[-1][1] = False
+                up = parent()
+                if list_first[-1] == -1:
+                    list_first[-1] = len(blocks)
+                items[-1][0] = len(blocks)
                 blocks.append(
                     Block(
                         "bullet",
@@ -148,15 +261,19 @@ def parse(text: str) -> list[Block]:
                         end,
                         section(),
                         inline,
-                        level=list_depth - 1,
+                        level=len(list_first) - 1,
                         ordered=ordered_stack[-1] if ordered_stack else False,
+                        quote=quote,
+                        parent=up,
+                        list_id=list_first[-1],
                     )
                 )
             else:
-                blocks.append(Block("paragraph", start + 1, end, section(), inline))
+                blocks.append(Block("paragraph", start + 1, end, section(), inline, quote=quote, parent=parent()))
         elif kind == "html_block":
             start, end = (tok.map or [0, 1])[0], (tok.map or [0, 1])[1]
-            blocks.append(Block("html", start + 1, end, section(), code=tok.content))
+            blocks.append(Block("html", start + 1, end, section(), collapse(comment_text(tok.content)), code=tok.content,
+                                quote=quote, parent=parent()))
         elif kind in ("fence", "code_block"):
             start, end = (tok.map or [0, 1])[0], (tok.map or [0, 1])[1]
             unclosed = False
@@ -176,10 +293,12 @@ def parse(text: str) -> list[Block]:
                     start + 1,
                     end,
                     section(),
-                    level=list_depth,
+                    level=len(list_first),
                     info=tok.info.strip().split(" ")[0].lower() if tok.info else "",
                     code=tok.content,
                     unclosed=unclosed,
+                    quote=quote,
+                    parent=parent(),
                 )
             )
     return blocks

@@ -18,7 +18,7 @@ Tool = Literal["bash", "edit", "read", "task", "web", "mcp", "all"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 class SourceModel(_Strict):
@@ -80,7 +80,8 @@ class ShardModel(_Strict):
 class CheckModel(_Strict):
     id: str
     rule: str
-    kind: Literal["command", "write", "read", "sequence", "tool"]
+    kind: Literal["command", "write", "read", "sequence", "tool", "create", "stage", "message", "branch", "target",
+                  "arguments", "variable"]
     verdict: Verdict
     pattern: list[str] | str | None = None
     before: list[str] | None = None
@@ -89,6 +90,29 @@ class CheckModel(_Strict):
     source: str
     #: the directory the check applies to (docs/policy-grammar.md, "Scope"); absent = everywhere
     scope: str = Field(default="", min_length=1)
+    #: command, message, arguments: positional words are the command's leading ones (`bun test` is not `bun bd test`)
+    anchor: bool | None = None
+    #: other command patterns the check also covers (equivalents, a category's members, message carriers)
+    also: list[list[str]] | None = None
+    #: options that take the next word as their value (not a positional word)
+    values: list[str] | None = None
+    #: commands (leading NAME=value words are required assignments) the check does not apply to
+    except_: list[list[str]] | None = Field(default=None, alias="except")
+    #: command: applies only when the command runs under this wrapper (or the tool call sets it): "timeout"
+    wrapped: Literal["timeout"] | None = None
+    #: sequence: any of these also satisfies the rule; the gated command's target branch
+    before_any: list[list[str]] | None = None
+    target: str | None = None
+    #: arguments: each inner list is one required option and its spellings
+    requires: list[list[str]] | None = None
+    #: message: phrases the message text must not hold (lowercase)
+    phrases: list[str] | None = None
+    #: target: the action gated on branch `pattern` (push, commit, merge)
+    action: Literal["push", "commit", "merge"] | None = None
+    #: the category of commands the check stands for (build, lint, ...)
+    category: str | None = None
+    #: how sure the extractor was (1.0 = a backticked object of a known verb)
+    confidence: float | None = Field(default=None, ge=0, le=1)
 
 
 class DocModel(_Strict):

@@ -196,19 +196,28 @@ def test_one_walk_per_group_answers_as_the_walk_per_rule() -> None:
 
 
 def _reference_chained_after(analysis: Any, index: int, before: list[str]) -> bool:
-    """The `&&` test as it was before the gate shared it among a group's rules."""
+    """The `&&` test, rule by rule: a top-level command matching `before` earlier on the line,
+    with only `&&` between each pair of top-level commands from it to the target (issue 13:
+    `make test && git add . && git commit` is satisfied)."""
     from cf_guidance.gates.patterns import matches
 
     source = analysis.source
     target = analysis.commands[index]
-    for cmd in analysis.commands[:index]:
-        if cmd.origin or not matches(before, cmd) or not cmd.text or not target.text:
-            continue
-        start = source.find(cmd.text)
-        end = source.find(target.text, start + len(cmd.text)) if start != -1 else -1
-        if start == -1 or end == -1:
-            continue
-        if source[start + len(cmd.text) : end].strip() == "&&":
+    if not target.text:
+        return False
+    top = [c for c in analysis.commands[: index + 1] if not c.origin and c.text]
+    spans = []
+    position = 0
+    for cmd in top:
+        start = source.find(cmd.text, position)
+        if start == -1:
+            return False
+        spans.append((cmd, start, start + len(cmd.text)))
+        position = start + len(cmd.text)
+    for k in range(len(spans) - 1, 0, -1):
+        if source[spans[k - 1][2] : spans[k][1]].strip() != "&&":
+            return False  # the chain to the target starts after this separator
+        if matches(before, spans[k - 1][0]):
             return True
     return False
 

@@ -54,13 +54,15 @@ ENFORCED = [
     ("Do not run `npm test` in watch mode", [("command", "ask", "npm test")]),
     ("Never run `psql` against production", [("command", "ask", "psql")]),
     ("Never edit `migrations/`", [("write", "deny", "migrations/**")]),
-    ("Do not modify `package-lock.json`", [("write", "deny", "package-lock.json")]),
+    # the file, and (asking: an inference about tools) the commands that rewrite it
+    ("Do not modify `package-lock.json`", [("write", "deny", "package-lock.json"), ("command", "ask", "npm install")]),
     ("Never delete or modify files under `data`", [("write", "deny", "data/**")]),
     ("Never touch `infra/*.tf`", [("write", "deny", "infra/*.tf")]),
     ("Never write to `./vendor/`", [("write", "deny", "vendor/**")]),
     ("Never read `.env`", [("read", "deny", ".env")]),
     ("Never modify `migrations`", [("write", "deny", "migrations"), ("write", "deny", "migrations/**")]),
-    ("Never create files in `src/legacy`", [("write", "deny", "src/legacy/**")]),
+    # creating is not editing: existing files there stay editable
+    ("Never create files in `src/legacy`", [("create", "deny", "src/legacy/**")]),
     ("Do not edit the plugin mirror at `plugins/<name>/SKILL.md`", [("write", "deny", "plugins/*/SKILL.md")]),
     ("Never modify generated lock files under `deps`", [("write", "deny", "deps/**")]),
     ("Never run destructive commands like `rm -rf` or `git reset --hard`",
@@ -81,6 +83,12 @@ ENFORCED = [
     ("Before committing, always run `ruff check .`", [("sequence", "deny", "ruff check .", "git commit")]),
     ("Always run `npm test` and `npm run lint` before committing",
      [("sequence", "deny", "npm test", "git commit"), ("sequence", "deny", "npm run lint", "git commit")]),
+    # forms the first grammar missed (these were in MENTIONS, asserting the miss)
+    ("Never commit without running `npm test`", [("sequence", "deny", "npm test", "git commit")]),
+    ("Never push directly to main; open a PR with `gh pr create`", [("target", "deny", "main")]),
+    ("Never use `bun <file>` directly", [("command", "deny", "bun *.*")]),
+    ("Never commit `.env` files", [("stage", "deny", ".env")]),
+    ("Do not set a timeout when running `bun bd`", [("command", "deny", "bun bd")]),
 ]
 
 
@@ -94,11 +102,9 @@ MENTIONS = [
     # not bullets at all
     "# Never run `git push --force`",
     "## Do not edit `migrations/`",
-    "Never run `rm -rf build` (a paragraph, not a bullet)",
     "```bash\nrm -rf build\n```",
     "```\nNever run `git push --force`\n```",
     "    git push --force   # indented code block",
-    "> Never run `git push --force` (a quote is a paragraph)",
     "```guidance-example\ndeny command git push\n```",
     # descriptive bullets
     "- we use `git push` to deploy",
@@ -112,14 +118,11 @@ MENTIONS = [
     "- Always use `uv run pytest`",
     "- Always run `make coverage` to evaluate coverage",
     # negations whose object is not the span
-    "- Do not set a timeout when running `bun bd`",
     "- Don't worry if `git status` shows untracked files",
     "- Never forget to run `make lint`",
-    "- Never commit without running `npm test`",
     "- Never run tests without `--coverage`",
     "- Do not add `console.log` statements",
     "- If `npm install` fails, do not retry blindly",
-    "- Never push directly to main; open a PR with `gh pr create`",
     "- Don't rely on `git stash` in scripts",
     # spans that are not commands
     "- Never use `any` in TypeScript",
@@ -132,7 +135,6 @@ MENTIONS = [
     "- Always use `port: 0`",
     "- Avoid `eval` in JavaScript code",
     "- Don't use `find` or `grep` in tests; use the Glob API",
-    "- Never use `bun <file>` directly",
     "- Never run `curl https://x.sh | sh`",
     "- Never run `cd build && make`",
     "- Never use `$HOME` in paths",
@@ -146,10 +148,22 @@ MENTIONS = [
     "- Never edit generated files",
     "- Never run tests like the ones in `tests/slow/`",
     "- Don't `cd` around needlessly in tests",
-    "- Never commit `.env` files",
     "- Never write tests in `src/`",
     "- Never delete the old branches of `origin`",
 ]
+
+
+# Paragraphs and quotes state rules too (the first grammar read only bullets).
+OUTSIDE_BULLETS = [
+    ("Never run `rm -rf build` (a paragraph, not a bullet)", [("command", "deny", "rm -rf build")]),
+    ("> Never run `git push --force` (a quote is a paragraph)", [("command", "deny", "git push --force")]),
+    ("| Command | Note |\n|---|---|\n| `make nuke` | never run it |\n", []),
+]
+
+
+@pytest.mark.parametrize(("markdown", "expected"), OUTSIDE_BULLETS)
+def test_rules_outside_bullets(markdown: str, expected: list[tuple[Any, ...]]) -> None:
+    assert checks_of(markdown + "\n") == expected
 
 
 @pytest.mark.parametrize("markdown", MENTIONS)

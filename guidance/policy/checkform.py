@@ -1,0 +1,98 @@
+"""Checks as the bundle holds them (plain dicts), their reasons, and a short form for tests and docs.
+
+`to_check(spec)` turns a resolved `Spec` into the bundle's check contract (docs/policy-grammar.md,
+"The bundle"); `short(check)` writes one check on one line ("deny command git push --force",
+"deny sequence make test -> git commit", "ask write package.json"): the lexicon's examples and
+`cf-guidance compile` use it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cf_guidance.policy.resolve import Spec
+
+_LEAD = {"deny": "Not allowed", "ask": "Only with the user's approval", "warn": "Discouraged"}
+
+
+def reason(spec: Spec) -> str:
+    """One or two sentences the agent can act on: what is banned and what to do instead."""
+    if spec.kind == "sequence":
+        before = " ".join(spec.before or [])
+        then = " ".join(spec.then or [])
+        first = f"`{before}`" if not spec.category else f"the {spec.category} step (e.g. `{before}`)"
+        text = f"Run {first} and let it pass before `{then}`" + (f" to {spec.target}" if spec.target else "") + "."
+        return text
+    if spec.kind == "branch":
+        return f"New branch names must match `{spec.pattern}`."
+    if spec.kind == "arguments":
+        return f"Commits must be made in the prescribed form: {spec.instead or ' '.join(r[0] for r in spec.requires)}."
+    text = f"{_LEAD.get(spec.verdict, 'Not allowed')}: {spec.what}"
+    if spec.verdict == "ask" and spec.condition:
+        text += f" ({spec.condition})"
+    text += "."
+    if spec.instead:
+        text += f" Use {spec.instead} instead."
+    return text
+
+
+def to_check(spec: Spec) -> dict[str, Any]:
+    check: dict[str, Any] = {"kind": spec.kind, "verdict": spec.verdict}
+    if spec.kind == "sequence":
+        check["before"] = list(spec.before or [])
+        check["then"] = list(spec.then or [])
+        if spec.before_any:
+            check["before_any"] = [list(p) for p in spec.before_any]
+        if spec.target:
+            check["target"] = spec.target
+    else:
+        check["pattern"] = list(spec.pattern) if isinstance(spec.pattern, (list, tuple)) else spec.pattern
+    if spec.kind in ("command", "message", "arguments"):
+        check["anchor"] = spec.anchor
+        if spec.also:
+            check["also"] = [list(p) for p in spec.also]
+        if spec.values:
+            check["values"] = list(spec.values)
+        if spec.exempt:
+            check["except"] = [list(p) for p in spec.exempt]
+        if spec.wrapped:
+            check["wrapped"] = spec.wrapped
+    if spec.kind == "message":
+        check["phrases"] = list(spec.phrases)
+    if spec.kind == "arguments":
+        check["requires"] = [list(r) for r in spec.requires]
+    if spec.kind == "target":
+        check["action"] = spec.target
+    if spec.category:
+        check["category"] = spec.category
+    check["confidence"] = round(spec.confidence, 2)
+    check["message"] = reason(spec)
+    return check
+
+
+def short(check: dict[str, Any]) -> str:
+    kind = check.get("kind", "")
+    verdict = check.get("verdict", "")
+    if kind == "sequence":
+        before = " ".join(check.get("before") or [])
+        if check.get("category"):
+            before = f"<{check['category']}>"
+        then = " ".join(check.get("then") or [])
+        target = f" to {check['target']}" if check.get("target") else ""
+        return f"{verdict} sequence {before} -> {then}{target}"
+    if kind == "message":
+        return f"{verdict} message {' | '.join(check.get('phrases') or [])}"
+    if kind == "arguments":
+        return f"{verdict} arguments {' '.join(check.get('pattern') or [])} needs {' '.join(r[0] for r in check.get('requires') or [])}"
+    if kind == "target":
+        return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}"
+    if kind == "variable":
+        return f"{verdict} variable {' '.join(check.get('pattern') or [])}"
+    pattern = check.get("pattern")
+    if kind == "command" and check.get("category"):
+        shown = f"<{check['category']}>"
+    elif kind == "command" and check.get("wrapped"):
+        shown = f"{check['wrapped']} {' '.join(pattern or [])}"
+    else:
+        shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
+    return f"{verdict} {kind} {shown}"

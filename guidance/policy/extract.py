@@ -1,0 +1,380 @@
+"""From markdown blocks to rules: the structure walk of the extractor.
+
+For every block that can state a rule (a bullet or numbered item, a paragraph, a table row, a
+quote, an HTML comment) the walk works out what the block inherits from where it stands:
+
+- the force of the heading above it ("## NEVER", "### What to AVOID", "## 禁止事項"), or an
+  ordering it states ("## Before every push");
+- the sentence that introduces its list ("Never manually edit auto-generated files:",
+  "IMMEDIATELY STOP and ask user when:"): its force, verb and condition apply to items that
+  carry no cue of their own, and its pronouns ("them", "either of the following") are the items;
+- the label of its item ("`plugins/` — Generated copies ...": "here" is `plugins/`);
+- the objects of the sentences before it ("install these tools" after "(pip, python, spin)").
+
+Each sentence is cut into clauses and read into frames (guidance.policy.frames); each frame is
+resolved into checks (guidance.policy.resolve). The document's own commands (code blocks and
+spans, with the words around them) form an inventory that tells what "build" means in it and
+which instances of a banned form it prescribes.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from cf_guidance.policy import grammar
+from cf_guidance.policy.frames import (
+    ASK,
+    AVOID,
+    BAN,
+    Context,
+    Frame,
+    Obj,
+    find_cues,
+    heading_modality,
+    match,
+    read_clause,
+    then_at,
+)
+from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
+from cf_guidance.policy.markdown import Block
+from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve
+from cf_guidance.policy.text import CODE, PUNCT, QUOTE, WORD, Token, clauses, join, sentences, tokenize
+
+_SHELL_FENCES = frozenset(("", "bash", "sh", "shell", "console", "zsh", "terminal", "shell-session", "cmd", "powershell",
+                           "ps1", "fish"))
+_RULE_KINDS = frozenset(("bullet", "paragraph", "row", "html"))
+
+
+@dataclass
+class Unit:
+    """One block read for rules: its clauses' frames (with lines) and the checks they yield."""
+
+    block: Block
+    index: int
+    frames: list[tuple[int, Frame]] = field(default_factory=list)
+    specs: list[Spec] = field(default_factory=list)
+    #: what the block inherited (for explain)
+    context: list[str] = field(default_factory=list)
+    #: a reading that failed (a bug): the block stays advisory and the compile reports it
+    error: str = ""
+
+
+@dataclass
+class _Heading:
+    level: int
+    modality: str
+    cue: str
+    then: str
+
+
+def extract(source: str, blocks: list[Block]) -> list[Unit]:
+    """Every rule-bearing block of one source, read (units without checks stay advisory)."""
+    inventory = build_inventory(blocks)
+    units: list[Unit] = []
+    headings: list[_Heading] = []
+    first_text = next((i for i, b in enumerate(blocks) if b.kind in ("paragraph", "bullet", "html")), -1)
+    tokens_of: dict[int, list[Token]] = {}
+
+    def tokens(index: int) -> list[Token]:
+        found = tokens_of.get(index)
+        if found is None:
+            block = blocks[index]
+            found = tokens_of[index] = tokenize(block.inline.masked, block.inline.codes)
+        return found
+
+    for index, block in enumerate(blocks):
+        if block.kind == "heading":
+            while headings and headings[-1].level >= block.level:
+                headings.pop()
+            toks = tokens(index)
+            modality = heading_modality(toks)
+            then = ""
+            words = [t.low for t in toks if t.kind == WORD]
+            if "before" in words:
+                found = then_at(toks, next(k for k, t in enumerate(toks) if t.low == "before") + 1, len(toks))
+                then = found[1] if found else ""
+            headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then))
+            continue
+        if block.kind not in _RULE_KINDS or block.kind == "html" and not block.inline.masked:
+            continue
+        unit = Unit(block, index)
+        try:
+            _read_block(source, blocks, index, unit, headings, inventory, first_text, tokens)
+        except Exception as exc:  # noqa: BLE001 - a bug in reading one block must not lose the others
+            unit.frames, unit.specs = [], []
+            unit.error = f"{type(exc).__name__}: {exc}"
+        units.append(unit)
+    return units
+
+
+def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headings: list[_Heading], inventory: Inventory,
+                first_text: int, tokens: Callable[[int], list[Token]]) -> None:
+    block = blocks[index]
+    ctx = Context(item=block.kind in ("bullet", "row"))
+    for heading in reversed(headings):
+        if heading.modality and not ctx.modality:
+            ctx.modality, ctx.cue = heading.modality, heading.cue
+            unit.context.append(f"heading: '{heading.cue}' ({heading.modality})")
+        if heading.then and not ctx.then:
+            ctx.then = heading.then
+            unit.context.append(f"heading: ordering before {heading.then}")
+    intro = _intro(blocks, index)
+    if intro is not None:
+        # a list with its own introduction takes its force from it, not from the heading
+        ctx.modality = ctx.cue = ""
+        unit.context = [c for c in unit.context if not c.startswith("heading: '")]
+        _inherit_intro(ctx, blocks, intro, tokens(intro), unit)
+    ctx.header = block.kind == "html" or (index == first_text and _generated_notice(block.inline.masked))
+    ctx.label = _label(tokens(index)) if block.kind in ("bullet", "row") else []
+    following = _following(blocks, index, tokens)
+    ctx.following = following
+    place = Place(source, block.line, block.section, label=ctx.label, following=following, header=ctx.header,
+                  inventory=inventory, codes=[Obj("code", t.text) for t in tokens(index) if t.kind == CODE])
+    if intro is not None:
+        place.antecedents = _mentions(tokens(intro))
+    # a heading's or intro's force reaches the item's first clause; what follows explains it
+    later = Context(label=ctx.label, following=ctx.following, header=ctx.header, item=ctx.item)
+    first = True
+    for sentence in sentences(tokens(index)):
+        sentence_frames: list[tuple[int, Frame]] = []
+        for clause in clauses(sentence):
+            if not clause:
+                continue
+            frames = read_clause(clause, ctx if first else later)
+            first = False
+            for frame in frames:
+                line = block.inline.line_of(frame.start, block.line)
+                sentence_frames.append((line, frame))
+        positive = [o for _, f in sentence_frames if f.modality in ("require", "only", "") and not f.ordering
+                    for o in f.objects if o.kind in ("code", "program")]
+        for line, frame in sentence_frames:
+            place.line = line
+            place.instead = positive
+            frame_specs = [cap(spec) for spec in resolve(frame, place)]
+            for spec in frame_specs:
+                spec.line = line
+            unit.specs += frame_specs
+        unit.frames += sentence_frames
+        place.antecedents = place.antecedents + _mentions(sentence)
+    unit.specs = _merge(unit.specs)
+
+
+def _generated_notice(text: str) -> bool:
+    low = text.lower()
+    return any(w in low for w in ("auto-generated", "autogenerated", "generated by", "generated from", "do not edit this file",
+                                  "this file is generated"))
+
+
+def _intro(blocks: list[Block], index: int) -> int | None:
+    """The block that introduces this one's list: its parent item, or the paragraph just before the list."""
+    block = blocks[index]
+    if block.parent != -1:
+        return block.parent
+    if block.kind == "bullet" and block.list_id > 0:
+        before = blocks[block.list_id - 1]
+        if before.kind in ("paragraph", "bullet") and before.section == block.section and before.inline.masked.rstrip().endswith(":"):
+            return block.list_id - 1
+    if block.kind == "row":
+        return None
+    return None
+
+
+def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Token], unit: Unit) -> None:
+    """The force, verb and condition of the intro's last sentence, for items without their own."""
+    parts = sentences(toks)
+    if not parts:
+        return
+    last = parts[-1]
+    # "NEVER push directly to main: All changes must go through this workflow:": the part before
+    # the final colon introduces the list
+    colons = [k for k, t in enumerate(last[:-1]) if t.kind == PUNCT and t.text == ":"]
+    if colons and colons[-1] + 1 < len(last):
+        last = last[colons[-1] + 1 :]
+    if not (blocks[intro].inline.masked.rstrip().endswith(":") or blocks[intro].kind == "bullet"):
+        return
+    inner = Context(modality=ctx.modality, cue=ctx.cue)
+    for clause in clauses(last):
+        for frame in read_clause(clause, inner):
+            if frame.alternatives or any(o.kind == "pronoun" for o in frame.objects):
+                continue  # a substitution ("use X instead of Y:"), or "avoid this:" whose objects are the list
+            if frame.modality in (BAN, AVOID, ASK):
+                if not any("a description" in n for n in frame.notes):
+                    ctx.modality, ctx.cue = frame.modality, frame.cue
+                    ctx.actions = [a for a in frame.actions if a != "bare"]
+                    ctx.verb = frame.verb
+                    if frame.condition:
+                        ctx.condition, ctx.condition_text = frame.condition, frame.condition_text
+                    unit.context.append(f"intro (line {blocks[intro].line}): '{frame.cue}' {frame.verb}".rstrip())
+            if frame.ordering is not None and not ctx.then:
+                pass
+    cues = find_cues(last)
+    if not cues and any(t.kind == WORD and t.low == "before" for t in last):
+        k = next(k for k, t in enumerate(last) if t.low == "before")
+        found = then_at(last, k + 1, len(last))
+        if found is not None and not ctx.then:
+            ctx.then = found[1]
+            unit.context.append(f"intro: ordering before {found[1]}")
+
+
+def _label(toks: list[Token]) -> list[Obj]:
+    """Code spans an item opens with, before " - ", " — " or ":" ("`plugins/` — Generated copies")."""
+    out: list[Obj] = []
+    for k, tok in enumerate(toks):
+        if tok.kind == CODE:
+            out.append(Obj("code", tok.text))
+            continue
+        if tok.kind == PUNCT and tok.text in ("-", "--", "\u2013", "\u2014", ":", "|") and out:
+            return out
+        if tok.kind == PUNCT and tok.text in (",", "/"):
+            continue
+        return []
+    return []
+
+
+def _following(blocks: list[Block], index: int, tokens_of: object) -> list[Obj]:
+    """Objects the list after an intro names (code spans, split at `&&`; paths; file nouns)."""
+    block = blocks[index]
+    if not block.inline.masked.rstrip().endswith(":") and block.kind != "bullet":
+        return []
+    out: list[Obj] = []
+    children = [k for k in range(index + 1, min(len(blocks), index + 40))
+                if blocks[k].kind == "bullet" and (blocks[k].parent == index or (
+                    block.kind == "paragraph" and blocks[k].list_id == index + 1 and blocks[k].parent == -1))]
+    if block.kind == "bullet" and not block.inline.masked.rstrip().endswith(":"):
+        return []
+    for k in children:
+        item = blocks[k]
+        toks = tokenize(item.inline.masked, item.inline.codes)
+        for tok in toks:
+            if tok.kind == CODE:
+                for part in _split_commands(tok.text):
+                    out.append(Obj("code", part))
+            elif tok.kind == QUOTE:
+                out.append(Obj("quote", tok.low))
+    return out
+
+
+def _split_commands(code: str) -> list[str]:
+    parts = [p.strip() for chunk in code.split("&&") for p in chunk.split(";")]
+    return [p for p in parts if p and not p.startswith(("cd ", "echo ", "export ")) and p != "cd"]
+
+
+def _mentions(toks: list[Token]) -> list[Obj]:
+    """What a sentence mentions that a later pronoun may mean: code spans, programs, paths."""
+    out: list[Obj] = []
+    example = False
+    for k, tok in enumerate(toks):
+        if tok.kind == PUNCT and tok.text in ("(", ")"):
+            example = tok.text == "(" and k + 1 < len(toks) and match(toks, k + 1, "examples") is not None
+            continue
+        if example:
+            continue  # "(e.g., `/workspace/x`)": an illustration, not what a later "them" means
+        if tok.kind == CODE:
+            out.append(Obj("code", tok.text))
+        elif tok.kind == WORD and tok.low in KNOWN_PROGRAMS:
+            out.append(Obj("program", tok.low))
+        elif tok.kind == WORD and "/" in tok.text and not tok.text.startswith("http"):
+            out.append(Obj("path", tok.text))
+    return out[-12:]
+
+
+def _merge(specs: list[Spec]) -> list[Spec]:
+    """One check per thing a block is about: "Never X. Only X if the user asks." asks."""
+    out: list[Spec] = []
+    by_key: dict[str, Spec] = {}
+    for spec in specs:
+        key = repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category))
+        previous = by_key.get(key)
+        if previous is None:
+            by_key[key] = spec
+            out.append(spec)
+            continue
+        if spec.verdict == "ask" and spec.condition and previous.verdict == "deny":
+            previous.verdict = "ask"
+            previous.condition = spec.condition
+            previous.why.append(f"line {spec.line} allows it when the user asks ({spec.condition})")
+    return out
+
+
+# --- the document's own commands ----------------------------------------------------------------
+
+
+def build_inventory(blocks: list[Block]) -> Inventory:
+    inventory = Inventory()
+    negative_sections: set[tuple[str, ...]] = set()
+    for index, block in enumerate(blocks):
+        if block.kind == "heading":
+            modality = heading_modality(tokenize(block.inline.masked, block.inline.codes))
+            if modality and modality[0] in (BAN, AVOID):
+                negative_sections.add(block.section)
+            continue
+        if block.kind == "code":
+            if block.info not in _SHELL_FENCES:
+                continue
+            intro = blocks[index - 1] if index > 0 and blocks[index - 1].kind in ("paragraph", "bullet") else None
+            intro_text = intro.inline.masked.lower() if intro is not None else ""
+            negative = any(block.section[: len(s)] == s for s in negative_sections) or any(
+                w in intro_text for w in ("instead of", "never", "don't", "do not", "wrong", "avoid", "not:"))
+            _code_block_commands(block, inventory, not negative)
+            continue
+        if block.kind not in _RULE_KINDS:
+            continue
+        toks = tokenize(block.inline.masked, block.inline.codes)
+        for sentence in sentences(toks):
+            cues = find_cues(sentence)
+            banned_from = min((c[0] for c in cues if c[2] in (BAN, AVOID)), default=len(sentence))
+            context = " ".join(t.low for t in sentence if t.kind == WORD) + " " + " ".join(block.section).lower()
+            for k, tok in enumerate(sentence):
+                if tok.kind != CODE:
+                    continue
+                for part in _split_commands(tok.text):
+                    words = _words(part)
+                    if words and grammar.command_pattern(part, lenient=True) is not None or (words and "=" in words[0]):
+                        positive = k < banned_from and not _after_not(sentence, k)
+                        inventory.add(words, context, block.section, positive)
+    return inventory
+
+
+def _after_not(sentence: list[Token], k: int) -> bool:
+    return any(t.kind == WORD and t.low in ("not", "instead", "never") for t in sentence[max(0, k - 3):k])
+
+
+def _code_block_commands(block: Block, inventory: Inventory, positive: bool) -> None:
+    comment = ""
+    for raw in block.code.split("\n")[:200]:
+        line = raw.strip()
+        if line.startswith(("$ ", "> ", "% ")):
+            line = line[2:]
+        if not line:
+            comment = ""
+            continue
+        if line.startswith("#"):
+            comment = line.lstrip("#").strip().lower()
+            if any(w in comment for w in ("wrong", "never", "don't", "do not", "no!", "bad")):
+                comment += " negative"
+            continue
+        text, _, trailing = line.partition(" #")
+        context = f"{comment} {trailing.lower()} {' '.join(block.section).lower()}"
+        good = positive and "negative" not in comment and "no!" not in trailing.lower()
+        for part in _split_commands(text.replace("||", "&&").replace("|", "&&")):
+            words = _words(part)
+            if words and (words[0].rsplit("/", 1)[-1] in KNOWN_PROGRAMS or "/" in words[0] or "=" in words[0]
+                          or words[0].endswith((".sh", ".py", ".js", ".ts"))):
+                inventory.add(words, context, block.section, good)
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def describe(unit: Unit) -> str:
+    """The block's text for traces."""
+    return join(tokenize(unit.block.inline.masked, unit.block.inline.codes))
+
+
+__all__ = ["Unit", "build_inventory", "describe", "extract", "match"]

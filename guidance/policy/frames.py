@@ -1,0 +1,1271 @@
+"""Clauses read into frames: the force, action, objects and conditions of what a sentence says.
+
+One frame per rule a clause states: "Never run `a` or `b` unless asked" is one frame (modality
+`ban`, action run, objects `a` and `b`, condition permission). The reader walks the tokens of
+a clause (guidance.policy.text) and applies the lexicon's tables; it decides nothing about
+checks (guidance.policy.resolve does). Every decision it makes is written to the frame's
+`notes`, which `cf-guidance compile --explain LINE` shows.
+
+English is read in word order: an optional subject, a cue ("never"), adverbs ("directly"), one
+or more verbs ("delete or modify"), then the object phrase up to a word that ends it ("unless",
+"instead of", "before", a comma that starts a new clause). Chinese, Japanese and Korean
+clauses are read as a whole: a cue, a verb and objects anywhere in the clause, with the ordering
+words 前に / 之前 / 전에 splitting what comes first from what it gates.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from cf_guidance.policy.lexicon import actions as _actions
+from cf_guidance.policy.lexicon import categories as _categories
+from cf_guidance.policy.lexicon import cues as _cues
+from cf_guidance.policy.lexicon import markers as _markers
+from cf_guidance.policy.lexicon import nouns as _nouns
+from cf_guidance.policy.lexicon import programs as _programs
+from cf_guidance.policy.text import CJK, CODE, PUNCT, QUOTE, SYMBOL, WORD, Token, join
+
+BAN, AVOID, ASK, REQUIRE, ONLY = "ban", "avoid", "ask", "require", "only"
+
+#: words that end an object phrase (what follows is a condition, a reason or a new clause)
+_STOPS = frozenset(
+    """unless without except instead rather before after until because since so as when whenever if but while
+    then which that where otherwise than once whereas though although—""".split()
+)
+_DETERMINERS = frozenset("the a an any all your our their my these those this that existing new other its some every each "
+                         "both either such another".split())
+_PREPOSITIONS = {"in": "dir", "under": "dir", "inside": "dir", "within": "dir", "below": "dir", "beneath": "dir",
+                 "at": "at", "of": "of", "from": "from", "to": "to", "into": "to", "onto": "to", "on": "on",
+                 "with": "with", "via": "with", "using": "with", "through": "with", "like": "like",
+                 "including": "like", "for": "for", "against": "on", "over": "on", "by": "by"}
+_FILE_NOUNS = frozenset("file files directory directories folder folders dir dirs path paths tree trees mirror mirrors "
+                        "copy copies contents content anything everything subdirectories subdirectory subfolders "
+                        "module modules".split())
+_IN_CODE_NOUNS = frozenset("test tests spec specs code codebase source production component components module modules "
+                           "file files script scripts function functions class classes typescript javascript python "
+                           "rust go zig c++ logic handlers hooks templates".split())
+_CONJUNCTIONS = frozenset(("or", "and", "nor", "&", "and/or", "or/and"))
+_ALLOWED_PREFIX = frozenset("you please we i also and but so then just claude agents ai important critical note warning "
+                            "stop immediately pause first instead "
+                            "remember always yourself really absolutely strictly".split())
+
+
+@dataclass
+class Obj:
+    """Something a rule is about, as written."""
+
+    kind: str  # code | program | path | noun | quote | flag | pronoun | deictic | self | branch | label
+    text: str
+    #: the preposition before it: dir (in/under) | at | of | from | to | on | with | like | for | by | paren | ""
+    role: str = ""
+    #: nouns: what the tables say it can be: {"path": (globs...), "category": name, "content": (phrases...),
+    #: "credential": (files, variables), "surface": True, "timeout": True, "program": name}
+    meaning: dict[str, Any] = field(default_factory=dict)
+    #: the noun before this object's preposition names files ("files under `x`")
+    after_file_noun: bool = False
+    #: a glob written in parentheses after a noun ("documentation files (*.md)")
+    glob: str = ""
+    #: the noun before the preposition (`after_file_noun` is False) is not a file: "branches of `x`"
+    head: str = ""
+
+
+@dataclass
+class Ordering:
+    """"Run X before Y": `first` must run before the action `then` (a git action name or a category)."""
+
+    first: list[Obj]
+    then: str  # commit | push | pr | merge
+    #: the sentence states it weakly (plain "after changes", or under a condition)
+    soft: bool = False
+    target: str = ""
+
+
+@dataclass
+class Frame:
+    modality: str
+    cue: str = ""
+    #: the modality came from a heading or the sentence introducing a list
+    inherited: bool = False
+    actions: list[str] = field(default_factory=list)
+    verb: str = ""
+    objects: list[Obj] = field(default_factory=list)
+    #: what to do instead ("use `yarn typecheck`"): names for the reason
+    alternatives: list[Obj] = field(default_factory=list)
+    condition: str = ""  # "" | permission | judgment
+    condition_text: str = ""
+    qualifier: str = ""
+    #: words of the qualifier that name an action ("on git commits"): combined, not narrowing
+    qualifier_action: str = ""
+    targets: list[str] = field(default_factory=list)
+    surfaces: list[str] = field(default_factory=list)
+    #: the category a frame is for: "only use `spin` for linting", "any other command to build"
+    purpose: str = ""
+    #: "any other command", "commands other than": the frame bans everything of `purpose` but its objects
+    other: bool = False
+    ordering: Ordering | None = None
+    #: "you never invoke `x`": a description of practice, softer than an order
+    indicative: bool = False
+    #: requirement forms: "branch names must start with", "commit as", "sign"
+    requirement: str = ""
+    #: the words of the object phrase before its first preposition
+    phrase: str = ""
+    #: "Don't use `find` in tests": the object is something used in code, not a command to run
+    in_code: bool = False
+    #: the token where the frame's cue starts
+    start_token: int = 0
+    #: resolution made this frame's message check (several actions share one verb: "add")
+    messaged: bool = False
+    #: offset in the block's masked text (for the line)
+    start: int = 0
+    text: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Context:
+    """What a clause inherits from where it stands."""
+
+    modality: str = ""
+    cue: str = ""
+    #: verbs of the sentence that introduced the list ("Never manually edit auto-generated files:")
+    actions: list[str] = field(default_factory=list)
+    verb: str = ""
+    #: the objects the block's item is about ("`plugins/` — Generated copies ...")
+    label: list[Obj] = field(default_factory=list)
+    #: objects of the sentences before, for "them", "these tools"
+    antecedents: list[Obj] = field(default_factory=list)
+    #: objects of the list that follows ("... edit them:" then a list): for pronouns
+    following: list[Obj] = field(default_factory=list)
+    #: an ordering the heading or intro states ("Before every push:")
+    then: str = ""
+    item: bool = False
+    #: the block is an HTML comment or the first paragraph of the file (generated-file notices)
+    header: bool = False
+    #: the intro's condition ("ask the user when:") applies to items
+    condition: str = ""
+    condition_text: str = ""
+
+
+# --- table indexes ----------------------------------------------------------------------------
+
+
+def _words(phrase: str) -> tuple[str, ...]:
+    return tuple(phrase.lower().replace("\u2019", "'").split())
+
+
+@lru_cache(maxsize=None)
+def _index(table: str) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
+    """First word -> [(words, entry)], longest first, for one of the English phrase tables."""
+    pairs: list[tuple[str, Any]] = []
+    if table == "cues":
+        pairs = [(p, cue) for cue in _cues.CUES if cue.lang == "en" for p in cue.phrases]
+    elif table == "heading":
+        pairs = [(p, cue) for cue in _cues.HEADING_CUES for p in cue.phrases]
+        pairs += [(p, cue) for cue in _cues.CUES if cue.lang == "en" and cue.modality in (BAN, AVOID) for p in cue.phrases]
+    elif table == "actions":
+        pairs = [(w, action) for action in _actions.ACTIONS for w in action.words]
+    elif table == "adverbs":
+        pairs = [(a, a) for a in _markers.ADVERBS]
+    elif table == "conditions":
+        pairs = [(p, cond) for cond in _markers.CONDITIONS if cond.lang == "en" for p in cond.phrases]
+    elif table == "examples":
+        pairs = [(m, m) for m in _markers.EXAMPLE_MARKERS if m.isascii()]
+    elif table == "nouns":
+        pairs = _noun_pairs()
+    out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
+    for phrase, entry in pairs:
+        words = _words(phrase)
+        if words:
+            out.setdefault(words[0], []).append((words, entry))
+    for key in out:
+        out[key].sort(key=lambda pair: -len(pair[0]))
+    return out
+
+
+def _noun_pairs() -> list[tuple[str, Any]]:
+    pairs: list[tuple[str, Any]] = []
+    for noun in _nouns.PATH_NOUNS:
+        pairs += [(w, ("path", noun.globs)) for w in noun.words]
+    pairs += [(w, ("self", True)) for w in _nouns.SELF_NOUNS if w.isascii()]
+    for content in _nouns.CONTENT_NOUNS:
+        pairs += [(w, ("content", content.phrases)) for w in content.words]
+    for credential in _nouns.CREDENTIALS:
+        pairs += [(w, ("credential", (credential.files, credential.variables))) for w in credential.words]
+    for category in _categories.CATEGORIES:
+        pairs += [(w, ("category", category.name)) for w in category.words if w.isascii()]
+    for tool in _programs.TOOL_NAMES:
+        pairs += [(w, ("program", tool.program)) for w in tool.names]
+    pairs += [(w, ("branch", "main" if "main" in w or "default" in w or "trunk" in w else w.split()[-1]))
+              for w in _nouns.BRANCH_NOUNS]
+    pairs += [(w, ("surface", w)) for w in _nouns.SURFACES]
+    pairs += [(w, ("pronoun", w)) for w in _markers.PRONOUNS]
+    pairs += [(w, ("deictic", w)) for w in _markers.DEICTICS]
+    pairs += [(w, ("timeout", True)) for w in ("timeout", "timeouts", "a timeout", "time limit")]
+    pairs += [(w, ("hooks", True)) for w in ("hooks", "git hooks", "pre-commit hooks", "commit hooks", "the hooks",
+                                              "pre-commit", "verification", "the pre-commit hook", "husky")]
+    pairs += [(w, ("other", True)) for w in ("other command", "other commands", "any other command", "any other commands",
+                                              "other tools", "other tool", "alternatives", "another command",
+                                              "commands other than", "anything else", "other means")]
+    return pairs
+
+
+def match(tokens: list[Token], i: int, table: str, end: int | None = None) -> tuple[int, Any] | None:
+    """The longest phrase of `table` starting at token `i`: (end index, entry), or None."""
+    if i >= len(tokens):
+        return None
+    tok = tokens[i]
+    if tok.kind not in (WORD, SYMBOL):
+        return None
+    stop = len(tokens) if end is None else end
+    candidates = _index(table).get(tok.low)
+    if not candidates:
+        return None
+    for words, entry in candidates:
+        j = i + len(words)
+        if j > stop:
+            continue
+        if all(tokens[i + k].kind in (WORD, SYMBOL) and tokens[i + k].low == words[k] for k in range(len(words))):
+            return j, entry
+    return None
+
+
+def skip_adverbs(tokens: list[Token], i: int, end: int) -> int:
+    while i < end:
+        found = match(tokens, i, "adverbs", end)
+        if found is None:
+            break
+        i = found[0]
+    return i
+
+
+def action_at(tokens: list[Token], i: int, end: int) -> tuple[int, list[str], str] | None:
+    """Verbs at `i` ("delete or modify"): (end, action names, surface words)."""
+    found = match(tokens, i, "actions", end)
+    names: list[str] = []
+    surface: list[str] = []
+    if found is None:
+        tok = tokens[i] if i < end else None
+        # "edit/modify": verbs joined by a slash in one word
+        if tok is not None and tok.kind == WORD and "/" in tok.low:
+            parts = tok.low.split("/")
+            entries = [_action_named(part) for part in parts]
+            if all(entries):
+                return i + 1, [e for part in parts for e in _action_names(part)], tok.low
+        return None
+    j, _ = found
+    phrase = " ".join(t.low for t in tokens[i:j])
+    names.extend(_action_names(phrase))
+    surface.append(phrase)
+    while j < end:
+        k = j
+        if tokens[k].kind == PUNCT and tokens[k].text in (",", "/"):
+            k += 1
+        if k < end and tokens[k].kind == WORD and tokens[k].low in _CONJUNCTIONS:
+            k += 1
+        if k < end and tokens[k].low == "otherwise":
+            k += 1
+        if k == j:
+            break
+        k = skip_adverbs(tokens, k, end)
+        more = match(tokens, k, "actions", end)
+        if more is None:
+            break
+        phrase = " ".join(t.low for t in tokens[k : more[0]])
+        names.extend(n for n in _action_names(phrase) if n not in names)
+        surface.append(phrase)
+        j = more[0]
+    return j, names, " or ".join(surface)
+
+
+@lru_cache(maxsize=None)
+def _action_names(phrase: str) -> tuple[str, ...]:
+    return tuple(a.name for a in _actions.ACTIONS if phrase in a.words)
+
+
+def _action_named(word: str) -> bool:
+    return bool(_action_names(word))
+
+
+# --- English clauses ---------------------------------------------------------------------------
+
+
+def find_cues(tokens: list[Token]) -> list[tuple[int, int, str, str]]:
+    """(start, end, modality, cue words) of every cue, left to right, overlaps resolved."""
+    out: list[tuple[int, int, str, str]] = []
+    i = 0
+    while i < len(tokens):
+        found = match(tokens, i, "cues")
+        if found is None:
+            i += 1
+            continue
+        j, cue = found
+        words = " ".join(t.low for t in tokens[i:j])
+        out.append((i, j, cue.modality, words))
+        i = j
+    # "make sure to never force push", "always do not": the ban is what counts
+    kept: list[tuple[int, int, str, str]] = []
+    for k, cue in enumerate(out):
+        if cue[2] in (REQUIRE, ONLY) and k + 1 < len(out):
+            after = skip_adverbs(tokens, cue[1], len(tokens))
+            if out[k + 1][0] == after and out[k + 1][2] in (BAN, AVOID):
+                continue
+        kept.append(cue)
+    return kept
+
+
+def subject_allows(tokens: list[Token], start: int) -> tuple[bool, str]:
+    """Whether the words before a cue leave it an instruction, and the subject ("you" or "")."""
+    prefix = [t for t in tokens[:start] if t.kind in (WORD, CODE, QUOTE)]
+    if not prefix:
+        return True, ""
+    last_punct = max((k for k, t in enumerate(tokens[:start]) if t.kind == PUNCT and t.text in (",", ":", "(", ")")), default=-1)
+    words_after = [t for t in tokens[last_punct + 1 : start] if t.kind in (WORD, CODE, QUOTE)]
+    if last_punct != -1 and not words_after:
+        return True, ""  # "Before committing, make sure ..." / "**Label**: never ..."
+    if all(t.kind == WORD and t.low in _ALLOWED_PREFIX for t in words_after):
+        subject = "you" if any(t.low == "you" for t in words_after) else ""
+        return True, subject
+    # "Make sure to never ...", "Please always ...": a cue of its own before the ban
+    k = last_punct + 1
+    while k < start:
+        found = match(tokens, k, "cues", start)
+        if found is None or found[1].modality not in (REQUIRE, ONLY):
+            if tokens[k].kind == WORD and tokens[k].low in _ALLOWED_PREFIX:
+                k += 1
+                continue
+            return False, ""
+        k = found[0]
+    return True, ""
+
+
+def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int, list[str]]:
+    """The object phrase from `i`: its objects, where it stopped, and notes."""
+    objects: list[Obj] = []
+    notes: list[str] = []
+    role = ""
+    file_noun = False
+    head = ""
+    unknown_run = 0
+    k = i
+    while k < end:
+        tok = tokens[k]
+        if tok.kind == PUNCT:
+            if tok.text == "(":
+                close = next((m for m in range(k + 1, end) if tokens[m].kind == PUNCT and tokens[m].text == ")"), end)
+                inner = tokens[k + 1 : close]
+                if inner and match(inner, 0, "examples") is not None:
+                    notes.append(f"examples in parentheses are not objects: {join(inner)}")
+                elif inner and (inner[0].low in _CONJUNCTIONS or inner[0].low == "not" or any(t.low in _STOPS for t in inner)):
+                    break  # "(not manual git tag commands)" / "(slow, avoid unless necessary)": a clause of its own
+                else:
+                    for t in inner:
+                        if t.kind == CODE or (t.kind == WORD and _globlike(t.text)):
+                            if objects and objects[-1].kind == "noun" and not objects[-1].glob and _globlike(t.text):
+                                objects[-1].glob = t.text
+                            else:
+                                objects.append(Obj("code" if t.kind == CODE else "path", t.text, "paren"))
+                        elif t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS:
+                            objects.append(Obj("program", t.low, "paren"))
+                k = close + 1
+                continue
+            if tok.text in (",", "/", "&"):
+                nxt = tokens[k + 1] if k + 1 < end else None
+                if nxt is not None and (nxt.kind in (CODE, QUOTE) or (nxt.kind == WORD and (nxt.low in _CONJUNCTIONS or nxt.low in _DETERMINERS or match(tokens, k + 1, "nouns", end) is not None))):
+                    k += 1
+                    continue
+                break
+            if tok.text == ":" and k + 1 < end and tokens[k + 1].kind == CODE and objects and objects[-1].kind == "pronoun":
+                k += 1
+                continue
+            break
+        if tok.kind == CODE:
+            obj = Obj("code", tok.text, role, after_file_noun=file_noun, head=head)
+            nxt = tokens[k + 1] if k + 1 < end else None
+            if nxt is not None and nxt.kind == WORD and nxt.low not in _STOPS and nxt.low not in _CONJUNCTIONS \
+                    and nxt.low not in _PREPOSITIONS and nxt.low not in _DETERMINERS and nxt.low != "not" \
+                    and match(tokens, k + 1, "adverbs", end) is None and match(tokens, k + 1, "nouns", end) is None \
+                    and match(tokens, k + 1, "actions", end) is None:
+                if nxt.low in _FILE_NOUNS:
+                    obj.after_file_noun = True
+                else:
+                    # "`console.log` statements", "`service` objects": the span names a kind of thing
+                    obj.role, obj.head = "attr", nxt.low
+            objects.append(obj)
+            unknown_run = 0
+            k += 1
+            continue
+        if tok.kind == QUOTE:
+            objects.append(Obj("quote", tok.low, role))
+            k += 1
+            continue
+        if tok.kind != WORD:
+            k += 1
+            continue
+        low = tok.low
+        if low in _STOPS or low == "not" and objects:
+            break
+        if match(tokens, k, "examples", end) is not None:
+            notes.append(f"stops at an example marker: {tok.text}")
+            break
+        if low in ("either", "any", "all", "each", "both", "none", "one", "some") and k + 1 < end and tokens[k + 1].low == "of":
+            k += 2  # "either of the following": the following
+            continue
+        if low in _CONJUNCTIONS or low in ("either", "neither", "otherwise", "also", "even"):
+            k += 1
+            continue
+        if low == "such" and k + 1 < end and tokens[k + 1].low == "as":
+            role = "like"
+            k += 2
+            continue
+        found = match(tokens, k, "nouns", end)
+        if found is None and low in _DETERMINERS:
+            k += 1
+            continue
+        if found is not None:
+            j, (kind, value) = found
+            # a noun phrase may be several things ("secrets": credentials or env vars); all are kept
+            meaning: dict[str, Any] = {}
+            for _, entry in _index("nouns").get(tokens[k].low, []):
+                pass
+            words = " ".join(t.low for t in tokens[k:j])
+            for other_words, (other_kind, other_value) in _index("nouns").get(tokens[k].low, []):
+                if " ".join(other_words) == words:
+                    meaning.setdefault(other_kind, other_value)
+            if kind == "pronoun" and role and role not in ("like",) and objects:
+                break  # "... `x` on them": refers back; read as a qualifier that does not narrow
+            if kind in ("pronoun", "deictic", "self", "branch"):
+                objects.append(Obj(kind, words, role, meaning=meaning))
+            else:
+                objects.append(Obj("noun", words, role, meaning=meaning, after_file_noun=file_noun))
+            if kind == "path":
+                file_noun = True
+            unknown_run = 0
+            k = j
+            continue
+        if low in _PREPOSITIONS:
+            if low == "to" and k + 1 < end and match(tokens, k + 1, "actions", end) is not None:
+                break  # "to build", "to create releases": a purpose, read by the caller
+            if objects and _qualifier_follows(tokens, k + 1, end, low):
+                break  # "in watch mode", "against production", "in tests": read as a qualifier
+            if low == "for" and k + 1 < end and match(tokens, k + 1, "nouns", end) is None and tokens[k + 1].kind != CODE:
+                break
+            role = _PREPOSITIONS[low]
+            if role == "like" and k + 1 < end and tokens[k + 1].low == "as":
+                k += 1
+            k += 1
+            continue
+        if low == "such" and k + 1 < end and tokens[k + 1].low == "as":
+            role = "like"
+            k += 2
+            continue
+        if low in _FILE_NOUNS:
+            file_noun = True
+            head = ""
+            k += 1
+            continue
+        if low in _programs.KNOWN_PROGRAMS and tok.text[:1].islower() or low in _programs.KNOWN_PROGRAMS and low.isupper():
+            objects.append(Obj("program", low, role))
+            k += 1
+            continue
+        if _pathlike(tok.text):
+            objects.append(Obj("path", tok.text, role, after_file_noun=file_noun))
+            k += 1
+            continue
+        if tok.text.startswith("--") and len(tok.text) > 3:
+            objects.append(Obj("flag", tok.text, role))
+            k += 1
+            continue
+        if match(tokens, k, "actions", end) is not None and objects:
+            break  # "... `x` and fix any issues": a new verb
+        unknown_run += 1
+        head = low
+        if file_noun and role:
+            file_noun = False
+        if unknown_run > 4:
+            notes.append("object phrase too long; stopped")
+            break
+        k += 1
+    return objects, k, notes
+
+
+def _qualifier_follows(tokens: list[Token], i: int, end: int, preposition: str) -> bool:
+    """After a preposition that follows an object: unknown words (a situation), not another object."""
+    k = i
+    while k < end and tokens[k].kind == WORD and tokens[k].low in _DETERMINERS:
+        k += 1
+    if k >= end:
+        return False
+    tok = tokens[k]
+    if tok.kind in (CODE, QUOTE):
+        return False
+    if tok.kind != WORD:
+        return False
+    if preposition in ("in", "inside", "within") and (tok.low in _IN_CODE_NOUNS or (
+            k + 1 < end and tokens[k + 1].kind == WORD and tokens[k + 1].low in _IN_CODE_NOUNS)):
+        return True
+    if match(tokens, k, "nouns", end) is not None or tok.low in _FILE_NOUNS or _pathlike(tok.text):
+        return False
+    if tok.low in _programs.KNOWN_PROGRAMS:
+        return False
+    return True
+
+
+def _pathlike(word: str) -> bool:
+    """A path written without backticks: `docs/_CLAUDE.md`, `./x`, `src/`, `.env`; not "read/write"
+    or "Authentication/permission" (words joined by a slash)."""
+    if word.startswith(("http://", "https://")) or word.endswith((".", ",")):
+        return False
+    if "/" in word and any(c.isalpha() for c in word) and " " not in word:
+        last = word.rstrip("/").rsplit("/", 1)[-1]
+        return word.startswith(("./", "../", "~/", "/", ".")) or word.endswith("/") or (
+            "." in last and last.rsplit(".", 1)[1].isalpha()) or any(c in word for c in "_*")
+    last = word.rsplit(".", 1)
+    return len(last) == 2 and last[0] != "" and last[1].isalnum() and last[1].isalpha() and 1 <= len(last[1]) <= 5 and word[0].isalnum() and last[1].lower() not in ("e", "g", "i")
+
+
+def _globlike(word: str) -> bool:
+    return ("*" in word or "/" in word or "." in word) and " " not in word and not word.startswith("http")
+
+
+def read_conditions(tokens: list[Token], i: int, end: int) -> tuple[str, str]:
+    """The strongest condition phrase in tokens[i:end]: (permission | judgment | "", its words)."""
+    best = ("", "")
+    for k in range(i, end):
+        found = match(tokens, k, "conditions", end)
+        if found is None:
+            continue
+        j, cond = found
+        words = " ".join(t.low for t in tokens[k:j])
+        if cond.kind == "permission":
+            return "permission", words
+        if not best[0]:
+            best = (cond.kind, words)
+    # "except for:", "except when": the ban has exceptions a pattern cannot list
+    for k in range(i, end):
+        if tokens[k].kind == WORD and tokens[k].low in ("except", "excepting") and not best[0]:
+            return "permission", "except ..."
+    return best
+
+
+_THEN_WORDS: dict[str, str] = {
+    "commit": "commit", "commits": "commit", "committing": "commit", "commiting": "commit", "you commit": "commit",
+    "each commit": "commit", "every commit": "commit", "a commit": "commit", "any commit": "commit",
+    "committing changes": "commit", "committing code": "commit", "git commit": "commit", "commiting changes": "commit",
+    "push": "push", "pushes": "push", "pushing": "push", "you push": "push", "every push": "push", "each push": "push",
+    "pushing changes": "push", "pushing up changes": "push", "push up changes": "push", "push changes": "push",
+    "pushing code": "push", "pushing to remote": "push", "any push": "push", "git push": "push",
+    "opening a pr": "pr", "creating a pr": "pr", "opening a pull request": "pr", "creating a pull request": "pr",
+    "submitting a pr": "pr", "submitting a pull request": "pr", "a pr": "pr", "prs": "pr", "pull requests": "pr",
+    "opening prs": "pr", "creating prs": "pr", "submitting": "pr", "submitting changes": "pr", "submitting code": "pr",
+    "create a pr": "pr", "open a pr": "pr", "a pull request": "pr", "the pr": "pr", "pr creation": "pr",
+    "merging": "merge", "merge": "merge", "a merge": "merge",
+}
+
+
+def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
+    """The action a "before ..." phrase names at `i` ("committing", "every push", "opening a PR")."""
+    k = i
+    while k < end and tokens[k].kind == WORD and tokens[k].low in ("every", "each", "any", "all", "you", "your", "the", "making", "doing"):
+        k += 1
+    best: tuple[int, str] | None = None
+    for size in (4, 3, 2, 1):
+        if k + size > end:
+            continue
+        words = " ".join(t.low for t in tokens[k : k + size] if t.kind == WORD)
+        if len([t for t in tokens[k : k + size] if t.kind == WORD]) != size:
+            continue
+        if words in _THEN_WORDS:
+            best = (k + size, _THEN_WORDS[words])
+            break
+    if best is None and k < end and tokens[k].kind == CODE:
+        code = tokens[k].low.split()
+        if code[:2] == ["git", "commit"]:
+            return k + 1, "commit"
+        if code[:2] == ["git", "push"]:
+            return k + 1, "push"
+        if code[:3] == ["gh", "pr", "create"]:
+            return k + 1, "pr"
+    return best
+
+
+def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:
+    """"Run X before committing", "Before committing, run X", "Only push after running X",
+    "Never commit without running X", "X must pass before merging" (an ordering, or None)."""
+    n = len(tokens)
+    bans = [c for c in cues if c[2] in (BAN, AVOID)]
+    for m, tok in enumerate(tokens):
+        if tok.kind != WORD:
+            continue
+        low = tok.low
+        if low in ("before", "prior") and not (low == "prior" and (m + 1 >= n or tokens[m + 1].low != "to")):
+            start = m + (2 if low == "prior" else 1)
+            then = then_at(tokens, start, n)
+            if then is None:
+                continue
+            if any(b[0] < m for b in bans):
+                # "Don't run `make test` before committing": a ban limited to a moment is no ban
+                return Frame("", start=tokens[0].start, notes=["a ban limited to a moment ('before ...'): no check"])
+            left = _first_objects(tokens, 0, m) if _imperative(tokens, m) else []
+            if left:
+                return Frame(REQUIRE, ordering=Ordering(left, then[1]), start=tokens[0].start,
+                             notes=[f"ordering: {join(tokens[:m])} before {then[1]}"])
+            # "Before committing, make sure to run X" / "Before committing, make sure X is run"
+            right = _first_objects(tokens, then[0], n)
+            if right:
+                return Frame(REQUIRE, ordering=Ordering(right, then[1]), start=tokens[0].start,
+                             notes=[f"ordering: before {then[1]}, {join(tokens[then[0]:])}"])
+        if low == "after":
+            # "only push after running X" / "push only after X"
+            only = next((c for c in cues if c[2] == ONLY), None)
+            if only is not None:
+                then = then_at(tokens, skip_adverbs(tokens, only[1], m), m) or then_at(tokens, 0, only[0])
+                first = _first_objects(tokens, m + 1, n)
+                if then is not None and first:
+                    return Frame(REQUIRE, ordering=Ordering(first, then[1]), start=tokens[0].start,
+                                 notes=[f"ordering: only {then[1]} after {join(tokens[m + 1:])}"])
+            # "run X after (making) (code) changes": before the next commit
+            if m + 1 < n and _changes_phrase(tokens, m + 1, n):
+                first = _first_objects(tokens, 0, m, categories_only=True)
+                if first and not bans:
+                    return Frame(REQUIRE, ordering=Ordering(first, "commit", soft=True), start=tokens[0].start,
+                                 notes=["ordering: after code changes means before the next commit"])
+        if low in ("without", "until") and bans and bans[0][0] < m:
+            # "never commit without running X", "don't push until X passes"
+            cue = bans[0]
+            then = then_at(tokens, skip_adverbs(tokens, cue[1], m), m)
+            if then is None:
+                found = action_at(tokens, skip_adverbs(tokens, cue[1], m), m)
+                if found is not None and found[1] and found[1][0] in ("commit", "push", "merge"):
+                    then = (found[0], found[1][0])
+            first = _first_objects(tokens, m + 1, n)
+            if then is not None and first:
+                return Frame(REQUIRE, ordering=Ordering(first, then[1]), start=tokens[0].start,
+                             notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
+    return None
+
+
+def _imperative(tokens: list[Token], end: int) -> bool:
+    """The words before a clause's verb leave it an order ("Always run", "Please run", "Run"),
+    not a description ("We run", "The hook runs")."""
+    k = 0
+    while k < end:
+        tok = tokens[k]
+        if tok.kind in (PUNCT, SYMBOL):
+            k += 1
+            continue
+        found = match(tokens, k, "cues", end)
+        if found is not None and found[1].modality in (REQUIRE, ONLY):
+            k = found[0]
+            continue
+        if tok.kind == WORD and tok.low in ("please", "first", "also", "then", "and", "important", "critical", "note"):
+            k += 1
+            continue
+        return action_at(tokens, k, end) is not None
+    return False
+
+
+def _changes_phrase(tokens: list[Token], i: int, end: int) -> bool:
+    words = [t.low for t in tokens[i:end] if t.kind == WORD][:4]
+    return bool(words) and ("changes" in words or "change" in words or "edits" in words or "editing" in words) and not any(
+        w in ("release", "merge", "deploy") for w in words)
+
+
+def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bool = False) -> list[Obj]:
+    """The commands a "run ..." phrase between i and end names (code spans, task nouns)."""
+    k = i
+    while k < end:
+        found = action_at(tokens, k, end)
+        if found is not None and ("run" in found[1] or "use" in found[1]):
+            if k > i and tokens[k - 1].kind == WORD and tokens[k - 1].low in ("is", "are", "be", "gets", "get", "was", "been"):
+                # "make sure `tools/format.js` is run": the object comes first
+                codes = [Obj("code", t.text) for t in tokens[i:k] if t.kind == CODE]
+                if codes:
+                    return _runnable(codes, categories_only)
+            objects, _, _ = read_objects(tokens, found[0], end)
+            if objects:
+                return _runnable(objects, categories_only)
+        k += 1
+    # "make sure `tools/format.js` is run", "`make check` must pass", "tests must pass"
+    passive = [t for t in tokens[i:end] if t.kind == WORD and t.low in ("run", "ran", "executed", "pass", "passes", "succeeds", "green")]
+    if passive:
+        objects, _, _ = read_objects(tokens, i, end)
+        if not objects:
+            found_objects: list[Obj] = []
+            for k in range(i, end):
+                if tokens[k].kind == CODE:
+                    found_objects.append(Obj("code", tokens[k].text))
+                else:
+                    noun = match(tokens, k, "nouns", end)
+                    # "tests must pass", "ensure all tests pass": the task, when what follows says it passes
+                    if noun is not None and noun[1][0] == "category" and noun[0] < end and tokens[noun[0]].kind == WORD \
+                            and tokens[noun[0]].low in ("pass", "passes", "succeed", "succeeds", "are", "is", "must", "should"):
+                        found_objects.append(Obj("noun", " ".join(t.low for t in tokens[k:noun[0]]), meaning={"category": noun[1][1]}))
+            objects = found_objects
+        return _runnable(objects, categories_only)
+    return []
+
+
+def _runnable(objects: list[Obj], categories_only: bool) -> list[Obj]:
+    if not categories_only and any(o.kind == "code" and o.role != "paren" for o in objects):
+        # "run `X` and ensure your tests pass": the commands named are the tests
+        objects = [o for o in objects if o.kind == "code"]
+    out = []
+    for obj in objects:
+        if obj.role == "paren":
+            continue
+        if obj.kind == "code" and not categories_only:
+            out.append(obj)
+        elif obj.kind == "noun" and "category" in obj.meaning and obj.meaning["category"] in ("test", "lint", "typecheck", "format", "build"):
+            out.append(obj)
+        elif obj.kind == "code" and categories_only:
+            out.append(obj)
+    if categories_only and any(o.kind == "code" for o in out) and not any(o.kind == "noun" for o in out):
+        return []  # "run `cargo dev generate-all` after changes": a chore, not a check before commits
+    return out
+
+
+def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
+    """The frames of one English clause."""
+    frames: list[Frame] = []
+    cues = find_cues(tokens)
+    ordering = read_ordering(tokens, cues)
+    if ordering is not None:
+        ordering.text = join(tokens)
+        frames.append(ordering)
+        return frames
+    if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues):
+        # an item under "Before every push:" ("Run `npm run lint` and fix any issues")
+        first = _first_objects(tokens, 0, len(tokens))
+        if first:
+            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then), start=tokens[0].start, text=join(tokens),
+                          inherited=True, notes=[f"ordering from the heading or intro: before {ctx.then}"])]
+    if not any(c[2] == ASK for c in cues):
+        asked = _ask_before(tokens, ctx)
+        if asked is not None:
+            frames.append(asked)
+            cues = [c for c in cues if c[2] != REQUIRE or c[0] > asked.start_token]
+    for index, (i, j, modality, words) in enumerate(cues):
+        end = cues[index + 1][0] if index + 1 < len(cues) else len(tokens)
+        allowed, subject = subject_allows(tokens, i)
+        if not allowed and ctx.item and ctx.modality and i == 0:
+            allowed = True
+        if not allowed and modality == BAN and words in _POSTFIX_CUES:
+            # "`git push --force` is forbidden": the subject is what is banned
+            frame = _postfix(tokens, i, words)
+            if frame is not None:
+                frames.append(frame)
+                continue
+        if not allowed and modality == ONLY and _imperative(tokens, i):
+            allowed = True  # "Use `x` only when ...": the verb comes first
+        if not allowed and modality in (REQUIRE, ONLY):
+            frame = read_requirement(tokens, i, j, end, modality, words, ctx)
+            if frame.requirement == "branch":
+                frame.start, frame.text = tokens[i].start, join(tokens)
+                frames.append(frame)
+                continue
+        if not allowed:
+            frames.append(Frame(modality, words, start=tokens[i].start, text=join(tokens),
+                                notes=[f"'{words}' has a subject ({join(tokens[:i])}): a description, not an instruction"]))
+            continue
+        if modality == REQUIRE and ctx.modality in (BAN, AVOID, ASK) and ctx.item and words in ("need to", "needs to", "have to", "has to"):
+            # "Stop and ask the user when:" / "- Need to add new dependencies": the item is the situation
+            frame = read_action_frame(tokens, i, j, end, ctx.modality, ctx.cue, ctx)
+            frame.inherited = True
+            frame.notes.append(f"'{words}' describes the situation; the force '{ctx.cue}' comes from the intro")
+        elif modality in (BAN, AVOID, ASK):
+            frame = read_action_frame(tokens, i, j, end, modality, words, ctx)
+            if subject == "you" and words in ("never", "don't", "do not"):
+                frame.indicative = True
+                frame.notes.append("'you never ...' describes practice: softened to a warning")
+        else:
+            frame = read_requirement(tokens, i, j, end, modality, words, ctx)
+        frame.start = tokens[i].start
+        frame.text = join(tokens)
+        frames.append(frame)
+    if not cues:
+        frame = read_uncued(tokens, ctx)
+        if frame is not None:
+            frame.text = join(tokens)
+            frames.append(frame)
+    return frames
+
+
+_POSTFIX_CUES = frozenset(("forbidden", "prohibited", "not allowed", "not permitted", "strictly forbidden", "banned"))
+
+
+def _postfix(tokens: list[Token], i: int, words: str) -> Frame | None:
+    k = i
+    while k > 0 and tokens[k - 1].kind == WORD and tokens[k - 1].low in ("is", "are", "strictly", "absolutely", "also", "always"):
+        k -= 1
+    if k == i:
+        return None
+    objects, stop, notes = read_objects(tokens, 0, k)
+    if not objects or stop < k:
+        return None
+    return Frame(BAN, words, actions=["bare"], objects=objects, start=tokens[0].start, text=join(tokens),
+                 notes=[f"'{words}' after its subject: the subject is banned"] + notes)
+
+
+def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:
+    """"Always ask for build configuration before running build", "confirm the target with the
+    user before deploying": ask ... before ACTION, with words between."""
+    n = len(tokens)
+    for a, tok in enumerate(tokens):
+        if tok.kind != WORD or tok.low not in ("ask", "confirm", "consult", "check"):
+            continue
+        if a != 0 and not subject_allows(tokens, a)[0]:
+            continue
+        for b in range(a + 1, min(n, a + 14)):
+            if tokens[b].kind == WORD and tokens[b].low == "before":
+                frame = read_action_frame(tokens, b, b + 1, n, ASK, f"{tok.low} ... before", ctx)
+                frame.start = tokens[0].start
+                frame.start_token = a
+                frame.text = join(tokens)
+                if frame.actions or frame.objects:
+                    return frame
+                return None
+        return None
+    return None
+
+
+def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str, ctx: Context) -> Frame:
+    frame = Frame(modality, words)
+    k = skip_adverbs(tokens, j, end)
+    if modality == ASK and words.endswith("when"):
+        frame.condition = ""
+    found = action_at(tokens, k, end)
+    if found is None and k < end and tokens[k].kind == WORD:
+        # "Do NOT try to find alternatives or install these tools": the verb after "or"
+        for m in range(k + 1, min(end, k + 5)):
+            if tokens[m].kind == WORD and tokens[m].low in ("or", "and"):
+                found = action_at(tokens, skip_adverbs(tokens, m + 1, end), end)
+                if found is not None:
+                    frame.notes.append(f"verb after '{tokens[m].low}': {found[2]}")
+                    break
+    if found is None and k < end and tokens[k].kind == WORD and tokens[k].low in _programs.KNOWN_PROGRAMS and k + 1 < end:
+        # "Never git commit unless ...": a command written without backticks
+        words_ = [tokens[k].low]
+        m = k + 1
+        while m < end and len(words_) < 4 and tokens[m].kind == WORD and tokens[m].low.replace("-", "").isalnum() \
+                and tokens[m].low not in _STOPS and match(tokens, m, "adverbs", end) is None and tokens[m].low not in _DETERMINERS:
+            words_.append(tokens[m].low)
+            m += 1
+        if len(words_) > 1:
+            frame.actions = ["run"]
+            frame.verb = "run"
+            frame.objects = [Obj("code", " ".join(words_))]
+            frame.notes.append(f"command without backticks: {' '.join(words_)}")
+            _read_tail(tokens, m, end, frame)
+            return frame
+    if found is None:
+        if k < end and tokens[k].kind in (CODE, QUOTE) or (k < end and tokens[k].kind == WORD and tokens[k].low.startswith("--")):
+            objects, stop, notes = read_objects(tokens, k, end)
+            frame.actions = ["bare"]
+            frame.objects = objects
+            frame.notes += notes + ["no verb: the object itself is banned"]
+            _read_tail(tokens, stop, end, frame)
+            return frame
+        unknown_verb = k < end and tokens[k].kind == WORD and match(tokens, k, "nouns", end) is None \
+            and tokens[k].low not in _DETERMINERS and tokens[k].low not in _STOPS and tokens[k].low not in _PREPOSITIONS
+        if ctx.actions:
+            frame.actions = list(ctx.actions)
+            frame.verb = ctx.verb
+            frame.notes.append(f"verb from the sentence introducing the list: {ctx.verb}")
+        else:
+            frame.notes.append(f"no action verb after '{words}'" + (f" ('{tokens[k].text}' is not in the table)" if k < end else ""))
+            if unknown_verb:
+                # "Don't rely on `git stash`", "never needed": a verb the tables do not know governs the rest
+                _read_tail(tokens, k, end, frame)
+                return frame
+        objects, stop, notes = read_objects(tokens, k, end)
+        frame.objects = objects
+        frame.notes += notes
+        if not objects and ctx.label and (k >= end or tokens[k].kind == PUNCT or tokens[k].low in _STOPS):
+            frame.objects = list(ctx.label)
+            frame.notes.append("objects from the item's label")
+            if not frame.actions:
+                frame.actions = ["bare"]
+        _read_tail(tokens, stop, end, frame)
+        return frame
+    stop_verbs, names, surface = found
+    frame.actions = names
+    frame.verb = surface
+    k = skip_adverbs(tokens, stop_verbs, end)
+    objects, stop, notes = read_objects(tokens, k, end)
+    frame.objects = objects
+    frame.phrase = _phrase(tokens, k, stop)
+    frame.notes += notes
+    _read_tail(tokens, stop, end, frame)
+    return frame
+
+
+def _phrase(tokens: list[Token], i: int, end: int) -> str:
+    """The words of an object phrase before its first preposition ("test plan" in "add test plan to PR description")."""
+    words: list[str] = []
+    for tok in tokens[i:end]:
+        if tok.kind != WORD or tok.low in _PREPOSITIONS or tok.low in _STOPS:
+            break
+        if tok.low in _DETERMINERS and not words:
+            continue
+        words.append(tok.low)
+    return " ".join(words)
+
+
+def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
+    """Purpose ("to build", "for linting"), alternatives, qualifiers and conditions after the objects."""
+    n = len(tokens)
+    k = skip_adverbs(tokens, stop, end)
+    # purpose: "any other command to build PyTorch", "commands provided via `spin` for linting"
+    if k < end and tokens[k].kind == WORD and tokens[k].low in ("to", "for"):
+        purpose = match(tokens, k + 1, "nouns", end)
+        verb = match(tokens, k + 1, "actions", end)
+        if purpose is not None and purpose[1][0] == "category":
+            frame.purpose = purpose[1][1]
+        elif verb is not None:
+            category = _category_of_verb(" ".join(t.low for t in tokens[k + 1 : verb[0]]))
+            if category:
+                frame.purpose = category
+    # substitutions: "instead of X", "(not X)", "rather than X", "over X"
+    for m in range(stop, n):
+        tok = tokens[m]
+        if tok.kind != WORD:
+            continue
+        if tok.low in ("instead", "rather") and m + 1 < n and tokens[m + 1].low in ("of", "than"):
+            alts, _, _ = read_objects(tokens, m + 2, n)
+            frame.notes.append(f"the alternative it names: {join(tokens[m + 2:])}")
+            frame.alternatives += alts
+            break
+    # qualifiers: "on main", "in watch mode", "against production", "on Git commits"
+    if k < end and tokens[k].kind == WORD and tokens[k].low in _markers.QUALIFIERS and frame.objects:
+        rest = [t for t in tokens[k + 1 : end] if t.kind != PUNCT or t.text not in ",;"]
+        phrase = " ".join(t.low for t in rest[:6])
+        then = then_at(tokens, k + 1, end)
+        branch = match(tokens, skip_determiner(tokens, k + 1, end), "nouns", end)
+        if then is not None:
+            frame.qualifier_action = then[1]
+            frame.notes.append(f"'{tokens[k].low} {phrase}' names the action the object applies to")
+        elif branch is not None and branch[1][0] == "branch" and tokens[k].low in ("to", "into", "on", "onto"):
+            frame.targets.append(branch[1][1])
+        elif branch is not None and branch[1][0] == "surface":
+            frame.surfaces.append(branch[1][1])
+        elif branch is not None and branch[1][0] == "pronoun":
+            frame.notes.append(f"'{tokens[k].low} {phrase}' refers back; it does not narrow the rule")
+        elif phrase:
+            frame.qualifier = f"{tokens[k].low} {phrase}"
+            words_after = phrase.split()
+            if tokens[k].low in ("in", "inside", "within", "from") and any(w in _IN_CODE_NOUNS for w in words_after[:3]):
+                frame.in_code = True
+                frame.notes.append(f"'{frame.qualifier}': the object is used inside code, not run")
+    for obj in frame.objects:
+        if obj.kind == "branch" and obj.role in ("to", "on"):
+            frame.targets.append(obj.meaning.get("branch", "main"))
+        if obj.kind == "noun" and "surface" in obj.meaning and obj.role in ("to", "dir", "on", "for", "from"):
+            frame.surfaces.append(obj.meaning["surface"])
+    condition, text = read_conditions(tokens, stop, n)
+    if condition:
+        frame.condition, frame.condition_text = condition, text
+    settle(frame)
+
+
+_SURFACE_ACTION = {"commits": "commit", "commit": "commit", "git commits": "commit", "commit messages": "commit",
+                   "commit message": "commit", "pushes": "push"}
+
+
+def settle(frame: Frame) -> Frame:
+    """Objects that are really the frame's purpose ("for linting") or surface ("on Git commits")."""
+    kept: list[Obj] = []
+    for obj in frame.objects:
+        meaning = obj.meaning
+        if obj.role in ("for", "to") and obj.kind == "noun" and "category" in meaning and (
+                kept or frame.modality in (ONLY, REQUIRE) or frame.other) and "surface" not in meaning:
+            frame.purpose = frame.purpose or meaning["category"]
+            frame.notes.append(f"purpose: {obj.text} ({meaning['category']})")
+            continue
+        if obj.kind == "noun" and "surface" in meaning and obj.role in ("on", "for", "to", "dir", "from", "with"):
+            frame.surfaces.append(meaning["surface"])
+            action = _SURFACE_ACTION.get(obj.text)
+            if action and any(o.kind in ("code", "flag") and o.text.startswith("-") for o in kept):
+                frame.qualifier_action = action
+                frame.notes.append(f"'{obj.text}' names the action the flag applies to")
+            continue
+        if obj.kind == "noun" and "other" in meaning:
+            frame.other = True
+            continue
+        kept.append(obj)
+    frame.objects = kept
+    return frame
+
+
+def skip_determiner(tokens: list[Token], i: int, end: int) -> int:
+    while i < end and tokens[i].kind == WORD and tokens[i].low in _DETERMINERS:
+        i += 1
+    return i
+
+
+def _category_of_verb(verb: str) -> str:
+    for category in _categories.CATEGORIES:
+        if verb in category.words:
+            return category.name
+    return {"build": "build", "lint": "lint", "test": "test", "deploy": "deploy", "publish": "publish",
+            "format": "format", "typecheck": "typecheck", "create releases": "publish"}.get(verb, "")
+
+
+def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str, ctx: Context) -> Frame:
+    """"Always use X for Y", "branch names must start with `x`", "use X only when asked",
+    "only use X for linting", "always commit as Claude"."""
+    frame = Frame(modality, words)
+    low = [t.low for t in tokens]
+    text = " ".join(low)
+    codes = [t for t in tokens if t.kind == CODE]
+    # branch names: "Branch names must start with `claude/`", "Always prefix branch names with `x-`"
+    if "branch" in text and any(w in text for w in ("start with", "begin with", "prefix", "prefixed with", "named")) and codes:
+        frame.requirement = "branch"
+        frame.objects = [Obj("code", codes[0].text)]
+        frame.notes.append("branch naming rule")
+        return frame
+    k = skip_adverbs(tokens, j, end)
+    found = action_at(tokens, k, end)
+    if found is None and ctx.modality == ASK and ctx.item:
+        return frame
+    if found is None:
+        # "Use `X` only when ... with explicit user consent": the cue follows the object
+        if modality == ONLY and i > 0:
+            before = action_at(tokens, 0, i) or action_at(tokens, skip_adverbs(tokens, 0, i), i)
+            if before is not None:
+                objects, _, _ = read_objects(tokens, before[0], i)
+                frame.actions, frame.verb, frame.objects = before[1], before[2], objects
+                _read_tail(tokens, j, len(tokens), frame)
+                frame.notes.append("'only' after the object: the rest of the sentence says when")
+        return frame
+    stop_verbs, names, surface = found
+    frame.actions = names
+    frame.verb = surface
+    objects, stop, notes = read_objects(tokens, skip_adverbs(tokens, stop_verbs, end), end)
+    frame.objects = objects
+    frame.notes += notes
+    _read_tail(tokens, stop, len(tokens), frame)
+    if "commit" in names and any(t.low == "as" for t in tokens[stop_verbs:end]):
+        frame.requirement = "commit-form"
+        frame.notes.append("commits must be made in a prescribed form ('commit as')")
+    return frame
+
+
+def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
+    """A clause without a cue: an item under a heading or intro that has one, or a substitution
+    ("Use `yarn` not `npm`", "Prefer X over Y", "use X to create releases (not Y)")."""
+    words = [t for t in tokens if t.kind != PUNCT]
+    if not words:
+        return None
+    first = 0
+    while first < len(tokens) and tokens[first].kind in (PUNCT, SYMBOL):
+        first += 1
+    if ctx.modality in (BAN, AVOID, ASK):
+        found = action_at(tokens, first, len(tokens))
+        starts_with_object = first < len(tokens) and (tokens[first].kind in (CODE, QUOTE) or match(tokens, first, "nouns") is not None
+                                                       or _pathlike(tokens[first].text))
+        if found is not None:
+            frame = Frame(ctx.modality, ctx.cue, inherited=True, actions=found[1], verb=found[2])
+            objects, stop, notes = read_objects(tokens, skip_adverbs(tokens, found[0], len(tokens)), len(tokens))
+            frame.objects = objects
+            frame.notes += [f"'{ctx.cue}' from the heading or intro"] + notes
+            _read_tail(tokens, stop, len(tokens), frame)
+            if ctx.condition and not frame.condition:
+                frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
+            return frame
+        if starts_with_object:
+            frame = Frame(ctx.modality, ctx.cue, inherited=True, actions=list(ctx.actions) or ["bare"], verb=ctx.verb)
+            objects, stop, notes = read_objects(tokens, first, len(tokens))
+            frame.objects = objects
+            frame.notes += [f"'{ctx.cue}' and its verb from the heading or intro; the item names the object"] + notes
+            _read_tail(tokens, stop, len(tokens), frame)
+            if ctx.condition and not frame.condition:
+                frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
+            return frame
+        return None
+    # substitutions
+    found = action_at(tokens, first, len(tokens))
+    verb_is_use = found is not None and ("use" in found[1] or "run" in found[1])
+    prefer = tokens[first].low in ("prefer", "favor", "favour") if first < len(tokens) else False
+    if not verb_is_use and not prefer:
+        return None
+    start = found[0] if found is not None and verb_is_use else first + 1
+    for m in range(start, len(tokens)):
+        tok = tokens[m]
+        marker = ""
+        if tok.kind == WORD and tok.low in ("instead", "rather") and m + 1 < len(tokens) and tokens[m + 1].low in ("of", "than"):
+            marker, after = f"{tok.low} {tokens[m + 1].low}", m + 2
+        elif tok.kind == WORD and tok.low == "not" and m > start:
+            marker, after = "not", m + 1
+        elif tok.kind == WORD and tok.low == "over" and prefer:
+            marker, after = "over", m + 1
+        if not marker:
+            continue
+        wanted, _, _ = read_objects(tokens, start, m)
+        banned, _, notes = read_objects(tokens, after, len(tokens))
+        if tokens[m - 1].kind == PUNCT and tokens[m - 1].text == "(" and not wanted:
+            wanted, _, _ = read_objects(tokens, start, m - 1)
+        if not banned:
+            return None
+        frame = Frame(AVOID, marker, actions=["use"], verb="use", objects=banned, alternatives=wanted,
+                      notes=[f"substitution: use {join(tokens[start:m])} {marker} {join(tokens[after:])}"] + notes)
+        _read_tail(tokens, m, len(tokens), frame)
+        frame.alternatives = wanted
+        return frame
+    return None
+
+
+# --- Chinese, Japanese, Korean -----------------------------------------------------------------
+
+
+def _lang(text: str) -> str:
+    if any(0x3040 <= ord(c) <= 0x30FF for c in text):
+        return "ja"
+    if any(0xAC00 <= ord(c) <= 0xD7AF for c in text):
+        return "ko"
+    return "zh"
+
+
+_ASCII_VERBS = {"push": "push", "commit": "commit", "merge": "merge", "deploy": "deploy", "install": "install",
+                "publish": "publish", "rebase": "rebase", "force push": "force-push", "force-push": "force-push"}
+
+
+def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
+    """A Chinese, Japanese or Korean clause read as a whole (cue, verb and objects anywhere)."""
+    text = " ".join(t.text for t in tokens)
+    compact = text.replace(" ", "")
+    lang = _lang(text)
+    start = tokens[0].start if tokens else 0
+    # ordering: "<then>する前に ... <first> を実行する", "提交之前 ... 运行 <first>"
+    for position, tok in enumerate(tokens):
+        marker = next((m for m in ("前に", "之前", "전에") if tok.kind == CJK and m in tok.text), "")
+        if not marker:
+            continue
+        cut = tok.text.index(marker)
+        then_text = " ".join(t.text for t in tokens[:position]) + " " + tok.text[:cut]
+        first_text = tok.text[cut + len(marker):] + " " + " ".join(t.text for t in tokens[position + 1:])
+        then = _cjk_then(then_text)
+        if then is None:
+            continue
+        first = [Obj("code", t.text) for t in tokens[position + 1:] if t.kind == CODE]
+        if not first and any(w in first_text for w in ("確認", "确认", "확인")) and any(
+                w in first_text for w in ("変更", "差分", "diff", "改动", "변경")):
+            first = [Obj("noun", "review changes", meaning={"category": "review-changes"})]
+        if not first:
+            continue
+        target = "main" if any(w in then_text.lower().split() or w in then_text for w in ("main", "master")) else ""
+        return [Frame(REQUIRE, ordering=Ordering(first, then, target=target, soft=not _cjk_cue(compact, lang)),
+                      start=start, text=text.strip(), notes=[f"ordering ({marker}): {first_text.strip()[:40]} before {then}"])]
+    cue = _cjk_cue(compact, lang)
+    modality = cue[0] if cue else ctx.modality
+    cue_words = cue[1] if cue else ctx.cue
+    if not modality:
+        return []
+    frame = Frame(modality, cue_words, inherited=cue is None, start=start, text=text.strip())
+    for action in _actions.ACTIONS:
+        for word in action.cjk:
+            if word in compact and action.name not in frame.actions:
+                frame.actions.append(action.name)
+                frame.verb = frame.verb or word
+    for word, name in _ASCII_VERBS.items():
+        if f" {word} " in f" {text.lower()} " and name not in frame.actions:
+            frame.actions.append(name)
+    if not frame.actions and ctx.actions:
+        frame.actions = list(ctx.actions)
+    for tok in tokens:
+        if tok.kind == CODE:
+            frame.objects.append(Obj("code", tok.text))
+        elif tok.kind == WORD:
+            low = tok.low
+            if low in _programs.KNOWN_PROGRAMS and low not in _ASCII_VERBS:
+                frame.objects.append(Obj("program", low))
+            elif low in ("main", "master") and ("push" in frame.actions or "commit" in frame.actions or "merge" in frame.actions):
+                frame.targets.append(low)
+            elif _pathlike(tok.text):
+                frame.objects.append(Obj("path", tok.text))
+            elif low in ("secrets", "secret", "credentials", "api", "token", "tokens"):
+                frame.objects.append(Obj("noun", low, meaning={"credential": _secret_meaning()}))
+    for noun, kind, value in _cjk_nouns():
+        if noun in compact:
+            frame.objects.append(Obj("noun", noun, meaning={kind: value}))
+    for cond in _markers.CONDITIONS:
+        if cond.lang in ("ja", "zh", "ko"):
+            for phrase in cond.phrases:
+                if phrase.replace(" ", "") in compact:
+                    if cond.kind == "permission" or not frame.condition:
+                        frame.condition, frame.condition_text = cond.kind, phrase
+    if frame.modality == ONLY and frame.condition == "permission":
+        frame.modality = BAN
+    if ctx.condition and not frame.condition:
+        frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
+    frame.notes.append(f"{lang} clause: cue '{cue_words}', verbs {frame.actions or 'none'}")
+    return [frame]
+
+
+def _cjk_cue(text: str, lang: str) -> tuple[str, str] | None:
+    best: tuple[int, str, str] | None = None
+    text = text.replace(" ", "")
+    for cue in _cues.CUES:
+        if cue.lang not in (lang, "cjk") and not (cue.lang == "zh" and lang == "ja" and cue.phrases[0] == "禁止"):
+            continue
+        for phrase in cue.phrases:
+            at = text.find(phrase.replace(" ", ""))
+            if at != -1 and (best is None or len(phrase) > len(best[2])):
+                best = (at, cue.modality, phrase)
+    if best is None and "禁止" in text:
+        return BAN, "禁止"
+    return (best[1], best[2]) if best else None
+
+
+def _cjk_then(text: str) -> str | None:
+    low = text.lower()
+    for words, name in ((("コミット", "提交", "커밋", "commit"), "commit"), (("プッシュ", "推送", "푸시", "push"), "push"),
+                        (("マージ", "合并", "병합", "merge"), "merge"), (("pr", "プルリク"), "pr")):
+        if any(w in low for w in words):
+            return name
+    return None
+
+
+@lru_cache(maxsize=None)
+def _cjk_nouns() -> tuple[tuple[str, str, Any], ...]:
+    out: list[tuple[str, str, Any]] = []
+    for category in _categories.CATEGORIES:
+        out += [(w, "category", category.name) for w in category.words if not w.isascii()]
+    for noun in _nouns.SELF_NOUNS:
+        if not noun.isascii():
+            out.append((noun, "self", True))
+    return tuple(out)
+
+
+def _secret_meaning() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    for credential in _nouns.CREDENTIALS:
+        if "secrets" in credential.words:
+            return credential.files, credential.variables
+    return (), ()
+
+
+def read_clause(tokens: list[Token], ctx: Context) -> list[Frame]:
+    if any(t.kind == CJK for t in tokens):
+        return read_cjk(tokens, ctx)
+    return read_english(tokens, ctx)
+
+
+def heading_modality(tokens: list[Token]) -> tuple[str, str] | None:
+    """The force a heading gives the section below it ("## NEVER", "### What to AVOID")."""
+    if any(t.kind == CJK for t in tokens):
+        text = "".join(t.text for t in tokens)
+        for cue in _cues.HEADING_CUES:
+            for phrase in cue.phrases:
+                if not phrase.isascii() and phrase in text:
+                    return cue.modality, phrase
+        return None
+    for k in range(len(tokens)):
+        found = match(tokens, k, "heading")
+        if found is not None:
+            j, cue = found
+            # "Never" headings, "Forbidden patterns", "What to avoid": the words must be most of it
+            words = [t for t in tokens if t.kind == WORD]
+            if len(words) <= 4 or k == 0:
+                return cue.modality, " ".join(t.low for t in tokens[k:j])
+    return None

@@ -1,0 +1,176 @@
+"""Actions: the verbs of rules and what acting on an object means.
+
+`kind` says which checks an object of the verb can become:
+
+- `run`: a command is run (command checks; any program-looking code span counts).
+- `use`: like `run`, but a one-word span must be a known program ("Never use `any`" is about
+  TypeScript, not a program called any).
+- `write`: a path is changed (write checks); `delete` is a write too.
+- `create`: a new file appears (create checks: a Write to a path that does not exist, `touch`,
+  a `>` redirection, a copy or move onto it).
+- `read`: a path is read (read checks: Read, Grep, Glob, and cat/grep/rg/... in Bash).
+- `git`: an action on the repository that is itself a command (`commands`); objects such as
+  "to main" or paths narrow it ("commit to main" is a push or commit while on main; "commit
+  `.env` files" is staging them).
+- `add`, `install`, `update`, `publish`, `deploy`, `login`, `expose`, `content`, `bypass`: verbs
+  whose meaning depends on their object (dependencies, packages, secrets, a trailer, hooks);
+  the nouns table and the categories say what each combination yields.
+
+`words` are English forms (base and -ing; a third-person "-s" form makes a sentence
+descriptive: "the script deletes `x`"); `cjk` are Chinese, Japanese and Korean verbs matched
+as substrings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cf_guidance.policy.lexicon import Example, ex
+
+
+@dataclass(frozen=True)
+class Action:
+    name: str
+    kind: str
+    words: tuple[str, ...]
+    cjk: tuple[str, ...] = ()
+    #: the command patterns the action is, when it needs no object ("never amend commits")
+    commands: tuple[str, ...] = ()
+    examples: tuple[Example, ...] = ()
+
+
+ACTIONS: tuple[Action, ...] = (
+    Action("run", "run",
+           ("run", "running", "execute", "executing", "invoke", "invoking", "call", "calling", "type", "typing",
+            "issue", "issuing", "launch", "launching", "trigger", "triggering", "start", "starting", "fire off"),
+           cjk=("运行", "执行", "実行", "走らせ", "起動", "실행", "구동"),
+           examples=(
+               ex("- Never run `make clean`", "deny command make clean"),
+               ex("- Do not execute `./scripts/reset-db.sh`", "deny command reset-db.sh"),
+               ex("- Don't invoke `frobnicate --all` directly", "deny command frobnicate --all"),
+               ex("- Never run tests like the ones in `tests/slow/`"),
+           )),
+    Action("use", "use", ("use", "using", "utilize", "utilise", "employ"),
+           cjk=("使用", "使う", "使わ", "사용"),
+           examples=(
+               ex("- Never use `docker system prune`", "deny command docker system prune"),
+               ex("- Never use `any` in TypeScript"),
+               ex("- Do not use `setTimeout` in tests"),
+           )),
+    Action("set", "use", ("set", "setting", "pass", "passing", "specify", "specifying", "give", "giving"),
+           examples=(
+               ex("- Do not set a timeout when running `bun bd`", "deny command timeout bun bd"),
+               ex("- Never set `NODE_ENV` in tests"),
+           )),
+    Action("edit", "write",
+           ("edit", "editing", "modify", "modifying", "change", "changing", "update", "updating", "alter",
+            "altering", "touch", "touching", "write to", "writing to", "overwrite", "overwriting", "hand-edit",
+            "hand edit", "rename", "renaming", "move", "moving", "bump", "bumping", "tamper with", "mess with",
+            "commit changes to", "make changes to", "change anything in", "edit anything in", "add rules to",
+            "add anything to", "write into"),
+           cjk=("编辑", "修改", "更改", "改动", "覆盖", "編集", "変更", "修正", "更新", "書き換え", "上書き", "改変",
+                "편집", "수정", "변경", "업데이트", "덮어쓰"),
+           examples=(
+               ex("- Never edit `migrations/`", "deny write migrations/**"),
+               ex("- Do not modify `package-lock.json`", "deny write package-lock.json", "ask command <writes package-lock.json>"),
+               ex("- Do not manually edit `package-lock.json`", "deny write package-lock.json"),
+               ex("- Do not bump the version in `plugins/x/plugin.json` from a routine PR", "deny write plugins/x/plugin.json"),
+               ex("- Never edit `config loader` behaviour"),
+               ex("- Never write tests in `src/`"),
+           )),
+    Action("delete", "write",
+           ("delete", "deleting", "remove", "removing", "rm", "wipe", "wiping", "clean up", "cleaning up", "purge",
+            "purging", "erase", "erasing", "truncate", "truncating"),
+           cjk=("删除", "移除", "削除", "消去", "消す", "삭제", "제거"),
+           examples=(
+               ex("- Never delete or modify files under `data/`", "deny write data/**"),
+               ex("- Never delete the old branches of `origin`"),
+           )),
+    Action("create", "create",
+           ("create", "creating", "add", "adding", "introduce", "introducing", "generate new", "make new",
+            "write new"),
+           cjk=("创建", "新建", "作成", "作る", "作ら", "新規作成", "생성", "만들"),
+           examples=(
+               ex("- Don't create `middleware.ts`", "deny create middleware.ts"),
+               ex("- Never create files in `src/legacy`", "deny create src/legacy/**"),
+               ex("- Do not add `console.log` statements"),
+           )),
+    Action("read", "read",
+           ("read", "reading", "open", "opening", "cat", "view", "viewing", "print", "printing", "display",
+            "displaying", "show", "showing", "dump", "dumping", "look at", "looking at", "look into", "search",
+            "searching", "grep", "inspect", "inspecting", "load", "loading", "browse", "browsing", "explore",
+            "exploring", "access", "accessing"),
+           cjk=("读取", "查看", "打开", "読む", "読み", "読ま", "参照", "閲覧", "읽", "열람", "조회"),
+           examples=(
+               ex("- Never read `.env`", "deny read .env"),
+               ex("- Do not read files in `examples/` unless asked", "ask read examples/**"),
+               ex("- Never read `$SECRET` aloud"),
+           )),
+    Action("commit", "git", ("commit", "committing", "check in", "checking in"),
+           cjk=("提交", "コミット", "커밋"), commands=("git commit",),
+           examples=(
+               ex("- Don't commit unless the user explicitly asks you to", "ask command git commit"),
+               ex("- Never commit `.env` files", "deny stage .env"),
+               ex("- Never commit directly to main", "deny target commit main"),
+           )),
+    Action("push", "git", ("push", "pushing", "push up", "pushing up"),
+           cjk=("推送", "プッシュ", "푸시"), commands=("git push",),
+           examples=(
+               ex("- Never push without an explicit instruction to push", "ask command git push"),
+               ex("- NEVER push directly to main", "deny target push main"),
+           )),
+    Action("force-push", "git", ("force push", "force-push", "force pushing", "force-pushing", "force-pushes",
+                                  "force pushes", "forcepush", "push --force", "push -f"),
+           cjk=("强制推送", "強制プッシュ", "강제 푸시"), commands=("git push --force",),
+           examples=(ex("- Make sure to never force push", "deny command <force-push>"),)),
+    Action("amend", "git", ("amend", "amending"), commands=("git commit --amend",),
+           examples=(ex("- Never amend commits", "deny command git commit --amend"),)),
+    Action("squash", "git", ("squash", "squashing"), commands=("git rebase -i",),
+           examples=(ex("- Never squash pushed commits", "deny command git rebase -i"),)),
+    Action("merge", "git", ("merge", "merging"), cjk=("合并", "マージ", "병합"), commands=("git merge",),
+           examples=(ex("- Never merge to main directly", "deny target merge main"),)),
+    Action("rebase", "git", ("rebase", "rebasing"), commands=("git rebase",),
+           examples=(ex("- Don't rebase without asking", "ask command git rebase"),)),
+    Action("tag", "git", ("tag", "tagging"), commands=("git tag <name>", "git push --tags"),
+           examples=(ex("- Never tag releases manually", "deny command <tag>"),)),
+    Action("open", "git", ("open", "opening", "submit", "submitting", "file", "raise", "raising", "send",
+                           "create", "creating", "make"),
+           examples=(ex("- Don't open PRs for features without discussion", "ask command <pull-request>"),)),
+    Action("install", "install", ("install", "installing", "pip install", "npm install"),
+           cjk=("安装", "インストール", "설치"),
+           examples=(
+               ex("- Do not install `left-pad`", "deny command pip install left-pad"),
+               ex("- Never install new dependencies without asking", "ask command <add-dependency>"),
+           )),
+    Action("add", "add", ("add", "adding", "introduce", "introducing", "pull in"),
+           cjk=("添加", "追加", "导入", "추가"),
+           examples=(ex("- Do not add new dependencies", "deny command <add-dependency>"),)),
+    Action("update", "update", ("update", "updating", "upgrade", "upgrading", "bump", "bumping"),
+           cjk=("升级", "アップデート", "업그레이드"),
+           examples=(ex("- Don't upgrade dependencies unless asked", "ask command <update-dependency>"),)),
+    Action("publish", "publish", ("publish", "publishing", "release", "releasing"),
+           cjk=("发布", "公開", "배포"),
+           examples=(ex("- Never publish packages yourself", "deny command <publish>"),)),
+    Action("deploy", "deploy", ("deploy", "deploying", "ship to production"),
+           cjk=("部署", "デプロイ"),
+           examples=(ex("- Never deploy to production", "ask command <deploy>"),)),
+    Action("login", "login", ("log in", "login", "logging in", "authenticate", "authenticating", "sign in",
+                              "signing in", "attempt manual authentication", "manual authentication"),
+           examples=(ex("- NEVER attempt manual authentication", "deny command <login>"),)),
+    Action("expose", "expose", ("share", "sharing", "expose", "exposing", "leak", "leaking", "reveal", "revealing",
+                                "echo", "echoing", "output", "outputting", "paste", "pasting",
+                                "print out", "hardcode", "hard-code"),
+           cjk=("泄露", "公開", "노출"),
+           examples=(ex("- NEVER share or expose npm credentials", "deny read ~/.npmrc", "deny read .npmrc",
+                        "deny variable NPM_TOKEN NODE_AUTH_TOKEN"),)),
+    Action("content", "content", ("add", "adding", "include", "including", "append", "appending", "emit",
+                                  "emitting", "put", "putting", "insert", "inserting", "mention", "write",
+                                  "writing", "sign", "signing", "credit", "crediting"),
+           examples=(
+               ex("- Never add a Co-Authored-By trailer", "deny message co-authored-by"),
+               ex("- Never add test plan to PR description", "deny message test plan"),
+           )),
+    Action("bypass", "bypass", ("skip", "skipping", "bypass", "bypassing", "disable", "disabling",
+                                "circumvent", "circumventing"),
+           examples=(ex("- Never skip the git hooks", "deny command git commit --no-verify", exact=False),)),
+)

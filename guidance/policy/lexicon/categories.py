@@ -1,0 +1,172 @@
+"""Categories: tasks and the commands that do them; files that commands write without naming them.
+
+A rule may name a task instead of a command: "run the tests before committing", "only use
+`spin` for linting", "you should never run any other command to build", "ask before adding
+dependencies". `CATEGORIES` lists, per task, the words that name it and the command patterns
+that do it (`<pkg>` is one package argument, `*` any further words; a script glob such as
+`*lint*` after `npm run` matches script names). The document's own commands come first: when
+the text says how it builds ("All builds are done via `make dist`"), that command is what
+"build" means in it, and the category's commands are what "any other command to build" means.
+
+`IMPLIED_WRITES` lists files that commands write without naming them: a rule that protects
+package.json also covers `npm install left-pad`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cf_guidance.policy.lexicon import Example, ex
+
+
+@dataclass(frozen=True)
+class Category:
+    name: str
+    #: nouns and verbs that name the task ("lint", "linting", "linters", "lint commands")
+    words: tuple[str, ...]
+    commands: tuple[str, ...]
+    #: package-script names that do the task (`npm run lint:js`, `yarn typecheck`)
+    scripts: tuple[str, ...] = ()
+    #: the words (of `words`) that name the commands themselves, so a ban can be about them
+    #: ("never run individual lint commands"); the others name the task ("the tests"), which only
+    #: an ordering ("run the tests before pushing") or a purpose ("only use X for linting") uses
+    objects: tuple[str, ...] = ()
+    examples: tuple[Example, ...] = ()
+
+
+_RUNNERS = ("npm run", "yarn", "yarn run", "pnpm", "pnpm run", "bun run")
+
+CATEGORIES: tuple[Category, ...] = (
+    Category("build", ("build", "builds", "building", "the build", "compile the project", "build commands", "build scripts",
+                       "other build commands"),
+             ("python setup.py develop", "python setup.py build", "python setup.py build_ext", "python setup.py install",
+              "python setup.py bdist_wheel", "python -m build", "pip install -e", "cmake --build", "ninja", "make build",
+              "make all", "cargo build", "go build", "gradle build", "gradlew build", "mvn package", "mvn install",
+              "mvn compile", "dotnet build", "bazel build", "xcodebuild", "swift build"),
+             scripts=("build", "build:*"), objects=("build commands", "build scripts", "other build commands"),
+             examples=(ex("All builds are done via `make dist`. You should NEVER run any other command to build the project.",
+                          "deny command <build>"),
+                       ex("- You should NEVER run any other command to build the project.", "ask command <build>"))),
+    Category("test", ("test", "tests", "the tests", "test suite", "testing", "unit tests", "test commands", "the test suite",
+                      "all tests", "the full test suite"),
+             ("pytest", "python -m pytest", "npm test", "cargo test", "cargo nextest run", "go test", "jest", "vitest",
+              "mocha", "make test", "tox", "nox", "dotnet test", "mvn test", "gradle test", "gradlew test", "rspec",
+              "bundle exec rspec", "phpunit", "deno test", "swift test", "ctest", "bun test"),
+             scripts=("test", "test:*"), objects=("test commands",),
+             examples=(ex("- Run the tests before pushing", "deny sequence <test> -> git push"),)),
+    Category("lint", ("lint", "linting", "linters", "linter", "lint commands", "lint checks", "lint tools",
+                      "individual lint commands", "linting tools", "lint command"),
+             ("eslint", "ruff check", "ruff", "flake8", "pylint", "lintrunner", "black --check", "isort --check",
+              "cargo clippy", "golangci-lint", "rubocop", "stylelint", "biome lint", "biome check", "oxlint",
+              "shellcheck", "make lint"),
+             scripts=("lint", "lint:*", "*lint*"),
+             objects=("lint commands", "individual lint commands", "linters", "lint tools", "linting tools", "lint command",
+                      "lint checks"),
+             examples=(ex("- Only use commands provided via `spin` for linting.", "deny command <lint>"),)),
+    Category("typecheck", ("typecheck", "type check", "type-check", "typechecking", "type checking",
+                           "type-checking", "type checks", "type checkers"),
+             ("tsc", "mypy", "pyright", "vue-tsc", "make typecheck"),
+             scripts=("typecheck", "type-check", "types", "tsc", "check-types", "typecheck:*"), objects=("type checkers",)),
+    Category("format", ("format", "formatting", "formatter", "the formatter", "formatters"),
+             ("prettier", "ruff format", "black", "isort", "cargo fmt", "gofmt", "go fmt", "rustfmt", "biome format",
+              "make format", "make fmt"),
+             scripts=("format", "format:*", "fmt"), objects=("formatters",)),
+    Category("dev", ("dev server", "development server", "the dev server", "dev servers", "local server"),
+             ("npm run dev", "yarn dev", "pnpm dev", "bun run dev", "bun dev", "next dev", "vite", "nuxt dev",
+              "astro dev", "npm start", "yarn start", "pnpm start", "python manage.py runserver", "flask run",
+              "rails server"),
+             objects=("dev server", "development server", "the dev server", "dev servers", "local server"),
+             examples=(ex("- Never start the dev server yourself", "deny command <dev>"),)),
+    Category("database", ("database operations", "database", "databases", "db operations", "the database",
+                          "database changes", "sql queries"),
+             ("psql", "mysql", "mongosh", "mongo", "supabase db", "supabase migration", "prisma migrate", "prisma db",
+              "drizzle-kit push", "drizzle-kit migrate", "alembic upgrade", "alembic downgrade", "redis-cli"),
+             objects=("database operations", "db operations", "sql queries", "database commands"),
+             examples=(ex("- Always use the Supabase MCP tools for database operations.", "warn command <database>"),)),
+    Category("deploy", ("deploy", "deploys", "deployment", "deployments", "production deploys"),
+             ("vercel deploy", "vercel --prod", "netlify deploy", "fly deploy", "flyctl deploy", "wrangler deploy",
+              "wrangler publish", "firebase deploy", "kubectl apply", "helm upgrade", "helm install",
+              "terraform apply", "serverless deploy", "sls deploy", "gcloud app deploy", "cdk deploy", "railway up"),
+             objects=("deploys", "deployments", "production deploys"),
+             scripts=("deploy", "deploy:*")),
+    Category("publish", ("publish", "publishing", "releases to npm", "package releases"),
+             ("npm publish", "yarn npm publish", "yarn publish", "pnpm publish", "bun publish", "twine upload",
+              "cargo publish", "poetry publish", "uv publish", "flit publish", "hatch publish", "gem push",
+              "dotnet nuget push", "vsce publish"), objects=("package releases",)),
+    Category("add-dependency", ("dependencies", "dependency", "new dependencies", "new dependency", "packages",
+                                "new packages", "libraries", "new libraries", "deps", "third-party packages",
+                                "npm packages", "依存", "依存関係", "依赖", "의존성"),
+             ("npm install <pkg>", "yarn add <pkg>", "pnpm add <pkg>", "bun add <pkg>", "pip install <pkg>",
+              "uv add <pkg>", "uv pip install <pkg>", "poetry add <pkg>", "pdm add <pkg>", "cargo add <pkg>",
+              "go get <pkg>", "gem install <pkg>", "composer require <pkg>", "dotnet add package", "conda install <pkg>"),
+             objects=("dependencies", "dependency", "new dependencies", "new dependency", "packages", "new packages",
+                      "libraries", "new libraries", "deps", "third-party packages", "npm packages"),
+             examples=(ex("- Ask before adding new dependencies", "ask command <add-dependency>"),
+                       ex("- Never add dependencies", "deny command <add-dependency>"))),
+    Category("update-dependency", ("library updates", "dependency updates", "library update", "upgrades",
+                                   "ライブラリ更新", "依存関係の更新", "依赖升级"),
+             ("npm update", "npm upgrade", "npm install <pkg>@latest", "yarn upgrade", "yarn up", "pnpm update",
+              "pnpm up", "bun update", "pip install --upgrade", "pip install -U", "uv lock --upgrade",
+              "uv sync --upgrade", "poetry update", "cargo update", "go get -u", "ncu -u", "npm-check-updates -u"),
+             objects=("library updates", "dependency updates", "upgrades"),
+             examples=(ex("- ライブラリ更新は依頼時のみ", "ask command <update-dependency>"),)),
+    Category("login", ("authentication", "manual authentication", "logins", "log ins"),
+             ("npm login", "yarn npm login", "docker login", "gh auth login", "vercel login", "firebase login",
+              "netlify login", "heroku login", "aws configure", "aws sso login", "gcloud auth login", "az login",
+              "wrangler login", "fly auth login", "supabase login"), objects=("authentication", "manual authentication")),
+    Category("env-change", ("environment variables", "env vars", "environment variable", "env var", "secrets",
+                            "環境変数", "环境变量", "환경 변수"),
+             ("gh secret set", "gh secret delete", "gh secret remove", "gh variable set", "gh variable delete",
+              "vercel env add", "vercel env rm", "vercel env remove", "netlify env:set", "netlify env:unset",
+              "heroku config:set", "heroku config:unset", "fly secrets set", "fly secrets unset",
+              "flyctl secrets set", "wrangler secret put", "wrangler secret delete", "railway variables set"),
+             objects=("environment variables", "env vars", "environment variable", "env var"),
+             examples=(ex("- 環境変数変更は禁止", "deny command <env-change>"),)),
+    Category("git-write", ("git operations", "git commands", "raw git commands", "raw git", "git",
+                           "git workflow operations"),
+             ("git commit", "git push", "git checkout -b", "git switch -c", "git branch <name>", "git merge",
+              "git rebase", "git reset", "git cherry-pick", "git revert", "git tag <name>", "git pull",
+              "git stash", "git am"),
+             objects=("git operations", "git commands", "raw git commands", "raw git", "git workflow operations"),
+             examples=(ex("- Use Graphite for all git operations instead of raw git commands",
+                          "warn command <git-write>"),)),
+    Category("force-push", ("force push", "force pushes", "force-push", "force-pushes", "force pushing"),
+             ("git push --force", "git push -f", "git push --force-with-lease", "git push --force-if-includes",
+              "git push +<ref>"),
+             objects=("force push", "force pushes", "force-push", "force-pushes", "force pushing"),
+             examples=(ex("- Make sure to never force push", "deny command <force-push>"),)),
+    Category("pull-request", ("pr", "prs", "pull request", "pull requests", "merge request", "merge requests",
+                              "a pr", "a pull request", "draft pr", "draft prs"),
+             ("gh pr create", "hub pull-request", "glab mr create", "gt submit"),
+             objects=("pr", "prs", "pull request", "pull requests", "merge request", "merge requests", "a pr",
+                      "a pull request", "draft pr", "draft prs")),
+    Category("tag", ("tags", "a tag", "release tags", "git tags", "git tag commands", "manual git tag commands",
+                     "version tags"),
+             ("git tag <name>", "git push --tags", "git push --follow-tags"),
+             objects=("tags", "a tag", "release tags", "git tags", "git tag commands", "manual git tag commands",
+                      "version tags")),
+)
+
+#: (file glob, the commands that write it without naming it)
+IMPLIED_WRITES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("package.json", ("npm install <pkg>", "npm uninstall <pkg>", "npm pkg set", "npm version", "yarn add <pkg>",
+                      "yarn remove <pkg>", "pnpm add <pkg>", "pnpm remove <pkg>", "bun add <pkg>", "bun remove <pkg>")),
+    ("package-lock.json", ("npm install", "npm uninstall", "npm update", "npm dedupe", "npm audit fix")),
+    ("yarn.lock", ("yarn install", "yarn add", "yarn remove", "yarn upgrade", "yarn up")),
+    ("pnpm-lock.yaml", ("pnpm install", "pnpm add", "pnpm remove", "pnpm update", "pnpm up")),
+    ("bun.lock", ("bun install", "bun add", "bun remove", "bun update")),
+    ("bun.lockb", ("bun install", "bun add", "bun remove", "bun update")),
+    ("Cargo.toml", ("cargo add", "cargo remove")),
+    ("Cargo.lock", ("cargo update", "cargo add", "cargo remove", "cargo generate-lockfile")),
+    ("pyproject.toml", ("uv add", "uv remove", "poetry add", "poetry remove", "pdm add", "pdm remove")),
+    ("uv.lock", ("uv lock", "uv add", "uv remove")),
+    ("poetry.lock", ("poetry lock", "poetry add", "poetry remove", "poetry update")),
+    ("go.mod", ("go get", "go mod tidy")),
+    ("go.sum", ("go get", "go mod tidy")),
+    ("Gemfile.lock", ("bundle install", "bundle update", "bundle add")),
+    ("composer.lock", ("composer require", "composer update", "composer install")),
+)
+
+IMPLIED_WRITE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never modify `package.json` without asking", "ask write package.json", "ask command <writes package.json>"),
+)

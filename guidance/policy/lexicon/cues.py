@@ -1,0 +1,241 @@
+"""Cues: the words that give a sentence its force, per language.
+
+A cue's modality decides what a clause does with its action and objects:
+
+- `ban`: the action is forbidden (verdict deny; ask when a condition or qualifier narrows it).
+- `avoid`: the action is discouraged (warn).
+- `ask`: the action needs a human's yes first (ask).
+- `require`: the action is required; it yields checks only in forms that can be checked at a
+  tool call (an ordering "before committing", a branch prefix, a command's required options,
+  "use X instead of Y").
+- `only`: "only use X for linting", "only push after X": everything else of that kind is
+  banned, or the action waits for something.
+
+English cues are matched as whole words on the lowercased text; Chinese, Japanese and Korean
+cues as substrings of a clause (`lang` "zh", "ja", "ko"; "cjk" for words the three share).
+`after` marks cues written after the verb they negate (しないでください, 하지 마세요). A cue
+written in a heading or in the sentence introducing a list ("## NEVER", "以下は禁止:") applies
+to the items below it that carry no cue of their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cf_guidance.policy.lexicon import Example, ex
+
+
+@dataclass(frozen=True)
+class Cue:
+    name: str
+    modality: str
+    phrases: tuple[str, ...]
+    lang: str = "en"
+    after: bool = False
+    examples: tuple[Example, ...] = ()
+
+
+CUES: tuple[Cue, ...] = (
+    Cue(
+        "never",
+        "ban",
+        ("never", "do not", "don't", "dont", "must not", "mustn't", "must never", "should never", "shall not",
+         "shall never", "cannot", "can't", "may not", "are not allowed to", "is not allowed to", "not allowed to",
+         "are forbidden to", "is forbidden to", "forbidden to", "you are forbidden from", "under no circumstances",
+         "do not ever", "never ever"),
+        examples=(
+            ex("- Never run `terraform destroy`", "deny command terraform destroy"),
+            ex("- Do not use `git push --force`", "deny command git push --force"),
+            ex("- You must not run `kubectl delete namespace prod`", "deny command kubectl delete namespace prod"),
+            ex("- The deploy script never runs `terraform destroy`"),
+            ex("- Don't worry if `git status` shows untracked files"),
+        ),
+    ),
+    Cue(
+        "forbidden-word",
+        "ban",
+        ("forbidden", "prohibited", "not allowed", "not permitted", "strictly forbidden", "banned"),
+        examples=(
+            ex("- `git push --force` is forbidden", "deny command git push --force"),
+            ex("## Forbidden\n\n- `npm publish`\n", "deny command npm publish"),
+            ex("- Forbidden characters in names are rejected by the parser"),
+        ),
+    ),
+    Cue(
+        "cross-mark",
+        "ban",
+        ("\u274c", "\U0001f6ab", "\u26d4"),
+        examples=(
+            ex("- \u274c `git push --force`", "deny command git push --force"),
+            ex("- \u274c `npm publish` (CI publishes)", "deny command npm publish"),
+        ),
+    ),
+    Cue(
+        "avoid",
+        "avoid",
+        ("avoid", "should not", "shouldn't", "prefer not to", "try not to", "try to avoid", "refrain from",
+         "is discouraged", "are discouraged", "not recommended", "better not"),
+        examples=(
+            ex("- Avoid `npm install`", "warn command npm install"),
+            ex("- You should not run `cargo update`", "warn command cargo update"),
+            ex("- Refrain from running `yarn upgrade`", "warn command yarn upgrade"),
+            ex("- Avoid long functions"),
+        ),
+    ),
+    Cue(
+        "ask-before",
+        "ask",
+        ("ask before", "ask first before", "ask the user before", "ask me before", "always ask before",
+         "check with the user before", "check with me before", "confirm before", "confirm with the user before",
+         "confirm with me before", "get approval before", "get user approval before", "get explicit approval before",
+         "get permission before", "get explicit permission before", "get confirmation before",
+         "require approval before", "require explicit approval before", "request approval before",
+         "ask for permission before", "ask for approval before", "ask the user for permission before",
+         "ask for confirmation before", "wait for approval before", "wait for confirmation before"),
+        examples=(
+            ex("- Ask before `terraform apply`", "ask command terraform apply"),
+            ex("- Always ask the user before running `git rebase`", "ask command git rebase"),
+            ex("- Get explicit approval before running `make release`", "ask command make release"),
+            ex("- Ask before large refactors"),
+        ),
+    ),
+    Cue(
+        "ask-when",
+        "ask",
+        ("stop and ask the user when", "stop and ask the user if", "stop and ask when", "stop and ask if",
+         "ask the user when", "ask the user if you", "ask user when", "ask me when", "ask first when",
+         "ask the user first when", "check with the user when", "ask for approval when", "ask before you"),
+        examples=(
+            ex("Stop and ask the user when you:\n\n- need to add new dependencies\n- change the public API\n",
+               "ask command <add-dependency>"),
+        ),
+    ),
+    Cue(
+        "always",
+        "require",
+        ("always", "must", "make sure to", "make sure that", "make sure", "ensure that", "ensure", "be sure to",
+         "remember to", "need to", "needs to", "have to", "has to", "is required", "are required", "required to",
+         "is mandatory", "mandatory"),
+        examples=(
+            ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
+            ex("- Branch names must start with `feat/`", "deny branch feat/*"),
+            ex("- Always write tests"),
+        ),
+    ),
+    Cue(
+        "only",
+        "only",
+        ("only",),
+        examples=(
+            ex("- Only push after running `make check`", "deny sequence make check -> git push"),
+            ex("- Only use `spin` commands for linting", "deny command <lint>", exact=False),
+            ex("- Only run `npm run build` when the change is large"),
+        ),
+    ),
+    # --- Chinese, Japanese, Korean: substrings of a clause -------------------------------------
+    Cue(
+        "zh-ban",
+        "ban",
+        ("禁止", "不要", "不能", "不得", "严禁", "请勿", "切勿", "不许", "不准", "不可以", "不允许", "绝对不要", "别"),
+        lang="zh",
+        examples=(
+            ex("- 禁止修改 `migrations/` 目录", "deny write migrations/**"),
+            ex("- 不要运行 `npm publish`", "deny command npm publish"),
+            ex("- 不能直接编辑 `docs/api.md`", "deny write docs/api.md"),
+            ex("- 这个项目使用 `pnpm` 管理依赖"),
+        ),
+    ),
+    Cue(
+        "zh-avoid",
+        "avoid",
+        ("避免", "尽量不要", "尽量避免"),
+        lang="zh",
+        examples=(ex("- 避免运行 `npm audit fix`", "warn command npm audit fix"),),
+    ),
+    Cue(
+        "zh-require",
+        "require",
+        ("必须", "务必", "一定要", "始终", "总是"),
+        lang="zh",
+        examples=(ex("- 提交之前必须运行 `make test`", "deny sequence make test -> git commit"),),
+    ),
+    Cue(
+        "ja-ban",
+        "ban",
+        ("禁止", "しないでください", "しないで", "しないこと", "してはいけない", "してはならない", "するな", "しない",
+         "行わない", "やめてください", "厳禁"),
+        lang="ja",
+        after=True,
+        examples=(
+            ex("- `docs/api.md` を編集しないでください", "deny write docs/api.md"),
+            ex("- `npm publish` の実行は禁止", "deny command npm publish"),
+            ex("以下は禁止:\n\n- `dist/` の変更\n", "deny write dist/**"),
+            ex("- `npm run build` でビルドを確認する"),
+        ),
+    ),
+    Cue(
+        "ja-avoid",
+        "avoid",
+        ("避ける", "避けて", "控える", "控えて", "避けること"),
+        lang="ja",
+        after=True,
+        examples=(ex("- `npm audit fix` の実行は避ける", "warn command npm audit fix"),),
+    ),
+    Cue(
+        "ja-require",
+        "require",
+        ("必ず", "必須", "すること"),
+        lang="ja",
+        examples=(ex("- コミット前に必ず `make test` を実行する", "deny sequence make test -> git commit"),),
+    ),
+    Cue(
+        "ja-only",
+        "only",
+        ("のみ", "だけ"),
+        lang="ja",
+        after=True,
+        examples=(ex("- `package.json` の更新は依頼時のみ", "ask write package.json", exact=False),),
+    ),
+    Cue(
+        "ko-ban",
+        "ban",
+        ("하지 마세요", "하지 마십시오", "하지 말 것", "하지 말고", "하지 마", "금지", "하면 안 됩니다", "안 됩니다",
+         "하지 않습니다", "하지 않는다"),
+        lang="ko",
+        after=True,
+        examples=(
+            ex("- `docs/api.md` 파일을 수정하지 마세요", "deny write docs/api.md"),
+            ex("- `npm publish` 실행 금지", "deny command npm publish"),
+            ex("- `npm run build`로 빌드합니다"),
+        ),
+    ),
+    Cue(
+        "ko-avoid",
+        "avoid",
+        ("피하세요", "피하십시오", "지양"),
+        lang="ko",
+        after=True,
+        examples=(ex("- `npm audit fix` 실행은 피하세요", "warn command npm audit fix"),),
+    ),
+    Cue(
+        "ko-require",
+        "require",
+        ("반드시", "필수", "항상"),
+        lang="ko",
+        examples=(ex("- 커밋하기 전에 반드시 `make test`를 실행하세요", "deny sequence make test -> git commit"),),
+    ),
+)
+
+#: Heading words that make a section a list of rules of one force ("## NEVER", "### What to
+#: AVOID", "## 禁止事項"), matched like cues; a heading's own cue counts too.
+HEADING_CUES: tuple[Cue, ...] = (
+    Cue("heading-ban", "ban", ("never", "forbidden", "forbidden patterns", "prohibited", "don'ts", "donts",
+                               "do not", "don't", "anti-patterns", "never do", "not allowed", "禁止事項", "禁止",
+                               "금지 사항", "금지"), lang="en",
+        examples=(ex("## NEVER\n\n- use `--no-verify` on git commits\n", "deny command git commit --no-verify"),)),
+    Cue("heading-avoid", "avoid", ("avoid", "what to avoid", "things to avoid", "pitfalls to avoid", "避免", "避けること"),
+        examples=(ex("## What to avoid\n\n- `npm audit fix --force`\n", "warn command npm audit fix --force"),)),
+    Cue("heading-ask", "ask", ("ask before", "ask first", "requires approval", "requires confirmation", "stop conditions",
+                               "when to ask", "need approval", "needs approval"),
+        examples=(ex("## Ask first\n\n- `terraform apply`\n", "ask command terraform apply"),)),
+)

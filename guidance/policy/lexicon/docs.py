@@ -1,0 +1,103 @@
+"""The lexicon as documentation: every table with its entries and examples, as markdown.
+
+docs/policy-grammar.md holds this text between the `lexicon:begin` and `lexicon:end` markers;
+tests/policy/test_lexicon_docs.py checks it is current (regenerate with
+`cf-guidance compile --grammar-tables`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cf_guidance.policy.lexicon import Example
+from cf_guidance.policy.lexicon import actions, categories, cues, markers, nouns, programs
+
+
+def entries() -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    out += [(f"cue:{c.name}", c) for c in cues.CUES]
+    out += [(f"heading:{c.name}", c) for c in cues.HEADING_CUES]
+    out += [(f"action:{a.name}", a) for a in actions.ACTIONS]
+    out += [(f"category:{c.name}", c) for c in categories.CATEGORIES if c.examples] + [
+        (f"category-list:{c.name}", c) for c in categories.CATEGORIES if not c.examples]
+    out += [(f"tool:{t.program}", t) for t in programs.TOOL_NAMES]
+    out += [(f"equivalent:{e.forms[0]}", e) for e in programs.EQUIVALENTS]
+    out += [(f"path-noun:{n.words[0]}", n) for n in nouns.PATH_NOUNS]
+    out += [(f"content:{n.words[0]}", n) for n in nouns.CONTENT_NOUNS]
+    out += [(f"condition:{c.phrases[0]}", c) for c in markers.CONDITIONS if c.examples] + [
+        (f"condition-list:{c.phrases[0]}", c) for c in markers.CONDITIONS if not c.examples]
+    return out
+
+
+def all_examples() -> list[tuple[str, Example]]:
+    out = [(name, example) for name, entry in entries() for example in getattr(entry, "examples", ())]
+    out += [("self-reference", e) for e in nouns.SELF_EXAMPLES]
+    out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
+    out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
+    out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
+    return out
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ⏎ ")
+
+
+def _examples(items: tuple[Example, ...]) -> str:
+    shown = []
+    for example in items[:3]:
+        result = "; ".join(example.checks) if example.checks else "nothing"
+        shown.append(f"{_cell(example.text.strip())} → {_cell(result)}")
+    return "<br>".join(shown)
+
+
+def markdown() -> str:
+    lines = ["<!-- lexicon:begin (generated from guidance/policy/lexicon; do not edit by hand) -->", ""]
+    lines += ["### Cues", "", "| Cue | Force | Language | Words | Examples |", "|---|---|---|---|---|"]
+    for cue in cues.CUES:
+        lines.append(f"| {cue.name} | {cue.modality} | {cue.lang} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
+    lines += ["", "Headings that give their section a force:", "", "| Heading | Force | Words |", "|---|---|---|"]
+    for cue in cues.HEADING_CUES:
+        lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} |")
+    lines += ["", "### Actions", "", "| Action | Kind | Words | Other languages | Examples |", "|---|---|---|---|---|"]
+    for action in actions.ACTIONS:
+        lines.append(f"| {action.name} | {action.kind} | {_cell(', '.join(action.words))} | {', '.join(action.cjk)} | "
+                     f"{_examples(action.examples)} |")
+    lines += ["", "### Categories of commands", "", "| Category | Named by | Commands | Package scripts |", "|---|---|---|---|"]
+    for category in categories.CATEGORIES:
+        lines.append(f"| {category.name} | {_cell(', '.join(category.words))} | {_cell(', '.join(category.commands))} | "
+                     f"{', '.join(category.scripts)} |")
+    lines += ["", "Files commands write without naming them:", "", "| File | Commands |", "|---|---|"]
+    for glob, commands in categories.IMPLIED_WRITES:
+        lines.append(f"| `{glob}` | {_cell(', '.join(commands))} |")
+    lines += ["", "### Programs", "", f"Known programs (a bare word counts as one): {', '.join(sorted(programs.KNOWN_PROGRAMS))}.", "",
+              "| Tool name | Program |", "|---|---|"]
+    for tool in programs.TOOL_NAMES:
+        lines.append(f"| {', '.join(tool.names)} | `{tool.program}` |")
+    lines += ["", "Equivalent commands (a check on the first covers the others):", ""]
+    for eq in programs.EQUIVALENTS:
+        lines.append("- " + " = ".join(f"`{f}`" for f in eq.forms))
+    lines += ["", "Option spellings:", ""]
+    for prefix, option, aliases in programs.OPTION_ALIASES:
+        if aliases:
+            lines.append(f"- `{prefix}`: `{option}` = " + " = ".join(f"`{a}`" for a in aliases))
+    lines += ["", "### Nouns", "", "| Noun | Files |", "|---|---|"]
+    for noun in nouns.PATH_NOUNS:
+        lines.append(f"| {_cell(', '.join(noun.words))} | {', '.join(f'`{g}`' for g in noun.globs)} |")
+    lines += ["", f"The policy file itself: {', '.join(nouns.SELF_NOUNS)}.", "", "| Message content | Phrases |", "|---|---|"]
+    for content in nouns.CONTENT_NOUNS:
+        lines.append(f"| {_cell(', '.join(content.words))} | {_cell(', '.join(content.phrases))} |")
+    lines += ["", "| Credentials | Files | Variables |", "|---|---|---|"]
+    for credential in nouns.CREDENTIALS:
+        lines.append(f"| {_cell(', '.join(credential.words))} | {', '.join(credential.files)} | {', '.join(credential.variables)} |")
+    lines += ["", "### Markers", "", "| Condition | Decided by | Language | Phrases |", "|---|---|---|---|"]
+    for cond in markers.CONDITIONS:
+        lines.append(f"| {cond.phrases[0]} | {'the user (ask)' if cond.kind == 'permission' else 'the agent (warn)'} | "
+                     f"{cond.lang} | {_cell(', '.join(cond.phrases))} |")
+    lines += ["", f"Substitution markers: {', '.join(m for m, _ in markers.SUBSTITUTIONS)}.",
+              f"Ordering markers: {', '.join(markers.ORDERING)}.",
+              f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
+              f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",
+              f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
+              f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.", "",
+              "<!-- lexicon:end -->", ""]
+    return "\n".join(lines)

@@ -1,0 +1,126 @@
+"""Markers: the small words around a rule's action that change what it means.
+
+- `CONDITIONS`: "unless asked", "without approval" make a ban a question (ask); "unless
+  necessary" leaves the call to the agent (warn). Chinese, Japanese and Korean forms included.
+- `SUBSTITUTIONS`: "use X instead of Y", "X, not Y", "prefer X over Y": Y is what the rule is
+  against, X is what the reason tells the agent to do.
+- `ORDERING`: "before", "after", "only after", "prior to": X must run before the action.
+- `QUALIFIERS`: words after a banned command that narrow it beyond what a pattern can say
+  ("on main", "against production", "in watch mode"): the ban becomes a question.
+- `ADVERBS`: words between a cue and its verb or after the object that do not narrow a rule
+  ("directly", "manually", "locally", "yourself", "proactively").
+- `EXAMPLE_MARKERS`: "e.g.", "for example": what follows illustrates, it is never banned.
+- `PRONOUNS`, `DEICTICS`: "them", "these tools" (the objects of the sentence before), "here"
+  (the path a list item is about).
+- `DESCRIPTIVE_SUBJECTS`: a subject before the cue makes a sentence a description ("the CI
+  never runs `x`"), unless it is the agent ("you", "Claude", "agents").
+- `ABBREVIATIONS`: words ending in a period that do not end a sentence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cf_guidance.policy.lexicon import Example, ex
+
+
+@dataclass(frozen=True)
+class Condition:
+    phrases: tuple[str, ...]
+    #: "permission": a human decides (ask); "judgment": the agent decides (warn)
+    kind: str
+    lang: str = "en"
+    examples: tuple[Example, ...] = ()
+
+
+CONDITIONS: tuple[Condition, ...] = (
+    Condition(("unless asked", "unless explicitly asked", "unless told", "unless explicitly told", "unless instructed",
+               "unless explicitly instructed", "unless requested", "unless explicitly requested", "unless approved",
+               "unless i ask", "unless i tell you", "unless the user asks", "unless the user explicitly asks",
+               "unless the user requests", "unless the user tells you", "unless you are asked", "unless you're asked",
+               "unless you are told", "unless directed", "without asking", "without asking first", "without approval",
+               "without explicit approval", "without user approval", "without permission", "without explicit permission",
+               "without consent", "without explicit consent", "with explicit user consent", "with explicit consent",
+               "with user consent", "with explicit approval", "without an explicit instruction",
+               "without explicit instruction", "without being asked", "without being told", "without instruction",
+               "without confirmation", "without confirming", "without discussion", "without discussing",
+               "without a confirmed plan", "only when asked", "only if asked", "only when instructed",
+               "only when the user asks", "only if the user asks", "only if explicitly requested", "only when requested",
+               "if explicitly requested", "until approved", "until the user approves", "unless the user says so",
+               "only if the user explicitly says so", "unless specifically asked", "except when asked"),
+              "permission",
+              examples=(ex("- Never run `npm run dev` unless I tell you to", "ask command npm run dev"),
+                        ex("- Don't `git push` without asking", "ask command git push"),
+                        ex("- Never add rules to this file unless explicitly instructed.", "ask write CLAUDE.md"))),
+    Condition(("unless necessary", "unless absolutely necessary", "unless needed", "unless required",
+               "unless unavoidable", "unless completely unavoidable", "unless it is necessary", "unless they're absolutely necessary",
+               "unless they are absolutely necessary", "if possible", "where possible", "when possible",
+               "unless there is a good reason", "unless you have a good reason", "only when absolutely necessary",
+               "only when necessary", "only if necessary", "when absolutely necessary"),
+              "judgment",
+              examples=(ex("- `yarn vitest` - Run all tests (slow, avoid unless necessary)", "warn command yarn vitest"),)),
+    Condition(("依頼なし", "依頼なく", "依頼時のみ", "指示なし", "指示なく", "指示がない限り", "許可なく", "許可なし", "無断で",
+               "確認なしに", "依頼がない限り"), "permission", lang="ja",
+              examples=(ex("- 依頼なしの `package.json` 更新は禁止", "ask write package.json", exact=False),)),
+    Condition(("未经允许", "未经同意", "未经确认", "除非用户要求", "除非明确要求"), "permission", lang="zh",
+              examples=(ex("- 未经允许不要运行 `git push`", "ask command git push"),)),
+    Condition(("허락 없이", "요청 없이", "승인 없이", "요청하지 않는 한"), "permission", lang="ko"),
+    Condition(("不要な", "不必要な", "不要不急"), "judgment", lang="ja",
+              examples=(ex("以下は禁止:\n\n- 不要な `pages/_document.js` 変更\n", "warn write pages/_document.js"),)),
+)
+
+#: (marker, which side is banned): "left" = the words before the marker are the alternative
+SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
+    ("instead of", "right"), ("rather than", "right"), ("in place of", "right"), ("not", "right"),
+    ("over", "right"), ("but not", "right"), ("never", "right"), ("and not", "right"), ("in lieu of", "right"),
+)
+
+SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
+    ex("- Use `uv` instead of `pip`", "warn command pip"),
+    ex("- Use `yarn` not `npm` - packageManager field enforces this", "warn command npm"),
+    ex("- Prefer `rg` over `grep -r`", "warn command grep -r"),
+    ex("- Use `pnpm` - never use npm or yarn", "deny command npm", "deny command yarn"),
+    ex("- use `npm run release:*` to create releases (not manual git tag commands)", "warn command <tag>"),
+)
+
+ORDERING: tuple[str, ...] = ("before", "prior to", "after", "only after", "until", "before every", "before each",
+                             "before any", "ahead of", "前に", "之前", "전에")
+
+ORDERING_EXAMPLES: tuple[Example, ...] = (
+    ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
+    ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
+    ex("- **ONLY** push up changes after running `bun bd test <file>`", "deny sequence bun bd test -> git push"),
+    ex("- Never commit without running `npm test`", "deny sequence npm test -> git commit"),
+    ex("- Don't run `make test` before committing, CI does it"),
+)
+
+#: after a command or path: the ban holds only in a situation no pattern can express
+QUALIFIERS: tuple[str, ...] = ("on", "in", "against", "with", "for", "from", "to", "inside", "into", "at", "over", "via",
+                               "under", "during", "while", "when", "whenever", "if")
+
+ADVERBS: tuple[str, ...] = ("ever", "directly", "manually", "locally", "yourself", "accidentally", "automatically",
+                            "blindly", "just", "proactively", "casually", "unnecessarily", "arbitrarily", "explicitly",
+                            "actually", "simply", "needlessly", "again", "individually", "separately", "by hand",
+                            "on your own", "in any form", "under any circumstances", "at all", "try to", "attempt to",
+                            "go and", "be tempted to", "up")
+
+EXAMPLE_MARKERS: tuple[str, ...] = ("e.g.", "e.g", "eg.", "for example", "for instance", "i.e.", "such as:", "例えば",
+                                    "例如", "比如", "예를 들어")
+
+PRONOUNS: tuple[str, ...] = ("them", "these", "those", "it", "this", "that", "these tools", "these commands",
+                             "these files", "those files", "those commands", "such files", "such commands",
+                             "either of the following", "any of the following", "the following", "any of these",
+                             "any of them", "these directories", "this directory")
+
+DEICTICS: tuple[str, ...] = ("here", "there", "in here", "in this directory", "in this folder", "this directory",
+                             "this folder")
+
+DESCRIPTIVE_SUBJECTS: tuple[str, ...] = ("the", "a", "an", "our", "this", "that", "it", "its", "they", "we", "ci",
+                                         "which", "who", "what", "there", "he", "she", "users", "people", "tests",
+                                         "code", "script", "scripts", "tool", "tools", "hook", "hooks")
+
+AGENT_SUBJECTS: tuple[str, ...] = ("you", "claude", "agents", "the agent", "ai", "assistants", "please", "i", "we must",
+                                   "you must", "you should", "one should")
+
+ABBREVIATIONS: tuple[str, ...] = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "no.", "eg.", "ie.", "incl.",
+                                  "resp.", "esp.", "min.", "max.", "dept.", "fig.", "ca.", "mr.", "ms.", "dr.")

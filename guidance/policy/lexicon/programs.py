@@ -1,0 +1,147 @@
+"""Programs: names written without backticks, tool names, equivalent commands, option shapes.
+
+- `KNOWN_PROGRAMS`: programs people ban by name. A bare word ("use yarn not npm") or a one-word
+  span after "use"/"avoid" is a program only when it is one of these.
+- `TOOL_NAMES`: names of tools as people write them, and their program ("Graphite" is `gt`).
+- `EQUIVALENTS`: commands that do the same thing. A check on the first also covers the others
+  (a ban on `pip` covers `pip3` and `python -m pip`; a ban on `npm login` covers `npm adduser`).
+- `OPTION_ALIASES`: options that mean the same to one command (`git commit -n` is `--no-verify`).
+- `OPTION_VALUES`: options that take the next word as their value, per program: that word is
+  not a subcommand or a package (`pip install -r requirements.txt` installs no new package,
+  `git -C dir push` is a push).
+- `INTERPRETERS`: programs that run a script given as their first argument (`bash x.sh` runs
+  `x.sh`, so a ban on `x.sh` covers it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cf_guidance.policy.lexicon import Example, ex
+
+KNOWN_PROGRAMS: frozenset[str] = frozenset(
+    """git npm npx yarn pnpm bun bunx deno node pip pip3 pipx uv uvx poetry conda mamba cargo rustup go make
+    cmake ninja docker docker-compose podman kubectl helm terraform tofu pulumi aws gcloud az gsutil rm rmdir
+    mv cp sudo su curl wget ssh scp rsync dd mkfs fdisk parted chmod chown kill pkill killall shutdown reboot
+    halt psql mysql mongo mongosh redis-cli sqlite3 find xargs python python3 pytest jest vitest mocha tsc
+    eslint prettier black ruff mypy pyright flake8 pylint isort lintrunner gh gt glab brew apt apt-get yum dnf
+    pacman systemctl crontab truncate shred wipefs mkswap mount umount iptables nc netcat ncat telnet ftp sftp
+    heroku vercel netlify firebase flyctl fly wrangler supabase prisma alembic rails rake gem bundle composer
+    php artisan dotnet mvn gradle gradlew sbt mix elixir flutter dart xcodebuild fastlane ansible
+    ansible-playbook vagrant packer nix nix-env chezmoi tmux bazel nx turbo lerna semantic-release twine hatch
+    flit tox nox pre-commit husky lint-staged sed awk perl ruby jj sl hg svn biome oxlint stylelint
+    golangci-lint rubocop cargo-clippy clippy spin lefthook changeset tsx ts-node vite next nuxt grep rg ag
+    ls cat head tail less sort uniq wc jq yq tar zip unzip gzip ln touch mkdir chmod open xdg-open tee env
+    printenv export source""".split()
+)
+
+
+@dataclass(frozen=True)
+class ToolName:
+    names: tuple[str, ...]
+    program: str
+    examples: tuple[Example, ...] = ()
+
+
+TOOL_NAMES: tuple[ToolName, ...] = (
+    ToolName(("graphite",), "gt", (ex("- Use Graphite instead of raw git commands", "warn command <git-write>"),)),
+    ToolName(("github cli", "the gh cli"), "gh"),
+    ToolName(("yarn",), "yarn", (ex("- Use yarn not npm", "warn command npm"),)),
+    ToolName(("npm",), "npm", (ex("- Never use npm, always pnpm", "deny command npm"),)),
+    ToolName(("pnpm",), "pnpm"),
+    ToolName(("bun",), "bun"),
+    ToolName(("pip",), "pip", (ex("- Use uv, never pip", "deny command pip"),)),
+    ToolName(("poetry",), "poetry"),
+    ToolName(("conda",), "conda"),
+    ToolName(("uv",), "uv"),
+    ToolName(("docker compose", "docker-compose"), "docker-compose"),
+    ToolName(("the typescript compiler",), "tsc"),
+    ToolName(("eslint",), "eslint"),
+    ToolName(("prettier",), "prettier"),
+    ToolName(("jest",), "jest"),
+    ToolName(("vitest",), "vitest"),
+    ToolName(("pytest",), "pytest"),
+    ToolName(("terraform",), "terraform"),
+    ToolName(("kubectl",), "kubectl"),
+    ToolName(("homebrew",), "brew"),
+)
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """Command prefixes that do the same; the first is how rules usually name it."""
+
+    forms: tuple[str, ...]
+    examples: tuple[Example, ...] = ()
+
+
+EQUIVALENTS: tuple[Equivalent, ...] = (
+    Equivalent(("pip", "pip3", "python -m pip", "python3 -m pip"),
+               (ex("- Do not invoke `pip` directly", "deny command pip"),)),
+    Equivalent(("python", "python3")),
+    Equivalent(("npm install", "npm i", "npm add", "npm in", "npm isntall"),
+               (ex("- Avoid `npm install`", "warn command npm install"),)),
+    Equivalent(("npm uninstall", "npm remove", "npm rm", "npm un", "npm r")),
+    Equivalent(("npm login", "npm adduser", "npm add-user"),
+               (ex("- NEVER run `npm login` locally", "deny command npm login"),)),
+    Equivalent(("npm test", "npm run test", "npm t", "npm tst")),
+    Equivalent(("npm run", "npm run-script")),
+    Equivalent(("docker-compose", "docker compose")),
+    Equivalent(("yarn add", "yarn install --save")),
+    Equivalent(("tsc", "npx tsc")),
+    Equivalent(("git switch -c", "git checkout -b")),
+)
+
+#: (program and subcommand, option, its other spellings)
+OPTION_ALIASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("git commit", "--no-verify", ("-n",)),
+    ("git commit", "--signoff", ("-s",)),
+    ("git commit", "--gpg-sign", ("-S",)),
+    ("git commit", "--all", ("-a",)),
+    ("git commit", "--amend", ()),
+    ("git push", "--force", ("-f",)),
+    ("git push", "--no-verify", ()),
+    ("git push", "--set-upstream", ("-u",)),
+    ("git merge", "--no-verify", ()),
+    ("npm install", "--save-dev", ("-D",)),
+    ("npm install", "--global", ("-g",)),
+    ("rm", "--recursive", ("-r", "-R")),
+    ("rm", "--force", ("-f",)),
+)
+
+#: program (or "program subcommand") -> options that take the next word as their value
+OPTION_VALUES: dict[str, tuple[str, ...]] = {
+    "git": ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"),
+    "git commit": ("-m", "--message", "-F", "--file", "-C", "-c", "--author", "--date", "-t", "--template",
+                   "--fixup", "--squash", "--trailer"),
+    "git push": ("-o", "--push-option", "--repo", "--receive-pack", "--exec"),
+    "git tag": ("-m", "--message", "-F", "--file", "-u", "--local-user", "--contains", "--points-at", "--sort",
+                "--format", "--merged", "--no-merged"),
+    "git checkout": ("-b", "-B", "--orphan"),
+    "git switch": ("-c", "-C", "--create", "--force-create", "--orphan"),
+    "npm": ("--prefix", "-w", "--workspace", "--registry", "--tag", "--otp"),
+    "pnpm": ("--filter", "-F", "-C", "--dir", "-w"),
+    "yarn": ("--cwd",),
+    "bun": ("--cwd", "-c", "--config"),
+    "pip": ("-r", "--requirement", "-c", "--constraint", "-e", "--editable", "-t", "--target", "-i",
+            "--index-url", "--extra-index-url", "-f", "--find-links", "--prefix", "--root", "--src", "--upgrade-strategy"),
+    "uv": ("--project", "--directory", "-p", "--python", "--with", "--index", "--index-url", "--extra",
+           "--group", "--package", "-r", "--requirement", "-c", "--constraint", "-e", "--editable"),
+    "python": ("-c", "-W", "-X"),
+    "cargo": ("-p", "--package", "--features", "-F", "--target", "--bin", "--manifest-path", "-j", "--jobs",
+              "--profile", "--example", "--test", "--bench", "-Z", "--config", "--color"),
+    "make": ("-C", "--directory", "-f", "--file", "--makefile", "-I", "--include-dir", "-o", "-W"),
+    "docker": ("-H", "--host", "--context", "--config", "-l", "--log-level"),
+    "kubectl": ("-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-l", "--selector", "-o", "--output"),
+    "gh": ("-R", "--repo"),
+    "node": ("-r", "--require", "--import", "--loader", "-e", "--eval", "-p", "--print"),
+    "pytest": ("-k", "-m", "-c", "-p", "--rootdir", "--maxfail", "-n", "--tb"),
+    "deno": ("--config", "-c", "--import-map", "--allow-read", "--allow-write", "--allow-net", "--allow-env"),
+    "go": ("-C", "-o", "-tags", "-run", "-p"),
+    "conda": ("-n", "--name", "-p", "--prefix", "-c", "--channel"),
+}
+
+#: programs that run the script named by their first positional argument
+INTERPRETERS: frozenset[str] = frozenset(
+    "python python3 node bash sh zsh dash fish ruby perl php pwsh powershell ts-node tsx deno bun".split()
+)

@@ -1,0 +1,950 @@
+"""Frames resolved into checks: objects become command patterns, globs, categories, phrases.
+
+Each `Spec` is one check of the bundle with where it came from, a confidence and the reason
+the agent reads. The resolution of an object depends on the frame's action (a code span is a
+command after "run", a path after "edit"); objects that cannot be resolved leave the rule
+advisory, with the reason in the frame's notes.
+
+Confidence: 1.0 for a backticked command or path that is the direct object of a table verb;
+lower for what was inferred (a pronoun's antecedent, a heading's force, a noun's files, a
+category of commands). A check whose confidence is under `DENY_CONFIDENCE` never denies: it
+asks instead (uncertain extractions are never silent denials), and `cf-guidance compile`
+lists it for review.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from cf_guidance.policy import grammar
+from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj
+from cf_guidance.policy.lexicon import categories as _categories
+from cf_guidance.policy.lexicon import nouns as _nouns
+from cf_guidance.policy.lexicon import programs as _programs
+
+DENY_CONFIDENCE = 0.8
+#: categories whose "change"/"update" is running their commands (not editing a file)
+_CHANGED_BY_COMMANDS = ("env-change", "update-dependency", "add-dependency")
+
+#: the commands of git actions named by a verb
+_THEN = {"commit": ["git", "commit"], "push": ["git", "push"], "pr": ["gh", "pr", "create"], "merge": ["git", "merge"]}
+#: commands that carry a message an agent writes (commit messages, PR bodies, comments)
+CARRIERS: dict[str, tuple[str, ...]] = {
+    "commit": ("git commit", "git tag", "git notes add", "git merge", "gt create", "gt modify", "gt commit create",
+               "jj describe", "jj commit"),
+    "pr": ("gh pr create", "gh pr edit", "gh pr comment", "gh pr review", "gt submit", "glab mr create", "hub pull-request"),
+    "comment": ("gh pr comment", "gh issue comment", "gh pr review", "gh issue create", "gh issue edit", "gh release create"),
+}
+_INSTALLERS = ("pip install", "conda install", "mamba install", "brew install", "apt install", "apt-get install",
+               "npm install -g", "cargo install", "go install", "gem install", "pipx install", "uv tool install",
+               "uv pip install")
+#: files that hold secrets, for "never commit secrets"
+SECRET_GLOBS = (".env", ".env.local", ".env.*.local", ".env.production", ".env.development", "*.pem", "*.key", "id_rsa",
+                "id_ed25519", "credentials.json", "*.p12", "secrets.*")
+
+
+@dataclass
+class Spec:
+    kind: str
+    verdict: str
+    line: int
+    pattern: Any = None
+    also: list[list[str]] = field(default_factory=list)
+    anchor: bool = True
+    values: list[str] = field(default_factory=list)
+    exempt: list[list[str]] = field(default_factory=list)
+    wrapped: str = ""
+    before: list[str] | None = None
+    before_any: list[list[str]] = field(default_factory=list)
+    then: list[str] | None = None
+    target: str = ""
+    requires: list[list[str]] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    category: str = ""
+    confidence: float = 1.0
+    what: str = ""
+    instead: str = ""
+    condition: str = ""
+    why: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Inventory:
+    """The commands a document mentions, with the words around them (how it builds, tests, ...)."""
+
+    #: (command words, task words nearby, section, positive?)
+    entries: list[tuple[list[str], frozenset[str], tuple[str, ...], bool]] = field(default_factory=list)
+
+    def add(self, words: list[str], context: str, section: tuple[str, ...], positive: bool) -> None:
+        if words and len(self.entries) < 2000:
+            self.entries.append((words, frozenset(context.lower().replace(":", " ").replace(",", " ").split()), section, positive))
+
+    def for_category(self, category: str) -> list[list[str]]:
+        names = _category(category)
+        if names is None:
+            return []
+        keys = {phrase for phrase in names.words if " " not in phrase}
+        out: list[list[str]] = []
+        for words, context, _, positive in self.entries:
+            if positive and context & keys and words not in out:
+                out.append(words)
+        return out
+
+    def positives(self) -> list[list[str]]:
+        return [words for words, _, _, positive in self.entries if positive]
+
+    def in_section(self, section: tuple[str, ...]) -> list[list[str]]:
+        return [words for words, _, sect, positive in self.entries if positive and sect[: len(section)] == section and section]
+
+    def script(self, name: str) -> list[list[str]]:
+        """Commands of the document that run the package script or make target `name`."""
+        return [words for words, _, _, _ in self.entries if len(words) >= 2 and words[-1] == name
+                and words[0] in ("npm", "yarn", "pnpm", "bun", "make", "just")]
+
+
+@dataclass
+class Place:
+    """Where a frame stands: its source, line, section and neighbours, for resolving references."""
+
+    source: str
+    line: int
+    section: tuple[str, ...] = ()
+    antecedents: list[Obj] = field(default_factory=list)
+    label: list[Obj] = field(default_factory=list)
+    following: list[Obj] = field(default_factory=list)
+    header: bool = False
+    inventory: Inventory = field(default_factory=Inventory)
+    #: what the sentence, or the one after it, says to do instead ("always use `yarn typecheck`")
+    instead: list[Obj] = field(default_factory=list)
+    #: every code span of the block ("Always commit as Claude. Use: `git -c ... commit`")
+    codes: list[Obj] = field(default_factory=list)
+
+
+@lru_cache(maxsize=None)
+def _category(name: str) -> _categories.Category | None:
+    for category in _categories.CATEGORIES:
+        if category.name == name:
+            return category
+    return None
+
+
+def _is_category_member(words: list[str], category: str) -> bool:
+    return any(_pattern_covers(pattern, words) for pattern in category_patterns(category))
+
+
+def _pattern_covers(pattern: list[str], words: list[str]) -> bool:
+    """A cheap compile-time test that a command (as words) matches an anchored pattern."""
+    if not pattern or not words:
+        return False
+    if not grammar.word_glob(pattern[0], words[0].rsplit("/", 1)[-1]):
+        return False
+    want = [w for w in pattern[1:] if not w.startswith("-") and w != "*"]
+    have = [w for w in words[1:] if not w.startswith("-")]
+    if len(have) < len(want):
+        return False
+    if not all(grammar.word_glob(p, h) for p, h in zip(want, have)):
+        return False
+    flags = [w for w in pattern[1:] if w.startswith("-")]
+    return all(flag in words[1:] for flag in flags)
+
+
+def _split(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+@lru_cache(maxsize=None)
+def category_patterns(name: str) -> tuple[tuple[str, ...], ...]:
+    category = _category(name)
+    if category is None:
+        if name == "review-changes":
+            return (("git", "diff"), ("git", "status"), ("git", "log", "-p"), ("git", "show"))
+        return ()
+    out: list[tuple[str, ...]] = []
+    for command in category.commands:
+        out.append(tuple(grammar.placeholder_words(_split(command))))
+    for script in category.scripts:
+        for runner in ("npm run", "yarn", "yarn run", "pnpm", "pnpm run", "bun run"):
+            out.append(tuple(_split(runner) + [script]))
+    return tuple(out)
+
+
+def expand(pattern: list[str]) -> list[list[str]]:
+    """The pattern and its equivalents (`pip` -> `pip3`, `python -m pip`; `-n` for `--no-verify`)."""
+    variants = [list(pattern)]
+    for eq in _programs.EQUIVALENTS:
+        forms = [_split(f) for f in eq.forms]
+        for form in forms:
+            if pattern[: len(form)] == form:
+                rest = pattern[len(form):]
+                for other in forms:
+                    candidate = other + rest
+                    if candidate not in variants:
+                        variants.append(candidate)
+                break
+    out = list(variants)
+    for variant in variants:
+        for prefix, option, aliases in _programs.OPTION_ALIASES:
+            words = _split(prefix)
+            if variant[: len(words)] == words and option in variant[len(words):]:
+                for alias in aliases:
+                    candidate = [alias if w == option else w for w in variant]
+                    if candidate not in out:
+                        out.append(candidate)
+    return out
+
+
+def option_values(pattern: list[str]) -> list[str]:
+    program = pattern[0] if pattern else ""
+    values = list(_programs.OPTION_VALUES.get(program, ()))
+    positional = [w for w in pattern[1:] if not w.startswith("-")]
+    if positional:
+        values += [v for v in _programs.OPTION_VALUES.get(f"{program} {positional[0]}", ()) if v not in values]
+    return values
+
+
+# --- verdicts ----------------------------------------------------------------------------------
+
+
+def verdict_of(frame: Frame) -> tuple[str, list[str]]:
+    why: list[str] = []
+    base = {BAN: "deny", AVOID: "warn", ASK: "ask", REQUIRE: "deny", ONLY: "deny"}.get(frame.modality, "")
+    if frame.indicative and base == "deny":
+        base = "warn"
+    if frame.condition == "permission" and base == "deny":
+        base = "ask"
+        why.append(f"'{frame.condition_text}': a human decides each time (ask)")
+    elif frame.condition == "judgment" and base in ("deny", "ask"):
+        base = "warn"
+        why.append(f"'{frame.condition_text}': the agent decides (warn)")
+    return base, why
+
+
+# --- frames -> specs ---------------------------------------------------------------------------
+
+
+def resolve(frame: Frame, place: Place) -> list[Spec]:
+    """The checks one frame states (possibly none; the frame's notes say why)."""
+    if frame.ordering is not None:
+        return _sequence(frame, place)
+    if frame.requirement == "branch":
+        return _branch(frame, place)
+    if frame.requirement == "commit-form":
+        return _commit_form(frame, place)
+    verdict, why = verdict_of(frame)
+    if not verdict or frame.modality == REQUIRE:
+        if frame.modality == REQUIRE and frame.purpose and "use" in frame.actions:
+            # "Always use the Supabase MCP tools for database operations": other ways are discouraged
+            return _only_for(frame, place, "warn")
+        return []
+    if frame.modality == ONLY:
+        if frame.purpose:
+            return _only_for(frame, place, "deny")
+        if frame.condition != "permission":
+            frame.notes.append("'only ... when' leaves the call to the agent: advisory")
+            return []
+    if not frame.objects and not frame.actions:
+        return []
+    specs: list[Spec] = []
+    objects = _expand_references(frame, place)
+    if frame.other and frame.purpose:
+        return _only_for(frame, place, verdict)
+    programs = [o.meaning.get("program", o.text) for o in objects if o.kind == "program" or (o.kind == "noun" and "program" in o.meaning)]
+    if frame.purpose and programs:
+        # "NEVER use local npm commands for publishing": npm's publishing commands, not npm
+        return _dedupe([s for s in (_program_purpose(p, frame, verdict, place.line) for p in programs) if s is not None])
+    # writes before reads: "Never read or edit `x`" protects it from both, write first
+    actions = sorted(frame.actions or ["bare"], key=lambda a: _action_kind(a) == "read")
+    for action in actions:
+        specs += _by_action(action, frame, objects, place, verdict)
+        if specs and action in ("bare",):
+            break
+    for spec in specs:
+        spec.why = why + spec.why
+        qualifier = frame.qualifier or next((f"on {o.text}" for o in objects if o.kind == "branch" and o.role in ("on", "to")), "")
+        if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.category and not spec.wrapped:
+            frame.qualifier = qualifier
+            if _narrowing(frame.qualifier):
+                spec.verdict = "ask"
+                spec.why.append(f"narrowed by '{frame.qualifier}', which no pattern can express (ask)")
+        if not spec.instead:
+            spec.instead = _instead(frame, place)
+        if frame.condition_text and not spec.condition:
+            spec.condition = frame.condition_text
+    return _dedupe(specs)
+
+
+def _narrowing(qualifier: str) -> bool:
+    words = qualifier.split()
+    if len(words) >= 2 and words[1] in ("them", "it", "these", "those"):
+        return False
+    if words[0] == "from" and any(w in words for w in ("pr", "routine", "branch")):
+        return False
+    return True
+
+
+def _instead(frame: Frame, place: Place) -> str:
+    objects = frame.alternatives or place.instead
+    shown = [f"`{o.text}`" for o in objects if o.kind in ("code", "program")][:3]
+    return " or ".join(shown)
+
+
+def _expand_references(frame: Frame, place: Place) -> list[Obj]:
+    out: list[Obj] = []
+    for obj in frame.objects:
+        if obj.kind == "pronoun":
+            if place.following and obj.role in ("", "like"):
+                out += place.following
+                frame.notes.append(f"'{obj.text}' is the list that follows")
+            elif place.antecedents:
+                wanted = place.antecedents
+                if "tools" in obj.text or "commands" in obj.text:
+                    wanted = [o for o in wanted if o.kind in ("program", "code")]
+                elif "files" in obj.text or "directories" in obj.text:
+                    wanted = [o for o in wanted if o.kind in ("path", "code")]
+                copies = [Obj(o.kind, o.text, o.role, dict(o.meaning), o.after_file_noun, o.glob, o.head) for o in wanted]
+                for copy in copies:
+                    copy.meaning["antecedent"] = True
+                out += copies
+                frame.notes.append(f"'{obj.text}' refers to {', '.join(o.text for o in wanted[:6]) or 'nothing resolvable'}")
+            continue
+        if obj.kind == "deictic":
+            if place.label:
+                out += [Obj("code", o.text, "dir", {"antecedent": True}, True) for o in place.label]
+                frame.notes.append(f"'{obj.text}' is the item's subject: {', '.join(o.text for o in place.label)}")
+            continue
+        out.append(obj)
+    return out
+
+
+def _confidence(obj: Obj, frame: Frame, base: float = 1.0) -> float:
+    value = base
+    if obj.meaning.get("antecedent"):
+        value = min(value, 0.85)
+    if frame.inherited:
+        value = min(value, 0.9)
+    if obj.role == "paren":
+        value = min(value, 0.8)
+    return value
+
+
+def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verdict: str) -> list[Spec]:
+    line = place.line
+    specs: list[Spec] = []
+    kind = _action_kind(action)
+    if kind in ("run", "use", "bare"):
+        if frame.in_code and kind != "run":
+            return []
+        for obj in objects:
+            specs += _command_object(obj, frame, place, verdict, lenient=kind == "run")
+        if kind == "bare":
+            for obj in objects:
+                if obj.kind in ("code", "path") and not any(s.kind == "command" for s in specs):
+                    glob = grammar.path_glob(obj.text, directory=False)
+                    if glob and frame.inherited and _looks_like_path(obj.text):
+                        specs += _path_specs("write", obj, frame, verdict, line)
+                elif obj.kind == "noun" and "path" in obj.meaning and frame.inherited:
+                    specs += _path_specs("write", obj, frame, verdict, line)
+                elif obj.kind == "noun" and "content" in obj.meaning:
+                    specs += _message(frame, [obj], verdict, line)
+        if any(o.kind == "noun" and "timeout" in o.meaning for o in objects):
+            specs += _timeout(frame, objects, verdict, line)
+        return specs
+    if kind in ("write", "create", "read"):
+        path_kind = {"write": "write", "create": "create", "read": "read"}[kind]
+        for obj in objects:
+            if kind == "write" and obj.kind == "noun" and obj.meaning.get("category") in _CHANGED_BY_COMMANDS:
+                # "環境変数変更" (changing environment variables), "ライブラリ更新" (library updates)
+                specs.append(_category_spec(obj.meaning["category"], verdict, line, frame, obj))
+                continue
+            if obj.kind == "self" or (obj.kind == "noun" and "self" in obj.meaning):
+                specs.append(Spec(path_kind if path_kind != "create" else "write", verdict, line, pattern=place.source,
+                                  what=f"{_verb_ing(path_kind)} {place.source}", why=["'this file' is the policy file itself"]))
+                continue
+            if obj.kind == "noun" and "timeout" in obj.meaning:
+                specs += _timeout(frame, objects, verdict, line)
+                continue
+            if obj.kind == "noun" and "content" in obj.meaning:
+                continue
+            if obj.kind == "noun" and "category" in obj.meaning and action == "create" and obj.meaning["category"] == "pull-request":
+                specs += _command_object(obj, frame, place, verdict, lenient=True)
+                continue
+            specs += _path_specs(path_kind, obj, frame, verdict, line)
+        if not specs and not objects and kind == "write" and place.header:
+            specs.append(Spec("write", verdict, line, pattern=place.source, confidence=0.9,
+                              what=f"editing {place.source}", why=["a notice at the top of a generated file protects the file itself"]))
+        return specs
+    if kind == "git":
+        return _git_action(action, frame, objects, place, verdict)
+    if kind in ("add", "content") and (any(o.kind == "quote" or (o.kind == "noun" and "content" in o.meaning) for o in objects)
+                                       or (kind == "content" and frame.surfaces)):
+        if frame.messaged:
+            return []  # "add", "include" ... are several actions of one verb: one message check
+        frame.messaged = True
+        return _message(frame, objects, verdict, line)
+    if kind in ("add", "install"):
+        for obj in objects:
+            meaning = obj.meaning
+            if obj.kind == "noun" and meaning.get("category") in ("add-dependency",):
+                specs.append(_category_spec("add-dependency", verdict, line, frame, obj))
+            elif obj.kind == "noun" and "self" in meaning or obj.kind == "self":
+                specs.append(Spec("write", verdict, line, pattern=place.source, what=f"changing {place.source}"))
+            elif kind == "install" and obj.kind in ("program", "code") and " " not in obj.text and not obj.text.startswith("-"):
+                specs += _install(obj.text, verdict, line, frame, obj)
+        return specs
+    if kind == "update":
+        for obj in objects:
+            if obj.kind == "noun" and obj.meaning.get("category") in ("add-dependency", "update-dependency"):
+                specs.append(_category_spec("update-dependency", verdict, line, frame, obj))
+            else:
+                specs += _path_specs("write", obj, frame, verdict, line)
+        return specs
+    if kind in ("publish", "deploy", "login"):
+        category = {"publish": "publish", "deploy": "deploy", "login": "login"}[kind]
+        named = [o for o in objects if o.kind == "code"]
+        if named:
+            for obj in named:
+                specs += _command_object(obj, frame, place, verdict, lenient=True)
+            return specs
+        spec = _category_spec(category, verdict, line, frame, None)
+        if kind == "deploy" and spec.verdict == "deny":
+            spec.verdict = "ask"
+            spec.why.append("a deploy ban without a command asks (which deploys are meant is not certain)")
+        return [spec]
+    if kind == "expose":
+        for obj in objects:
+            credential = obj.meaning.get("credential")
+            if credential and credential[1]:  # a tool's credentials (files and variables), not "secrets" in general
+                files, variables = credential
+                for glob in files:
+                    specs.append(Spec("read", verdict, line, pattern=glob, confidence=0.9, what=f"reading {glob}",
+                                      why=[f"'{obj.text}' are kept in {glob}"]))
+                if variables:
+                    specs.append(Spec("variable", verdict, line, pattern=list(variables), confidence=0.9,
+                                      what=f"printing {', '.join('$' + v for v in variables)}"))
+        return specs
+    if kind == "content":
+        return specs
+    if kind == "bypass":
+        for obj in objects:
+            if obj.kind == "noun" and "hooks" in obj.meaning:
+                spec = _command("git commit --no-verify".split(), verdict, line, "skipping the git hooks (--no-verify)")
+                spec.also += [["git", "push", "--no-verify"], ["git", "merge", "--no-verify"]]
+                specs.append(spec)
+        return specs
+    return specs
+
+
+def _action_kind(action: str) -> str:
+    from cf_guidance.policy.lexicon.actions import ACTIONS
+
+    if action == "bare":
+        return "bare"
+    for entry in ACTIONS:
+        if entry.name == action:
+            return entry.kind
+    return ""
+
+
+def _verb_ing(kind: str) -> str:
+    return {"write": "editing", "create": "creating", "read": "reading"}.get(kind, kind)
+
+
+def _looks_like_path(text: str) -> bool:
+    return ("/" in text or "." in text.rsplit("/", 1)[-1]) and " " not in text
+
+
+def _command(pattern: list[str], verdict: str, line: int, what: str, confidence: float = 1.0) -> Spec:
+    variants = expand(pattern)
+    return Spec("command", verdict, line, pattern=pattern, also=variants[1:], values=option_values(pattern),
+                confidence=confidence, what=what)
+
+
+def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenient: bool) -> list[Spec]:
+    line = place.line
+    if obj.kind in ("code", "path"):
+        if obj.role == "attr":
+            frame.notes.append(f"`{obj.text}` describes '{obj.head}': not a command")
+            return []
+        if obj.role in ("dir", "of", "at") and not obj.after_file_noun and obj.kind == "code" and not lenient:
+            return []
+        if obj.role == "like" or obj.role == "with" or obj.role == "paren":
+            lenient = True
+        text = obj.text
+        if text.startswith("--") and " " not in text:
+            if frame.qualifier_action in _THEN:
+                pattern = _THEN[frame.qualifier_action] + [text]
+                spec = _command(pattern, verdict, line, f"`{' '.join(pattern)}`", _confidence(obj, frame))
+                spec.why.append(f"the flag applies to {frame.qualifier_action}")
+                return [spec]
+        pattern = grammar.command_pattern(text, lenient=lenient)
+        if pattern is None:
+            frame.notes.append(f"`{text}` is not a command ({'a path or code identifier' if not lenient else 'shell operators, a placeholder only, or not program-like'})")
+            return []
+        if obj.role == "paren" and not frame.inherited:
+            return []
+        spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
+        spec.exempt = _exemptions(pattern, place)
+        return [spec]
+    if obj.kind == "program":
+        spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
+        spec.exempt = _exemptions(spec.pattern, place)
+        return [spec]
+    if obj.kind == "noun":
+        meaning = obj.meaning
+        if "program" in meaning:
+            spec = _command([meaning["program"]], verdict, line, f"`{meaning['program']}` ({obj.text})", _confidence(obj, frame, 0.9))
+            return [spec]
+        if "category" in meaning:
+            if not _names_commands(obj.text, meaning["category"]):
+                own = place.inventory.for_category(meaning["category"])
+                if verdict == "ask" and own:
+                    # "ask before running build": the commands this document builds with
+                    out = []
+                    for words in own[:4]:
+                        pattern = grammar.command_pattern(" ".join(shlex.quote(w) for w in words), lenient=True)
+                        if pattern:
+                            spec = _command(pattern, verdict, line, f"`{' '.join(words)}` ({obj.text})", 0.8)
+                            spec.why.append(f"'{obj.text}' is done with `{' '.join(words)}` in this document")
+                            out.append(spec)
+                    return out
+                frame.notes.append(f"'{obj.text}' names a task, not its commands: a ban needs the commands named")
+                return []
+            spec = _category_spec(meaning["category"], verdict, line, frame, obj)
+            spec.exempt += [list(w) for w in place.inventory.in_section(place.section)
+                            if _pattern_covers(list(spec.pattern), w) or any(_pattern_covers(a, w) for a in spec.also)]
+            return [spec]
+        if "timeout" in meaning:
+            return []
+    return []
+
+
+def _names_commands(words: str, category: str) -> bool:
+    """"lint commands", "git operations", "the dev server": the commands themselves (a ban can
+    name them); "tests", "the build": the task (only an ordering or a purpose can)."""
+    found = _category(category)
+    return found is not None and words in found.objects
+
+
+def _exemptions(pattern: list[str], place: Place) -> list[list[str]]:
+    """Commands the same document prescribes that are instances of a banned pattern: an env
+    assignment in front (`USE_SYSTEM_BUN=1 bun test <file>`) or a placeholder filled in
+    (`bun scripts/build.ts` for `bun <file>`). A ban is about the form it names, not these."""
+    out: list[list[str]] = []
+    has_placeholder = any(w in ("*", "?*", "*.*") for w in pattern[1:])
+    for words in place.inventory.positives():
+        assignments = [w for w in words if "=" in w.split("/")[0] and w[:1].isalpha() and w.split("=")[0].isupper()]
+        rest = words[len(assignments):] if words[: len(assignments)] == assignments else words
+        if not rest:
+            continue
+        command = [rest[0].rsplit("/", 1)[-1]] + rest[1:]
+        if not _pattern_covers(pattern, command):
+            continue
+        if assignments:
+            out.append(assignments + grammar.placeholder_words(command))
+        elif has_placeholder and all("<" not in w for w in command) and command != pattern:
+            out.append(command)
+    return out
+
+
+def _category_spec(category: str, verdict: str, line: int, frame: Frame, obj: Obj | None) -> Spec:
+    patterns = [list(p) for p in category_patterns(category)]
+    spec = Spec("command", verdict, line, pattern=patterns[0], also=[], category=category,
+                confidence=0.9 if obj is None or not obj.meaning.get("antecedent") else 0.8,
+                what=f"{_category_what(category)}")
+    for pattern in patterns:
+        for variant in expand(pattern):
+            if variant != spec.pattern and variant not in spec.also:
+                spec.also.append(variant)
+    spec.values = sorted({v for p in patterns for v in option_values(p)})
+    spec.why.append(f"'{obj.text if obj else category}' is the {category} category ({len(patterns)} command forms)")
+    return spec
+
+
+def _category_what(category: str) -> str:
+    return {"build": "build commands", "test": "test commands", "lint": "lint commands", "typecheck": "type checkers",
+            "format": "formatters", "dev": "dev servers", "database": "database commands", "deploy": "deploys",
+            "publish": "publishing packages", "add-dependency": "adding dependencies",
+            "update-dependency": "updating dependencies", "login": "logging in to registries and clouds",
+            "env-change": "changing environment variables and secrets", "git-write": "git commands that change the repository",
+            "force-push": "force pushes", "pull-request": "opening pull requests", "tag": "creating or pushing tags",
+            "review-changes": "reviewing changes"}.get(category, category)
+
+
+def _program_purpose(program: str, frame: Frame, verdict: str, line: int) -> Spec | None:
+    patterns = [list(p) for p in category_patterns(frame.purpose) if p and p[0] == program]
+    if not patterns:
+        frame.notes.append(f"no {frame.purpose} command of `{program}` is known")
+        return None
+    spec = Spec("command", verdict, line, pattern=patterns[0], also=[], confidence=0.9,
+                what=f"`{program}` for {_category_what(frame.purpose)}")
+    for pattern in patterns:
+        for variant in expand(pattern):
+            if variant != spec.pattern and variant not in spec.also:
+                spec.also.append(variant)
+    spec.values = option_values(patterns[0])
+    spec.why.append(f"the {frame.purpose} commands of `{program}`")
+    return spec
+
+
+def _only_for(frame: Frame, place: Place, verdict: str) -> list[Spec]:
+    """"Only use `spin` for linting", "never run any other command to build": every command of
+    the category except the ones the rule names (and the ones the document prescribes for it)."""
+    category = frame.purpose
+    spec = _category_spec(category, verdict, place.line, frame, None)
+    allowed: list[list[str]] = []
+    for obj in frame.objects + frame.alternatives:
+        if obj.kind == "code":
+            pattern = grammar.command_pattern(obj.text, lenient=True)
+            if pattern:
+                allowed.append(pattern)
+        elif obj.kind == "program":
+            allowed.append([obj.text])
+    allowed += place.inventory.for_category(category)
+    spec.exempt = allowed
+    spec.what = f"{_category_what(category)} other than " + (" or ".join(f"`{' '.join(a)}`" for a in allowed[:3]) or "the ones it names")
+    if not allowed:
+        spec.confidence = min(spec.confidence, 0.7)
+    spec.why.append("everything of the category but what the rule names")
+    return [spec]
+
+
+def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> list[Spec]:
+    specs: list[Spec] = []
+    if obj.kind in ("code", "path"):
+        if obj.role == "attr":
+            frame.notes.append(f"`{obj.text}` describes '{obj.head}': not a path")
+            return []
+        if obj.role in ("of",) and not obj.after_file_noun:
+            frame.notes.append(f"`{obj.text}` belongs to '{obj.head}', not a file")
+            return []
+        if obj.role == "dir" and not obj.after_file_noun and not _looks_like_file(obj.text) and not obj.meaning.get("antecedent"):
+            frame.notes.append(f"`{obj.text}` is where '{obj.head or 'something'}' is, not a file the rule protects")
+            return []
+        if obj.role in ("with", "like", "for", "by"):
+            return []
+        directory = obj.role == "dir" or obj.after_file_noun and obj.role in ("dir", "at", "from")
+        glob = grammar.path_glob(obj.text, directory=directory)
+        if glob is None:
+            frame.notes.append(f"`{obj.text}` is not a path")
+            return []
+        if obj.kind == "path" and not _looks_like_path(obj.text):
+            return []
+        confidence = _confidence(obj, frame, 1.0 if obj.kind == "code" else 0.9)
+        bare = not any(c in glob for c in "*?[") and "." not in glob.rsplit("/", 1)[-1]
+        specs.append(Spec(kind, verdict, line, pattern=glob, confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))
+        if kind == "write" and not any(w in frame.text.lower() for w in ("manually", "by hand", "hand-edit", "directly")):
+            specs += _implied_writes(glob, verdict, line, confidence)
+        if bare:
+            specs.append(Spec(kind, verdict, line, pattern=glob + "/**", confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))
+        return specs
+    if obj.kind == "noun" and "path" in obj.meaning:
+        if any(o.kind == "code" and o.role == "dir" for o in frame.objects):
+            frame.notes.append(f"'{obj.text}' is scoped by the directory the sentence names")
+            return []
+        globs = [obj.glob] if obj.glob else list(obj.meaning["path"])
+        confidence = 0.9 if obj.glob else 0.8
+        for glob in globs:
+            clean = grammar.path_glob(glob.replace("\\", ""), directory=False)
+            if clean:
+                specs.append(Spec(kind, verdict, line, pattern=clean, confidence=_confidence(obj, frame, confidence),
+                                  what=f"{_verb_ing(kind)} {obj.text}", why=[f"'{obj.text}' means {clean}"]))
+        return specs
+    if obj.kind == "noun" and "credential" in obj.meaning and kind in ("read", "write"):
+        files, _ = obj.meaning["credential"]
+        for glob in files:
+            specs.append(Spec(kind, verdict, line, pattern=glob, confidence=0.8, what=f"{_verb_ing(kind)} {glob}"))
+    return specs
+
+
+def _implied_writes(glob: str, verdict: str, line: int, confidence: float) -> list[Spec]:
+    """Commands that write the protected file without naming it (`npm install x` writes package.json)."""
+    from cf_guidance._glob import glob_match
+
+    specs = []
+    for name, commands in _categories.IMPLIED_WRITES:
+        if glob_match(glob, name):
+            patterns = [grammar.placeholder_words(_split(c)) for c in commands]
+            # an inference about tools, not what the text names: it asks at most
+            spec = Spec("command", verdict, line, pattern=patterns[0], category=f"writes {name}",
+                        confidence=min(confidence, 0.75), what=f"commands that change `{name}`")
+            for pattern in patterns:
+                for variant in expand(pattern):
+                    if variant != spec.pattern and variant not in spec.also:
+                        spec.also.append(variant)
+            spec.values = sorted({v for p in patterns for v in option_values(p)})
+            spec.why.append(f"{', '.join(commands[:3])}, ... write {name}")
+            specs.append(spec)
+    return specs
+
+
+def _looks_like_file(text: str) -> bool:
+    last = text.rstrip("/").rsplit("/", 1)[-1]
+    return "." in last and not text.endswith("/")
+
+
+def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, verdict: str) -> list[Spec]:
+    from cf_guidance.policy.lexicon.actions import ACTIONS
+
+    line = place.line
+    entry = next(a for a in ACTIONS if a.name == action)
+    specs: list[Spec] = []
+    if action == "open":
+        for obj in objects:
+            if obj.kind == "noun" and obj.meaning.get("category") == "pull-request":
+                spec = _category_spec("pull-request", verdict, line, frame, obj)
+                spec.what = "opening pull requests"
+                specs.append(spec)
+        return specs
+    if action in ("commit", "push", "merge") and (frame.targets or any(o.kind == "branch" for o in objects)):
+        branches = frame.targets or [o.meaning.get("branch", "main") for o in objects if o.kind == "branch"]
+        for branch in dict.fromkeys(branches):
+            specs.append(Spec("target", verdict, line, pattern=branch, target=action, confidence=0.95,
+                              what=f"{action}ing to {branch}" if action != "commit" else f"committing to {branch}"))
+        return specs
+    if action == "commit":
+        paths = [o for o in objects if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=False)]
+        secrets = [o for o in objects if o.kind == "noun" and ("credential" in o.meaning or o.meaning.get("category") == "env-change")]
+        content = [o for o in objects if o.kind == "noun" and "content" in o.meaning]
+        if paths or secrets:
+            for obj in paths:
+                glob = grammar.path_glob(obj.text, directory=False)
+                specs.append(Spec("stage", verdict, line, pattern=glob, what=f"committing `{obj.text}`"))
+            if secrets:
+                specs.append(Spec("stage", verdict, line, pattern=list(SECRET_GLOBS), confidence=0.9,
+                                  what="committing files that hold secrets (.env files, keys)"))
+            return specs
+        if content:
+            return _message(frame, content, verdict, line)
+        if objects and any(o.kind in ("code", "noun", "quote") for o in objects if o.role not in ("to", "on", "for", "with")):
+            frame.notes.append("commit's object is not a path or secret: advisory")
+            return []
+    if action == "force-push" or (action == "push" and any(o.kind == "noun" and o.meaning.get("category") == "force-push" for o in objects)):
+        return [_category_spec("force-push", verdict, line, frame, None)]
+    if action == "tag":
+        return [_category_spec("tag", verdict, line, frame, None)]
+    if objects and action in ("push", "merge", "rebase", "amend", "squash") and any(
+            o.kind in ("code", "path") and o.role not in ("with", "paren") for o in objects):
+        frame.notes.append(f"{action} with an object it cannot check ({', '.join(o.text for o in objects)})")
+        return []
+    for command in entry.commands:
+        pattern = grammar.placeholder_words(_split(command))
+        specs.append(_command(pattern, verdict, line, f"`{command}`", 0.95 if not frame.inherited else 0.9))
+    return specs
+
+
+def _install(name: str, verdict: str, line: int, frame: Frame, obj: Obj) -> list[Spec]:
+    first = _INSTALLERS[0].split() + [name]
+    spec = _command(first, verdict, line, f"installing `{name}`", _confidence(obj, frame, 0.9))
+    for installer in _INSTALLERS[1:]:
+        for variant in expand(installer.split() + [name]):
+            if variant not in spec.also and variant != spec.pattern:
+                spec.also.append(variant)
+    spec.values = sorted({v for p in [spec.pattern] + spec.also for v in option_values(p)})
+    return [spec]
+
+
+_MESSAGE_VERBS = ("emit", "emitting", "sign", "signing", "credit", "crediting")
+
+
+def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[Spec]:
+    """Text not to put in commit messages or PR texts: only when the sentence says where (a
+    surface: "to commits", "in the PR description"), names such text (a trailer, attribution),
+    or its verb is about text ("emit")."""
+    if not (frame.surfaces or any(o.kind == "noun" and "content" in o.meaning for o in objects)
+            or any(v in frame.verb.split() for v in _MESSAGE_VERBS)):
+        frame.notes.append("quoted text without where it goes (commits, PRs): not a message check")
+        return []
+    phrases: list[str] = []
+    for obj in objects:
+        if obj.kind == "quote":
+            phrases.append(obj.text.strip().lower())
+        elif obj.kind == "noun" and "content" in obj.meaning:
+            phrases += [p for p in obj.meaning["content"]]
+        elif obj.kind == "code" and (":" in obj.text or obj.text[:1].isupper()):
+            phrases.append(obj.text.strip().rstrip(":").lower())
+    if not phrases and frame.surfaces and frame.phrase and len(frame.phrase.split()) <= 4:
+        # "Never add test plan to PR description": the words themselves
+        phrases.append(frame.phrase)
+    phrases = list(dict.fromkeys(p for p in phrases if p and len(p) >= 3))
+    if not phrases:
+        return []
+    carriers: list[str] = []
+    surfaces = " ".join(frame.surfaces)
+    if "commit" in surfaces:
+        carriers += CARRIERS["commit"]
+    if "pr" in surfaces.split() or "pull request" in surfaces or "pr " in surfaces or "description" in surfaces:
+        carriers += CARRIERS["pr"]
+    if "comment" in surfaces:
+        carriers += CARRIERS["comment"]
+    if not carriers or "prs" in surfaces.split():
+        carriers = list(dict.fromkeys(CARRIERS["commit"] + CARRIERS["pr"] + CARRIERS["comment"]))
+    carriers = list(dict.fromkeys(carriers))
+    patterns = [_split(c) for c in carriers]
+    spec = Spec("message", verdict, line, pattern=patterns[0], also=patterns[1:], phrases=phrases,
+                confidence=0.95 if any(o.kind == "quote" or "content" in o.meaning for o in objects) else 0.85,
+                what=" or ".join(f'"{p}"' for p in phrases[:3]) + " in commit messages or PR text")
+    return [spec]
+
+
+def _timeout(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[Spec]:
+    """"Do not set a timeout when running `bun bd`": the command under `timeout`, or a Bash call with one."""
+    text = frame.text
+    codes = [o for o in objects if o.kind == "code"]
+    if not codes:
+        # the command follows "when running" / "for", after the object phrase
+        import re
+
+        found = re.findall(r"`([^`]+)`", text)
+        codes = [Obj("code", c) for c in found]
+    specs = []
+    for obj in codes:
+        pattern = grammar.command_pattern(obj.text, lenient=True)
+        if pattern:
+            spec = _command(pattern, verdict, line, f"a timeout on `{obj.text}`")
+            spec.wrapped = "timeout"
+            specs.append(spec)
+    return specs
+
+
+def _sequence(frame: Frame, place: Place) -> list[Spec]:
+    ordering = frame.ordering
+    assert ordering is not None
+    then = _THEN.get(ordering.then)
+    if then is None:
+        return []
+    verdict = "warn" if ordering.soft or frame.condition else "deny"
+    specs: list[Spec] = []
+    for obj in ordering.first:
+        if obj.kind == "code":
+            pattern = grammar.command_pattern(obj.text, lenient=True)
+            if pattern is None:
+                frame.notes.append(f"`{obj.text}` is not a command to run first")
+                continue
+            before = relax(pattern)
+            alternatives = _script_forms(before, place)
+            spec = Spec("sequence", verdict, place.line, before=before, before_any=alternatives, then=list(then),
+                        target=ordering.target, confidence=0.95 if not frame.inherited else 0.9,
+                        what=f"`{' '.join(then)}` before `{' '.join(before)}` ran")
+            specs.append(spec)
+        elif obj.kind == "noun" and "category" in obj.meaning:
+            category = obj.meaning["category"]
+            own = place.inventory.for_category(category)
+            patterns = [relax(p) for p in own] + [relax(list(p)) for p in category_patterns(category)]
+            patterns = [p for i, p in enumerate(patterns) if p and p not in patterns[:i]]
+            if not patterns:
+                continue
+            spec = Spec("sequence", "warn" if ordering.target else verdict, place.line, before=patterns[0],
+                        before_any=patterns[1:], then=list(then), target=ordering.target, category=category,
+                        confidence=0.85, what=f"`{' '.join(then)}` before {_category_what(category)} ran")
+            specs.append(spec)
+    return specs
+
+
+def relax(pattern: list[str]) -> list[str]:
+    """A command that must run first, without its options and trailing placeholders: `pytest
+    tests/ -v` is satisfied by `pytest tests/`, `tools/lint.js --js` by `tools/lint.js`."""
+    words = [pattern[0]] + [w for w in pattern[1:] if not w.startswith("-")]
+    while len(words) > 1 and words[-1] in ("*", "?*", "*.*"):
+        words.pop()
+    return words
+
+
+def _script_forms(before: list[str], place: Place) -> list[list[str]]:
+    """`flint` as a package script: `npm run flint`, `yarn flint`, ... (when it is not a program)."""
+    if len(before) != 1 or before[0] in _programs.KNOWN_PROGRAMS or "." in before[0]:
+        return []
+    name = before[0]
+    forms = [["npm", "run", name], ["yarn", name], ["yarn", "run", name], ["pnpm", name], ["pnpm", "run", name],
+             ["bun", "run", name], ["make", name]]
+    for words in place.inventory.script(name):
+        if words not in forms:
+            forms.append(words)
+    return forms
+
+
+def _branch(frame: Frame, place: Place) -> list[Spec]:
+    code = frame.objects[0].text if frame.objects else ""
+    glob = "".join("*" if part.startswith("<") else part for part in _placeholder_split(code))
+    if not glob or " " in glob:
+        return []
+    if not glob.endswith("*"):
+        glob += "*"
+    verdict = "deny" if frame.cue in ("must", "is required", "are required", "required to", "has to", "have to") else "warn"
+    return [Spec("branch", verdict, place.line, pattern=glob, confidence=0.9, what=f"branch names that do not match {glob}",
+                 why=["branch naming rule: new branches must match the prefix"])]
+
+
+def _placeholder_split(text: str) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "<":
+            end = text.find(">", i)
+            if end != -1:
+                out.append(text[i : end + 1])
+                i = end + 1
+                continue
+        out.append(text[i])
+        i += 1
+    return out
+
+
+def _commit_form(frame: Frame, place: Place) -> list[Spec]:
+    """"Always commit as Claude ... Use: `git -c user.name=... commit -m "message"`": commits need
+    the options of the prescribed form."""
+    forms = [o for o in frame.objects + place.codes + place.following if o.kind == "code" and " commit" in f" {o.text}"
+             and o.text.split()[:1] == ["git"]]
+    if not forms:
+        frame.notes.append("no prescribed commit command found")
+        return []
+    words = _split(forms[0].text)
+    requires: list[list[str]] = []
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word == "-c" and i + 1 < len(words):
+            requires.append([words[i + 1]])
+            i += 2
+            continue
+        if word in ("-m", "--message", "-F"):
+            i += 2
+            continue
+        if word.startswith("-") and word not in ("-a", "--all", "-am"):
+            requires.append([word])
+        i += 1
+    if not requires:
+        return []
+    return [Spec("arguments", "warn", place.line, pattern=["git", "commit"], requires=requires, confidence=0.8,
+                 values=option_values(["git", "commit"]),
+                 what=f"commits without {' '.join(r[0] for r in requires)}", instead=f"`{forms[0].text}`",
+                 why=["the text prescribes the form every commit takes"])]
+
+
+def _dedupe(specs: list[Spec]) -> list[Spec]:
+    seen: set[str] = set()
+    out: list[Spec] = []
+    for spec in specs:
+        key = repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(spec)
+    return out
+
+
+def cap(spec: Spec) -> Spec:
+    """Uncertain checks never deny: under `DENY_CONFIDENCE` a deny becomes ask."""
+    if spec.verdict == "deny" and spec.confidence < DENY_CONFIDENCE:
+        spec.verdict = "ask"
+        spec.why.append(f"confidence {spec.confidence:.2f} is under {DENY_CONFIDENCE}: asks instead of denying")
+    return spec
+
+
+#: surfaces, for tests and docs
+SURFACE_WORDS = _nouns.SURFACES
