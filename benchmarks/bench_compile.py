@@ -8,6 +8,8 @@ Figures are medians, each also printed as a ratio to a baseline measured in the 
   for the whole bundle and for the decision part a pre-tool call loads (`part="decide"`),
   both as a fresh process does it and as a warm process (memo per cache version) does;
 - a fresh `python -S` process loading the cached bundle vs `python -S -c pass`;
+- each real CLAUDE.md of ../shared/corpus (skipped when absent): in-process compile (goal ≤ 100 ms
+  for the ~20 KB files) vs markdown-it-py parsing it alone, and the extractor's part of it;
 - a project tree (`--dirs` directories, `--subdirs` of them with a CLAUDE.md, and an @import):
   compile (walk + read + compile) and a cache hit, vs the same root CLAUDE.md with no tree in
   the same run (the hit's extra cost is one stat per directory; guidance/policy/tree.py).
@@ -118,7 +120,7 @@ def package_path(tmp: str) -> str:
 
 
 def process_seconds(args: list[str], repeat: int) -> float:
-    env = dict(os.environ, PYTHONPATH=package_path(tempfile.gettempdir() + "/cf-guidance-bench-path"))
+    env = dict(os.environ, PYTHONPATH=package_path(f"{tempfile.gettempdir()}/cf-guidance-bench-path-{abs(hash(str(REPO))) % 10**8}"))
     samples = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -209,7 +211,35 @@ def main() -> None:
             floor = process_seconds([sys.executable, "-S", "-c", "pass"], max(5, options.repeat // 2))
             print(f"fresh process hit {rules:5d} rules {ms(cold)}   = {cold / floor:5.2f}x `python -S -c pass` ({ms(floor).strip()})")
 
+    corpus_figures(options)
     tree_figures(options)
+
+
+def corpus_figures(options: argparse.Namespace) -> None:
+    from markdown_it import MarkdownIt
+
+    from cf_guidance.policy.extract import extract
+    from cf_guidance.policy.markdown import parse
+
+    corpus = REPO.parent / "shared" / "corpus" / "claude-md"
+    files = sorted(corpus.glob("[0-9][0-9]-*.md"))
+    if not files:
+        print(f"corpus: {corpus} is absent; per-file compile figures skipped")
+        return
+    md = MarkdownIt("commonmark")
+    print("real CLAUDE.md files (median ms): compile, x markdown-it parse alone, extract (structure, frames, checks); goal <= 100 ms")
+    worst = 0.0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
+        blocks = parse(text)
+        build = median_seconds(lambda: compile_sources(raw), options.repeat)
+        alone = median_seconds(lambda: md.parse(text), options.repeat)
+        read = median_seconds(lambda: extract("CLAUDE.md", blocks), options.repeat)
+        worst = max(worst, build)
+        print(f"  {path.name[:34]:<34} {len(raw) // 1024:3d} KiB  compile {ms(build)} = {build / alone:5.1f}x parse   "
+              f"extract {ms(read)}")
+    print(f"  slowest {ms(worst).strip()} (goal <= 100 ms)")
 
 
 def tree_figures(options: argparse.Namespace) -> None:

@@ -44,13 +44,20 @@ def _bundle(root: str) -> dict[str, Any]:
 @click.command("compile")
 @_target_option
 @click.option("--json", "as_json", is_flag=True, help="Print the bundle as JSON.")
-def compile_cmd(target: str, as_json: bool) -> None:
+@click.option("--explain", "explain_at", metavar="[FILE:]LINE", default=None,
+              help="Show what one line of the policy produced and why (or why not), instead of the listing.")
+def compile_cmd(target: str, as_json: bool, explain_at: str | None) -> None:
     """Compile CLAUDE.md (+ CLAUDE.local.md) and print every rule with its enforcement.
 
-    Exits 1 when the policy has compile errors (they are listed with file:line).
+    Checks read with less than full confidence are listed for review with their line; advisory
+    rules say why no check was derived. Exits 1 when the policy has compile errors (they are
+    listed with file:line).
     """
     from cf_guidance.policy.report import render_bundle_text
 
+    if explain_at is not None:
+        click.echo("\n".join(explain_line(target, explain_at)))
+        return
     bundle = _bundle(target)
     if as_json:
         click.echo(json.dumps(bundle, indent=2, ensure_ascii=False))
@@ -58,6 +65,32 @@ def compile_cmd(target: str, as_json: bool) -> None:
         click.echo(render_bundle_text(bundle), nl=False)
     if any(d.get("level") == "error" for d in bundle.get("diagnostics") or []):
         raise click.exceptions.Exit(1)
+
+
+def explain_line(target: str, where: str) -> list[str]:
+    """The trace of `compile --explain`: `where` is LINE (the first policy file that has it,
+    CLAUDE.md first) or FILE:LINE."""
+    from cf_guidance.policy.compiler import compilation_of
+    from cf_guidance.policy.explain import explain_units
+
+    name, _, number = where.rpartition(":")
+    if not number.isdigit() or int(number) < 1:
+        raise PolicyError(f"--explain {where}: expected LINE or FILE:LINE with a line number from 1, e.g. CLAUDE.md:12")
+    if not os.path.isdir(target):
+        raise PolicyError(f"{target}: not a directory; pass --target with the project directory")
+    c = compilation_of(os.path.abspath(target))
+    line = int(number)
+    if name:
+        if name not in c.units and not any(s.name == name and s.text is not None for s in c.sources):
+            read = ", ".join(s.name for s in c.sources if s.text is not None) or "none"
+            raise PolicyError(f"--explain {where}: {name} is not a policy file that was read (read: {read})")
+        units = [(name, u) for u in c.units.get(name, [])]
+    else:
+        candidates = [s.name for s in c.sources if s.text is not None]
+        name = next((n for n in candidates if any(u.block.line <= line <= u.block.end_line for u in c.units.get(n, []))),
+                    candidates[0] if candidates else "CLAUDE.md")
+        units = [(name, u) for u in c.units.get(name, [])]
+    return explain_units(units, line)
 
 
 def event_for(tool: str, text: str, cwd: str) -> dict[str, Any]:
@@ -201,10 +234,16 @@ def check_cmd(target: str, level: str | None, source: str) -> None:
 @click.command("rules")
 @click.option("--json", "as_json", is_flag=True, help="Print the rule registry as JSON.")
 @click.option("--markdown", is_flag=True, help="Print the rule reference (docs/rules.md).")
-def rules_cmd(as_json: bool, markdown: bool) -> None:
+@click.option("--lexicon", is_flag=True, help="Print the tables of the rule language (the generated part of docs/policy-grammar.md).")
+def rules_cmd(as_json: bool, markdown: bool, lexicon: bool) -> None:
     """List every rule code the gates can report."""
     from cf_guidance.gates.registry import all_rules, rules_markdown
 
+    if lexicon:
+        from cf_guidance.policy.lexicon.docs import markdown as lexicon_markdown
+
+        click.echo(lexicon_markdown(), nl=False)
+        return
     if markdown:
         click.echo(rules_markdown(), nl=False)
         return

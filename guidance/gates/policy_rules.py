@@ -463,7 +463,7 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                 hit = bool(name) and not _match_segment(glob, name)
             elif kind == "target" and isinstance(glob, str):
                 action = item.get("action")
-                if sub == "push" and action in ("push", "commit", "merge"):
+                if sub == "push" and action in ("push", "commit"):  # committing to main reaches it by a push too
                     hit = any(_match_segment(glob, ref) for ref in pushed_branches(args))
                 elif sub == action and action in ("commit", "merge") and on_branch:
                     hit = _match_segment(glob, on_branch)

@@ -446,7 +446,7 @@ def _effect(ctx: GateContext, group: _Group, command: str) -> Effect:
     return _decide(analysis.commands, then, befores, relevant)
 
 
-def _decide(commands: list[Command], then: _Pattern, befores: list[_Pattern], relevant: list[int]) -> Effect:
+def _decide(commands: list[Command], then: _Pattern, befores: list[_Pattern | _AnyPattern], relevant: list[int]) -> Effect:
     """The `relevant` rules an entry with these commands decides (its later commands first),
     if it succeeded and if not: a successful `then` answers each False, a `before` answers its
     own with the entry's success. One pass for both: until a `then`, the rules left open are

@@ -33,6 +33,7 @@ from cf_guidance import __version__, limits
 from cf_guidance.errors import PolicyError
 from cf_guidance.policy import grammar
 from cf_guidance.policy.checkform import to_check
+from cf_guidance.policy.explain import advisory_reason
 from cf_guidance.policy.extract import Unit, extract
 from cf_guidance.policy.markdown import Block, Inline, parse
 from cf_guidance.policy.sources import READ, UNUSABLE, Source, discover, empty_tree, load_bytes, prepare
@@ -199,8 +200,10 @@ def stage_extract(c: Compilation) -> None:
                 c.report("warning", where, f"could not read this block ({unit.error}); it stays advisory (a bug: please report it)")
             if unit is not None:
                 masked, tags = grammar.extract_tags(block.inline.masked)
-                if not unit.specs and not grammar.is_imperative(masked):
-                    continue  # descriptive text is context, not a rule (docs/policy-grammar.md)
+                cued = any(frame.modality and frame.cue and not any("a description" in n for n in frame.notes)
+                           for _, frame in unit.frames)
+                if not unit.specs and (block.kind == "html" or not (grammar.is_imperative(masked) or cued)):
+                    continue  # descriptive text and comments for the file's editors are context (docs/policy-grammar.md)
                 c.rules.append(Rule(source.origin, where, block.section, inline=block.inline,
                                     in_constitution_section=constitutional, masked=masked, tags=tags, unit=unit))
             elif block.kind == "code" and block.info == "guidance":
@@ -384,9 +387,13 @@ def stage_shards(c: Compilation) -> None:
             "enforcement": "enforced" if rule.checks else "advisory",
             "checks": check_ids,
         }
+        if not rule.checks and rule.unit is not None:
+            shard["why"] = advisory_reason(rule.unit)
         if rule.scope:
             shard["scope"] = rule.scope
-        basis = json.dumps([shard["text"], risk, priority, rule.checks], sort_keys=True, ensure_ascii=False)
+        # what a rule says, not where it is: moving it (or promoting it to CLAUDE.md) keeps its hash
+        said = [{k: v for k, v in check.items() if k != "source"} for check in rule.checks]
+        basis = json.dumps([shard["text"], risk, priority, said], sort_keys=True, ensure_ascii=False)
         shard["hash"] = hashlib.sha256(basis.encode("utf-8")).hexdigest()[:16]
         c.shards.append(shard)
 
@@ -562,6 +569,14 @@ def compile_project(
 
     `shared_text` stands in for the root CLAUDE.md (a candidate policy, `cf-guidance replay
     --candidate`); every other file is read as the project has it."""
+    return compilation_of(project_dir, strict=strict, shared_text=shared_text).bundle
+
+
+def compilation_of(
+    project_dir: str | os.PathLike[str], *, strict: bool = False, shared_text: str | bytes | None = None
+) -> Compilation:
+    """`compile_project`'s whole state: the bundle and what the extractor read (`units`), for
+    `cf-guidance compile --explain` and the review list."""
     root = os.path.abspath(os.fspath(project_dir))
     found = discover(root)
     if shared_text is not None:
@@ -569,4 +584,6 @@ def compile_project(
         load_bytes(root_claude, shared_text)
         root_claude.status, root_claude.error, root_claude.note = READ, "", ""
         root_claude.decoded, root_claude.text, root_claude.problems, root_claude.blocks = False, None, [], []
-    return _run(Compilation(root, found.sources, tree=found.tree, notes=found.notes), strict)
+    c = Compilation(root, found.sources, tree=found.tree, notes=found.notes)
+    _run(c, strict)
+    return c

@@ -69,3 +69,28 @@ def explain_units(units: list[tuple[str, Unit]], line: int) -> list[str]:
             out.append(f"    reason: {reason(spec)}")
             out += [f"    because: {why}" for why in spec.why]
     return out
+
+
+def advisory_reason(unit: Unit) -> str:
+    """Why a rule yields no check, in one line (`cf-guidance compile` shows it)."""
+    frames = [frame for _, frame in unit.frames]
+    if unit.error:
+        return "could not be read (a bug: please report it)"
+    forceful = [f for f in frames if f.modality and not any("a description" in n for n in f.notes)]
+    if not forceful:
+        if any(any("a description" in n for n in f.notes) for f in frames):
+            return "it describes rather than instructs (a subject before 'never', 'must', ...)"
+        return "no rule word (never, avoid, ask before, only, ...) an action can be checked against"
+    for frame in forceful:
+        for note in frame.notes:
+            if any(key in note for key in ("is not a command", "names a task", "not a path", "describes '", "belongs to",
+                                            "not a message check", "cannot check", "is not a path", "leaves the call")):
+                return note
+    for frame in forceful:
+        if frame.condition == "judgment":
+            return f"its condition ('{frame.condition_text}') is the agent's judgment, not something a tool call shows"
+        if frame.ordering is None and not frame.objects and not frame.requirement:
+            return "it names no command, path or text a tool call carries (style or design advice)"
+        if frame.modality in ("require", "only") and frame.ordering is None:
+            return "a requirement without an order or a form a tool call can be checked against"
+    return "what it names could not be resolved to a command, path or text"

@@ -67,22 +67,24 @@ class _Heading:
     modality: str
     cue: str
     then: str
+    soft: bool = False
 
 
 def extract(source: str, blocks: list[Block]) -> list[Unit]:
     """Every rule-bearing block of one source, read (units without checks stay advisory)."""
-    inventory = build_inventory(blocks)
-    units: list[Unit] = []
-    headings: list[_Heading] = []
-    first_text = next((i for i, b in enumerate(blocks) if b.kind in ("paragraph", "bullet", "html")), -1)
     tokens_of: dict[int, list[Token]] = {}
 
     def tokens(index: int) -> list[Token]:
         found = tokens_of.get(index)
         if found is None:
             block = blocks[index]
-            found = tokens_of[index] = tokenize(block.inline.masked, block.inline.codes)
+            found = tokens_of[index] = tokenize(grammar.blank_tags(block.inline.masked), block.inline.codes)
         return found
+
+    inventory = build_inventory(blocks, tokens)
+    units: list[Unit] = []
+    headings: list[_Heading] = []
+    first_text = next((i for i, b in enumerate(blocks) if b.kind in ("paragraph", "bullet", "html")), -1)
 
     for index, block in enumerate(blocks):
         if block.kind == "heading":
@@ -90,12 +92,14 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
                 headings.pop()
             toks = tokens(index)
             modality = heading_modality(toks)
-            then = ""
+            then, soft = "", False
             words = [t.low for t in toks if t.kind == WORD]
             if "before" in words:
                 found = then_at(toks, next(k for k, t in enumerate(toks) if t.low == "before") + 1, len(toks))
                 then = found[1] if found else ""
-            headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then))
+            elif words[:1] == ["after"] and any(w in ("change", "changes", "edit", "edits") for w in words):
+                then, soft = "commit", True  # "After every code change": before the next commit
+            headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft))
             continue
         if block.kind not in _RULE_KINDS or block.kind == "html" and not block.inline.masked:
             continue
@@ -106,7 +110,25 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
             unit.frames, unit.specs = [], []
             unit.error = f"{type(exc).__name__}: {exc}"
         units.append(unit)
+    _document_merge(units)
     return units
+
+
+def _document_merge(units: list[Unit]) -> None:
+    """A ban the same document allows elsewhere when the user asks ("Don't commit." and "Never
+    commit unless explicitly asked") asks: the exception the author wrote is part of the rule."""
+    asked = {_key(s) for u in units for s in u.specs if s.verdict == "ask" and s.condition}
+    if not asked:
+        return
+    for unit in units:
+        for spec in unit.specs:
+            if spec.verdict == "deny" and _key(spec) in asked:
+                spec.verdict = "ask"
+                spec.why.append("the document allows it elsewhere when the user asks")
+
+
+def _key(spec: Spec) -> str:
+    return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category))
 
 
 def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headings: list[_Heading], inventory: Inventory,
@@ -118,7 +140,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
             ctx.modality, ctx.cue = heading.modality, heading.cue
             unit.context.append(f"heading: '{heading.cue}' ({heading.modality})")
         if heading.then and not ctx.then:
-            ctx.then = heading.then
+            ctx.then, ctx.soft = heading.then, heading.soft
             unit.context.append(f"heading: ordering before {heading.then}")
     intro = _intro(blocks, index)
     if intro is not None:
@@ -233,21 +255,17 @@ def _label(toks: list[Token]) -> list[Obj]:
     return []
 
 
-def _following(blocks: list[Block], index: int, tokens_of: object) -> list[Obj]:
+def _following(blocks: list[Block], index: int, tokens_of: Callable[[int], list[Token]]) -> list[Obj]:
     """Objects the list after an intro names (code spans, split at `&&`; paths; file nouns)."""
     block = blocks[index]
-    if not block.inline.masked.rstrip().endswith(":") and block.kind != "bullet":
+    if not block.inline.masked.rstrip().endswith(":"):
         return []
     out: list[Obj] = []
     children = [k for k in range(index + 1, min(len(blocks), index + 40))
                 if blocks[k].kind == "bullet" and (blocks[k].parent == index or (
                     block.kind == "paragraph" and blocks[k].list_id == index + 1 and blocks[k].parent == -1))]
-    if block.kind == "bullet" and not block.inline.masked.rstrip().endswith(":"):
-        return []
     for k in children:
-        item = blocks[k]
-        toks = tokenize(item.inline.masked, item.inline.codes)
-        for tok in toks:
+        for tok in tokens_of(k):
             if tok.kind == CODE:
                 for part in _split_commands(tok.text):
                     out.append(Obj("code", part))
@@ -285,7 +303,7 @@ def _merge(specs: list[Spec]) -> list[Spec]:
     out: list[Spec] = []
     by_key: dict[str, Spec] = {}
     for spec in specs:
-        key = repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category))
+        key = _key(spec)
         previous = by_key.get(key)
         if previous is None:
             by_key[key] = spec
@@ -301,12 +319,12 @@ def _merge(specs: list[Spec]) -> list[Spec]:
 # --- the document's own commands ----------------------------------------------------------------
 
 
-def build_inventory(blocks: list[Block]) -> Inventory:
+def build_inventory(blocks: list[Block], tokens_of: Callable[[int], list[Token]]) -> Inventory:
     inventory = Inventory()
     negative_sections: set[tuple[str, ...]] = set()
     for index, block in enumerate(blocks):
         if block.kind == "heading":
-            modality = heading_modality(tokenize(block.inline.masked, block.inline.codes))
+            modality = heading_modality(tokens_of(index))
             if modality and modality[0] in (BAN, AVOID):
                 negative_sections.add(block.section)
             continue
@@ -321,8 +339,9 @@ def build_inventory(blocks: list[Block]) -> Inventory:
             continue
         if block.kind not in _RULE_KINDS:
             continue
-        toks = tokenize(block.inline.masked, block.inline.codes)
-        for sentence in sentences(toks):
+        for sentence in sentences(tokens_of(index)):
+            if not any(t.kind == CODE for t in sentence):
+                continue
             cues = find_cues(sentence)
             banned_from = min((c[0] for c in cues if c[2] in (BAN, AVOID)), default=len(sentence))
             context = " ".join(t.low for t in sentence if t.kind == WORD) + " " + " ".join(block.section).lower()
@@ -366,6 +385,8 @@ def _code_block_commands(block: Block, inventory: Inventory, positive: bool) -> 
 
 
 def _words(command: str) -> list[str]:
+    if not any(c in command for c in "'\"\\"):
+        return command.split()  # most commands: no quoting to undo
     try:
         return shlex.split(command)
     except ValueError:
@@ -374,7 +395,7 @@ def _words(command: str) -> list[str]:
 
 def describe(unit: Unit) -> str:
     """The block's text for traces."""
-    return join(tokenize(unit.block.inline.masked, unit.block.inline.codes))
+    return join(tokenize(grammar.blank_tags(unit.block.inline.masked), unit.block.inline.codes))
 
 
 __all__ = ["Unit", "build_inventory", "describe", "extract", "match"]

@@ -43,6 +43,8 @@ _PREPOSITIONS = {"in": "dir", "under": "dir", "inside": "dir", "within": "dir", 
 _FILE_NOUNS = frozenset("file files directory directories folder folders dir dirs path paths tree trees mirror mirrors "
                         "copy copies contents content anything everything subdirectories subdirectory subfolders "
                         "module modules".split())
+_COMMAND_NOUNS = frozenset("command commands script scripts cli tool invocation invocations call calls target targets "
+                           "subcommand subcommands flag flags option options".split())
 _IN_CODE_NOUNS = frozenset("test tests spec specs code codebase source production component components module modules "
                            "file files script scripts function functions class classes typescript javascript python "
                            "rust go zig c++ logic handlers hooks templates".split())
@@ -115,6 +117,8 @@ class Frame:
     in_code: bool = False
     #: the token where the frame's cue starts
     start_token: int = 0
+    #: verb phrases joined to this one under the same cue ("never start X or run Y")
+    more: list["Frame"] = field(default_factory=list)
     #: resolution made this frame's message check (several actions share one verb: "add")
     messaged: bool = False
     #: offset in the block's masked text (for the line)
@@ -138,8 +142,9 @@ class Context:
     antecedents: list[Obj] = field(default_factory=list)
     #: objects of the list that follows ("... edit them:" then a list): for pronouns
     following: list[Obj] = field(default_factory=list)
-    #: an ordering the heading or intro states ("Before every push:")
+    #: an ordering the heading or intro states ("Before every push:", "After every code change")
     then: str = ""
+    soft: bool = False
     item: bool = False
     #: the block is an HTML comment or the first paragraph of the file (generated-file notices)
     header: bool = False
@@ -232,7 +237,8 @@ def match(tokens: list[Token], i: int, table: str, end: int | None = None) -> tu
 
 
 def skip_adverbs(tokens: list[Token], i: int, end: int) -> int:
-    while i < end:
+    first_words = _index("adverbs")
+    while i < end and tokens[i].low in first_words:
         found = match(tokens, i, "adverbs", end)
         if found is None:
             break
@@ -294,8 +300,12 @@ def _action_named(word: str) -> bool:
 def find_cues(tokens: list[Token]) -> list[tuple[int, int, str, str]]:
     """(start, end, modality, cue words) of every cue, left to right, overlaps resolved."""
     out: list[tuple[int, int, str, str]] = []
+    first_words = _index("cues")
     i = 0
     while i < len(tokens):
+        if tokens[i].low not in first_words:
+            i += 1
+            continue
         found = match(tokens, i, "cues")
         if found is None:
             i += 1
@@ -359,6 +369,9 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                     notes.append(f"examples in parentheses are not objects: {join(inner)}")
                 elif inner and (inner[0].low in _CONJUNCTIONS or inner[0].low == "not" or any(t.low in _STOPS for t in inner)):
                     break  # "(not manual git tag commands)" / "(slow, avoid unless necessary)": a clause of its own
+                elif objects and objects[-1].kind == "noun" and "category" in objects[-1].meaning and any(t.kind == CODE for t in inner):
+                    # "the dev server (`pnpm dev`)": the command the noun stands for here
+                    objects[-1].meaning["commands"] = [t.text for t in inner if t.kind == CODE]
                 else:
                     for t in inner:
                         if t.kind == CODE or (t.kind == WORD and _globlike(t.text)):
@@ -383,12 +396,15 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
         if tok.kind == CODE:
             obj = Obj("code", tok.text, role, after_file_noun=file_noun, head=head)
             nxt = tokens[k + 1] if k + 1 < end else None
-            if nxt is not None and nxt.kind == WORD and nxt.low not in _STOPS and nxt.low not in _CONJUNCTIONS \
+            if nxt is not None and nxt.kind == WORD and nxt.low.replace("-", "").isalpha() and nxt.low not in _STOPS \
+                    and nxt.low not in _CONJUNCTIONS \
                     and nxt.low not in _PREPOSITIONS and nxt.low not in _DETERMINERS and nxt.low != "not" \
                     and match(tokens, k + 1, "adverbs", end) is None and match(tokens, k + 1, "nouns", end) is None \
                     and match(tokens, k + 1, "actions", end) is None:
                 if nxt.low in _FILE_NOUNS:
                     obj.after_file_noun = True
+                elif nxt.low in _COMMAND_NOUNS:
+                    pass  # "`npm run` commands", "the `make deploy` target": the span is the command
                 else:
                     # "`console.log` statements", "`service` objects": the span names a kind of thing
                     obj.role, obj.head = "attr", nxt.low
@@ -419,6 +435,13 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             role = "like"
             k += 2
             continue
+        multiword = match(tokens, k, "nouns", end)
+        if low in _programs.KNOWN_PROGRAMS and tok.text[:1].islower() and len(_bare_command(tokens, k, end)) > 1 \
+                and (multiword is None or multiword[0] - k < 2):
+            command = _bare_command(tokens, k, end)
+            objects.append(Obj("code", " ".join(command), role))  # "npm install" written without backticks
+            k += len(command)
+            continue
         found = match(tokens, k, "nouns", end)
         if found is None and low in _DETERMINERS:
             k += 1
@@ -427,18 +450,16 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             j, (kind, value) = found
             # a noun phrase may be several things ("secrets": credentials or env vars); all are kept
             meaning: dict[str, Any] = {}
-            for _, entry in _index("nouns").get(tokens[k].low, []):
-                pass
-            words = " ".join(t.low for t in tokens[k:j])
+            phrase = " ".join(t.low for t in tokens[k:j])
             for other_words, (other_kind, other_value) in _index("nouns").get(tokens[k].low, []):
-                if " ".join(other_words) == words:
+                if " ".join(other_words) == phrase:
                     meaning.setdefault(other_kind, other_value)
             if kind == "pronoun" and role and role not in ("like",) and objects:
                 break  # "... `x` on them": refers back; read as a qualifier that does not narrow
             if kind in ("pronoun", "deictic", "self", "branch"):
-                objects.append(Obj(kind, words, role, meaning=meaning))
+                objects.append(Obj(kind, phrase, role, meaning=meaning))
             else:
-                objects.append(Obj("noun", words, role, meaning=meaning, after_file_noun=file_noun))
+                objects.append(Obj("noun", phrase, role, meaning=meaning, after_file_noun=file_noun))
             if kind == "path":
                 file_noun = True
             unknown_run = 0
@@ -466,8 +487,13 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             k += 1
             continue
         if low in _programs.KNOWN_PROGRAMS and tok.text[:1].islower() or low in _programs.KNOWN_PROGRAMS and low.isupper():
-            objects.append(Obj("program", low, role))
-            k += 1
+            command = _bare_command(tokens, k, end)
+            if len(command) > 1:
+                objects.append(Obj("code", " ".join(command), role))  # "npm install" written without backticks
+                k += len(command)
+            else:
+                objects.append(Obj("program", low, role))
+                k += 1
             continue
         if _pathlike(tok.text):
             objects.append(Obj("path", tok.text, role, after_file_noun=file_noun))
@@ -478,6 +504,8 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             k += 1
             continue
         if match(tokens, k, "actions", end) is not None and objects:
+            if k > i and tokens[k - 1].kind == WORD and tokens[k - 1].low in _CONJUNCTIONS:
+                k -= 1  # the conjunction joins a second verb phrase ("... or run builds")
             break  # "... `x` and fix any issues": a new verb
         unknown_run += 1
         head = low
@@ -488,6 +516,28 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             break
         k += 1
     return objects, k, notes
+
+
+def _bare_command(tokens: list[Token], k: int, end: int) -> list[str]:
+    """`npm install` written as plain words: a known program and the subcommand words after it."""
+    words = [tokens[k].low]
+    m = k + 1
+    while m < end and len(words) < 4 and tokens[m].kind == WORD and tokens[m].text[:1].islower() \
+            and tokens[m].low.replace("-", "").replace(":", "").isalnum() and tokens[m].low not in _STOPS \
+            and tokens[m].low not in _DETERMINERS and tokens[m].low not in _PREPOSITIONS and tokens[m].low not in _CONJUNCTIONS \
+            and tokens[m].low not in _programs.KNOWN_PROGRAMS and match(tokens, m, "adverbs", end) is None \
+            and not _thing_noun(tokens, m, end) and tokens[m].low not in _FILE_NOUNS and tokens[m].low not in _COMMAND_NOUNS:
+        words.append(tokens[m].low)
+        m += 1
+    return words
+
+
+def _thing_noun(tokens: list[Token], m: int, end: int) -> bool:
+    """A noun that is not a subcommand: "npm credentials", "git hooks", "these files"."""
+    found = match(tokens, m, "nouns", end)
+    if found is None:
+        return False
+    return found[1][0] not in ("surface", "category", "branch", "program")
 
 
 def _qualifier_follows(tokens: list[Token], i: int, end: int, preposition: str) -> bool:
@@ -521,8 +571,8 @@ def _pathlike(word: str) -> bool:
         last = word.rstrip("/").rsplit("/", 1)[-1]
         return word.startswith(("./", "../", "~/", "/", ".")) or word.endswith("/") or (
             "." in last and last.rsplit(".", 1)[1].isalpha()) or any(c in word for c in "_*")
-    last = word.rsplit(".", 1)
-    return len(last) == 2 and last[0] != "" and last[1].isalnum() and last[1].isalpha() and 1 <= len(last[1]) <= 5 and word[0].isalnum() and last[1].lower() not in ("e", "g", "i")
+    stem, _, extension = word.rpartition(".")
+    return bool(stem) and extension.isalpha() and 1 <= len(extension) <= 5 and word[0].isalnum() and extension.lower() not in ("e", "g", "i")
 
 
 def _globlike(word: str) -> bool:
@@ -542,12 +592,22 @@ def read_conditions(tokens: list[Token], i: int, end: int) -> tuple[str, str]:
             return "permission", words
         if not best[0]:
             best = (cond.kind, words)
+    # "unless the on-call engineer asked for it", "without the team's approval": a person decides
+    for k in range(i, end):
+        if tokens[k].kind == WORD and tokens[k].low in ("unless", "without", "until"):
+            window = [t.low for t in tokens[k + 1 : min(end, k + 9)] if t.kind == WORD]
+            if any(w in _PERMISSION_WORDS for w in window):
+                return "permission", " ".join([tokens[k].low] + window[:6])
     # "except for:", "except when": the ban has exceptions a pattern cannot list
     for k in range(i, end):
         if tokens[k].kind == WORD and tokens[k].low in ("except", "excepting") and not best[0]:
             return "permission", "except ..."
     return best
 
+
+_PERMISSION_WORDS = frozenset("asked asks ask told tells tell approves approved approval approve permission consent "
+                              "requests requested request instructs instructed instruction authorizes authorized "
+                              "authorization confirms confirmed confirmation sign-off".split())
 
 _THEN_WORDS: dict[str, str] = {
     "commit": "commit", "commits": "commit", "committing": "commit", "commiting": "commit", "you commit": "commit",
@@ -625,9 +685,13 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]]) ->
                 if then is not None and first:
                     return Frame(REQUIRE, ordering=Ordering(first, then[1]), start=tokens[0].start,
                                  notes=[f"ordering: only {then[1]} after {join(tokens[m + 1:])}"])
-            # "run X after (making) (code) changes": before the next commit
+            # "run X after (making) (code) changes", "after changing code, run X": before the next commit
             if m + 1 < n and _changes_phrase(tokens, m + 1, n):
-                first = _first_objects(tokens, 0, m, categories_only=True)
+                first = _first_objects(tokens, 0, m, categories_only=True) if _imperative(tokens, m) else []
+                if not first and m <= 1:
+                    comma = next((c for c in range(m + 1, n) if tokens[c].kind == PUNCT and tokens[c].text == ","), -1)
+                    if comma != -1:
+                        first = _first_objects(tokens, comma + 1, n, categories_only=True)
                 if first and not bans:
                     return Frame(REQUIRE, ordering=Ordering(first, "commit", soft=True), start=tokens[0].start,
                                  notes=["ordering: after code changes means before the next commit"])
@@ -668,8 +732,8 @@ def _imperative(tokens: list[Token], end: int) -> bool:
 
 def _changes_phrase(tokens: list[Token], i: int, end: int) -> bool:
     words = [t.low for t in tokens[i:end] if t.kind == WORD][:4]
-    return bool(words) and ("changes" in words or "change" in words or "edits" in words or "editing" in words) and not any(
-        w in ("release", "merge", "deploy") for w in words)
+    return bool(words) and any(w in ("changes", "change", "changing", "edits", "editing", "modifying", "modifications")
+                               for w in words) and not any(w in ("release", "merge", "deploy", "pr", "push") for w in words)
 
 
 def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bool = False) -> list[Obj]:
@@ -707,6 +771,10 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
     return []
 
 
+_CHECK_WORDS = ("lint", "test", "check", "typecheck", "type-check", "tsc", "format", "fmt", "clippy", "mypy", "pytest", "ruff",
+                "eslint", "prettier", "vet")
+
+
 def _runnable(objects: list[Obj], categories_only: bool) -> list[Obj]:
     if not categories_only and any(o.kind == "code" and o.role != "paren" for o in objects):
         # "run `X` and ensure your tests pass": the commands named are the tests
@@ -721,8 +789,10 @@ def _runnable(objects: list[Obj], categories_only: bool) -> list[Obj]:
             out.append(obj)
         elif obj.kind == "code" and categories_only:
             out.append(obj)
-    if categories_only and any(o.kind == "code" for o in out) and not any(o.kind == "noun" for o in out):
-        return []  # "run `cargo dev generate-all` after changes": a chore, not a check before commits
+    if categories_only:
+        # "run `cargo dev generate-all` after changes": a chore, not a check before the next commit;
+        # "run `pnpm lint:fix` after changes" is one (its words name a check)
+        out = [o for o in out if o.kind == "noun" or any(w in o.text.lower() for w in _CHECK_WORDS)]
     return out
 
 
@@ -739,7 +809,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         # an item under "Before every push:" ("Run `npm run lint` and fix any issues")
         first = _first_objects(tokens, 0, len(tokens))
         if first:
-            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then), start=tokens[0].start, text=join(tokens),
+            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft), start=tokens[0].start, text=join(tokens),
                           inherited=True, notes=[f"ordering from the heading or intro: before {ctx.then}"])]
     if not any(c[2] == ASK for c in cues):
         asked = _ask_before(tokens, ctx)
@@ -784,6 +854,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         frame.start = tokens[i].start
         frame.text = join(tokens)
         frames.append(frame)
+        for more in frame.more:
+            more.start, more.text = frame.start, frame.text
+            frames.append(more)
     if not cues:
         frame = read_uncued(tokens, ctx)
         if frame is not None:
@@ -846,12 +919,8 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
                     break
     if found is None and k < end and tokens[k].kind == WORD and tokens[k].low in _programs.KNOWN_PROGRAMS and k + 1 < end:
         # "Never git commit unless ...": a command written without backticks
-        words_ = [tokens[k].low]
-        m = k + 1
-        while m < end and len(words_) < 4 and tokens[m].kind == WORD and tokens[m].low.replace("-", "").isalnum() \
-                and tokens[m].low not in _STOPS and match(tokens, m, "adverbs", end) is None and tokens[m].low not in _DETERMINERS:
-            words_.append(tokens[m].low)
-            m += 1
+        words_ = _bare_command(tokens, k, end)
+        m = k + len(words_)
         if len(words_) > 1:
             frame.actions = ["run"]
             frame.verb = "run"
@@ -898,6 +967,17 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     frame.phrase = _phrase(tokens, k, stop)
     frame.notes += notes
     _read_tail(tokens, stop, end, frame)
+    # "Never start the dev server or run builds": a second verb phrase under the same cue
+    m = stop
+    if m < end and tokens[m].kind == PUNCT and tokens[m].text == ",":
+        m += 1
+    if objects and m < end and tokens[m].kind == WORD and tokens[m].low in ("or", "and", "nor"):
+        following = skip_adverbs(tokens, m + 1, end)
+        if action_at(tokens, following, end) is not None:
+            more = read_action_frame(tokens, m + 1, m + 1, end, modality, words, ctx)
+            if more.objects:
+                more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low}'")
+                frame.more.append(more)
     return frame
 
 
@@ -961,6 +1041,10 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
     for obj in frame.objects:
         if obj.kind == "branch" and obj.role in ("to", "on"):
             frame.targets.append(obj.meaning.get("branch", "main"))
+        elif obj.kind == "code" and _branch_name(obj.text) and (
+                obj.role in ("to", "on") or (obj.role == "" and "push" in frame.actions and obj.text in _BRANCHES)):
+            if any(a in ("commit", "push", "merge", "edit") for a in frame.actions):
+                frame.targets.append(obj.text)
         if obj.kind == "noun" and "surface" in obj.meaning and obj.role in ("to", "dir", "on", "for", "from"):
             frame.surfaces.append(obj.meaning["surface"])
     condition, text = read_conditions(tokens, stop, n)
@@ -998,6 +1082,14 @@ def settle(frame: Frame) -> Frame:
     return frame
 
 
+_BRANCHES = frozenset(("main", "master", "develop", "dev", "production", "prod", "staging", "release", "trunk", "gh-pages"))
+
+
+def _branch_name(text: str) -> bool:
+    return bool(text) and " " not in text and not text.startswith("-") and "." not in text.rsplit("/", 1)[-1] and all(
+        c.isalnum() or c in "-_/" for c in text)
+
+
 def skip_determiner(tokens: list[Token], i: int, end: int) -> int:
     while i < end and tokens[i].kind == WORD and tokens[i].low in _DETERMINERS:
         i += 1
@@ -1010,6 +1102,9 @@ def _category_of_verb(verb: str) -> str:
             return category.name
     return {"build": "build", "lint": "lint", "test": "test", "deploy": "deploy", "publish": "publish",
             "format": "format", "typecheck": "typecheck", "create releases": "publish"}.get(verb, "")
+
+
+_ONLY_WHEN = frozenset(("when", "if", "for", "with", "after", "in", "on", "via", "through", "where", "while", "once", "as"))
 
 
 def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str, ctx: Context) -> Frame:
@@ -1031,7 +1126,8 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
         return frame
     if found is None:
         # "Use `X` only when ... with explicit user consent": the cue follows the object
-        if modality == ONLY and i > 0:
+        # ... but not "use `x` to build only the main binary": "only" must say when, or what for
+        if modality == ONLY and i > 0 and j < end and tokens[j].kind == WORD and tokens[j].low in _ONLY_WHEN:
             before = action_at(tokens, 0, i) or action_at(tokens, skip_adverbs(tokens, 0, i), i)
             if before is not None:
                 objects, _, _ = read_objects(tokens, before[0], i)
@@ -1040,6 +1136,11 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
                 frame.notes.append("'only' after the object: the rest of the sentence says when")
         return frame
     stop_verbs, names, surface = found
+    if "use" in names or "run" in names:
+        swapped = substitution(tokens, k)
+        if swapped is not None:
+            swapped.notes.insert(0, f"'{words}' with a substitution")
+            return swapped
     frame.actions = names
     frame.verb = surface
     objects, stop, notes = read_objects(tokens, skip_adverbs(tokens, stop_verbs, end), end)
@@ -1084,34 +1185,64 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
                 frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
             return frame
         return None
-    # substitutions
-    found = action_at(tokens, first, len(tokens))
+    # branch naming: "Use the branch naming convention `claude/<name>`"
+    low = " ".join(t.low for t in tokens)
+    codes = [t for t in tokens if t.kind == CODE]
+    if "branch" in low and any(w in low for w in ("naming", "prefix", "named", "start with")) and codes:
+        frame = Frame(REQUIRE, "convention", requirement="branch", objects=[Obj("code", codes[0].text)],
+                      notes=["branch naming convention"])
+        frame.start = tokens[0].start
+        return frame
+    return substitution(tokens, first)
+
+
+def _program_named(objects: list[Obj]) -> bool:
+    for obj in objects:
+        if obj.kind == "program":
+            return True
+        if obj.kind == "code" and obj.text.split()[:1] and obj.text.split()[0] in _programs.KNOWN_PROGRAMS:
+            return True
+    return False
+
+
+def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -> Frame | None:
+    """"Use `yarn` not `npm`", "`pnpm install` (not npm install)", "prefer X over Y", "use X
+    instead of Y", "this project uses `pnpm`, NOT `npm`": the side after the marker is discouraged,
+    the side before is what the reason names instead."""
+    n = len(tokens)
+    found = action_at(tokens, first, n)
     verb_is_use = found is not None and ("use" in found[1] or "run" in found[1])
-    prefer = tokens[first].low in ("prefer", "favor", "favour") if first < len(tokens) else False
-    if not verb_is_use and not prefer:
-        return None
-    start = found[0] if found is not None and verb_is_use else first + 1
-    for m in range(start, len(tokens)):
+    prefer = tokens[first].low in ("prefer", "favor", "favour") if first < n else False
+    start = found[0] if found is not None and verb_is_use else (first + 1 if prefer else first)
+    for m in range(start, n):
         tok = tokens[m]
-        marker = ""
-        if tok.kind == WORD and tok.low in ("instead", "rather") and m + 1 < len(tokens) and tokens[m + 1].low in ("of", "than"):
+        marker, after = "", m + 1
+        if tok.kind == WORD and tok.low in ("instead", "rather") and m + 1 < n and tokens[m + 1].low in ("of", "than"):
             marker, after = f"{tok.low} {tokens[m + 1].low}", m + 2
         elif tok.kind == WORD and tok.low == "not" and m > start:
-            marker, after = "not", m + 1
+            marker = "not"
         elif tok.kind == WORD and tok.low == "over" and prefer:
-            marker, after = "over", m + 1
+            marker = "over"
         if not marker:
             continue
-        wanted, _, _ = read_objects(tokens, start, m)
-        banned, _, notes = read_objects(tokens, after, len(tokens))
-        if tokens[m - 1].kind == PUNCT and tokens[m - 1].text == "(" and not wanted:
-            wanted, _, _ = read_objects(tokens, start, m - 1)
-        if not banned:
+        wanted_end = m - 1 if tokens[m - 1].kind == PUNCT and tokens[m - 1].text in ("(", ",") else m
+        wanted, _, _ = read_objects(tokens, start, wanted_end)
+        if not wanted:
+            # "This project uses `pnpm`, NOT `npm`": what is named just before the marker
+            wanted = [Obj("code", t.text) if t.kind == CODE else Obj("program", t.low) for t in tokens[start:wanted_end]
+                      if t.kind == CODE or (t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS)][-3:]
+        banned, _, notes = read_objects(tokens, after, n)
+        runnable = [o for o in banned if o.kind in ("code", "program") or (o.kind == "noun" and ("category" in o.meaning or "program" in o.meaning))]
+        if not runnable:
             return None
-        frame = Frame(AVOID, marker, actions=["use"], verb="use", objects=banned, alternatives=wanted,
-                      notes=[f"substitution: use {join(tokens[start:m])} {marker} {join(tokens[after:])}"] + notes)
-        _read_tail(tokens, m, len(tokens), frame)
+        if not (verb_is_use or prefer) and not (_program_named(wanted) and _program_named(runnable)):
+            return None  # "X, not Y" without "use": only when both sides are programs ("`pnpm`, NOT `npm`")
+        frame = Frame(AVOID, marker, actions=["use"], verb="use", objects=runnable, alternatives=wanted,
+                      notes=[f"substitution: {join(tokens[start:m])} {marker} {join(tokens[after:])}"] + notes)
+        frame.start = tokens[0].start
+        _read_tail(tokens, m, n, frame)
         frame.alternatives = wanted
+        frame.objects = runnable
         return frame
     return None
 

@@ -43,7 +43,7 @@ _SHELL_OPERATORS = ("|", ";", "&&", "$(", "`", ">", "<", "\n", "&")
 
 _MODALS = re.compile(
     r"\b(?:never|always|must|should|shall|do\s+not|don't|dont|avoid|ensure|make\s+sure|required?"
-    r"|forbidden|prohibited|mandatory|need\s+to|needs\s+to|have\s+to|has\s+to|cannot|can't|prefer|only)\b"
+    r"|forbidden|prohibited|mandatory|need\s+to|needs\s+to|have\s+to|has\s+to|cannot|can't|prefer)\b"
 )
 IMPERATIVE_VERBS = frozenset(
     """use run keep add write follow prefer put place call create make test check verify validate
@@ -131,6 +131,25 @@ def extract_tags(masked: str) -> tuple[str, Tags]:
     return text, tags
 
 
+def blank_tags(masked: str) -> str:
+    """`masked` with its id and tags replaced by spaces (same length, so offsets and lines hold)."""
+    def blank(m: re.Match[str]) -> str:
+        return " " * len(m.group(0))
+
+    text = masked
+    match = _ID_BRACKET.match(text)
+    if match and _valid_bracket_id(match.group("id")):
+        text = blank(match) + text[match.end():]
+    else:
+        match = _ID_COLON.match(text)
+        if match:
+            text = blank(match) + text[match.end():]
+    for tag, mark in ((_RISK_TAG, "("), (_PRIORITY_TAG, ":"), (_INTENT_TAG, "#"), (_DOMAIN_TAG, "@"), (_TOOL_TAG, "[")):
+        if mark in text:  # most blocks carry no tag: skip the search
+            text = tag.sub(blank, text)
+    return text
+
+
 def is_imperative(masked: str) -> bool:
     """True when a bullet reads as an instruction (a modal word, or a sentence opening with a verb)."""
     prose = _CODE_INDEX.sub(" ", masked).lower().replace("\u2019", "'")
@@ -211,10 +230,13 @@ def command_pattern(code: str, *, lenient: bool) -> list[str] | None:
     bare = _PLACEHOLDER.sub("x", text)
     if not text or len(text) > 300 or any(op in bare for op in _SHELL_OPERATORS):
         return None
-    try:
-        words = shlex.split(text)
-    except ValueError:
-        words = text.split()
+    if any(c in text for c in "'\"\\"):
+        try:
+            words = shlex.split(text)
+        except ValueError:
+            words = text.split()
+    else:
+        words = text.split()  # no quoting to undo: the same words, without shlex's cost
     if not words:
         return None
     words = placeholder_words(words)

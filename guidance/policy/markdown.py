@@ -118,6 +118,8 @@ def _inline(token: Token) -> Inline:
 
 def collapse(raw: str, codes: tuple[str, ...] = ()) -> Inline:
     """Whitespace runs become one space; a run holding a newline starts a new source line."""
+    if "\n" not in raw:
+        return Inline(" ".join(raw.split()), codes)  # one source line: nothing to remember
     out: list[str] = []
     breaks: list[int] = []
     length = 0

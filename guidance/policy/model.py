@@ -75,6 +75,8 @@ class ShardModel(_Strict):
     hash: str = Field(pattern=r"^[0-9a-f]{16}$")
     #: the directory the rule applies to (its file is in a subdirectory); absent = the whole project
     scope: str = Field(default="", min_length=1)
+    #: advisory prose rules: why no check was derived (what `cf-guidance compile` shows)
+    why: str = Field(default="", min_length=1)
 
 
 class CheckModel(_Strict):

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+#: checks under this confidence are listed for review (a pronoun's antecedent, a category, a noun's files)
+REVIEW_BELOW = 0.9
+
 
 def _check_text(check: dict[str, Any]) -> str:
-    kind = check.get("kind", "")
-    if kind == "sequence":
-        return f"{check['verdict']} {' '.join(check.get('then') or [])} unless {' '.join(check.get('before') or [])} ran first"
-    pattern = check.get("pattern")
-    shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
-    return f"{check['verdict']} {kind} {shown}"
+    from cf_guidance.policy.checkform import short
+
+    text = short(check)
+    if check.get("source"):
+        text += f"  ({check['source']})"
+    return text
 
 
 def _source_lines(bundle: dict[str, Any]) -> list[str]:
@@ -54,6 +57,17 @@ def render_bundle_text(bundle: dict[str, Any]) -> str:
             check = checks.get(check_id)
             if check is not None:
                 lines.append(f"    → {_check_text(check)}")
+        if shard.get("why"):
+            lines.append(f"    advisory: {shard['why']}")
+    review = [c for c in checks.values() if isinstance(c.get("confidence"), (int, float)) and c["confidence"] < REVIEW_BELOW]
+    if review:
+        lines.append("")
+        lines.append(f"Review ({len(review)} checks inferred rather than read from a named command or path; under "
+                     "confidence 0.8 they ask instead of denying; `cf-guidance compile --explain FILE:LINE` shows why):")
+        for check in sorted(review, key=lambda c: (str(c.get("source", "")).rsplit(":", 1)[0],
+                                                    int(str(c.get("source", ":0")).rsplit(":", 1)[-1] or 0))):
+            lines.append(f"  {check.get('source', '')}: {_check_text(dict(check, source=''))}  "
+                         f"confidence {check['confidence']:.2f}: {check.get('message', '')}")
     settings = bundle.get("settings") or {}
     if shards:
         lines.append("")

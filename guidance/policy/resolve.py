@@ -77,8 +77,10 @@ class Inventory:
 
     #: (command words, task words nearby, section, positive?)
     entries: list[tuple[list[str], frozenset[str], tuple[str, ...], bool]] = field(default_factory=list)
+    _by_program: dict[str, list[list[str]]] | None = None
 
     def add(self, words: list[str], context: str, section: tuple[str, ...], positive: bool) -> None:
+        self._by_program = None
         if words and len(self.entries) < 2000:
             self.entries.append((words, frozenset(context.lower().replace(":", " ").replace(",", " ").split()), section, positive))
 
@@ -93,8 +95,18 @@ class Inventory:
                 out.append(words)
         return out
 
-    def positives(self) -> list[list[str]]:
-        return [words for words, _, _, positive in self.entries if positive]
+    def positives(self, program: str = "") -> list[list[str]]:
+        """The commands the document prescribes (of `program`, when given: its basename after any
+        NAME=value words)."""
+        by_program = self._by_program
+        if by_program is None:
+            by_program = self._by_program = {}
+            for words, _, _, positive in self.entries:
+                if positive:
+                    head = next((w for w in words if not ("=" in w and w.split("=", 1)[0].isupper())), "")
+                    by_program.setdefault(head.rsplit("/", 1)[-1], []).append(words)
+                    by_program.setdefault("", []).append(words)
+        return by_program.get(program, [])
 
     def in_section(self, section: tuple[str, ...]) -> list[list[str]]:
         return [words for words, _, sect, positive in self.entries if positive and sect[: len(section)] == section and section]
@@ -132,7 +144,7 @@ def _category(name: str) -> _categories.Category | None:
 
 
 def _is_category_member(words: list[str], category: str) -> bool:
-    return any(_pattern_covers(pattern, words) for pattern in category_patterns(category))
+    return any(_pattern_covers(list(pattern), words) for pattern in category_patterns(category))
 
 
 def _pattern_covers(pattern: list[str], words: list[str]) -> bool:
@@ -152,10 +164,17 @@ def _pattern_covers(pattern: list[str], words: list[str]) -> bool:
 
 
 def _split(command: str) -> list[str]:
+    return list(_split_cached(command))
+
+
+@lru_cache(maxsize=4096)
+def _split_cached(command: str) -> tuple[str, ...]:
+    if not any(c in command for c in "'\"\\"):
+        return tuple(command.split())
     try:
-        return shlex.split(command)
+        return tuple(shlex.split(command))
     except ValueError:
-        return command.split()
+        return tuple(command.split())
 
 
 @lru_cache(maxsize=None)
@@ -355,6 +374,10 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
         if any(o.kind == "noun" and "timeout" in o.meaning for o in objects):
             specs += _timeout(frame, objects, verdict, line)
         return specs
+    if kind == "write" and frame.targets:
+        # "NEVER make changes directly on main": commits made on main
+        return [Spec("target", verdict, line, pattern=branch, target="commit", confidence=0.9, what=f"committing to {branch}")
+                for branch in dict.fromkeys(frame.targets)]
     if kind in ("write", "create", "read"):
         path_kind = {"write": "write", "create": "create", "read": "read"}[kind]
         for obj in objects:
@@ -478,8 +501,8 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         text = obj.text
         if text.startswith("--") and " " not in text:
             if frame.qualifier_action in _THEN:
-                pattern = _THEN[frame.qualifier_action] + [text]
-                spec = _command(pattern, verdict, line, f"`{' '.join(pattern)}`", _confidence(obj, frame))
+                flagged = _THEN[frame.qualifier_action] + [text]
+                spec = _command(flagged, verdict, line, f"`{' '.join(flagged)}`", _confidence(obj, frame))
                 spec.why.append(f"the flag applies to {frame.qualifier_action}")
                 return [spec]
         pattern = grammar.command_pattern(text, lenient=lenient)
@@ -500,6 +523,16 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         if "program" in meaning:
             spec = _command([meaning["program"]], verdict, line, f"`{meaning['program']}` ({obj.text})", _confidence(obj, frame, 0.9))
             return [spec]
+        if meaning.get("commands"):
+            out = []
+            for code in meaning["commands"]:
+                named = grammar.command_pattern(code, lenient=True)
+                if named:
+                    spec = _command(named, verdict, line, f"`{code}` ({obj.text})", _confidence(obj, frame, 0.95))
+                    spec.exempt = _exemptions(named, place)
+                    out.append(spec)
+            if out:
+                return out
         if "category" in meaning:
             if not _names_commands(obj.text, meaning["category"]):
                 own = place.inventory.for_category(meaning["category"])
@@ -507,9 +540,9 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
                     # "ask before running build": the commands this document builds with
                     out = []
                     for words in own[:4]:
-                        pattern = grammar.command_pattern(" ".join(shlex.quote(w) for w in words), lenient=True)
-                        if pattern:
-                            spec = _command(pattern, verdict, line, f"`{' '.join(words)}` ({obj.text})", 0.8)
+                        named = grammar.command_pattern(" ".join(shlex.quote(w) for w in words), lenient=True)
+                        if named:
+                            spec = _command(named, verdict, line, f"`{' '.join(words)}` ({obj.text})", 0.8)
                             spec.why.append(f"'{obj.text}' is done with `{' '.join(words)}` in this document")
                             out.append(spec)
                     return out
@@ -537,7 +570,11 @@ def _exemptions(pattern: list[str], place: Place) -> list[list[str]]:
     (`bun scripts/build.ts` for `bun <file>`). A ban is about the form it names, not these."""
     out: list[list[str]] = []
     has_placeholder = any(w in ("*", "?*", "*.*") for w in pattern[1:])
-    for words in place.inventory.positives():
+    if "*" in pattern[0] or "?" in pattern[0]:
+        return out
+    for words in place.inventory.positives(pattern[0]):
+        if not has_placeholder and "=" not in words[0]:
+            continue  # only an env assignment in front can make an instance of a pattern without placeholders
         assignments = [w for w in words if "=" in w.split("/")[0] and w[:1].isalpha() and w.split("=")[0].isupper()]
         rest = words[len(assignments):] if words[: len(assignments)] == assignments else words
         if not rest:
@@ -701,6 +738,8 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
                 spec.what = "opening pull requests"
                 specs.append(spec)
         return specs
+    if action == "merge" and any(o.kind == "noun" and o.meaning.get("category") == "pull-request" for o in objects):
+        return [_command(["gh", "pr", "merge"], verdict, line, "merging pull requests", 0.95)]
     if action in ("commit", "push", "merge") and (frame.targets or any(o.kind == "branch" for o in objects)):
         branches = frame.targets or [o.meaning.get("branch", "main") for o in objects if o.kind == "branch"]
         for branch in dict.fromkeys(branches):

@@ -10,6 +10,7 @@ from what is said about it. Sentence splitting is its own layer, as in LanguageT
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from cf_guidance.policy.lexicon.markers import ABBREVIATIONS
@@ -29,7 +30,7 @@ _DASHES = ("-", "--", "\u2013", "\u2014", "\u2192", "=>", "->")
 _ABBREVIATIONS = frozenset(a.rstrip(".") for a in ABBREVIATIONS)
 
 
-@dataclass
+@dataclass(slots=True)
 class Token:
     kind: str
     text: str
@@ -43,9 +44,27 @@ class Token:
 
 def is_cjk(ch: str) -> bool:
     code = ord(ch)
+    if code < 0x1100:
+        return False
     return (0x3040 <= code <= 0x30FF or 0x3400 <= code <= 0x4DBF or 0x4E00 <= code <= 0x9FFF
             or 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F
             or 0xFF66 <= code <= 0xFF9F or code in (0x3005, 0x30FC))
+
+
+_CJK_RANGES = "\u1100-\u11ff\u3005\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff66-\uff9f"
+_W = f"[^\\W{_CJK_RANGES}]"  # a word character that is not Chinese, Japanese or Korean
+_TOKEN = re.compile(
+    rf"""(?P<space>\s+)
+    |{CODE_OPEN}(?P<index>\d+){CODE_CLOSE}
+    |(?P<quote>["\u201c\u201e\u300c\u300e])
+    |(?P<cjk>[{_CJK_RANGES}]+)
+    |(?P<word>(?:(?<![^\s(/])-{{1,2}}(?=[A-Za-z])|[._~$<*@](?=\w|[/._*]))?
+        (?:{_W}|[-_./@+\#*~<>:'=$%&](?={_W}|[_*<>/.~]))
+        (?:{_W}|[-_./@+\#*~<>:'=$%&](?={_W}|[_*<>/.~])|[*>])*)
+    |(?P<mark>--|[=-]>|.)""",
+    re.VERBOSE | re.DOTALL,
+)
+_PUNCT = set(".,;:!?()[]{}|/\\-\u2013\u2014\u2192=\u3001\u3002\uff0c\uff1a\uff01\uff1f\uff1b\uff08\uff09'\"")
 
 
 def tokenize(masked: str, codes: tuple[str, ...]) -> list[Token]:
@@ -53,71 +72,35 @@ def tokenize(masked: str, codes: tuple[str, ...]) -> list[Token]:
     text = masked.replace("\u2019", "'").replace("\u2018", "'")
     n = len(text)
     i = 0
+    match = _TOKEN.match
     while i < n:
-        ch = text[i]
-        if ch.isspace():
-            i += 1
-            continue
-        if ch == CODE_OPEN:
-            end = text.find(CODE_CLOSE, i)
-            if end == -1:
-                i += 1
-                continue
-            index_text = text[i + 1 : end]
-            if index_text.isdigit() and int(index_text) < len(codes):
-                code = codes[int(index_text)]
-                tokens.append(Token(CODE, code, code.lower(), i, int(index_text)))
-            i = end + 1
-            continue
-        if ch in _QUOTES:
-            close = text.find(_QUOTES[ch], i + 1)
+        found = match(text, i)
+        if found is None:  # cannot happen: the last alternative takes any character
+            break
+        kind = found.lastgroup
+        j = found.end()
+        if kind == "space":
+            pass
+        elif kind == "index":
+            index = int(found.group("index"))
+            if index < len(codes):
+                code = codes[index]
+                tokens.append(Token(CODE, code, code.lower(), i, index))
+        elif kind == "quote":
+            close = text.find(_QUOTES[found.group("quote")], i + 1)
             inner = text[i + 1 : close] if close != -1 else ""
             if close != -1 and inner.strip() and len(inner) <= 120 and CODE_OPEN not in inner and inner.count(" ") <= 10:
                 tokens.append(Token(QUOTE, inner.strip(), inner.strip().lower(), i))
-                i = close + 1
-                continue
-            i += 1
-            continue
-        if is_cjk(ch):
-            j = i
-            while j < n and is_cjk(text[j]):
-                j += 1
-            tokens.append(Token(CJK, text[i:j], text[i:j], i))
-            i = j
-            continue
-        option = ch == "-" and (i == 0 or text[i - 1].isspace() or text[i - 1] in "(/") and i + 1 < n and (
-            text[i + 1].isalpha() or (text[i + 1] == "-" and i + 2 < n and text[i + 2].isalpha()))
-        dotted = ch in "._~$<*@" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] in "/._*")
-        if ch.isalnum() or option or dotted:
-            j = i
-            while j < n and text[j] == "-":
-                j += 1
-            while j < n:
-                c = text[j]
-                if (c.isalnum() and not is_cjk(c)) or c == "_":
-                    j += 1
-                elif c in _WORD_INNER and j + 1 < n and ((text[j + 1].isalnum() and not is_cjk(text[j + 1])) or text[j + 1] in "_*<>/.~"):
-                    j += 1
-                elif c in "*>" and j > i:
-                    j += 1
-                else:
-                    break
-            if j == i:
-                j = i + 1
-            word = text[i:j]
+                j = close + 1
+        elif kind == "cjk":
+            tokens.append(Token(CJK, found.group(), found.group(), i))
+        elif kind == "word":
+            word = found.group()
             tokens.append(Token(WORD, word, word.lower(), i))
-            i = j
-            continue
-        # punctuation and symbols; a dash between spaces separates clauses
-        j = i + 1
-        if ch == "-" and j < n and text[j] == "-":
-            j += 1
-        if ch in "=-" and j < n and text[j] == ">":
-            j += 1
-        mark = text[i:j]
-        spaced = (i == 0 or text[i - 1].isspace()) and (j >= n or text[j].isspace())
-        kind = PUNCT if (ch in ".,;:!?()[]{}|/\\-\u2013\u2014\u2192=\u3001\u3002\uff0c\uff1a\uff01\uff1f\uff1b\uff08\uff09" or ch in "'\"") else SYMBOL
-        tokens.append(Token(kind, mark, mark, i, spaced=spaced))
+        else:
+            mark = found.group()
+            spaced = (i == 0 or text[i - 1].isspace()) and (j >= n or text[j].isspace())
+            tokens.append(Token(PUNCT if mark[0] in _PUNCT else SYMBOL, mark, mark, i, spaced=spaced))
         i = j
     return tokens
 

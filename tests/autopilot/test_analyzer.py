@@ -172,13 +172,13 @@ def test_every_corpus_file_scores_and_explains_itself(path) -> None:
 
 
 def test_a_ban_the_compiler_enforces_raises_enforceability() -> None:
-    base = GOOD.replace("- Never run `make deploy` from a laptop.\n", "- Never deploy from a laptop.\n")
+    base = GOOD.replace("- Never run `make deploy` from a laptop.\n", "- Never leave a deploy half done.\n")
     before, after = analyze(base), analyze(GOOD)
     assert after.metrics["enforced_rules"] == before.metrics["enforced_rules"] + 1
     assert after.dimension("enforceability").score > before.dimension("enforceability").score
     assert compare(before, after)["delta"] >= 0.5
     advisory = [d.reason for d in before.dimension("enforceability").deductions]
-    assert any("Never deploy from a laptop" in r for r in advisory)
+    assert any("Never leave a deploy half done" in r for r in advisory)
 
 
 def test_shouting_without_checks_does_not_score() -> None:

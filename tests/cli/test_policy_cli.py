@@ -44,6 +44,27 @@ def test_compile_errors_exit_non_zero(target: Path) -> None:
     assert result.exit_code == 1 and "CLAUDE.md:2" in result.output
 
 
+def test_compile_explain_shows_what_a_line_produced_and_why(target: Path) -> None:
+    (target / "CLAUDE.md").write_text("# Rules\n\n- Use `yarn` not `npm`\n- Keep functions small\n\nNever run `make nuke`.\n")
+    out = run(compile_cmd, ["--target", str(target), "--explain", "3"]).output
+    assert "CLAUDE.md:3-3 bullet: Use `yarn` not `npm`" in out and "substitution" in out
+    assert "→ warn command npm" in out and "reason: Discouraged: `npm`. Use `yarn` instead." in out
+    out = run(compile_cmd, ["--target", str(target), "--explain", "CLAUDE.md:4"]).output
+    assert "→ no check: the rule stays advisory" in out
+    out = run(compile_cmd, ["--target", str(target), "--explain", "6"]).output  # a paragraph states a rule too
+    assert "→ deny command make nuke" in out
+    out = run(compile_cmd, ["--target", str(target), "--explain", "2"]).output
+    assert out.startswith("line 2: no rule-bearing text")
+
+
+def test_compile_explain_bad_line_is_one_line_error(target: Path) -> None:
+    from cf_guidance.errors import PolicyError
+
+    for where in ("zero:0", "CLAUDE.md:x", "NOPE.md:3"):
+        with pytest.raises(PolicyError, match="--explain"):
+            run(compile_cmd, ["--target", str(target), "--explain", where])
+
+
 def test_explain_prints_decision_segment_gate_and_rule(target: Path) -> None:
     result = run(explain_cmd, ["--target", str(target), "cd pkg && npm publish"])
     assert result.exit_code == 0

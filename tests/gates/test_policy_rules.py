@@ -72,3 +72,83 @@ MANY = [
 )
 def test_many_checks_on_one_program(command: str, expected: list[str]) -> None:
     assert codes(policy_rules, bash(command), checks=MANY) == expected
+
+
+# --- check kinds the prose extractor writes (docs/policy-grammar.md, "The bundle") -------------
+
+def _check(n: int, kind: str, verdict: str = "deny", **fields):  # type: ignore[no-untyped-def]
+    return {"id": f"K{n}#1", "rule": f"K{n}", "kind": kind, "verdict": verdict, "message": "m", "source": f"CLAUDE.md:{n}", **fields}
+
+
+KINDS = [
+    _check(1, "command", pattern=["bun", "test"], anchor=True, values=["--cwd"], **{"except": [["USE_SYSTEM_BUN=1", "bun", "test", "*"]]}),
+    _check(2, "command", pattern=["pip", "install", "spin"], anchor=True, also=[["python", "-m", "pip", "install", "spin"]],
+           values=["-r", "-e"]),
+    _check(3, "command", pattern=["bun", "bd"], anchor=True, wrapped="timeout"),
+    _check(4, "message", pattern=["git", "commit"], anchor=True, also=[["gh", "pr", "create"]], phrases=["co-authored-by", "generated with claude code"]),
+    _check(5, "arguments", verdict="warn", pattern=["git", "commit"], anchor=True, requires=[["-S", "--gpg-sign"], ["--signoff", "-s"]],
+           values=["-m", "-c"]),
+    _check(6, "branch", pattern="claude/*"),
+    _check(7, "target", pattern="main", action="push"),
+    _check(8, "target", verdict="ask", pattern="main", action="merge"),
+    _check(9, "stage", pattern=[".env", ".env.local"]),
+    _check(10, "create", verdict="ask", pattern="*.md"),
+    _check(11, "variable", pattern=["NPM_TOKEN"]),
+    _check(12, "command", verdict="warn", pattern=["reset-db.sh"], anchor=True),
+]
+
+
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        # anchored: the positional words are the leading ones; a prescribed instance is exempt
+        (bash("bun test test/a.test.ts"), ["K1:deny"]),
+        (bash("cd test && bun test a.test.ts"), ["K1:deny"]),
+        (bash("bun bd test test/a.test.ts"), []),
+        (bash("USE_SYSTEM_BUN=1 bun test test/a.test.ts"), []),
+        (bash("bun --cwd x test"), ["K1:deny"]),
+        # equivalents; an option's value is not a package
+        (bash("python -m pip install spin"), ["K2:deny"]),
+        (bash("pip install -r spin"), []),
+        # the timeout wrapper or the tool's timeout parameter
+        (bash("timeout 600 bun bd"), ["K3:deny"]),
+        (tool("Bash", command="bun bd", timeout=600000), ["K3:deny"]),
+        (bash("bun bd"), []),
+        # message text, heredocs and markdown links included
+        (bash('git commit -m "fix" -m "Co-Authored-By: Claude <noreply@anthropic.com>"'), ["K4:deny", "K5:warn"]),
+        (bash('gh pr create --title t --body "x\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)"'), ["K4:deny"]),
+        (bash('gh pr create --title t --body "plain"'), []),
+        # required options (any spelling, short clusters)
+        (bash("git commit -S --signoff -m x"), []),
+        (bash("git commit -sS -m x"), []),
+        (bash("git commit --signoff -m x"), ["K5:warn"]),
+        # new branch names
+        (bash("git checkout -b fix-leak"), ["K6:deny"]),
+        (bash("git switch -c claude/fix-leak"), []),
+        (bash("git branch -D old"), []),
+        (bash("git checkout main"), []),
+        # pushes and merges to a branch
+        (bash("git push origin main"), ["K7:deny"]),
+        (bash("git push origin HEAD:main"), ["K7:deny"]),
+        (bash("git push -u origin feat/x"), []),
+        (bash("git checkout main && git merge feat/x"), ["K8:ask"]),
+        (bash("git merge feat/x"), []),
+        # staging files
+        (bash("git add -f .env.local"), ["K9:deny"]),
+        (bash("git add src/app.py"), []),
+        # creating files (README.md does not exist under the test root)
+        (tool("Write", file_path="NOTES.md", content="x"), ["K10:ask"]),
+        (tool("Edit", file_path="NOTES.md", old_string="a", new_string="b"), []),
+        (bash("echo x > NOTES.md"), ["K10:ask"]),
+        # printing a variable
+        (bash("echo $NPM_TOKEN"), ["K11:deny"]),
+        (bash("echo ${NPM_TOKEN:-x}"), ["K11:deny"]),
+        (bash("npm config get registry"), []),
+        # a script run through an interpreter is the script
+        (bash("bash scripts/reset-db.sh --yes"), ["K12:warn"]),
+        (bash("./scripts/reset-db.sh"), ["K12:warn"]),
+        (bash("cat scripts/reset-db.sh"), []),
+    ],
+)
+def test_extracted_check_kinds(event, expected) -> None:  # type: ignore[no-untyped-def]
+    assert sorted(codes(policy_rules, event, checks=KINDS)) == sorted(expected)

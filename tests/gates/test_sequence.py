@@ -44,6 +44,9 @@ def run(command: str, history: list[dict[str, Any]] | None, *, level: str = "sta
         ("git commit -m x", [h("cd src && make test")], None),
         ("git commit -m x", [h("echo make test")], DENY),  # a mention is not a run
         ("make test && git commit -m x", [], None),
+        ("make test && git add src/ && git commit -m x", [], None),  # issue 13: other && commands between
+        ("make test && git add src/; git commit -m x", [], DENY),
+        ("make test || git add . && git commit -m x", [], DENY),
         ("make test; git commit -m x", [], DENY),
         ("make test || git commit -m x", [], DENY),
         ("git status", [], None),
@@ -475,3 +478,29 @@ def test_shell_analysis_is_a_function_of_the_text(tmp_path: Any, monkeypatch: py
         monkeypatch.setenv(name, str(tmp_path))
     (tmp_path / "make").write_text("#!/bin/sh\n")
     assert seen() == here
+
+
+ANY_BUNDLE = {"root": "/p", "checks": [
+    {"id": "A#1", "rule": "A", "kind": "sequence", "verdict": "warn", "before": ["flint"], "then": ["git", "commit"],
+     "before_any": [["npm", "run", "flint"], ["yarn", "flint"]], "source": "CLAUDE.md:1"},
+    {"id": "B#1", "rule": "B", "kind": "sequence", "verdict": "warn", "before": ["git", "diff"], "then": ["git", "push"],
+     "before_any": [["git", "status"]], "target": "main", "source": "CLAUDE.md:2"},
+]}
+
+
+@pytest.mark.parametrize(
+    ("command", "history", "rules"),
+    [
+        ("git commit -m x", [], ["A"]),
+        ("git commit -m x", [h("npm run flint")], []),  # any of `before_any` satisfies the rule
+        ("git commit -m x", [h("flint")], []),
+        ("git commit -m x", [h("yarn flint", ok=False)], ["A"]),
+        ("npm run flint && git commit -m x", [], []),
+        ("git push origin main", [], ["B"]),  # `target`: only pushes to that branch are gated
+        ("git push origin HEAD:main", [h("git status")], []),
+        ("git push origin feat/x", [], []),
+        ("git push -u origin main", [h("git diff --stat origin/main")], []),
+    ],
+)
+def test_any_of_several_befores_and_a_target_branch(command: str, history: list[dict[str, Any]], rules: list[str]) -> None:
+    assert [f.message.rsplit("(", 1)[1].split(",")[0] for f in run(command, history, bundle=ANY_BUNDLE)] == rules

@@ -62,9 +62,13 @@ def test_check_fields_and_ids() -> None:
     bundle = compile_sources("# Ops\n- [R7] Never run `git push --force` or `git push -f`\n")
     assert [c["id"] for c in bundle["checks"]] == ["R7#1", "R7#2"]
     check = bundle["checks"][0]
+    # the message is the reason the agent reads (what is banned, what instead), not the bullet pasted;
+    # `also` holds the equivalent spellings, `values` the options that take a value
     assert check == {"id": "R7#1", "rule": "R7", "kind": "command", "verdict": "deny",
-                     "pattern": ["git", "push", "--force"],
-                     "message": "Never run `git push --force` or `git push -f`", "source": "CLAUDE.md:2"}
+                     "pattern": ["git", "push", "--force"], "anchor": True, "also": [["git", "push", "-f"]],
+                     "values": ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env", "-o",
+                                "--push-option", "--repo", "--receive-pack", "--exec"], "confidence": 1.0,
+                     "message": "Not allowed: `git push --force`.", "source": "CLAUDE.md:2"}
     shard = bundle["shards"][0]
     assert shard["checks"] == ["R7#1", "R7#2"] and shard["enforcement"] == "enforced"
     assert shard["tools"] == ["bash"] and shard["risk"] == "high" and shard["section"] == "Ops"

@@ -15,6 +15,7 @@ from cf_guidance.policy.lexicon.docs import all_examples
 
 def shorts(markdown: str) -> list[str]:
     bundle = compile_sources(markdown if markdown.endswith("\n") else markdown + "\n")
+    assert not [d for d in bundle["diagnostics"] if "could not read" in d["message"]], bundle["diagnostics"]
     return list(dict.fromkeys(short(check) for check in bundle["checks"]))
 
 
@@ -52,3 +53,12 @@ def test_examples_cover_must_and_must_not() -> None:
 
 def checks_of(markdown: str) -> list[dict[str, Any]]:
     return list(compile_sources(markdown)["checks"])
+
+
+def test_docs_tables_are_current() -> None:
+    from cf_guidance.policy.lexicon.docs import embedded, markdown
+    from tests.conftest import REPO
+
+    document = (REPO / "docs" / "policy-grammar.md").read_text(encoding="utf-8")
+    assert embedded(document) == markdown(), (
+        "regenerate with: python -m cf_guidance.policy.lexicon.docs docs/policy-grammar.md")

@@ -17,8 +17,9 @@ def test_lists_rules_checks_settings_and_diagnostics() -> None:
     text = render_bundle_text(bundle)
     assert "3 rules: 2 enforced, 1 advisory; 3 in the constitution" in text
     assert "[R1] Never run `git push --force`\n    enforced, high, constitution · CLAUDE.md:2 · Safety\n" in text
-    assert "    → deny command git push --force\n" in text
-    assert "    → deny git commit unless make test ran first\n" in text
+    assert "    → deny command git push --force  (CLAUDE.md:2)\n" in text
+    assert "    → deny sequence make test -> git commit  (CLAUDE.md:3)\n" in text
+    assert "[S-" in text and "Keep it simple\n" in text and "    advisory: " in text
     assert "  tools allow: Read\n" in text
     assert "  CLAUDE.md:7: error: invalid guidance rule: unknown verb 'bogus'" in text
 
@@ -49,3 +50,13 @@ def test_lists_every_source_found_and_why_it_was_not_compiled(project: Path) -> 
     ) in text
     assert "    enforced, high · src/gen/CLAUDE.md:1 · applies to src/gen/\n" in text
     assert "  CLAUDE.md:4: warning: import of gone.md: no such file; nothing was read\n" in text
+
+
+def test_uncertain_checks_are_listed_for_review_with_their_line() -> None:
+    # "these tools" is resolved through the sentence before: inferred, so it is listed (and asks)
+    bundle = compile_sources("# T\n\nIf a tool (pip, spin) is missing, stop. Never install these tools.\n"
+                             "- Never read `.env`\n")
+    text = render_bundle_text(bundle)
+    review = text.split("Review (", 1)[1]
+    assert "CLAUDE.md:3: " in review and "pip install spin" in review and "confidence 0.85" in review
+    assert "CLAUDE.md:4" not in review  # a backticked path after "read": nothing to review

@@ -1,8 +1,8 @@
 """The lexicon as documentation: every table with its entries and examples, as markdown.
 
 docs/policy-grammar.md holds this text between the `lexicon:begin` and `lexicon:end` markers;
-tests/policy/test_lexicon_docs.py checks it is current (regenerate with
-`cf-guidance compile --grammar-tables`).
+tests/policy/test_lexicon.py checks it is current (`cf-guidance rules --lexicon` prints it;
+`python -m cf_guidance.policy.lexicon.docs docs/policy-grammar.md` rewrites the marked part).
 """
 
 from __future__ import annotations
@@ -101,3 +101,38 @@ def markdown() -> str:
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.", "",
               "<!-- lexicon:end -->", ""]
     return "\n".join(lines)
+
+
+BEGIN = "<!-- lexicon:begin"
+END = "<!-- lexicon:end -->"
+
+
+def embedded(document: str) -> str:
+    """The generated part of a document (from the begin marker through the end marker's line)."""
+    start = document.find(BEGIN)
+    end = document.find(END)
+    if start == -1 or end == -1:
+        return ""
+    return document[start : end + len(END)] + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """Rewrite the generated part of the document named in `argv` (docs/policy-grammar.md)."""
+    if len(argv) != 1:
+        print("usage: python -m cf_guidance.policy.lexicon.docs docs/policy-grammar.md")
+        return 2
+    with open(argv[0], encoding="utf-8") as handle:
+        document = handle.read()
+    old = embedded(document)
+    if not old:
+        print(f"{argv[0]}: no {BEGIN} ... {END} markers; add them where the tables belong")
+        return 1
+    with open(argv[0], "w", encoding="utf-8") as handle:
+        handle.write(document.replace(old, markdown()))
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))
