@@ -43,6 +43,9 @@ _PREPOSITIONS = {"in": "dir", "under": "dir", "inside": "dir", "within": "dir", 
 _FILE_NOUNS = frozenset("file files directory directories folder folders dir dirs path paths tree trees mirror mirrors "
                         "copy copies contents content anything everything subdirectories subdirectory subfolders "
                         "module modules".split())
+_OTHER_PREPOSITIONS = frozenset("outside beyond across behind through throughout toward towards upon between among around "
+                                "past near except besides despite per versus vs anywhere everywhere here there again "
+                                "unnecessarily first".split())
 _COMMAND_NOUNS = frozenset("command commands script scripts cli tool invocation invocations call calls target targets "
                            "subcommand subcommands flag flags option options".split())
 _IN_CODE_NOUNS = frozenset("test tests spec specs code codebase source production component components module modules "
@@ -403,8 +406,8 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                     and match(tokens, k + 1, "actions", end) is None:
                 if nxt.low in _FILE_NOUNS:
                     obj.after_file_noun = True
-                elif nxt.low in _COMMAND_NOUNS:
-                    pass  # "`npm run` commands", "the `make deploy` target": the span is the command
+                elif nxt.low in _COMMAND_NOUNS or nxt.low in _OTHER_PREPOSITIONS or nxt.low.endswith("ly"):
+                    pass  # "`npm run` commands", "`x` outside the venv", "`x` locally": the span is the object
                 else:
                     # "`console.log` statements", "`service` objects": the span names a kind of thing
                     obj.role, obj.head = "attr", nxt.low
@@ -647,6 +650,7 @@ def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
             return k + 1, "push"
         if code[:3] == ["gh", "pr", "create"]:
             return k + 1, "pr"
+        return k + 1, "`" + tokens[k].text  # "before `alembic revision`": that command
     return best
 
 

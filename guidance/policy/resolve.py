@@ -855,6 +855,8 @@ def _sequence(frame: Frame, place: Place) -> list[Spec]:
     ordering = frame.ordering
     assert ordering is not None
     then = _THEN.get(ordering.then)
+    if then is None and ordering.then.startswith("`"):
+        then = grammar.command_pattern(ordering.then[1:], lenient=True)
     if then is None:
         return []
     verdict = "warn" if ordering.soft or frame.condition else "deny"
