@@ -86,7 +86,7 @@ def test_scripted_session_is_guarded(guarded: Sandbox) -> None:
     # What the model was told: a hook error naming our rule and saying why.
     expected = {
         0: ("Bash", "DST001", "outside the project"),  # destructive gate
-        2: ("Bash", None, "Never run `make deploy`. (CLAUDE.md:5)"),  # compiled from prose
+        2: ("Bash", None, "Not allowed: `make deploy`. (CLAUDE.md:5)"),  # compiled from prose: the reason, not the bullet
         3: ("Write", "PTH001", "guard's own file"),  # self-protection
         4: ("Read", "SEC001", "secret file"),  # secrets gate
     }
@@ -133,7 +133,7 @@ def test_deny_ask_and_warn_follow_the_protocol(guarded: Sandbox) -> None:
     assert answers[0]["permissionDecision"] == "deny"
     assert _rule_code(answers[0]["permissionDecisionReason"]) == "DST001"
     assert answers[1]["permissionDecision"] == "ask"
-    assert "Ask before running `git log`. (CLAUDE.md:13)" in run.told(1).content
+    assert "Only with the user's approval: `git log`. (CLAUDE.md:13)" in run.told(1).content
     assert run.denied() == {"toolu_0_0", "toolu_1_0"}
     assert (guarded.victim / "precious.txt").exists()
 
@@ -146,7 +146,7 @@ def test_deny_ask_and_warn_follow_the_protocol(guarded: Sandbox) -> None:
     assert after_status
     context = [t for t in after_status[0].texts if t.startswith("PreToolUse:Bash hook additional")]
     assert len(context) == 1
-    assert "Avoid `git status`. (CLAUDE.md:9)" in context[0]
+    assert "Discouraged: `git status`. (CLAUDE.md:9)" in context[0]
     assert _rule_code(context[0])
 
 

@@ -56,9 +56,9 @@ def test_imported_and_subdirectory_rules_are_enforced(layered: Sandbox) -> None:
     assert run.denied() == {"toolu_0_0", "toolu_1_0", "toolu_2_0"}
 
     told = {turn: run.told(turn) for turn in range(5)}
-    assert told[0].is_error and "Never run `make deploy`. (docs/agent-rules.md:3)" in told[0].content, told[0]
-    assert told[1].is_error and "Never edit `*.pb.go`. (src/gen/CLAUDE.md:3)" in told[1].content, told[1]
-    assert told[2].is_error and "Never run `make regen`. (src/gen/CLAUDE.md:4)" in told[2].content, told[2]
+    assert told[0].is_error and "Not allowed: `make deploy`. (docs/agent-rules.md:3)" in told[0].content, told[0]
+    assert told[1].is_error and "Not allowed: editing `*.pb.go`. (src/gen/CLAUDE.md:3)" in told[1].content, told[1]
+    assert told[2].is_error and "Not allowed: `make regen`. (src/gen/CLAUDE.md:4)" in told[2].content, told[2]
     assert not told[3].is_error and not told[4].is_error, (told[3], told[4])
 
     assert not (project / "deployed").exists()

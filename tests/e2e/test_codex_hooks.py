@@ -40,7 +40,7 @@ def test_codex_session_is_guarded(sandbox: Sandbox, codex_bin: Path) -> None:
     blocked = "Command blocked by PreToolUse hook: "
     assert run.told(0).content.startswith(blocked + "[DST001] ")
     assert run.told(1).content.startswith(blocked + "[")
-    assert "Never run `make deploy`. (CLAUDE.md:5)" in run.told(1).content
+    assert "Not allowed: `make deploy`. (CLAUDE.md:5)" in run.told(1).content
     assert "blocked" not in run.told(2).content
 
     assert (sandbox.victim / "precious.txt").read_text() == "keep me\n"

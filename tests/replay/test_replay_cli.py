@@ -44,7 +44,7 @@ def test_the_projects_own_logs_are_found_and_summarised(history: History, monkey
     assert out.startswith(f"replayed {total} tool calls from {2 + codex} sessions (12 claude"), out
     assert f"at the time: {11 + 3 * codex} succeeded, {1 + codex} failed, {1 + codex} denied, 0 no result (denied by: hook {1 + codex})" in out
     assert "logs written by: claude 2.1.328 (2 sessions)" in out
-    rule = next(line.split()[0] for line in out.splitlines() if line.endswith("Never run `make deploy`. (CLAUDE.md:5)"))
+    rule = next(line.split()[0] for line in out.splitlines() if line.endswith("Not allowed: `make deploy`. (CLAUDE.md:5)"))
     assert f"  {rule}  {1 + codex} deny  " in out
     assert f"{history.claude_sessions[0]}:" in out and "  make deploy  (denied)" in out
     assert "changes" not in out
