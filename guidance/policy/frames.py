@@ -480,10 +480,6 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                 k += 1
             k += 1
             continue
-        if low == "such" and k + 1 < end and tokens[k + 1].low == "as":
-            role = "like"
-            k += 2
-            continue
         if low in _FILE_NOUNS:
             file_noun = True
             head = ""

@@ -589,16 +589,21 @@ def _exemptions(pattern: list[str], place: Place) -> list[list[str]]:
     return out
 
 
-def _category_spec(category: str, verdict: str, line: int, frame: Frame, obj: Obj | None) -> Spec:
-    patterns = [list(p) for p in category_patterns(category)]
-    spec = Spec("command", verdict, line, pattern=patterns[0], also=[], category=category,
-                confidence=0.9 if obj is None or not obj.meaning.get("antecedent") else 0.8,
-                what=f"{_category_what(category)}")
+def _patterns_spec(patterns: list[list[str]], verdict: str, line: int, what: str, confidence: float, category: str = "") -> Spec:
+    """One command check standing for several commands (and their equivalents)."""
+    spec = Spec("command", verdict, line, pattern=patterns[0], also=[], category=category, confidence=confidence, what=what)
     for pattern in patterns:
         for variant in expand(pattern):
             if variant != spec.pattern and variant not in spec.also:
                 spec.also.append(variant)
     spec.values = sorted({v for p in patterns for v in option_values(p)})
+    return spec
+
+
+def _category_spec(category: str, verdict: str, line: int, frame: Frame, obj: Obj | None) -> Spec:
+    patterns = [list(p) for p in category_patterns(category)]
+    spec = _patterns_spec(patterns, verdict, line, _category_what(category),
+                          0.9 if obj is None or not obj.meaning.get("antecedent") else 0.8, category)
     spec.why.append(f"'{obj.text if obj else category}' is the {category} category ({len(patterns)} command forms)")
     return spec
 
@@ -618,13 +623,7 @@ def _program_purpose(program: str, frame: Frame, verdict: str, line: int) -> Spe
     if not patterns:
         frame.notes.append(f"no {frame.purpose} command of `{program}` is known")
         return None
-    spec = Spec("command", verdict, line, pattern=patterns[0], also=[], confidence=0.9,
-                what=f"`{program}` for {_category_what(frame.purpose)}")
-    for pattern in patterns:
-        for variant in expand(pattern):
-            if variant != spec.pattern and variant not in spec.also:
-                spec.also.append(variant)
-    spec.values = option_values(patterns[0])
+    spec = _patterns_spec(patterns, verdict, line, f"`{program}` for {_category_what(frame.purpose)}", 0.9)
     spec.why.append(f"the {frame.purpose} commands of `{program}`")
     return spec
 
@@ -708,13 +707,8 @@ def _implied_writes(glob: str, verdict: str, line: int, confidence: float) -> li
         if glob_match(glob, name):
             patterns = [grammar.placeholder_words(_split(c)) for c in commands]
             # an inference about tools, not what the text names: it asks at most
-            spec = Spec("command", verdict, line, pattern=patterns[0], category=f"writes {name}",
-                        confidence=min(confidence, 0.75), what=f"commands that change `{name}`")
-            for pattern in patterns:
-                for variant in expand(pattern):
-                    if variant != spec.pattern and variant not in spec.also:
-                        spec.also.append(variant)
-            spec.values = sorted({v for p in patterns for v in option_values(p)})
+            spec = _patterns_spec(patterns, verdict, line, f"commands that change `{name}`", min(confidence, 0.75),
+                                  f"writes {name}")
             spec.why.append(f"{', '.join(commands[:3])}, ... write {name}")
             specs.append(spec)
     return specs
