@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from cf_guidance.errors import EventError
+from cf_guidance.errors import EventError, PolicyError
 from cf_guidance.gates._base import LEVELS
 from cf_guidance.limits import MAX_EVENT_BYTES
 
@@ -76,9 +76,7 @@ def explain_line(target: str, where: str) -> list[str]:
     name, _, number = where.rpartition(":")
     if not number.isdigit() or int(number) < 1:
         raise PolicyError(f"--explain {where}: expected LINE or FILE:LINE with a line number from 1, e.g. CLAUDE.md:12")
-    if not os.path.isdir(target):
-        raise PolicyError(f"{target}: not a directory; pass --target with the project directory")
-    c = compilation_of(os.path.abspath(target))
+    c = compilation_of(target)
     line = int(number)
     if name:
         if name not in c.units and not any(s.name == name and s.text is not None for s in c.sources):

@@ -101,8 +101,9 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
                 then, soft = "commit", True  # "After every code change": before the next commit
             headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft))
             continue
-        if block.kind not in _RULE_KINDS or block.kind == "html" and not block.inline.masked:
-            continue
+        if block.kind not in _RULE_KINDS or block.kind == "html" and not (
+                _generated_notice(block.inline.masked) or "generated file" in block.inline.masked.lower()):
+            continue  # an HTML comment speaks to the file's editors, unless it marks the file generated
         unit = Unit(block, index)
         try:
             _read_block(source, blocks, index, unit, headings, inventory, first_text, tokens)

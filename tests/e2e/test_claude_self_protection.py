@@ -69,7 +69,7 @@ def test_the_agent_cannot_switch_the_guard_off(wired: Sandbox) -> None:
     write = run.told(len(attacks))
     assert write.is_error and "[PTH007]" in write.content, write
     # And afterwards the guard is still there: the CLAUDE.md ban and the recursive delete.
-    assert "Never run `make deploy`" in run.told(len(attacks) + 1).content
+    assert "Not allowed: `make deploy`" in run.told(len(attacks) + 1).content
     assert "[DST001]" in run.told(len(attacks) + 2).content
     assert run.denied() == {f"toolu_{turn}_0" for turn in range(len(attacks) + 3)}
 

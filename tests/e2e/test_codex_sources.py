@@ -38,9 +38,9 @@ def test_agents_md_rules_are_enforced_on_codex(sandbox: Sandbox, codex_bin: Path
     ])
     assert run.exit_code == 0, run.stderr[-2000:]
     blocked = "Command blocked by PreToolUse hook: "
-    assert run.told(0).content.startswith(blocked) and "Never run `make deploy`. (AGENTS.md:3)" in run.told(0).content
+    assert run.told(0).content.startswith(blocked) and "Not allowed: `make deploy`. (AGENTS.md:3)" in run.told(0).content
     assert run.told(1).content.startswith(blocked)
-    assert "Never run `make migrate`. (services/api/AGENTS.md:3)" in run.told(1).content
+    assert "Not allowed: `make migrate`. (services/api/AGENTS.md:3)" in run.told(1).content
     assert "blocked" not in run.told(2).content
     assert not (project / "deployed").exists()
     assert not (project / "services/api/migrated").exists()

@@ -34,7 +34,7 @@ def wired(sandbox: Sandbox) -> Sandbox:
 def test_the_portable_wiring_blocks_with_the_tool_on_path(wired: Sandbox) -> None:
     run = wired.run([bash("make deploy"), bash("touch ok"), {"text": "done"}])
     assert run.claude.exit_code == 0, run.claude.stderr
-    assert "Never run `make deploy`. (CLAUDE.md:5)" in run.told(0).content
+    assert "Not allowed: `make deploy`. (CLAUDE.md:5)" in run.told(0).content
     assert not (wired.project / "deployed").exists() and (wired.project / "ok").exists()
 
 

@@ -164,7 +164,7 @@ class Scratch:
             verdict, reason = self.ask_hook("Bash", {"command": "rm -rf ~/"}, hookd=hookd)
             assert verdict == "deny" and "[CAT001]" in reason, (hookd, verdict, reason)
             verdict, reason = self.ask_hook("Bash", {"command": "make deploy"}, hookd=hookd)
-            assert verdict == "deny" and "Never run `make deploy`" in reason, (hookd, verdict, reason)
+            assert verdict == "deny" and "Not allowed: `make deploy`" in reason, (hookd, verdict, reason)
 
     def run(self, command: str) -> None:
         subprocess.run(["bash", "-c", command], cwd=self.repo, capture_output=True, timeout=60, env=self.env())

@@ -10,6 +10,7 @@ actions flagged (ask or deny). The labels are not part of the repository: a fres
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,9 +31,11 @@ def test_gold_labels_meet_the_thresholds(tmp_path: Path) -> None:
     cf = Path(sys.executable).parent / "cf-guidance"
     assert cf.is_file(), f"{cf}: install the package into this interpreter's environment (pip install -e .)"
     report = tmp_path / "gold.json"
+    # the hooks init wires run `cf-guidance-hook` from PATH: this environment's, as an installed user's
+    env = dict(os.environ, PATH=f"{cf.parent}{os.pathsep}{os.environ.get('PATH', '')}")
     result = subprocess.run(
         [sys.executable, str(scorer), str(GOLD / "labels"), "--cf", str(cf), "--json", str(report), "--verbose"],
-        capture_output=True, text=True, timeout=1800,
+        capture_output=True, text=True, timeout=1800, env=env,
     )
     assert report.is_file(), f"score.py wrote no report (exit {result.returncode}): {result.stderr[-2000:]}"
     data = json.loads(report.read_text(encoding="utf-8"))
