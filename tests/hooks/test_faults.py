@@ -437,3 +437,35 @@ def test_kill_9_of_the_warm_server_and_the_worker_under_load_loses_and_doubles_n
     assert report["hookd_kills"] > 0 and report["events"] == 90
     assert (report["lost"], report["doubled"], report["unexpected"]) == (0, 0, 0), report
     assert report["ledger_verifies"]
+
+
+# -- secrets ---------------------------------------------------------------------------------------
+
+#: The credential forms of issue 12 (each secret value marked SECRETn), as commands and tool output.
+CREDENTIAL_COMMANDS = [
+    "mysql -u root -pSECRET01x app", "export DB_PASS=SECRET02x", "curl -u bob:SECRET03x https://api.example.com",
+    "curl -H 'Authorization: Basic SECRET04xOnB3ZA==' https://x", "echo sk_live_SECRET05xabcdefghij",
+    "echo npm_SECRET06xabcdefghijklmnopqrstuvwxyz01", "aws configure set aws_secret_access_key SECRET07xwJalrXUtnFEMIK7MDENGbPx",
+    "sshpass -p SECRET08x ssh deploy@host", "htpasswd -b .htpasswd admin SECRET09x", "PGPASSWORD=SECRET10x psql -h db",
+    "git clone https://SECRET11xabcdefghijklmnopqrst@github.com/o/r.git", "cat config.json", "cat token.json",
+]
+CREDENTIAL_OUTPUTS = {"cat config.json": '{"user": "bob", "password": "SECRET12x"}', "cat token.json": '{"token": "SECRET13x"}'}
+
+
+def test_no_credential_form_reaches_the_disk_in_clear(hook: HookRunner) -> None:
+    """Before: 9 of 13 credential forms reached ledger.jsonl or sessions/*.json unredacted, and the
+    spool held raw inputs until drained."""
+    from cf_guidance.jobs import worker
+
+    for i, command in enumerate(CREDENTIAL_COMMANDS):
+        hook("pre-bash", bash(command, tool_use_id=f"toolu_{i}"))
+        hook("post-bash", {**bash(command, tool_use_id=f"toolu_{i}"), "hook_event_name": "PostToolUse",
+                           "tool_response": {"stdout": CREDENTIAL_OUTPUTS.get(command, "ok"), "stderr": ""}})
+    state = Path(hook.state_dir)
+    spooled = b"".join(path.read_bytes() for path in (state / "spool").glob("*.json"))
+    worker.drain(hook.state_dir)
+    stored = (state / "ledger" / "ledger.jsonl").read_bytes() + b"".join(p.read_bytes() for p in (state / "sessions").glob("*.json"))
+    for n in range(1, 14):
+        secret = b"SECRET%02dx" % n
+        assert secret not in spooled and secret not in stored, secret
+    assert stored.count(b"[REDACTED:") >= 13 and b"event_sha256" in stored
