@@ -324,7 +324,7 @@ def test_a_stopped_server_costs_one_short_wait_then_is_replaced(repo: Path) -> N
 
 # -- project rules that cannot be applied ----------------------------------------------------------
 
-UNAPPLIED = ["oversized", "directory", "fifo", "binary"]
+UNAPPLIED = ["oversized", "directory", "fifo", "binary", "unreadable"]
 
 
 def break_claude_md(root: Path, how: str) -> None:
@@ -339,6 +339,11 @@ def break_claude_md(root: Path, how: str) -> None:
         path.mkdir()
     elif how == "fifo":
         os.mkfifo(path)
+    elif how == "unreadable":
+        if os.getuid() == 0:
+            pytest.skip("root reads every file: an unreadable CLAUDE.md cannot be made here")
+        path.write_text("- Never run `npm publish`.\n")
+        path.chmod(0)
     else:
         path.write_bytes(b"- Never run `npm publish`.\n\0\0\0")
 
