@@ -62,3 +62,4 @@ pipe 'git push --force origin main'
 pipe 'git status'
 echo
 echo "The demo repository stays at: $DEMO"
+echo "Its hooks find cf-guidance-hook on PATH: to open it with Claude Code, run \`pipx install .\` or put $VENV/bin on PATH."
