@@ -4,7 +4,11 @@ Hot path module: standard library only, no `typing` or `re` at run time.
 
 Both agents send one JSON object per hook call. Claude Code names the shell tool `Bash`;
 Codex sends its shell tool as `Bash` too, and file changes as `apply_patch` with a patch
-text. Everything downstream (gates, ledger, runner) sees only `Event`.
+text. An MCP tool (`mcp__server__tool`) whose input carries a shell command, file paths or a
+database statement gets them in the same fields as the built-in tool it mirrors (`_mcp_paths`,
+`_mcp_command_and_statement`), so the gates analyse `mcp__shell__run_command` like Bash and
+`mcp__filesystem__read_file` like Read. Everything downstream (gates, ledger, runner) sees only
+`Event`.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ class Event:
         "paths",
         "content",
         "removed",
+        "statement",
         "prompt",
         "session_id",
         "agent_id",
@@ -68,6 +73,7 @@ class Event:
         paths: list[tuple[str, str]] | None = None,
         content: str = "",
         removed: str = "",
+        statement: str = "",
         prompt: str = "",
         session_id: str = "",
         agent_id: str = "",
@@ -87,6 +93,8 @@ class Event:
         self.content = content
         #: Text the tool would remove (Edit old_string, patch deletions): for diff size.
         self.removed = removed
+        #: A database statement an MCP tool is given (SQL, a MongoDB call): for the destructive gate.
+        self.statement = statement
         self.prompt = prompt
         self.session_id = session_id
         self.agent_id = agent_id
@@ -211,6 +219,7 @@ def _fill_tool_fields(event: Event, tool: str, ti: dict[str, Any]) -> None:
         event.content = _text(ti.get("url"), "tool_input.url")
     elif tool.startswith("mcp__"):
         event.paths, event.content = _mcp_paths(tool, ti)
+        _mcp_command_and_statement(event, tool.lower(), ti)
 
 
 #: Words at the start of an MCP tool's own name (`mcp__server__read_file` -> `read`) that only look.
@@ -251,3 +260,29 @@ def _mcp_paths(tool: str, ti: dict[str, Any]) -> tuple[list[tuple[str, str]], st
     walk(ti, False, 0)
     content = ti.get("content")
     return paths, content if isinstance(content, str) and access == WRITE else ""
+
+
+#: MCP input keys that carry a shell command, and a database statement.
+_MCP_COMMAND_KEYS = ("command", "cmd", "commandLine", "command_line", "shell_command")
+_MCP_STATEMENT_KEYS = ("sql", "query", "statement")
+#: Words of an MCP server or tool name that say its `query`/`sql` input is a database statement.
+_MCP_DATABASE_WORDS = frozenset(("sql", "postgres", "postgresql", "pg", "mysql", "mariadb", "sqlite", "duckdb", "database", "db",
+                                 "supabase", "neon", "bigquery", "snowflake", "clickhouse", "mongo", "mongodb", "query", "mssql"))
+
+
+def _mcp_command_and_statement(event: Event, name: str, ti: dict[str, Any]) -> None:
+    """The shell command (`mcp__shell__run_command`) and the database statement (`mcp__postgres__query`)
+    an MCP tool's input carries, for the Bash gates and the destructive gate (name lower case)."""
+    for key in _MCP_COMMAND_KEYS:
+        command = ti.get(key)
+        if isinstance(command, list):
+            command = " ".join(str(part) for part in command)
+        if isinstance(command, str) and command:
+            event.command = command
+            break
+    if not _MCP_DATABASE_WORDS.isdisjoint(name.replace("__", "_").replace("-", "_").split("_")):
+        for key in _MCP_STATEMENT_KEYS:
+            value = ti.get(key)
+            if isinstance(value, str) and value:
+                event.statement = value
+                break

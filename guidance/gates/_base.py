@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
     from cf_guidance.decision import Trace
     from cf_guidance.event import Event
+    from cf_guidance.gates.commands.effects import Hit
     from cf_guidance.gates.commands.rm import Deletion
+    from cf_guidance.gates.commands.writes import Write
     from cf_guidance.gates.commands.summary import Summary
     from cf_guidance.paths import Resolver
     from cf_guidance.shell.model import Command, ShellAnalysis
@@ -53,8 +55,10 @@ class Rule:
 class GateContext:
     """Everything a gate may look at for one event. Gates do no I/O beyond path resolution."""
 
-    __slots__ = ("event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions", "_history",
-                 "_scopes", "_worked")
+    __slots__ = (
+        "event", "bundle", "level", "trace", "_shell", "_extras", "_paths", "_paths_at", "_summary", "_deletions", "_history", "_scopes",
+        "_worked", "_effects", "_writes",
+    )
 
     def __init__(
         self,
@@ -85,6 +89,10 @@ class GateContext:
         self._scopes: dict[str, bool] | None = None
         #: the paths the event works in (cf_guidance.gates.scope.worked_paths)
         self._worked: list[str] | None = None
+        #: what the effect model says the commands do (cf_guidance.gates.commands.effects.event_hits)
+        self._effects: tuple[ShellAnalysis, list[tuple[Command, Hit]]] | None = None
+        #: the files the event writes (cf_guidance.gates.commands.writes.writes_of)
+        self._writes: list[Write] | None = None
 
     @property
     def shell(self) -> ShellAnalysis | None:

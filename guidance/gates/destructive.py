@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY, WARN
 from cf_guidance.event import WRITE
-from cf_guidance.gates._base import PARANOID, Rule
+from cf_guidance.gates._base import PARANOID
 from cf_guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
-from cf_guidance.gates.commands import cloud, db, git
+from cf_guidance.gates.commands import db, git
+from cf_guidance.gates.commands.effects import event_hits
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
 from cf_guidance.gates.commands.processes import KILLERS, kills_everything, unpublishes
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.shell.decoding import DECODERS, decoder_of, piped_text
 from cf_guidance.shell.unwrap import parallel_reads_commands
-from cf_guidance.gates.reasons import doc, finding
+from cf_guidance.gates.reasons import finding, rule
 from cf_guidance.paths import CATASTROPHIC, HOME, OUTSIDE, PROJECT_ROOT, ROOT, SYSTEM, SYSTEM_DIRS, TEMP, TEMP_ROOT, has_glob
 
 TYPE_CHECKING = False
@@ -34,177 +35,189 @@ if TYPE_CHECKING:
 GATE = "destructive"
 
 
-def _r(code: str, name: str, verdict: str, summary: str, what: str, why: str, example: str, instead: str) -> Rule:
-    return Rule(code, name, verdict, summary, doc(what, why, example, instead))
-
 
 RULES = (
-    _r("DST001", "recursive-delete-outside-project", DENY, "Recursive delete outside the project and temp directories",
+    rule("DST001", "recursive-delete-outside-project", DENY, "Recursive delete outside the project and temp directories",
        "Denies `rm -r`/`rm -rf` (any flag spelling: `-fr`, `-R`, `--recursive`) whose target resolves outside the project "
        "directory and outside `/tmp`, `/var/tmp` and `$TMPDIR`. Paths are resolved against the event's cwd, so `../other` is outside.",
        "The agent's work is the project; deleting a neighbour's directory is not recoverable and rarely intended.",
        "rm -rf ../other-service\nrm -rf ~/Documents", "rm -rf ./build\nrm -rf /tmp/scratch"),
-    _r("DST002", "delete-unresolved-target", ASK, "Recursive delete whose target cannot be resolved before it runs",
+    rule("DST002", "delete-unresolved-target", ASK, "Recursive delete whose target cannot be resolved before it runs",
        "Asks before a recursive delete whose target holds a variable or substitution other than `$HOME`/`$PWD`/`$TMPDIR` "
        "(`rm -rf \"$DIR\"`, `rm -rf $(cat list)`), or is fed by `xargs` from a producer the guard cannot read. "
        "Paranoid level denies it.",
        "An empty or unexpected variable turns `rm -rf \"$DIR\"/` into `rm -rf /`.",
        "rm -rf \"$BUILD_DIR\"/", "rm -rf ./build"),
-    _r("DST003", "delete-whole-project-or-temp", ASK, "Recursive delete of the project root, its .git, or a whole temp directory",
+    rule("DST003", "delete-whole-project-or-temp", ASK, "Recursive delete of the project root, its .git, or a whole temp directory",
        "Asks before deleting the project directory itself (`rm -rf .` at the root, `rm -rf ./*`), its `.git` directory, or all of `/tmp`.",
        "It removes all of the user's work, or other programs' temporary files.",
        "rm -rf ./*\nrm -rf .git", "rm -rf ./dist ./build"),
-    _r("DST004", "delete-system-file", DENY, "Deleting a file in a system directory or the home directory itself",
+    rule("DST004", "delete-system-file", DENY, "Deleting a file in a system directory or the home directory itself",
        "Denies non-recursive deletes (`rm`, `unlink`, `shred`) of `/`, the home directory, a parent of the project "
        "or files directly in a system directory (`/etc/passwd`, `/usr/bin/python3`).",
        "System files are not the agent's to remove; the machine may stop booting or logging in.",
        "sudo rm /etc/passwd", "rm ./tmp.txt"),
-    _r("DST005", "delete-outside-project", ASK, "Deleting a file outside the project and temp directories",
+    rule("DST005", "delete-outside-project", ASK, "Deleting a file outside the project and temp directories",
        "Asks before a non-recursive delete of a file outside the project and temp directories.",
        "Files outside the project belong to the user or other projects.", "rm ~/notes.txt", "rm ./notes.txt"),
-    _r("DST006", "find-delete-outside-project", DENY, "find -delete / -exec rm outside the project",
+    rule("DST006", "find-delete-outside-project", DENY, "find -delete / -exec rm outside the project",
        "Denies `find PATH ... -delete` and `find PATH ... -exec rm` (also via `xargs rm`) when PATH is outside the "
        "project and temp directories (selective finds on `/` or `~` included).",
        "find deletes everything it matches, often far more than intended; nothing is kept.",
        "find ~ -name '*.log' -delete\nfind / -name node_modules -exec rm -rf {} +", "find . -name '*.pyc' -delete"),
-    _r("DST010", "git-reset-hard", DENY, "git reset --hard",
+    rule("DST010", "git-reset-hard", DENY, "git reset --hard",
        "Denies `git reset --hard` (wherever the git global options put it).",
        "It throws away every uncommitted change in the working tree; they are not in the reflog.",
        "git reset --hard HEAD~1", "git stash && git reset --keep HEAD~1"),
-    _r("DST011", "git-clean-force", DENY, "git clean -f",
+    rule("DST011", "git-clean-force", DENY, "git clean -f",
        "Denies `git clean` with `-f` unless it is a dry run (`-n`) or interactive (`-i`).",
        "Untracked files were never committed: once cleaned they are gone.", "git clean -fdx", "git clean -n"),
-    _r("DST012", "git-force-push", DENY, "git push --force / -f / +refspec / --mirror",
-       "Denies force pushes: `--force`, `-f` in any cluster, `+branch` refspecs and `--mirror`. `--force-with-lease` and "
+    rule("DST012", "git-force-push", DENY, "git push --force / -f / +refspec / --mirror",
+       "Denies force pushes: `--force`, `-f` in any cluster, `+branch` refspecs and `--mirror`, and a forced ref update "
+       "through the API (`gh api -X PATCH .../git/refs/... -F force=true`). `--force-with-lease` and "
        "`--force-if-includes` are allowed: they refuse to overwrite commits you have not seen.",
        "It overwrites the remote branch; commits others pushed are lost for everyone.",
        "git push --force origin main\ngit push origin +main", "git push --force-with-lease origin feature"),
-    _r("DST013", "git-branch-force-delete", ASK, "git branch -D",
+    rule("DST013", "git-branch-force-delete", ASK, "git branch -D",
        "Asks before `git branch -D` / `--delete --force`.", "The branch's unmerged commits survive only in the reflog.",
        "git branch -D feature", "git branch -d feature"),
-    _r("DST014", "git-history-rewrite", DENY, "git filter-branch / filter-repo",
+    rule("DST014", "git-history-rewrite", DENY, "git filter-branch / filter-repo",
        "Denies whole-history rewrites.", "Every commit id changes; every clone and open pull request breaks.",
        "git filter-branch --tree-filter 'rm secrets' HEAD", "# ask the user to coordinate a history rewrite"),
-    _r("DST015", "git-drop-reflog", DENY, "git reflog expire / gc --prune=now",
+    rule("DST015", "git-drop-reflog", DENY, "git reflog expire / gc --prune=now",
        "Denies expiring the reflog and pruning unreachable objects immediately.",
        "The reflog is how lost commits are recovered; this removes the safety net.",
        "git reflog expire --expire=now --all && git gc --prune=now", "git gc"),
-    _r("DST016", "git-rebase", WARN, "git rebase",
+    rule("DST016", "git-rebase", WARN, "git rebase",
        "Warns on `git rebase` (not on `--continue`/`--abort`/`--skip`).",
        "Rebasing commits that were already pushed forces a force-push and breaks other clones.",
        "git rebase main", "git merge main"),
-    _r("DST017", "git-drop-stash", ASK, "git stash drop/clear, git update-ref -d",
+    rule("DST017", "git-drop-stash", ASK, "git stash drop/clear, git update-ref -d",
        "Asks before dropping stashes or deleting refs.", "Stashed work is not on any branch.", "git stash clear", "git stash list"),
-    _r("DST018", "git-delete-remote-ref", ASK, "git push --delete / :branch / --prune",
-       "Asks before deleting branches or tags on a remote.", "Others may still need the branch; the remote keeps no copy.",
+    rule("DST018", "git-delete-remote-ref", ASK, "git push --delete / :branch / --prune",
+       "Asks before deleting branches or tags on a remote (`git push --delete`, `:branch`, `--prune`, `gh api -X DELETE "
+       ".../git/refs/...`); denies deleting the default branch through the API (main, master, trunk, develop, production, "
+       "release*).", "Others may still need the branch; the remote keeps no copy.",
        "git push origin --delete feature\ngit push origin :feature", "git push origin feature"),
-    _r("DST019", "git-discard-all-changes", DENY, "git checkout -- . / git restore . / git checkout -f / git switch --discard-changes",
+    rule("DST019", "git-discard-all-changes", DENY, "git checkout -- . / git restore . / git checkout -f / git switch --discard-changes",
        "Denies discarding every uncommitted change in the working tree: `git checkout -- .`, `git restore .`, "
        "`git checkout -f`, `git switch --discard-changes` / `-f`, `git read-tree -u --reset`.", "Uncommitted changes are in no commit and no reflog.",
        "git checkout -- .\ngit restore .", "git stash"),
-    _r("DST020", "git-discard-file-changes", ASK, "git checkout -- FILE / git restore FILE",
+    rule("DST020", "git-discard-file-changes", ASK, "git checkout -- FILE / git restore FILE",
        "Asks before discarding uncommitted changes to specific files.", "Those changes are lost for good.",
        "git checkout -- src/app.py", "git diff src/app.py"),
-    _r("DST021", "git-move-shared-branch", ASK, "Moving or overwriting main or another shared branch locally",
+    rule("DST021", "git-move-shared-branch", ASK, "Moving or overwriting main or another shared branch locally",
        "Asks before pointing a branch others build on (`main`, `master`, `trunk`, `develop`, `production`, `staging`, "
        "`stable`, `release/*`, ...) at another commit or replacing it: `git branch -f main X`, `git branch -M wip main`, "
        "`git checkout -B main X`, `git switch -C main X`, `git update-ref refs/heads/main X` (also `HEAD` and `--stdin`). "
        "Feature branches (`git branch -f feature/x`) and renaming the current branch (`git branch -M main`) are not asked.",
        "The branch's commits survive only in the reflog, and the next push of it is a force push or a surprise for everyone.",
        "git branch -f main HEAD~10\ngit branch -M wip main", "git switch -c fix/retry && git branch -f feature/x origin/feature/x"),
-    _r("DST030", "sql-drop", DENY, "DROP DATABASE/TABLE/SCHEMA, TRUNCATE, dropdb",
+    rule("DST030", "sql-drop", DENY, "DROP DATABASE/TABLE/SCHEMA, TRUNCATE, dropdb",
        "Denies destructive SQL passed to a database client (`psql -c`, `mysql -e`, `sqlite3 db SQL`, piped in with "
-       "`echo ... | psql`, or in a heredoc), `dropdb`, and MongoDB `dropDatabase()`.",
+       "`echo ... | psql`, or in a heredoc) or to an MCP database tool (`mcp__postgres__query`), `dropdb`, `dropuser`, "
+       "`mysqladmin drop`, and MongoDB `dropDatabase()` / `collection.drop()`.",
        "Dropped tables are gone unless a backup exists; migrations are the reversible way.",
        "psql -c 'DROP TABLE users'\nmysql -e 'TRUNCATE orders'", "# write a migration with a down step"),
-    _r("DST031", "sql-delete-without-where", ASK, "DELETE FROM without WHERE",
-       "Asks before a `DELETE FROM table` with no `WHERE` clause.", "It deletes every row.",
+    rule("DST031", "sql-delete-without-where", ASK, "DELETE FROM without WHERE",
+       "Asks before a `DELETE FROM table` with no `WHERE` clause, and MongoDB `deleteMany({})` / `remove({})`.", "It deletes every row.",
        "psql -c 'DELETE FROM users'", "psql -c 'DELETE FROM users WHERE id = 42'"),
-    _r("DST032", "cache-flush", DENY, "redis-cli FLUSHALL / FLUSHDB",
-       "Denies flushing a Redis (or Valkey, KeyDB) database.", "Every key goes, including sessions and queues.",
+    rule("DST032", "cache-flush", DENY, "redis-cli FLUSHALL / FLUSHDB, or DEL of every key",
+       "Denies flushing a Redis (or Valkey, KeyDB) database, and deleting every key a scan lists "
+       "(`redis-cli --scan | xargs redis-cli DEL`, `KEYS '*'`). A scan with a narrower `--pattern` is a remote delete "
+       "(EFF001) on another host and allowed on this machine.", "Every key goes, including sessions and queues.",
        "redis-cli FLUSHALL", "redis-cli DEL cache:key"),
-    _r("DST040", "cluster-wide-delete", DENY, "kubectl delete namespace / all / --all",
+    rule("DST040", "cluster-wide-delete", DENY, "kubectl delete namespace / all / --all",
        "Denies `kubectl delete` of namespaces, `all`, `--all`, persistent volumes, CRDs or nodes.",
        "It removes every workload and, with volumes, their data.", "kubectl delete namespace prod\nkubectl delete pods --all",
        "kubectl delete pod web-7d9f"),
-    _r("DST041", "cluster-delete", ASK, "kubectl delete / helm uninstall",
-       "Asks before deleting named cluster resources or helm releases.", "Running services go down.",
+    rule("DST041", "cluster-delete", ASK, "kubectl delete / helm uninstall",
+       "Asks before deleting named cluster resources or helm releases; denies it when the context, namespace or name looks "
+       "production or shared (`--context prod-eu`, `-n kube-system`), and allows it on a cluster on this machine (a kind, "
+       "k3d, minikube or Docker Desktop context).", "Running services go down.",
        "helm uninstall web", "helm rollback web 3"),
-    _r("DST042", "infra-destroy", DENY, "terraform/pulumi/cdk destroy",
-       "Denies `terraform destroy`, `terraform apply -destroy`, `pulumi destroy`, `cdk destroy` and OpenTofu/Terragrunt equivalents.",
+    rule("DST042", "infra-destroy", DENY, "terraform/pulumi/cdk destroy",
+       "Denies `terraform destroy`, `terraform apply -destroy`, `pulumi destroy`, `cdk destroy` and OpenTofu/Terragrunt "
+       "equivalents, `terragrunt run-all destroy` included.",
        "It deletes the managed infrastructure, data stores included.", "terraform destroy -auto-approve", "terraform plan -destroy"),
-    _r("DST043", "cloud-storage-wipe", DENY, "aws s3 rm --recursive / s3 rb --force / gsutil rm -r",
-       "Denies recursive deletes of object storage and forced bucket removal.", "Objects without versioning cannot be restored.",
+    rule("DST043", "cloud-storage-wipe", DENY, "aws s3 rm --recursive / s3 rb --force / gsutil rm -r",
+       "Denies recursive deletes of object storage and forced bucket removal (`aws s3 rm --recursive`, `aws s3 rb --force`, "
+       "`gsutil rm -r`, `gcloud storage rm -r`, `az storage blob delete-batch`), and a sync with `--delete` from a source that "
+       "names itself empty (`aws s3 sync ./empty s3://b --delete`).", "Objects without versioning cannot be restored.",
        "aws s3 rm s3://bucket --recursive", "aws s3 rm s3://bucket/one-object.txt"),
-    _r("DST044", "cloud-resource-delete", ASK, "aws delete-*/terminate-*, gcloud ... delete, az ... delete",
-       "Asks before deleting cloud resources through the AWS, Google Cloud or Azure CLIs, or `terraform state rm`.",
+    rule("DST044", "cloud-resource-delete", ASK, "aws delete-*/terminate-*, gcloud ... delete, az ... delete",
+       "Asks before deleting cloud resources through the AWS, Google Cloud or Azure CLIs or eksctl, `terraform state rm` and "
+       "`pulumi stack rm`; denies it when the profile, project, resource group or name looks production or shared, and for "
+       "a database deleted without a final snapshot.",
        "Instances, databases and queues may hold data and serve users.", "aws ec2 terminate-instances --instance-ids i-1",
        "aws ec2 describe-instances"),
-    _r("DST045", "cloud-project-delete", DENY, "gcloud projects delete / az group delete",
-       "Denies deleting a whole cloud project or resource group.", "Everything inside goes at once.",
+    rule("DST045", "cloud-project-delete", DENY, "gcloud projects delete / az group delete / deleting a whole cluster",
+       "Denies deleting a whole cloud project, resource group or Kubernetes cluster (`eksctl delete cluster`, `aws eks "
+       "delete-cluster`, `gcloud container clusters delete`, `az aks delete`).", "Everything inside goes at once.",
        "az group delete -n prod --yes", "# ask the user"),
-    _r("DST046", "container-volume-delete", DENY, "docker volume rm/prune, system prune --volumes",
-       "Denies deleting container volumes.", "Volumes hold database files and uploads; they are not rebuilt from images.",
+    rule("DST046", "container-volume-delete", DENY, "docker volume rm/prune, system prune --volumes",
+       "Denies deleting container volumes (`docker volume rm/prune`, `system prune --volumes`). `docker compose down -v` "
+       "(the project's own volumes) is left to the project's policy.",
+       "Volumes hold database files and uploads; they are not rebuilt from images.",
        "docker volume prune -f", "docker volume ls"),
-    _r("DST047", "container-prune-all", ASK, "docker system prune -a / docker rm -f $(docker ps -aq)",
+    rule("DST047", "container-prune-all", ASK, "docker system prune -a / docker rm -f $(docker ps -aq)",
        "Asks before pruning every unused image, container and network, and before removing every container or image the "
        "daemon lists (`docker rm -f $(docker ps -aq)`, `docker rmi $(docker images -q)`, also podman).",
        "Images and containers of other projects go too.",
        "docker system prune -a\ndocker rm -f $(docker ps -aq)", "docker image prune\ndocker rm -f web-dev"),
-    _r("DST065", "kill-every-process", DENY, "kill -9 -1 and other ways to kill every process of the user",
+    rule("DST065", "kill-every-process", DENY, "kill -9 -1 and other ways to kill every process of the user",
        "Denies signalling every process the user may signal: `kill` with the process id `-1` (`kill -9 -1`, "
        "`kill -s KILL -1`, `kill -- -1`), `killall5`, `pkill`/`killall` with only `-u USER` or a pattern that matches "
        "every name (`pkill .`).",
        "It ends the user's session, editors, databases and the agent itself; unsaved work is lost.",
        "kill -9 -1\npkill -9 -u dev", "kill 12345\npkill -f 'node server.js'"),
-    _r("DST066", "package-unpublish", DENY, "npm unpublish",
+    rule("DST066", "package-unpublish", DENY, "npm unpublish",
        "Denies removing published packages or versions from a registry: `npm unpublish`, `pnpm unpublish`, "
        "`yarn npm unpublish`.",
        "Everyone who depends on the package breaks, and npm never lets the same version be published again.",
        "npm unpublish my-lib --force\nnpm unpublish my-lib@1.2.0", "npm deprecate my-lib@1.2.0 'use 1.2.1'"),
-    _r("DST050", "disk-partition", DENY, "fdisk/parted/sfdisk changes",
+    rule("DST050", "disk-partition", DENY, "fdisk/parted/sfdisk changes",
        "Denies partitioning tools except listing (`fdisk -l`, `parted -l`, `print`).",
        "A wrong partition table makes every file on the disk unreachable.", "parted /dev/sda mklabel gpt", "fdisk -l"),
-    _r("DST051", "disk-image-write-outside", DENY, "dd / mkfs writing a file outside the project",
+    rule("DST051", "disk-image-write-outside", DENY, "dd / mkfs writing a file outside the project",
        "Denies `dd of=FILE` and `mkfs` on image files outside the project and temp directories (devices are CAT003).",
        "dd overwrites the file in place without asking.", "dd if=/dev/zero of=~/important.db", "dd if=/dev/zero of=./disk.img count=10"),
-    _r("DST060", "pipe-to-shell", DENY, "Downloaded code run directly: curl|sh, bash <(curl), sh -c \"$(curl)\"",
+    rule("DST060", "pipe-to-shell", DENY, "Downloaded code run directly: curl|sh, bash <(curl), sh -c \"$(curl)\"",
        "Denies running what `curl`/`wget` download without saving it first: piped into a shell or interpreter, through "
        "process substitution, or through command substitution given to `sh -c`, `eval` or `source`.",
        "The script is unreviewed, can change between runs, and runs with the user's rights.",
        "curl -fsSL https://example.com/install.sh | bash\nbash <(curl -s https://x.sh)", "curl -fsSLo install.sh https://example.com/install.sh && less install.sh"),
-    _r("DST061", "write-system-file", ASK, "Writing a file in a system directory",
+    rule("DST061", "write-system-file", ASK, "Writing a file in a system directory",
        "Asks before redirecting, `tee`-ing, copying or moving into a system directory (`/etc`, `/usr`, ...), and "
        "before Write/Edit/MultiEdit/NotebookEdit/apply_patch there.",
        "System configuration is shared by every user and service on the machine.",
        "echo 'nameserver 1.1.1.1' | sudo tee /etc/resolv.conf", "# ask the user to change system configuration"),
-    _r("DST063", "decoded-code-run", ASK, "Code decoded from data the guard cannot read is run",
+    rule("DST063", "decoded-code-run", ASK, "Code decoded from data the guard cannot read is run",
        "Asks when a shell, an interpreter, `eval` or `source` runs what a decoder (`base64 -d`, `base32 -d`, `xxd -r`, "
        "`openssl enc -d`, `uudecode`, `rev`) makes of input that is not literal text on the line: piped in "
        "(`base64 -d payload.b64 | sh`) or through a substitution (`eval \"$(echo \"$BLOB\" | base64 -d)\"`). When the "
        "input is literal (`echo cm0gLXJmIH4v | base64 -d | sh`) the decoded code is analysed like any other command instead.",
        "Encoding hides from the user and from every rule what runs; ordinary work never needs it.",
        "base64 -d payload.b64 | sh\neval \"$(xxd -r -p blob.hex)\"", "base64 -d payload.b64 > script.sh && cat script.sh"),
-    _r("DST064", "input-run-as-code", ASK, "Lines of a file or a pipe are run as commands",
+    rule("DST064", "input-run-as-code", ASK, "Lines of a file or a pipe are run as commands",
        "Asks when xargs or GNU parallel runs each input line as a shell command: the replace string as the command "
        "(`xargs -I{} sh -c '{}'`), `xargs sh -c` with the code appended from the input, or parallel with no command "
        "template (`parallel < jobs.txt`, `parallel :::: jobs.txt`). Input that only fills in arguments of a command "
        "written on the line is fine.",
        "The commands are in a file or come from another program: the guard cannot check them before they run.",
        "cat cmds.txt | xargs -I{} sh -c '{}'\nparallel :::: jobs.txt", "git ls-files '*.py' | xargs -I{} sh -c 'wc -l {}'"),
-    _r("DST062", "crontab-remove", DENY, "crontab -r",
+    rule("DST062", "crontab-remove", DENY, "crontab -r",
        "Denies `crontab -r` (remove the whole crontab), which `-e` typos turn into.",
        "Every scheduled job of the user goes, with no backup.", "crontab -r", "crontab -l > crontab.bak && crontab -e"),
 )
 
-#: Programs `check` has a branch for: deletions (find, DELETERS), git, databases, cloud/disk
-#: tools, disk images, crontab, code runners (pipe-to-shell). Any other command can matter only
-#: through the files it writes (DST061), which `may_touch_files` rules out in O(1) for most.
-_PROGRAMS = (
-    frozenset(("find", "git", "redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser", "dd", "crontab", "eval", "source", ".", "xargs", "parallel"))
-    | KILLERS
-    | DELETERS | db.SQL_CLIENTS | cloud.PROGRAMS
-)
+#: Programs `check` has a branch for: deletions (find, DELETERS), git, SQL clients, disk
+#: images, killers, code runners (pipe-to-shell, decoded or input code). Any other command can
+#: matter only through the files it writes (DST061), which `may_touch_files` rules out in O(1)
+#: for most. What cluster, cloud, container, cache and disk tools, `git push` and `crontab -r`
+#: destroy is the effect model's (cf_guidance.gates.commands.effects), whose findings with this
+#: gate's codes are added first.
+_PROGRAMS = frozenset(("find", "git", "dd", "eval", "source", ".", "xargs", "parallel")) | KILLERS | DELETERS | db.SQL_CLIENTS
 #: Tests switch this off to prove the pre-filter skips only commands without findings.
 PREFILTER = True
 
@@ -228,14 +241,14 @@ def _any_may_matter(found: Summary) -> bool:
 
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
-        return _file_tool_writes(ctx)
+        return _file_tool_writes(ctx) + _statements(ctx)
+    out = _model(ctx)
     found = summary(ctx)
     if found is None or (PREFILTER and not _any_may_matter(found)):
-        return []
+        return out
     analysis = found.analysis
     # downloaded code can be run only when a download is on the line (`_pipe_to_shell`)
     fetching = not PREFILTER or not found.programs.isdisjoint(FETCHERS)
-    out: list[Finding] = []
     for cmd in analysis.commands:
         if PREFILTER and not _may_matter(cmd):
             continue
@@ -247,16 +260,12 @@ def check(ctx: GateContext) -> list[Finding]:
         detected: list[tuple[str, str]] = []
         if program == "git":
             detected = git.analyse(cmd.args)
-        elif program in db.SQL_CLIENTS or program in ("redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser"):
+        elif program in db.SQL_CLIENTS:
             detected = db.analyse(cmd, analysis)
-        elif program in cloud.PROGRAMS or not PREFILTER:
-            detected = cloud.analyse(cmd)
         for code, detail in detected:
             out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))
         if program == "dd" or program.startswith("mkfs"):
             _disk_image(cmd, resolver_at(ctx, cmd), segment, out)
-        if program == "crontab" and "r" in Args(cmd.args, frozenset(("-u",))).short:
-            out.append(finding(GATE, "DST062", DENY, "crontab -r deletes every scheduled job", segment=segment))
         if fetching and _pipe_to_shell(cmd, analysis):
             out.append(finding(GATE, "DST060", DENY, "downloaded code is run without being saved and read first", segment=segment))
         elif (found.decoders or not PREFILTER) and _runs_unread_decoded_code(cmd, analysis):
@@ -273,6 +282,21 @@ def check(ctx: GateContext) -> list[Finding]:
 
 
 _VERDICTS = {rule.code: rule.verdict for rule in RULES}
+
+
+def _model(ctx: GateContext) -> list[Finding]:
+    """The effect model's findings with this gate's codes (cluster, cloud, container, cache and
+    disk destroys, force pushes, `crontab -r`), with the verdict the model weighed."""
+    return [finding(GATE, hit.code, hit.verdict, hit.detail, segment=describe(cmd)) for cmd, hit in event_hits(ctx) if hit.code in _VERDICTS]
+
+
+def _statements(ctx: GateContext) -> list[Finding]:
+    """Destructive statements an MCP database tool is given (cf_guidance.event: `Event.statement`)."""
+    statement = ctx.event.statement
+    if not statement:
+        return []
+    segment = f"{ctx.event.tool} {statement[:80]}"
+    return [finding(GATE, code, _VERDICTS[code], detail, segment=segment) for code, detail in db.sql_findings(statement)]
 
 
 def _deletes(ctx: GateContext, removed: list[Deletion], paths: Resolver, segment: str, out: list[Finding]) -> None:

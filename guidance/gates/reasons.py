@@ -7,6 +7,7 @@ here by rule code so that wording is reviewed in one file.
 from __future__ import annotations
 
 from cf_guidance.decision import Finding
+from cf_guidance.gates._base import Rule
 from cf_guidance.limits import MAX_EVIDENCE_CHARS
 
 #: rule code -> what to do instead (shown after "Instead:" in the hook's reason)
@@ -61,6 +62,31 @@ HINTS = {
     "SEC004": "never send environment variables or secret files over the network",
     "SEC005": "pass secrets through the environment, not the command line",
     "SEC006": "ask the user whether this file holds tokens before reading it",
+    "SEC007": "fetch the URL without the credential, or ask the user to fetch it",
+    "EFF001": "ask the user to run it, or preview it (`terraform plan`, `kubectl apply --dry-run=client`, `helm template`)",
+    "EFF002": "leave changes to production and shared targets to the user; work against a dev or local target",
+    "EFF003": "archive it (`gh repo archive`) or ask the user",
+    "EFF004": "let the tool authenticate its own calls (its login, a credential helper); never print the credential",
+    "EFF005": "let the tool authenticate its own calls (its login, a credential helper), or ask the user",
+    "EFF006": "push to the project's own remotes; ask the user before sending code or data elsewhere",
+    "EFF007": "keep it private; ask the user before publishing anything",
+    "REP001": "pass the secret through `env:` to the step that needs it, and never print it",
+    "REP002": "use the `pull_request` trigger; pass untrusted text through `env:` and quote it in the script",
+    "REP003": "grant the job only the permissions it needs (`contents: read`) and keep its environment",
+    "REP004": "propose the change to the user; protection rules are the owners' decision",
+    "REP005": "ask the user to grant the access",
+    "REP006": "ask the user to change git settings that run commands",
+    "REP007": "add a new remote (`git remote add`) instead of redirecting an existing one, or ask the user",
+    "SUP001": "install a released version from the registry, or ask the user to review the source first",
+    "SUP002": "install from the usual registry, or ask the user whether this index is trusted",
+    "SUP003": "pass the source for one command, or ask the user to change the package configuration",
+    "SUP004": "change the dependency in the manifest and let the package manager rewrite the lockfile",
+    "HST001": "tell the user the line to add to their shell profile",
+    "HST002": "run the job in the foreground, or give the user the unit or crontab line to install",
+    "HST003": "pass ssh options on the command line (`ssh -o ...`), or ask the user",
+    "HST004": "write inside the project or a temp directory, or ask the user",
+    "HST005": "grant only what is needed (`chmod -R u+rwX,go+rX`), inside the project",
+    "HST006": "leave the machine's firewall and security services to the user",
     "PTH001": "the guard's settings are changed by the user (`cf-guidance init`), never by the agent",
     "PTH002": "the guard's keys are never read by the agent",
     "PTH003": "this path is protected by the project's settings; ask the user",
@@ -94,6 +120,11 @@ def doc(what: str, why: str, example: str, instead: str) -> str:
         f"## What it does\n{what}\n\n## Why is this bad?\n{why}\n\n"
         f"## Example\n```sh\n{example}\n```\n\n## Use instead\n```sh\n{instead}\n```\n"
     )
+
+
+def rule(code: str, name: str, verdict: str, summary: str, what: str, why: str, example: str, instead: str) -> Rule:
+    """A Rule whose doc has the four fixed headings (`doc`)."""
+    return Rule(code, name, verdict, summary, doc(what, why, example, instead))
 
 
 def finding(gate: str, code: str, verdict: str, message: str, *, segment: str = "", evidence: str = "") -> Finding:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from cf_guidance.decision import DENY
 from cf_guidance.gates import catastrophe, destructive, diff_size, policy_rules, protected_paths, secrets, shell_parse, tools
-from cf_guidance.gates import rate_limit, self_protection, sequence, threat
+from cf_guidance.gates import effects, host, rate_limit, repo_security, self_protection, sequence, supply_chain, threat
 from cf_guidance.gates._base import Rule
 from cf_guidance.gates.reasons import doc
 
@@ -27,6 +27,10 @@ GATES: tuple[ModuleType, ...] = (
     threat,
     secrets,
     destructive,
+    effects,
+    repo_security,
+    supply_chain,
+    host,
     policy_rules,
     sequence,
     tools,
@@ -38,10 +42,12 @@ GATES: tuple[ModuleType, ...] = (
 #: extras; bundle settings only add project globs to protected-paths). The hook runs them with
 #: an empty bundle before loading it, so their deny or ask survives a timeout or a failure
 #: while the bundle loads (cf_guidance.hooks.handlers). Registry order.
-BUILTIN: tuple[ModuleType, ...] = (catastrophe, protected_paths, self_protection, threat, secrets, destructive, shell_parse)
+BUILTIN: tuple[ModuleType, ...] = (
+    catastrophe, protected_paths, self_protection, threat, secrets, destructive, effects, repo_security, supply_chain, host, shell_parse,
+)
 
 #: Gates whose findings the project allowlist (`allow command ...`) may turn into allow.
-ALLOWLISTABLE = frozenset((destructive.GATE, secrets.GATE))
+ALLOWLISTABLE = frozenset((destructive.GATE, secrets.GATE, effects.GATE, repo_security.GATE, supply_chain.GATE, host.GATE))
 
 ENGINE = "engine"
 GATE_ERROR = Rule(

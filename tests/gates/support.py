@@ -52,3 +52,16 @@ def codes(gate: Any, event: Event, **kwargs: Any) -> list[str]:
 def decide(event: Event, *, level: str | None = None, **settings: Any) -> Decision:
     with home():
         return evaluate(bundle(**settings), event, level=level)
+
+
+def assert_stopped(event: Event, verdict: str, code: str) -> None:
+    """The whole guard asks about or denies `event` (as `verdict`), and `code` is among the rules that did."""
+    decision = decide(event)
+    shown = [f"{f.rule}:{f.verdict}" for f in decision.findings]
+    assert decision.verdict == verdict and f"{code}:{verdict}" in shown, (event.command or event.paths, shown)
+
+
+def assert_passes(event: Event) -> None:
+    """The whole guard lets `event` through (allow, or a warning)."""
+    decision = decide(event)
+    assert decision.verdict in ("allow", "warn"), (event.command or event.paths, [f"{f.rule}:{f.verdict}" for f in decision.findings])

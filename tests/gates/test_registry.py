@@ -44,20 +44,21 @@ def test_every_code_a_gate_emits_is_registered() -> None:
     """Every rule code literal in the gate sources (`"DST012"`) belongs to a registered rule."""
     known = {rule.code for _, rule in all_rules()}
     gates = REPO / "guidance" / "gates"
-    own = ("catastrophe", "destructive", "secrets", "protected_paths", "policy_rules", "tools", "diff_size", "shell_parse", "reasons")
-    sources = [gates / f"{name}.py" for name in own] + list((gates / "commands").glob("*.py")) + [REPO / "guidance" / "engine.py"]
+    own = ("catastrophe", "destructive", "secrets", "protected_paths", "policy_rules", "tools", "diff_size", "shell_parse", "reasons",
+           "effects", "supply_chain", "repo_security", "host")
+    sources = [gates / f"{name}.py" for name in own] + list((gates / "commands").glob("**/*.py")) + [REPO / "guidance" / "engine.py"]
     seen = set()
     for path in sources:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
                 value = node.value
-                if len(value) == 6 and value[:3] in ("CAT", "DST", "SEC", "PTH", "TLS", "DIF", "SHL") and value[3:].isdigit():
+                if len(value) == 6 and value[:3] in OWN_PREFIXES and value[3:].isdigit():
                     seen.add(value)
     assert seen <= known, seen - known
     assert {code for code in known if code.startswith(OWN_PREFIXES)} - {"GATE-ERROR"} <= seen
 
 
-OWN_PREFIXES = ("CAT", "DST", "SEC", "PTH", "TLS", "DIF", "SHL", "GATE-ERROR")
+OWN_PREFIXES = ("CAT", "DST", "SEC", "PTH", "TLS", "DIF", "SHL", "EFF", "SUP", "REP", "HST", "GATE-ERROR")
 
 
 def test_every_rule_of_the_core_gates_has_a_hint() -> None:

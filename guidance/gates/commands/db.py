@@ -1,4 +1,8 @@
-"""Databases and caches: SQL given to psql/mysql/sqlite3/..., redis-cli flushes, dropdb."""
+"""The data statements given to database clients: SQL to psql/mysql/sqlite3/..., JavaScript to
+mongosh, Redis commands to redis-cli -- where a command line carries them, and which destroy data.
+
+What the clients do besides (dropdb, FLUSHALL, writes to a production database) is in the
+effect model's table (cf_guidance.gates.commands.effects.data)."""
 
 from __future__ import annotations
 
@@ -43,6 +47,13 @@ def _words(sql: str) -> list[str]:
     return out
 
 
+def _empty_filter(sql: str, word: str) -> bool:
+    """`db.users.deleteMany({})` / `.remove({})` / `.deleteMany()`: the call after `word` matches everything."""
+    at = sql.upper().find(word)
+    rest = "".join(sql[at + len(word) :].split())
+    return rest.startswith(("({})", "()", "({},"))
+
+
 def sql_findings(sql: str) -> list[tuple[str, str]]:
     """(code, detail) for destructive statements in SQL text (DST030 drop/truncate, DST031 unbounded delete)."""
     out: list[tuple[str, str]] = []
@@ -57,6 +68,8 @@ def sql_findings(sql: str) -> list[tuple[str, str]]:
             out.append(("DST030", "dropDatabase() deletes the database"))
         elif word.endswith(".DROP") and word.startswith("DB."):
             out.append(("DST030", "collection.drop() deletes the collection"))
+        elif word.startswith("DB.") and word.endswith((".DELETEMANY", ".REMOVE")) and _empty_filter(sql, word):
+            out.append(("DST031", f"{word.rsplit('.', 1)[1].lower()} with an empty filter deletes every document"))
         elif word == "DELETE" and nxt == "FROM":
             end = words.index(";", i) if ";" in words[i:] else len(words)
             if "WHERE" not in words[i:end]:
@@ -66,31 +79,32 @@ def sql_findings(sql: str) -> list[tuple[str, str]]:
     return out
 
 
-def analyse(cmd: Command, analysis: ShellAnalysis | None) -> list[tuple[str, str]]:
+def sql_texts(cmd: Command, analysis: ShellAnalysis | None) -> list[str]:
+    """The statements a database client is given on its command line, stdin or a heredoc."""
     program = cmd.program
-    if program in ("dropdb", "dropuser"):
-        return [("DST030", f"{program} deletes a database or role")]
-    if program in ("redis-cli", "valkey-cli", "keydb-cli"):
-        words = [a.upper() for a in Args(cmd.args, frozenset(("-h", "-p", "-a", "-n", "-u", "--user", "--pass"))).positionals]
-        if "FLUSHALL" in words or "FLUSHDB" in words:
-            return [("DST032", "redis FLUSHALL/FLUSHDB deletes every key")]
+    parsed = Args(cmd.args, _VALUE_OPTS)
+    texts = parsed.value(*_SQL_OPTS.get(program, ("-c", "-e")))
+    if program in ("sqlite3", "sqlite", "duckdb", "litecli"):
+        texts.extend(parsed.positionals[1:])
+    # heredocs and here-strings carry SQL text
+    texts.extend(target for op, target in cmd.redirects if op == "<<<")
+    if cmd.stdin:
+        texts.append(cmd.stdin)
+    elif analysis is not None and any(op in ("<<", "<<-") for op, _ in cmd.redirects):
+        texts.append(analysis.source)  # the heredoc body is only in the source text
+    # SQL piped in: `echo "DROP TABLE x" | psql`
+    if analysis is not None and cmd.pipe_prev:
+        for other in analysis.commands:
+            if other.pipe_next == program and other.program in ("echo", "printf", "cat"):
+                texts.extend(other.args)
+    return texts
+
+
+def analyse(cmd: Command, analysis: ShellAnalysis | None) -> list[tuple[str, str]]:
+    """(code, detail) for destructive statements given to a database client."""
+    if cmd.program not in SQL_CLIENTS:
         return []
-    if program in SQL_CLIENTS:
-        parsed = Args(cmd.args, _VALUE_OPTS)
-        texts = parsed.value(*_SQL_OPTS.get(program, ("-c", "-e")))
-        if program in ("sqlite3", "sqlite", "duckdb", "litecli"):
-            texts.extend(parsed.positionals[1:])
-        # heredocs and here-strings carry SQL text
-        texts.extend(target for op, target in cmd.redirects if op == "<<<")
-        if analysis is not None and any(op in ("<<", "<<-") for op, _ in cmd.redirects):
-            texts.append(analysis.source)  # the heredoc body is only in the source text
-        # SQL piped in: `echo "DROP TABLE x" | psql`
-        if analysis is not None and cmd.pipe_prev:
-            for other in analysis.commands:
-                if other.pipe_next == program and other.program in ("echo", "printf", "cat"):
-                    texts.extend(other.args)
-        out: list[tuple[str, str]] = []
-        for text in texts:
-            out.extend(sql_findings(text))
-        return out
-    return []
+    out: list[tuple[str, str]] = []
+    for text in sql_texts(cmd, analysis):
+        out.extend(sql_findings(text))
+    return out

@@ -96,7 +96,7 @@ def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
 #: Every program `_file_effects` reads the words of (each branch below names its programs):
 #: any other command only reads and writes through its redirections.
 _WORD_EFFECTS = READERS | PATTERN_FIRST | MUTATORS | EDITORS | frozenset(
-    ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar")
+    ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar", "gh")
 )
 
 
@@ -126,6 +126,13 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         if _GIT_FILE_SUBCOMMANDS.isdisjoint(args):
             return reads, writes  # the subcommand is one of the words: none that names files (`git status`)
         _git_effects(args, reads, writes)
+        return _file_words(reads), _file_words(writes)
+    if program == "gh":  # what it uploads: `gh gist create FILE...`, `gh release upload TAG FILE...`
+        words = Args(args, _GH_VALUE_OPTIONS).positionals
+        if words[:2] == ["gist", "create"]:
+            reads.extend(words[2:])
+        elif words[:2] in (["release", "upload"], ["release", "create"]):
+            reads.extend(words[3:])
         return _file_words(reads), _file_words(writes)
     if program in _PLAIN_READERS:
         for arg in args:
@@ -218,6 +225,9 @@ def _file_words(words: list[str]) -> list[str]:
     """The words that name files (`_is_file_word`, inlined: this runs for every word of every command)."""
     return [w for w in words if w and w not in _NOT_FILES and w[0] != "&"]
 
+
+#: gh options before the files of `gist create` / `release upload` that take a value.
+_GH_VALUE_OPTIONS = frozenset(("-d", "--desc", "-f", "--filename", "-R", "--repo", "-t", "--title", "-n", "--notes", "-F", "--notes-file", "--target"))
 
 _GIT_WRITES = frozenset(("checkout", "restore", "rm", "mv", "clean"))
 _GIT_READS = frozenset(("show", "cat-file", "blame", "log", "diff"))

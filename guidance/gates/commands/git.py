@@ -1,4 +1,8 @@
-"""git: global options, the subcommand, and what it does to history, work and remotes."""
+"""git: global options, the subcommand, and what it does to local history and work.
+
+What git does to remotes (push variants, remote and config settings) is in the effect model's
+table (cf_guidance.gates.commands.effects.git), which reads the command with `resolved` from
+here."""
 
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ def split(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
 
 #: The subcommands `_analyse` has a branch for (keep in step with it: tests/gates/commands/test_git.py).
 BRANCHED = frozenset(
-    ("push", "reset", "clean", "checkout", "switch", "restore", "branch", "filter-branch", "filter-repo", "reflog", "gc", "rebase", "stash", "update-ref", "read-tree")
+    ("reset", "clean", "checkout", "switch", "restore", "branch", "filter-branch", "filter-repo", "reflog", "gc", "rebase", "stash", "update-ref", "read-tree")
 )
 #: Branches others build on: moving or overwriting them locally is asked (DST021).
 SHARED_BRANCHES = frozenset(("main", "master", "trunk", "develop", "development", "production", "prod", "staging", "stable", "release", "gh-pages"))
@@ -58,12 +62,9 @@ def _may_set_alias(args: list[str]) -> bool:
 
 
 def _analyse(args: list[str]) -> list[tuple[str, str]]:
-    sub, rest, globals_ = split(args)
-    sub, rest = _expand_alias(sub, rest, globals_)
+    sub, rest, globals_ = resolved(args)
     out: list[tuple[str, str]] = []
-    if sub == "push":
-        _push(rest, out)
-    elif sub == "reset":
+    if sub == "reset":
         parsed = Args(rest)
         if "--hard" in parsed.long:
             out.append(("DST010", "git reset --hard discards uncommitted changes"))
@@ -148,23 +149,6 @@ def _expand_alias(sub: str, rest: list[str], globals_: dict[str, list[str]]) -> 
             words = value.split()
             return words[0], words[1:] + rest
     return sub, rest
-
-
-def _push(rest: list[str], out: list[tuple[str, str]]) -> None:
-    parsed = Args(rest, frozenset(("-o", "--push-option", "--repo", "--receive-pack", "--exec")))
-    # `--force-with-lease` is its own option: it refuses to overwrite commits it has not seen.
-    if "--force" in parsed.long or "f" in parsed.short:
-        out.append(("DST012", "git push --force overwrites the remote branch and loses others' commits"))
-    elif "--mirror" in parsed.long:
-        out.append(("DST012", "git push --mirror overwrites and deletes every remote ref"))
-    else:
-        refspecs = parsed.positionals[1:]
-        if any(ref.startswith("+") and len(ref) > 1 for ref in refspecs):
-            out.append(("DST012", "a +refspec force-pushes that ref"))
-    if parsed.has("-d", "--delete") or any(ref.startswith(":") and len(ref) > 1 for ref in parsed.positionals[1:]):
-        out.append(("DST018", "git push --delete removes a branch or tag on the remote"))
-    if "--prune" in parsed.long:
-        out.append(("DST018", "git push --prune removes remote branches that have no local counterpart"))
 
 
 def _discard(sub: str, rest: list[str], out: list[tuple[str, str]]) -> None:
