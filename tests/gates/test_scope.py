@@ -35,7 +35,7 @@ LAYOUT = {
         "- Never read `fixtures/private/`\n"
         "- Always run `make check` before `git commit`\n"
     ),
-    "docs/AGENTS.md": "- Never run `npm publish`\n",
+    "docs/AGENTS.md": "- Never run `npm run release`\n",
 }
 
 #: (tool, input, cwd relative to the project, expected decision)
@@ -52,7 +52,7 @@ BLOCK = [
     ("Bash", "cd src/gen && make regen", "", "deny"),
     ("Bash", "make -C src/gen regen", "", "deny"),
     ("Bash", "git add src/gen/x.go && git commit -m gen", "", "deny"),
-    ("Bash", "npm publish", "docs", "deny"),
+    ("Bash", "npm run release", "docs", "deny"),
     ("Bash", "make deploy", "src/gen", "deny"),  # the root's rule applies everywhere
 ]
 ALLOW = [
@@ -66,8 +66,8 @@ ALLOW = [
     ("Bash", "cd docs && make regen", "", "allow"),
     ("Bash", "make regen", "src", "allow"),  # the parent of the scope is not in it
     ("Bash", "git add docs/x.md && git commit -m docs", "", "allow"),
-    ("Bash", "npm publish", "", "allow"),
-    ("Bash", "npm publish", "src/gen", "allow"),
+    ("Bash", "npm run release", "", "allow"),
+    ("Bash", "npm run release", "src/gen", "allow"),
     ("Bash", "ls src/generated", "", "allow"),  # a sibling whose name starts like the scope
 ]
 
