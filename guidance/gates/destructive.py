@@ -13,7 +13,7 @@ from cf_guidance.event import WRITE
 from cf_guidance.gates._base import PARANOID
 from cf_guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
 from cf_guidance.gates.commands import db, git
-from cf_guidance.gates.commands.effects import event_hits
+from cf_guidance.gates.commands.effects import findings_for
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
 from cf_guidance.gates.commands.processes import KILLERS, kills_everything, unpublishes
@@ -242,7 +242,9 @@ def _any_may_matter(found: Summary) -> bool:
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
         return _file_tool_writes(ctx) + _statements(ctx)
-    out = _model(ctx)
+    # what the effect model says of cluster, cloud, container, cache and disk destroys, force
+    # pushes and `crontab -r`, with the verdict it weighed
+    out = findings_for(ctx, GATE, _OWN)
     found = summary(ctx)
     if found is None or (PREFILTER and not _any_may_matter(found)):
         return out
@@ -282,12 +284,7 @@ def check(ctx: GateContext) -> list[Finding]:
 
 
 _VERDICTS = {rule.code: rule.verdict for rule in RULES}
-
-
-def _model(ctx: GateContext) -> list[Finding]:
-    """The effect model's findings with this gate's codes (cluster, cloud, container, cache and
-    disk destroys, force pushes, `crontab -r`), with the verdict the model weighed."""
-    return [finding(GATE, hit.code, hit.verdict, hit.detail, segment=describe(cmd)) for cmd, hit in event_hits(ctx) if hit.code in _VERDICTS]
+_OWN = frozenset(_VERDICTS)
 
 
 def _statements(ctx: GateContext) -> list[Finding]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY
 from cf_guidance.gates.commands import Args, describe, resolver, resolver_at
-from cf_guidance.gates.commands.effects import event_hits
+from cf_guidance.gates.commands.effects import findings_for
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.commands.writes import writes_of
 from cf_guidance.gates.reasons import finding, rule
@@ -97,11 +97,8 @@ _SSH_COMMANDS = ("proxycommand", "localcommand", "permitlocalcommand")
 
 def check(ctx: GateContext) -> list[Finding]:
     event = ctx.event
-    out: list[Finding] = []
+    out = findings_for(ctx, GATE, _OWN)
     if event.command is not None:
-        for cmd, hit in event_hits(ctx):
-            if hit.code in _OWN:
-                out.append(finding(GATE, hit.code, hit.verdict, hit.detail, segment=describe(cmd)))
         found = summary(ctx)
         if found is not None and "chmod" in found.programs:
             for cmd in found.analysis.commands:

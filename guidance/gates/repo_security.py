@@ -9,8 +9,7 @@ config core.hooksPath`) by the effect model's git, gh and cloud tables.
 from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY
-from cf_guidance.gates.commands import describe
-from cf_guidance.gates.commands.effects import event_hits
+from cf_guidance.gates.commands.effects import findings_for
 from cf_guidance.gates.commands.writes import writes_of
 from cf_guidance.gates.reasons import finding, rule
 
@@ -85,11 +84,7 @@ _SENDERS = ("curl ", "wget ", "nc ", "http ", "invoke-webrequest")
 
 
 def check(ctx: GateContext) -> list[Finding]:
-    out: list[Finding] = []
-    if ctx.event.command is not None:
-        for cmd, hit in event_hits(ctx):
-            if hit.code in _OWN:
-                out.append(finding(GATE, hit.code, hit.verdict, hit.detail, segment=describe(cmd)))
+    out = findings_for(ctx, GATE, _OWN)
     for write in writes_of(ctx):
         name = write.name()
         path = write.path.replace("\\", "/")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cf_guidance.decision import ASK
 from cf_guidance.gates.commands import describe
-from cf_guidance.gates.commands.effects import event_hits
+from cf_guidance.gates.commands.effects import findings_for
 from cf_guidance.gates.commands.effects.sources import RUNNERS, foreign_spec, known_source
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.commands.writes import writes_of
@@ -101,11 +101,8 @@ _REGISTRY_CONFIGS = {
 
 
 def check(ctx: GateContext) -> list[Finding]:
-    out: list[Finding] = []
+    out = findings_for(ctx, GATE, _OWN)
     if ctx.event.command is not None:
-        for cmd, hit in event_hits(ctx):
-            if hit.code in _OWN:
-                out.append(finding(GATE, hit.code, hit.verdict, hit.detail, segment=describe(cmd)))
         found = summary(ctx)
         if found is not None:
             for cmd in found.analysis.commands:

@@ -43,13 +43,15 @@ the whole engine.
 from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY
-from cf_guidance.gates.commands import Args, resolver_at
+from cf_guidance.gates.commands import Args, describe, resolver_at
 from cf_guidance.gates.commands.summary import summary
+from cf_guidance.gates.reasons import finding
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from cf_guidance.decision import Finding
     from cf_guidance.gates._base import GateContext
     from cf_guidance.shell.model import Command, ShellAnalysis
 
@@ -489,6 +491,13 @@ def event_hits(ctx: GateContext) -> list[tuple[Command, Hit]]:
             out.append((cmd, found_hit))
     ctx._effects = (analysis, out)
     return out
+
+
+def findings_for(ctx: GateContext, gate: str, codes: frozenset[str]) -> list[Finding]:
+    """The model's findings on a Bash event whose codes `gate` registers, with the weighed verdicts."""
+    if ctx.event.command is None:
+        return []
+    return [finding(gate, hit.code, hit.verdict, hit.detail, segment=describe(cmd)) for cmd, hit in event_hits(ctx) if hit.code in codes]
 
 
 def _exported(analysis: ShellAnalysis) -> tuple[tuple[str, str], ...]:
