@@ -334,7 +334,7 @@ def break_claude_md(root: Path, how: str) -> None:
     if how == "oversized":
         from cf_guidance.limits import MAX_POLICY_BYTES
 
-        path.write_text("- Never run `npm publish`.\n" + "x" * MAX_POLICY_BYTES)
+        path.write_text("- Never run `npm run release`.\n" + "x" * MAX_POLICY_BYTES)
     elif how == "directory":
         path.mkdir()
     elif how == "fifo":
@@ -342,22 +342,22 @@ def break_claude_md(root: Path, how: str) -> None:
     elif how == "unreadable":
         if os.getuid() == 0:
             pytest.skip("root reads every file: an unreadable CLAUDE.md cannot be made here")
-        path.write_text("- Never run `npm publish`.\n")
+        path.write_text("- Never run `npm run release`.\n")
         path.chmod(0)
     else:
-        path.write_bytes(b"- Never run `npm publish`.\n\0\0\0")
+        path.write_bytes(b"- Never run `npm run release`.\n\0\0\0")
 
 
 @pytest.mark.parametrize("how", UNAPPLIED)
 def test_rules_that_cannot_be_applied_are_said_on_every_call(hook: HookRunner, how: str) -> None:
-    """Before: npm publish was allowed with no word to the agent or the user, in both fail modes."""
+    """Before: npm run release was allowed with no word to the agent or the user, in both fail modes."""
     break_claude_md(hook.project, how)
     for i in range(2):  # every call, not once
-        answer = hook("pre-bash", bash("npm publish", tool_use_id=f"toolu_{i}"))
+        answer = hook("pre-bash", bash("npm run release", tool_use_id=f"toolu_{i}"))
         message = json.loads(answer.stdout)["systemMessage"]
         assert "NOT being applied" in message and "CLAUDE.md" in message, message
         assert "permissionDecision" not in answer.stdout  # fail-open: the built-in checks passed
-    closed = hook("pre-bash", bash("npm publish", tool_use_id="toolu_closed"), GUIDANCE_EVENT_FAIL_CLOSED="1")
+    closed = hook("pre-bash", bash("npm run release", tool_use_id="toolu_closed"), GUIDANCE_EVENT_FAIL_CLOSED="1")
     out = json.loads(closed.stdout)
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert out["hookSpecificOutput"]["permissionDecisionReason"].startswith("[policy-unapplied]")
@@ -391,7 +391,7 @@ sys.modules["markdown_it"] = importlib.import_module("markdown_it")
 def test_a_compile_slower_than_the_deadline_finishes_in_the_background(project: Path, tmp_path: Path) -> None:
     """Before: a compile slower than the deadline (20,000 rules) was redone and killed by every
     call's own deadline, so nothing was ever cached and every call failed open."""
-    (project / "CLAUDE.md").write_text("## Release\n\n- Never run `npm publish`.\n")
+    (project / "CLAUDE.md").write_text("## Release\n\n- Never run `npm run release`.\n")
     install(str(project), verify=False)
     cache_dir = project / ".claude-flow" / "guidance" / "cache"
     for name in ("bundle.json", "decide.json"):
@@ -400,13 +400,13 @@ def test_a_compile_slower_than_the_deadline_finishes_in_the_background(project: 
     (tmp_path / "deps" / "markdown_it" / "__init__.py").write_text(SLOW_MARKDOWN_IT)
     env = {"GUIDANCE_HOOKD": "0", "GUIDANCE_EVENT_SYNC_TIMEOUT_MS": "2000", "PYTHONPATH": str(tmp_path / "deps")}
     started = time.monotonic()
-    first = launch(project, "pre-bash", bash("npm publish"), **env)
+    first = launch(project, "pre-bash", bash("npm run release"), **env)
     assert b"timed out after 2000 ms" in first.stderr and time.monotonic() - started < 5
     # a call during the compile waits for the same compile (it does not start its own)
-    during = launch(project, "pre-bash", bash("npm publish", tool_use_id="toolu_2"), **env)
+    during = launch(project, "pre-bash", bash("npm run release", tool_use_id="toolu_2"), **env)
     assert b"timed out" in during.stderr or b'"deny"' in during.stdout
     assert wait_for((cache_dir / "decide.json").exists, limit=60), "the background compile never cached the bundle"
-    cached = launch(project, "pre-bash", bash("npm publish", tool_use_id="toolu_3"), **env)
+    cached = launch(project, "pre-bash", bash("npm run release", tool_use_id="toolu_3"), **env)
     assert b'"permissionDecision":"deny"' in cached.stdout and b"timed out" not in cached.stderr, cached.stderr
 
 
