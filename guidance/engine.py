@@ -110,6 +110,10 @@ def _apply_allowlist(ctx: GateContext, found: list[Finding], allow_commands: lis
         return found
     allowed_segments = set()
     for cmd in analysis.commands:
+        if cmd.dynamic:
+            # its words are only guessed (`x=./build; ...; rm -rf "$x"` also gives `rm -rf ./build`,
+            # which the value at run time may not be): a guess never allows the command as written
+            continue
         for pattern in allow_commands:
             if isinstance(pattern, list) and pattern and matches(pattern, cmd, exact=True):
                 allowed_segments.add(describe(cmd)[:200])

@@ -107,6 +107,16 @@ def test_allowlist_never_covers_catastrophe_or_protected_paths() -> None:
     assert evaluate(bundle(allow_commands=allow), bash("rm -rf .claude")).rule == "PTH001"
 
 
+def test_allowlist_is_matched_by_commands_as_they_run_never_by_guesses() -> None:
+    """`rm -rf "$OUT"` after `source` may delete anything: the guess `rm -rf ./build` (from
+    `OUT=./build`) does not make the allowed `rm -rf ./build` cover it; a value the analysis
+    knows for certain does."""
+    allow = [["rm", "-rf", "./build"]]
+    assert evaluate(bundle(allow_commands=allow), bash('OUT=./build; source ./env.sh; rm -rf "$OUT"')).verdict == "ask"
+    assert evaluate(bundle(allow_commands=allow), bash('OUT=./build; rm -rf "$OUT"')).verdict == "allow"
+    assert evaluate(bundle(allow_commands=allow), bash("rm -rf ./build")).verdict == "allow"
+
+
 def test_gates_runs_only_the_subset_given() -> None:
     checks = [{"id": "R1#1", "rule": "R1", "kind": "command", "verdict": "deny", "pattern": ["ls"], "message": "m"}]
     policy = {"root": ROOT, "settings": {}, "checks": checks}
