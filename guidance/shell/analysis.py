@@ -22,11 +22,9 @@ from __future__ import annotations
 
 from cf_guidance.limits import MAX_COMMAND_CHARS, MAX_SHELL_COMMANDS, MAX_SHELL_DEPTH, MAX_SHELL_WORDS
 from cf_guidance.shell.lexer import ParseState, _matching_paren, one_line
-from cf_guidance.shell.decoding import echo_text, piped_text
 from cf_guidance.shell.model import Command, ShellAnalysis, plain_command
 from cf_guidance.shell.parser import CompoundNode, FunctionNode, LiteralNode, PlainNode, SimpleNode, parse, split_literal, split_plain
-from cf_guidance.shell.unwrap import SHELLS, Arg, assignment, nested, passive, stdin_code, strip_wrappers
-from cf_guidance.shell.variables import MAX_ALTERNATIVES, RESOLVER_VARIABLES, SETTERS, Known, array_values, assigned_names, expand, mktemp_path, segments
+from cf_guidance.shell.unwrap import SETTERS, SHELLS, Arg, assignment, nested, passive, stdin_code, strip_wrappers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +32,7 @@ if TYPE_CHECKING:
 
     from cf_guidance.shell.lexer import Word
     from cf_guidance.shell.parser import CommandList, Node, Redirect
+    from cf_guidance.shell.variables import Known
 
 #: Plain lines (`git status --short && npm test`) skip the lexer's objects, and their passive
 #: commands the unwrapping (see `_Analyzer.literal`). Tests switch it off to compare the two
@@ -150,37 +149,29 @@ class _Analyzer:
 
     def walk_list(self, tree: CommandList, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
         for and_or, bg in tree.items:
-            if bg or len(and_or) > 1:
-                self.walk_and_or(and_or, origin, depth, background, redirects, bg)
-                continue
-            for pipeline in and_or:
+            # `a && b || c`, `a &`: only the first pipeline certainly runs (`straight`); a
+            # background list runs in a subshell, whose assignments this shell never sees
+            several = bg or len(and_or) > 1
+            if several:
+                straight = self.straight
+                known = self.known.enter_subshell() if bg and self.known is not None else None
+            for k, pipeline in enumerate(and_or):
                 if self.full:
                     return
-                self.walk_pipeline_or_node(pipeline, origin, depth, background, redirects)
-
-    def walk_pipeline_or_node(self, pipeline: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
-        if len(pipeline) == 1:
-            node = pipeline[0]
-            if isinstance(node, PlainNode) or isinstance(node, LiteralNode):  # most: one call less
-                self.literal(node, origin, depth, background, redirects)
-            else:
-                self.walk_node(node, origin, depth, background, redirects)
-        else:
-            self.walk_pipeline(pipeline, origin, depth, background, redirects)
-
-    def walk_and_or(self, and_or: list[list[Node]], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]], bg: bool) -> None:
-        """`a && b || c`, `a &`: only the first pipeline certainly runs; a background list runs
-        in a subshell, whose assignments this shell never sees."""
-        straight = self.straight
-        known = self.known.enter_subshell() if bg and self.known is not None else None
-        for k, pipeline in enumerate(and_or):
-            if self.full:
-                break
-            self.straight = straight and k == 0 and not bg
-            self.walk_pipeline_or_node(pipeline, origin, depth, background or bg, redirects)
-        self.straight = straight
-        if bg and self.known is not None:
-            self.known.leave_subshell(known)
+                if several:
+                    self.straight = straight and not k and not bg
+                if len(pipeline) == 1:
+                    node = pipeline[0]
+                    if isinstance(node, PlainNode) or isinstance(node, LiteralNode):  # most: one call less
+                        self.literal(node, origin, depth, background or bg, redirects)
+                    else:
+                        self.walk_node(node, origin, depth, background or bg, redirects)
+                else:
+                    self.walk_pipeline(pipeline, origin, depth, background or bg, redirects)
+            if several:
+                self.straight = straight
+                if bg and self.known is not None:
+                    self.known.leave_subshell(known)
 
     def walk_pipeline(self, nodes: list[Node], origin: str, depth: int, background: bool, redirects: list[tuple[str, str]]) -> None:
         groups: list[list[Command]] = []
@@ -223,7 +214,7 @@ class _Analyzer:
         interpreter reads code from a pipe of literal text, that code is analysed too."""
         program = consumer.program
         if program == "xargs":
-            text = piped_text(before)
+            text = _decoding().piped_text(before)
             if text is not None:
                 self.xargs_input(consumer, text)
             return
@@ -236,7 +227,7 @@ class _Analyzer:
             is_shell = False
         if not is_shell and not program.startswith(_INTERPRETER_PREFIXES):
             return
-        text = piped_text(before) if label != "crontab" else _added_lines(before)
+        text = _decoding().piped_text(before) if label != "crontab" else _added_lines(before)
         if text is None:
             return
         if depth + 1 > MAX_SHELL_DEPTH:
@@ -278,14 +269,14 @@ class _Analyzer:
         self.straight = False
         known = self.known
         if known is None and kind == "for" and values:
-            known = self.known = Known()
+            known = self.known = _variables().Known()
         saved: dict[str, tuple[tuple[str, ...], ...]] | None = None
         blind = False
         if known is not None:
             if kind == "subshell":
                 saved = known.enter_subshell()
             elif kind in _LOOPS or kind == "arith":
-                names = assigned_names(list(node.bodies)) if kind != "arith" else None
+                names = _variables().assigned_names(list(node.bodies)) if kind != "arith" else None
                 if names is None and kind == "arith":
                     names = known.names_in(" ".join(w.value for w in node.words))
                 if names is None:
@@ -296,7 +287,7 @@ class _Analyzer:
                     if node.variable:
                         names.add(node.variable)
                     known.forget(names)
-                    if kind == "for" and values and not reassigned and len(values) <= MAX_ALTERNATIVES and not known.opaque and not self.in_function:
+                    if kind == "for" and values and not reassigned and len(values) <= _variables().MAX_ALTERNATIVES and not known.opaque and not self.in_function:
                         known.values[node.variable] = tuple((value,) for value in values)
         for body in node.bodies:
             self.walk_list(body, origin, depth, background, redirects)
@@ -435,7 +426,7 @@ class _Analyzer:
                 continue
             group.append(cmd)
             if not cmd.pipe_next:  # the end of one substitution's pipeline
-                text = piped_text([[c] for c in group])
+                text = _decoding().piped_text([[c] for c in group])
                 if text is None:
                     return None
                 outputs.append(text.rstrip("\n"))
@@ -481,7 +472,7 @@ class _Analyzer:
             words = [a for a in args[1:] if a.value[:1] != "-" and assignment(a.value) is not None]
         known = self.known
         if known is None:
-            known = self.known = Known()
+            known = self.known = _variables().Known()
         if not args[0].assign and any(a.value[:1] == "-" and "n" in a.value for a in args[1:]):
             known.opaque = True  # `declare -n ref=x`: assigning ref assigns x
             known.values.clear()
@@ -494,24 +485,25 @@ class _Analyzer:
 
     def value_of(self, written: str, start: int, end: int, depth: int) -> tuple[tuple[str, ...], ...] | None:
         """Every value an assignment's word (as written) may give, or None."""
+        v = _variables()
         known = self.known
         assert known is not None
-        keep = RESOLVER_VARIABLES - known.touched
+        keep = v.RESOLVER_VARIABLES - known.touched
         if written.startswith("(") and written.endswith(")"):
-            elements = array_values(written[1:-1], known.values, keep)
+            elements = v.array_values(written[1:-1], known.values, keep)
             return None if elements is None else (elements,)
         inner = written[1:-1] if written[:1] == '"' and written[-1:] == '"' else written
         if inner.startswith("$(") and inner.endswith(")") or inner.startswith("`") and inner.endswith("`"):
             made = [c for c in self.commands[start:end] if c.depth == depth + 1]
-            paths = [mktemp_path(c.argv) for c in made if c.program == "mktemp"]
+            paths = [v.mktemp_path(c.argv) for c in made if c.program == "mktemp"]
             if not paths or len(paths) != len(made) or None in paths:
                 return None
             # mktemp may fail and leave the variable empty
             return tuple((p,) for p in dict.fromkeys(p for p in paths if p is not None)) + (("",),)
-        pieces = segments(written)
+        pieces = v.segments(written)
         if pieces is None:
             return None
-        words = expand(pieces, known.values, keep)
+        words = v.expand(pieces, known.values, keep)
         if words is None or any(len(w) != 1 for w in words):
             return None
         return tuple(dict.fromkeys((w[0],) for w in words))
@@ -519,43 +511,45 @@ class _Analyzer:
     def known_variants(self, args: list[Arg]) -> list[list[Arg]] | None:
         """The command with known variables read in place, once per combination of their
         values; None unless every expansion in it is known (then it is judged as written)."""
+        v = _variables()
         known = self.known
         assert known is not None
         if known.blind or known.opaque or args[0].dynamic:
             return None
-        keep = RESOLVER_VARIABLES - known.touched
+        keep = v.RESOLVER_VARIABLES - known.touched
         results: list[list[Arg]] = [[]]
         substituted = False
         for arg in args:
             if not arg.dynamic:
                 results = [r + [arg] for r in results]
                 continue
-            pieces = segments(arg.written)
+            pieces = v.segments(arg.written)
             if pieces is None:
                 return None
-            expansions = expand(pieces, known.values, keep)
+            expansions = v.expand(pieces, known.values, keep)
             if expansions is None:
                 return None
             substituted = substituted or any(is_reference and text.partition("[")[0] in known.values for is_reference, text, _ in pieces)
             results = [r + [Arg(w, False, arg.assign, arg.written) for w in words] for r in results for words in expansions]
-            if len(results) > MAX_ALTERNATIVES:
+            if len(results) > v.MAX_ALTERNATIVES:
                 return None
         return results if substituted else None
 
     def known_redirects(self, items: list[Redirect], pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         """Redirection targets that expand known variables to one path: `> "$OUT/log"`."""
+        v = _variables()
         known = self.known
         assert known is not None
         if known.blind or known.opaque:
             return pairs
-        keep = RESOLVER_VARIABLES - known.touched
+        keep = v.RESOLVER_VARIABLES - known.touched
         out = list(pairs)
         for k, item in enumerate(items):
             target = item.target
             if target is None or not target.dynamic:
                 continue
-            pieces = segments(target.raw)
-            expansions = expand(pieces, known.values, keep) if pieces is not None else None
+            pieces = v.segments(target.raw)
+            expansions = v.expand(pieces, known.values, keep) if pieces is not None else None
             if expansions is not None and len(expansions) == 1 and len(expansions[0]) == 1:
                 out[k] = (out[k][0], expansions[0][0])
         return out
@@ -720,7 +714,7 @@ class _Analyzer:
         nothing is known from here on (they may assign anything, define functions that do)."""
         known = self.known
         if known is None:
-            known = self.known = Known()
+            known = self.known = _variables().Known()
         program = cmd.program
         if program in ("source", ".") or (program == "eval" and cmd.dynamic):
             known.opaque = True
@@ -745,7 +739,7 @@ class _Analyzer:
             return
         if label == "trap" and known is not None and known.values and not self.in_function:
             # a signal may run the handler at any point: what it assigns is never known again
-            known.may_assign(assigned_names([parse(src, ParseState())[0]]))
+            known.may_assign(_variables().assigned_names([parse(src, ParseState())[0]]))
             if self.traps is None:
                 self.traps = []
             self.traps.append((src, origin, depth, background, dict(known.values), dict(known.versions)))
@@ -833,10 +827,35 @@ def _added_lines(before: list[list[Command]]) -> str | None:
     for group in before:
         for cmd in group:
             if cmd.program in ("echo", "printf") and not cmd.dynamic:
-                lines.append(echo_text(cmd.program, cmd.argv[1:]))
+                lines.append(_decoding().echo_text(cmd.program, cmd.argv[1:]))
             elif cmd.program != "crontab":
-                return piped_text(before)
+                text: str | None = _decoding().piped_text(before)
+                return text
     return "".join(lines) if lines else None
+
+
+def _variables() -> Any:
+    """guidance.shell.variables, imported on first use: only lines that assign variables need it."""
+    global _variables_module
+    if _variables_module is None:
+        from cf_guidance.shell import variables
+
+        _variables_module = variables
+    return _variables_module
+
+
+def _decoding() -> Any:
+    """guidance.shell.decoding, imported on first use: only text piped or substituted into code needs it."""
+    global _decoding_module
+    if _decoding_module is None:
+        from cf_guidance.shell import decoding
+
+        _decoding_module = decoding
+    return _decoding_module
+
+
+_variables_module: Any = None
+_decoding_module: Any = None
 
 
 def _inline_code(program: str, argv: list[str]) -> tuple[str, str, str] | None:

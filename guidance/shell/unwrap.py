@@ -269,6 +269,10 @@ def _env(args: list[Arg], i: int, assignments: list[tuple[str, str]]) -> tuple[i
     return j, args
 
 
+#: Builtins that set the variables named in their arguments in ways the analysis does not read.
+SETTERS = frozenset(("read", "mapfile", "readarray", "unset", "getopts", "printf", "let", "local", "declare", "typeset", "export", "readonly"))
+
+
 # -- launchers ------------------------------------------------------------------------
 
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "yash", "ash", "rbash", "fish", "csh", "tcsh", "pdksh", "oksh", "posh"))

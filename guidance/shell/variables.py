@@ -13,7 +13,7 @@ analysis decides when an assignment certainly happens and when it only may (see
 
 from __future__ import annotations
 
-from cf_guidance.shell.unwrap import assignment
+from cf_guidance.shell.unwrap import SETTERS, assignment
 
 #: Variables a path may keep as written: the path resolver expands them (`$HOME/x`), unless the
 #: line assigns them itself.
@@ -25,8 +25,6 @@ _NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_01234567
 #: Characters a word read here may hold outside references (no quoting, escapes or expansions).
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./~:@%+=,^*?[]")
 _BLANKS = frozenset(" \t\n")
-#: Builtins that set the variables named in their arguments in ways not read here.
-SETTERS = frozenset(("read", "mapfile", "readarray", "unset", "getopts", "printf", "let", "local", "declare", "typeset", "export", "readonly"))
 
 
 class Known:

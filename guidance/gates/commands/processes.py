@@ -47,7 +47,7 @@ def kills_everything(cmd: Command) -> bool:
 
 def unpublishes(cmd: Command) -> bool:
     """`npm unpublish ...`, `pnpm unpublish`, `yarn npm unpublish`."""
-    if cmd.program not in PUBLISHERS:
-        return False
+    if cmd.program not in PUBLISHERS or "unpublish" not in cmd.argv:
+        return False  # most npm commands stop here: a membership test, no list built
     words = [a for a in cmd.args if not a.startswith("-")]
     return words[:1] == ["unpublish"] or (cmd.program == "yarn" and words[:2] == ["npm", "unpublish"])

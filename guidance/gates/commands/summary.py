@@ -59,7 +59,7 @@ class Summary:
                 dynamic = True
             if program.startswith("mkfs"):
                 mkfs = True
-            if program in PUBLISHERS and not unpublish:
+            if program in PUBLISHERS and "unpublish" in argv and not unpublish:
                 unpublish = unpublishes(cmd)
             if not interpreter and is_interpreter(program):
                 interpreter = True
