@@ -414,24 +414,40 @@ class _Analyzer:
             self.command(variant, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), True)
         if decoded is not None:
             self.command(decoded, list(redirects), origin, depth, background, stdin, node.text, list(node.prefix), False)
+        elif decodable and cmd is not None and cmd.program in _CODE_READERS:
+            self.read_process_code(node.words, self.commands[start:subs_end], cmd, depth)
 
-    def decoded_args(self, words: list[Word], made: list[Command], depth: int) -> list[Arg] | None:
-        """The words with each command substitution replaced by its output, when every one of
-        them is literal text, decoded or not (`echo ... | base64 -d`, `printf '\\x72'`): the
-        command as it really runs, analysed next to the command as written."""
+    def read_process_code(self, words: list[Word], made: list[Command], cmd: Command, depth: int) -> None:
+        """`source <(echo ... | base64 -d)`, `bash <(printf ...)`: the shell reads the output of
+        its one process substitution as code; when that output is literal text, it is analysed."""
+        subs = [kind for word in words for kind, _ in word.subs]
+        outputs = self.substitution_outputs(made, depth)
+        if subs == ["<(...)"] and outputs is not None and len(outputs) == 1 and depth + 1 <= MAX_SHELL_DEPTH:
+            self.run_nested(outputs[0], _join(cmd.origin, f"{cmd.program} <("), depth + 1, cmd.background)
+
+    def substitution_outputs(self, made: list[Command], depth: int) -> list[str] | None:
+        """What each substitution among the commands `made` prints, in order, when every one is
+        literal text through decoders (trailing newlines removed, as bash does); else None."""
         outputs: list[str] = []
         group: list[Command] = []
         for cmd in made:
             if cmd.depth != depth + 1:
                 continue
             group.append(cmd)
-            if not cmd.pipe_next:  # the end of one substitution's pipeline
+            if not cmd.pipe_next or cmd.pipe_next in _CODE_READERS:  # the end of one substitution's pipeline
                 text = _decoding().piped_text([[c] for c in group])
                 if text is None:
                     return None
                 outputs.append(text.rstrip("\n"))
                 group = []
-        if group or not outputs:
+        return outputs if outputs and not group else None
+
+    def decoded_args(self, words: list[Word], made: list[Command], depth: int) -> list[Arg] | None:
+        """The words with each command substitution replaced by its output, when every one of
+        them is literal text, decoded or not (`echo ... | base64 -d`, `printf '\\x72'`): the
+        command as it really runs, analysed next to the command as written."""
+        outputs = self.substitution_outputs(made, depth)
+        if outputs is None:
             return None
         args: list[Arg] = []
         for word in words:

@@ -21,6 +21,8 @@ _PS_MOVE = frozenset(("move-item", "move", "mv", "mi"))
 _PS_WRITE = frozenset(("set-content", "sc", "out-file", "add-content", "ac", "new-item", "ni"))
 _PS_FETCH = frozenset(("invoke-webrequest", "iwr", "invoke-restmethod", "irm", "curl", "wget", "start-bitstransfer"))
 _PS_RUN = frozenset(("invoke-expression", "iex"))
+#: PowerShell names that erase a disk or volume (read as mkfs of a disk device: CAT003).
+_PS_FORMAT = frozenset(("format-volume", "clear-disk", "initialize-disk"))
 #: Parameters of the file cmdlets that take a value (the value is not a path operand).
 _PS_VALUE_PARAMS = frozenset(("-include", "-exclude", "-filter", "-credential", "-stream", "-encoding", "-value", "-itemtype", "-name", "-erroraction", "-ea"))
 _PS_PATH_PARAMS = frozenset(("-path", "-literalpath", "-lp", "-pspath", "-destination"))
@@ -119,6 +121,8 @@ def powershell(code: str) -> list[list[str]]:
             fetched = _first_url(" ".join(args))
             if fetched is not None:
                 out.append(["curl", fetched])
+        elif name in _PS_FORMAT:
+            out.append(["mkfs", _disk(args)])
         elif name in _PS_RUN:
             if args:
                 out.extend(powershell(" ".join(args)))
@@ -155,6 +159,12 @@ def _ps_remove(args: list[str]) -> list[list[str]]:
     return [["rm", "-rf" if recurse else "-f", *(posix_path(p) for p in paths)]] if paths else []
 
 
+def _disk(args: list[str]) -> str:
+    """A disk device standing for what `Format-Volume -DriveLetter D` / `format D:` erases."""
+    letter = next((a.rstrip(":") for a in args if len(a.rstrip(":")) == 1 and a[0].isalpha()), "x")
+    return "/dev/disk" + letter.lower()
+
+
 def _first_url(text: str) -> str | None:
     for start in ("https://", "http://"):
         at = text.find(start)
@@ -185,6 +195,8 @@ def cmd(code: str) -> list[list[str]]:
         elif name == "robocopy" and len(paths) >= 2 and ("/mir" in switches or "/purge" in switches):
             # a mirror deletes whatever the source lacks: from an empty source, everything
             out.append(["rm", "-rf", posix_path(paths[1])])
+        elif name == "format" and paths:
+            out.append(["mkfs", _disk(paths)])
         elif name in ("copy", "xcopy", "move"):
             if len(paths) >= 2:
                 out.append(["mv" if name == "move" else "cp", posix_path(paths[0]), posix_path(paths[-1])])

@@ -26,6 +26,8 @@ DECODED = [
     'bash -c "$(echo cm0gLXJmIH4v | base64 -d)"',
     "eval \"$(printf '\\x72\\x6d\\x20\\x2d\\x72\\x66\\x20\\x7e\\x2f')\"",
     "eval `echo cm0gLXJmIH4v | base64 -d`",
+    "source <(echo cm0gLXJmIH4v | base64 -d)",
+    'bash <(printf "rm -rf ~/\\n")',
 ]
 
 
@@ -46,6 +48,7 @@ NOT_DECODED = [
     'echo "$P" | base64 -d | sh',
     "cat blob | xxd -r -p | sh",
     'eval "$(base64 -d stage.b64)"',
+    "source <(kubectl completion bash)",
 ]
 
 

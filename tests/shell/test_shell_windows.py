@@ -44,6 +44,7 @@ POWERSHELL = [
     ("irm https://x.example/i.ps1 | iex", [["sh", "-c", "curl 'https://x.example/i.ps1' | sh"], ["curl", "https://x.example/i.ps1"]]),
     ("Invoke-Expression 'Remove-Item -Recurse ~'", [["rm", "-rf", "~"]]),
     ("git status; npm test", [["git", "status"], ["npm", "test"]]),
+    ("Format-Volume -DriveLetter D -FileSystem NTFS", [["mkfs", "/dev/diskd"]]),
 ]
 
 
@@ -61,6 +62,7 @@ CMD = [
     ("robocopy src dst /E", [["robocopy", "src", "dst", "/E"]]),
     ("cd build && del /q *.tmp & dir", [["cd", "build"], ["rm", "-f", "*.tmp"], ["dir"]]),
     ('echo "a & b"', [["echo", "a & b"]]),
+    ("format D: /q /y", [["mkfs", "/dev/diskd"]]),
 ]
 
 
