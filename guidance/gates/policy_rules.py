@@ -357,9 +357,11 @@ def _normal(text: str) -> str:
 
 
 def _says(ctx: GateContext, item: dict[str, Any]) -> bool:
-    """A message check: the command line (its -m texts, --body, heredocs) holds one of the phrases."""
+    """A message check: the command line (its -m texts, --body, heredocs) holds one of the phrases
+    (with `absent`: holds none of them, a required text missing)."""
     text = _normal(ctx.event.command or "")
-    return any(isinstance(p, str) and _normal(p) in text for p in item.get("phrases") or ())
+    said = any(isinstance(p, str) and _normal(p) in text for p in item.get("phrases") or ())
+    return not said if item.get("absent") else said
 
 
 def _lacks(item: dict[str, Any], cmd: Command) -> bool:

@@ -25,6 +25,8 @@ def reason(spec: Spec) -> str:
         return text
     if spec.kind == "branch":
         return f"New branch names must match `{spec.pattern}`."
+    if spec.kind == "message" and spec.absent:
+        return f"The text must say {' or '.join(repr(p) for p in spec.phrases)} ({spec.what})."
     if spec.kind == "arguments":
         return f"Commits must be made in the prescribed form: {spec.instead or ' '.join(r[0] for r in spec.requires)}."
     text = f"{_LEAD.get(spec.verdict, 'Not allowed')}: {spec.what}"
@@ -59,6 +61,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["wrapped"] = spec.wrapped
     if spec.kind == "message":
         check["phrases"] = list(spec.phrases)
+        if spec.absent:
+            check["absent"] = True
     if spec.kind == "arguments":
         check["requires"] = [list(r) for r in spec.requires]
     if spec.kind == "target":
@@ -81,7 +85,8 @@ def short(check: dict[str, Any]) -> str:
         target = f" to {check['target']}" if check.get("target") else ""
         return f"{verdict} sequence {before} -> {then}{target}"
     if kind == "message":
-        return f"{verdict} message {' | '.join(check.get('phrases') or [])}"
+        missing = "without " if check.get("absent") else ""
+        return f"{verdict} message {missing}{' | '.join(check.get('phrases') or [])}"
     if kind == "arguments":
         return f"{verdict} arguments {' '.join(check.get('pattern') or [])} needs {' '.join(r[0] for r in check.get('requires') or [])}"
     if kind == "target":

@@ -681,7 +681,7 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]]) ->
             only = next((c for c in cues if c[2] == ONLY), None)
             if only is not None:
                 then = then_at(tokens, skip_adverbs(tokens, only[1], m), m) or then_at(tokens, 0, only[0])
-                first = _first_objects(tokens, m + 1, n)
+                first = _first_objects(tokens, m + 1, n) or _made_things(tokens, m + 1, n)
                 if then is not None and first:
                     return Frame(REQUIRE, ordering=Ordering(first, then[1]), start=tokens[0].start,
                                  notes=[f"ordering: only {then[1]} after {join(tokens[m + 1:])}"])
@@ -728,6 +728,21 @@ def _imperative(tokens: list[Token], end: int) -> bool:
             continue
         return action_at(tokens, k, end) is not None
     return False
+
+
+def _made_things(tokens: list[Token], i: int, end: int) -> list[Obj]:
+    """"... only after changelog entries exist": what must have been made, named by its words
+    (the document's commands that hold the word make it: `pnpm changelog add`)."""
+    words = []
+    for tok in tokens[i:end]:
+        if tok.kind != WORD or tok.low in ("exist", "exists", "are", "is", "have", "has", "were", "was", "been"):
+            break
+        if tok.low not in _DETERMINERS:
+            words.append(tok.low)
+    keys = [w for w in words if len(w) > 3 and w not in ("entries", "entry", "files", "file", "changes", "updates", "update")]
+    if not keys or len(words) > 4:
+        return []
+    return [Obj("noun", " ".join(words), meaning={"made-by": keys[0]})]
 
 
 def _changes_phrase(tokens: list[Token], i: int, end: int) -> bool:
@@ -1193,7 +1208,54 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
                       notes=["branch naming convention"])
         frame.start = tokens[0].start
         return frame
+    disclosure = _disclosure(tokens, first)
+    if disclosure is not None:
+        return disclosure
     return substitution(tokens, first)
+
+
+_DISCLOSE = frozenset(("disclose", "mention", "state", "note", "include", "say", "indicate", "declare"))
+
+
+def _disclosure(tokens: list[Token], first: int) -> Frame | None:
+    """"Disclose that the PR was authored with Claude", "Mention `Closes #N` in PR descriptions":
+    a text the message must hold, when the sentence names where (a PR, a commit) and a literal
+    (a quote, a code span, a proper name)."""
+    if first >= len(tokens) or tokens[first].low not in _DISCLOSE:
+        return None
+    surfaces = [phrase for k in range(first + 1, len(tokens)) if (phrase := _surface_at(tokens, k))]
+    if not surfaces:
+        return None
+    literals = [t.text for t in tokens[first + 1:] if t.kind in (QUOTE, CODE)]
+    if not literals:
+        literals = [t.text for t in tokens[first + 2:] if t.kind == WORD and t.text[:1].isupper() and t.text.isalpha()
+                    and t.low not in ("pr", "prs") and match(tokens, tokens.index(t), "nouns") is None]
+    if not literals:
+        return None
+    literals = [" ".join(w for w in literal.split() if not _placeholder_word(w)) for literal in literals]
+    literals = [literal for literal in literals if len(literal) >= 3]
+    if not literals:
+        return None
+    frame = Frame(REQUIRE, tokens[first].low, requirement="message", actions=["content"], verb=tokens[first].low,
+                  objects=[Obj("quote", literals[0].lower())], surfaces=surfaces,
+                  notes=[f"'{tokens[first].low}': {surfaces[0]} must hold '{literals[0]}'"])
+    frame.start = tokens[0].start
+    return frame
+
+
+def _surface_at(tokens: list[Token], k: int) -> str:
+    found = match(tokens, k, "nouns")
+    if found is None:
+        return ""
+    phrase = " ".join(t.low for t in tokens[k : found[0]])
+    return next((phrase for words, (kind, _) in _index("nouns").get(tokens[k].low, [])
+                 if kind == "surface" and " ".join(words) == phrase), "")
+
+
+def _placeholder_word(word: str) -> bool:
+    """`#N`, `<id>`, `X`: a word that stands for a value."""
+    bare = word.strip("#:()[]")
+    return (len(bare) == 1 and bare.isupper()) or ("<" in word and ">" in word) or bare in ("N", "NNN", "ID")
 
 
 def _program_named(objects: list[Obj]) -> bool:
@@ -1232,6 +1294,13 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
             wanted = [Obj("code", t.text) if t.kind == CODE else Obj("program", t.low) for t in tokens[start:wanted_end]
                       if t.kind == CODE or (t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS)][-3:]
         banned, _, notes = read_objects(tokens, after, n)
+        after_banned = [t.low for t in tokens[after:] if t.kind == WORD]
+        if any(w in ("alone", "itself") for w in after_banned) and any(" commit" in f" {o.text}" for o in wanted if o.kind == "code"):
+            # "use `git commit -S --signoff` (not `--signoff` alone)": every option of the form is required
+            frame = Frame(REQUIRE, marker, requirement="arguments", objects=[o for o in wanted if o.kind == "code"],
+                          notes=[f"'{marker} ... alone': the prescribed form's options are all required"])
+            frame.start = tokens[0].start
+            return frame
         runnable = [o for o in banned if o.kind in ("code", "program") or (o.kind == "noun" and ("category" in o.meaning or "program" in o.meaning))]
         if not runnable:
             return None

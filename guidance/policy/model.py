@@ -107,8 +107,9 @@ class CheckModel(_Strict):
     target: str | None = None
     #: arguments: each inner list is one required option and its spellings
     requires: list[list[str]] | None = None
-    #: message: phrases the message text must not hold (lowercase)
+    #: message: phrases the message text must not hold (lowercase); with `absent`, one it must hold
     phrases: list[str] | None = None
+    absent: bool | None = None
     #: target: the action gated on branch `pattern` (push, commit, merge)
     action: Literal["push", "commit", "merge"] | None = None
     #: the category of commands the check stands for (build, lint, ...)

@@ -38,6 +38,7 @@ CARRIERS: dict[str, tuple[str, ...]] = {
     "pr": ("gh pr create", "gh pr edit", "gh pr comment", "gh pr review", "gt submit", "glab mr create", "hub pull-request"),
     "comment": ("gh pr comment", "gh issue comment", "gh pr review", "gh issue create", "gh issue edit", "gh release create"),
 }
+_CREATORS = ("git commit", "gh pr create", "glab mr create", "hub pull-request", "gt create")
 _INSTALLERS = ("pip install", "conda install", "mamba install", "brew install", "apt install", "apt-get install",
                "npm install -g", "cargo install", "go install", "gem install", "pipx install", "uv tool install",
                "uv pip install")
@@ -63,6 +64,8 @@ class Spec:
     target: str = ""
     requires: list[list[str]] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
+    #: message: the phrases must be there (a required text), not absent
+    absent: bool = False
     category: str = ""
     confidence: float = 1.0
     what: str = ""
@@ -253,8 +256,20 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         return _sequence(frame, place)
     if frame.requirement == "branch":
         return _branch(frame, place)
-    if frame.requirement == "commit-form":
+    if frame.requirement in ("commit-form", "arguments"):
         return _commit_form(frame, place)
+    if frame.requirement == "message":
+        # a text every such message must hold: warned when missing (the words may differ)
+        found = _message(frame, frame.objects, "warn", place.line)
+        for spec in found:
+            # only where such a text is written first (a PR's creation, a commit), not every comment or edit
+            creators = [p for p in [spec.pattern, *spec.also] if " ".join(p) in _CREATORS]
+            if creators:
+                spec.pattern, spec.also = creators[0], creators[1:]
+            spec.absent = True
+            spec.confidence = 0.8
+            spec.what = f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text"
+        return found
     verdict, why = verdict_of(frame)
     if not verdict or frame.modality == REQUIRE:
         if frame.modality == REQUIRE and frame.purpose and "use" in frame.actions:
@@ -867,6 +882,17 @@ def _sequence(frame: Frame, place: Place) -> list[Spec]:
                         target=ordering.target, confidence=0.95 if not frame.inherited else 0.9,
                         what=f"`{' '.join(then)}` before `{' '.join(before)}` ran")
             specs.append(spec)
+        elif obj.kind == "noun" and "made-by" in obj.meaning:
+            key = obj.meaning["made-by"]
+            makers = [words for words in place.inventory.positives() if any(key in w.lower() for w in words[1:])]
+            makers = [relax(grammar.placeholder_words(w)) for w in makers]
+            makers = [m for i, m in enumerate(makers) if m not in makers[:i]]
+            if not makers:
+                frame.notes.append(f"no command of the document makes '{obj.text}'")
+                continue
+            specs.append(Spec("sequence", verdict, place.line, before=makers[0], before_any=makers[1:], then=list(then),
+                              target=ordering.target, confidence=0.8,
+                              what=f"`{' '.join(then)}` before {obj.text} exist (`{' '.join(makers[0])}`)"))
         elif obj.kind == "noun" and "category" in obj.meaning:
             category = obj.meaning["category"]
             own = place.inventory.for_category(category)
@@ -930,6 +956,16 @@ def _placeholder_split(text: str) -> list[str]:
     return out
 
 
+def _spellings(prefix: str, option: str) -> list[str]:
+    """The other spellings of an option of `prefix` (`-s` for `--signoff` of `git commit`)."""
+    for command, long, aliases in _programs.OPTION_ALIASES:
+        if command == prefix and option == long:
+            return list(aliases)
+        if command == prefix and option in aliases:
+            return [long] + [a for a in aliases if a != option]
+    return []
+
+
 def _commit_form(frame: Frame, place: Place) -> list[Spec]:
     """"Always commit as Claude ... Use: `git -c user.name=... commit -m "message"`": commits need
     the options of the prescribed form."""
@@ -951,7 +987,7 @@ def _commit_form(frame: Frame, place: Place) -> list[Spec]:
             i += 2
             continue
         if word.startswith("-") and word not in ("-a", "--all", "-am"):
-            requires.append([word])
+            requires.append([word, *_spellings("git commit", word)])
         i += 1
     if not requires:
         return []

@@ -95,6 +95,7 @@ KINDS = [
     _check(10, "create", verdict="ask", pattern="*.md"),
     _check(11, "variable", pattern=["NPM_TOKEN"]),
     _check(12, "command", verdict="warn", pattern=["reset-db.sh"], anchor=True),
+    _check(13, "message", verdict="warn", pattern=["gh", "pr", "create"], anchor=True, phrases=["claude"], absent=True),
 ]
 
 
@@ -117,7 +118,9 @@ KINDS = [
         # message text, heredocs and markdown links included
         (bash('git commit -m "fix" -m "Co-Authored-By: Claude <noreply@anthropic.com>"'), ["K4:deny", "K5:warn"]),
         (bash('gh pr create --title t --body "x\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)"'), ["K4:deny"]),
-        (bash('gh pr create --title t --body "plain"'), []),
+        (bash("gh pr view 12"), []),
+        (bash('gh pr create --title t --body "plain"'), ["K13:warn"]),  # a required text missing
+        (bash('gh pr create --title t --body "Written with Claude."'), []),
         # required options (any spelling, short clusters)
         (bash("git commit -S --signoff -m x"), []),
         (bash("git commit -sS -m x"), []),

@@ -37,6 +37,7 @@ EXPECTED_CHECKS = {
     ("02-pytorch-pytorch.md", 9, "deny command <build>"),
     ("02-pytorch-pytorch.md", 29, "deny command <lint>"),
     ("02-pytorch-pytorch.md", 35, "ask command git commit"),
+    ("02-pytorch-pytorch.md", 42, "warn message without claude"),
     ("03-microsoft-playwright.md", 53, "deny sequence flint -> git commit"),
     ("03-microsoft-playwright.md", 53, "deny command tsc --noEmit"),
     ("03-microsoft-playwright.md", 53, "deny command <lint>"),

@@ -163,11 +163,12 @@ CUES: tuple[Cue, ...] = (
         "ja-ban",
         "ban",
         ("禁止", "しないでください", "しないで", "しないこと", "してはいけない", "してはならない", "するな", "しない",
-         "行わない", "やめてください", "厳禁"),
+         "行わない", "やめてください", "厳禁", "ないでください", "てはいけません", "ないこと"),
         lang="ja",
         after=True,
         examples=(
             ex("- `docs/api.md` を編集しないでください", "deny write docs/api.md"),
+            ex("- `examples/` 以下のファイルは依頼がない限り読まないでください", "ask read examples/**"),
             ex("- `npm publish` の実行は禁止", "deny command npm publish"),
             ex("以下は禁止:\n\n- `dist/` の変更\n", "deny write dist/**"),
             ex("- `npm run build` でビルドを確認する"),

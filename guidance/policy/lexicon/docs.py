@@ -32,6 +32,7 @@ def entries() -> list[tuple[str, Any]]:
 def all_examples() -> list[tuple[str, Example]]:
     out = [(name, example) for name, entry in entries() for example in getattr(entry, "examples", ())]
     out += [("self-reference", e) for e in nouns.SELF_EXAMPLES]
+    out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]

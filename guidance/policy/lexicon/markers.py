@@ -81,6 +81,9 @@ SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Prefer `rg` over `grep -r`", "warn command grep -r"),
     ex("- Use `pnpm` - never use npm or yarn", "deny command npm", "deny command yarn"),
     ex("- use `npm run release:*` to create releases (not manual git tag commands)", "warn command <tag>"),
+    ex("- Always use `git commit -S --signoff` (not `--signoff` alone)", "warn arguments git commit needs -S --signoff"),
+    ex("- CRITICAL: this repo uses `pnpm`, NOT `npm`.", "warn command npm"),
+    ex("- `(app)/x/page.tsx` maps to `/x`, not `/app/x`"),
 )
 
 ORDERING: tuple[str, ...] = ("before", "prior to", "after", "only after", "until", "before every", "before each",
@@ -92,6 +95,12 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- **ONLY** push up changes after running `bun bd test <file>`", "deny sequence bun bd test -> git push"),
     ex("- Never commit without running `npm test`", "deny sequence npm test -> git commit"),
     ex("- Don't run `make test` before committing, CI does it"),
+    ex("Releases:\n\n- Run `pnpm changelog add` for each user-facing change\n- Open a PR only after changelog entries exist\n",
+       "deny sequence pnpm changelog add -> gh pr create"),
+    ex("- Run lint and typecheck after code changes", "warn sequence <lint> -> git commit", "warn sequence <typecheck> -> git commit"),
+    ex("- After changing code, run `pnpm lint:fix`", "warn sequence pnpm lint:fix -> git commit"),
+    ex("- Run `cargo dev generate-all` after changes"),
+    ex("- We run `make test` before every push"),
 )
 
 #: after a command or path: the ban holds only in a situation no pattern can express

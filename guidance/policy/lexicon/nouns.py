@@ -78,6 +78,14 @@ CONTENT_NOUNS: tuple[ContentNoun, ...] = (
                     "claude.com/claude-code | claude.ai/code | co-authored-by: claude"))),
 )
 
+#: "Disclose that the PR was written with Claude", "Mention `Fixes` in PR descriptions": a text
+#: such messages must hold (warned when missing)
+DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Disclose that the PR was written with Claude.", "warn message without claude"),
+    ex("- Mention `Fixes #N` in PR descriptions", "warn message without fixes"),
+    ex("- Mention the ticket in the commit message"),
+)
+
 SURFACES: tuple[str, ...] = ("commit message", "commit messages", "commits", "commit", "pr description",
                              "pr descriptions", "pr body", "pr bodies", "pr title", "pr titles", "prs", "pr",
                              "pull request", "pull requests", "pull request description", "pr comments",
