@@ -38,7 +38,7 @@ from cf_guidance.policy.frames import (
     then_at,
 )
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
-from cf_guidance.policy.markdown import Block
+from cf_guidance.policy.markdown import CODE_OPEN, Block
 from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve
 from cf_guidance.policy.text import CODE, PUNCT, QUOTE, WORD, Token, clauses, join, sentences, tokenize
 
@@ -149,7 +149,8 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         ctx.modality = ctx.cue = ""
         unit.context = [c for c in unit.context if not c.startswith("heading: '")]
         _inherit_intro(ctx, blocks, intro, tokens(intro), unit)
-    ctx.header = block.kind == "html" or (index == first_text and _generated_notice(block.inline.masked))
+    ctx.header = block.kind == "html" or (index == first_text and _generated_notice(block.inline.masked)
+                                          and _about_this_file(block.inline.masked))
     ctx.label = _label(tokens(index)) if block.kind in ("bullet", "row") else []
     following = _following(blocks, index, tokens)
     ctx.following = following
@@ -182,6 +183,16 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         unit.frames += sentence_frames
         place.antecedents = place.antecedents + _mentions(sentence)
     unit.specs = _merge(unit.specs)
+
+
+def _about_this_file(text: str) -> bool:
+    """A notice about the document itself ("This file is generated ..."), not about a path it
+    names ("The `api/` directory is auto-generated")."""
+    low = text.lower()
+    if "this file" in low or "this document" in low:
+        return True
+    first = low.lstrip("#>*_ -:").split(".")[0]
+    return CODE_OPEN not in first and not any(w in first.split() for w in ("directory", "folder", "files", "dir"))
 
 
 def _generated_notice(text: str) -> bool:

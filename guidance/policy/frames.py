@@ -36,6 +36,8 @@ _STOPS = frozenset(
 )
 _DETERMINERS = frozenset("the a an any all your our their my these those this that existing new other its some every each "
                          "both either such another".split())
+#: words before a task noun that do not narrow it ("individual lint commands", "raw git commands")
+_NEUTRAL_BEFORE = frozenset("individual separate raw direct plain bare manual normal regular usual standard".split())
 _PREPOSITIONS = {"in": "dir", "under": "dir", "inside": "dir", "within": "dir", "below": "dir", "beneath": "dir",
                  "at": "at", "of": "of", "from": "from", "to": "to", "into": "to", "onto": "to", "on": "on",
                  "with": "with", "via": "with", "using": "with", "through": "with", "like": "like",
@@ -399,6 +401,11 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
         if tok.kind == CODE:
             obj = Obj("code", tok.text, role, after_file_noun=file_noun, head=head)
             nxt = tokens[k + 1] if k + 1 < end else None
+            if nxt is not None and nxt.kind == WORD and nxt.low in ("'s", "’s"):
+                # "`site.yml`'s `nav:` section": a part of the file; the file is the object
+                objects.append(obj)
+                k += 3 if k + 2 < end and tokens[k + 2].kind == CODE else 2
+                continue
             if nxt is not None and nxt.kind == WORD and nxt.low.replace("-", "").isalpha() and nxt.low not in _STOPS \
                     and nxt.low not in _CONJUNCTIONS \
                     and nxt.low not in _PREPOSITIONS and nxt.low not in _DETERMINERS and nxt.low != "not" \
@@ -428,6 +435,8 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
         if match(tokens, k, "examples", end) is not None:
             notes.append(f"stops at an example marker: {tok.text}")
             break
+        if objects and low in ("silently", "quietly") and match(tokens, k, "conditions", end) is not None:
+            break  # "... block silently": a condition, read by the caller
         if low in ("either", "any", "all", "each", "both", "none", "one", "some") and k + 1 < end and tokens[k + 1].low == "of":
             k += 2  # "either of the following": the following
             continue
@@ -446,6 +455,9 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             k += len(command)
             continue
         found = match(tokens, k, "nouns", end)
+        if found is not None and found[0] - k == 1 and low in _programs.KNOWN_PROGRAMS and tok.text[:1].islower() \
+                and found[1][0] in ("hooks", "program", "category"):
+            found = None  # "run pre-commit", "use git": the program, not the noun
         if found is None and low in _DETERMINERS:
             k += 1
             continue
@@ -459,6 +471,11 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                     meaning.setdefault(other_kind, other_value)
             if kind == "pronoun" and role and role not in ("like",) and objects:
                 break  # "... `x` on them": refers back; read as a qualifier that does not narrow
+            before = tokens[k - 1] if k > i else None
+            if kind == "category" and before is not None and before.kind == WORD and before.low not in _NEUTRAL_BEFORE \
+                    and before.low not in _DETERMINERS and before.low not in _CONJUNCTIONS and before.low not in _PREPOSITIONS \
+                    and match(tokens, k - 1, "adverbs", end) is None and action_at(tokens, k - 1, end) is None:
+                meaning["qualified"] = before.low  # "remote git operations": some of them, which the word decides
             if kind in ("pronoun", "deictic", "self", "branch"):
                 objects.append(Obj(kind, phrase, role, meaning=meaning))
             else:
@@ -486,6 +503,12 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             k += 1
             continue
         if low in _programs.KNOWN_PROGRAMS and tok.text[:1].islower() or low in _programs.KNOWN_PROGRAMS and low.isupper():
+            if _kind_of_commands(tokens, i, k, end):
+                # "any other destructive git command": some of git's commands, which ones the words do not say
+                notes.append(f"'{join(tokens[max(i, k - 2):k + 2])}' is a kind of {low} command, not {low} itself")
+                objects.append(Obj("program", low, role, meaning={"subset": True}))
+                k += 2
+                continue
             command = _bare_command(tokens, k, end)
             if len(command) > 1:
                 objects.append(Obj("code", " ".join(command), role))  # "npm install" written without backticks
@@ -502,7 +525,7 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             objects.append(Obj("flag", tok.text, role))
             k += 1
             continue
-        if match(tokens, k, "actions", end) is not None and objects:
+        if match(tokens, k, "actions", end) is not None and (objects or (k > i + 1 and tokens[k - 1].low in ("or", "and"))):
             if k > i and tokens[k - 1].kind == WORD and tokens[k - 1].low in _CONJUNCTIONS:
                 k -= 1  # the conjunction joins a second verb phrase ("... or run builds")
             break  # "... `x` and fix any issues": a new verb
@@ -515,6 +538,18 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             break
         k += 1
     return objects, k, notes
+
+
+def _kind_of_commands(tokens: list[Token], i: int, k: int, end: int) -> bool:
+    """A program word between a describing word and "command(s)" ("other destructive git commands",
+    "remote git operations")."""
+    if not (k + 1 < end and tokens[k + 1].kind == WORD and tokens[k + 1].low in _COMMAND_NOUNS | {"operation", "operations"}):
+        return False
+    before = tokens[k - 1] if k > i else None
+    if before is not None and before.low in ("other", "more", "further", "additional"):
+        return True
+    return before is not None and before.kind == WORD and before.low not in _DETERMINERS and before.low not in _CONJUNCTIONS \
+        and before.low not in _PREPOSITIONS and before.low not in _STOPS and before.low != "any"
 
 
 def _bare_command(tokens: list[Token], k: int, end: int) -> list[str]:
@@ -604,7 +639,7 @@ def read_conditions(tokens: list[Token], i: int, end: int) -> tuple[str, str]:
     return best
 
 
-_PERMISSION_WORDS = frozenset("asked asks ask told tells tell approves approved approval approve permission consent "
+_PERMISSION_WORDS = frozenset("asked asks ask told tells tell says say approves approved approval approve permission consent "
                               "requests requested request instructs instructed instruction authorizes authorized "
                               "authorization confirms confirmed confirmation sign-off".split())
 
@@ -726,8 +761,17 @@ def _imperative(tokens: list[Token], end: int) -> bool:
         if tok.kind == WORD and tok.low in ("please", "first", "also", "then", "and", "important", "critical", "note"):
             k += 1
             continue
-        return action_at(tokens, k, end) is not None
+        return action_at(tokens, k, end) is not None or _checks_code(tokens, k, end)
     return False
+
+
+def _checks_code(tokens: list[Token], k: int, end: int) -> bool:
+    """"check `git diff`", "review `git status`": looking at a command's output is running it."""
+    if not (tokens[k].kind == WORD and tokens[k].low in ("check", "review", "verify", "inspect")
+            and k + 1 < end and tokens[k + 1].kind == CODE):
+        return False
+    words = tokens[k + 1].text.split()
+    return len(words) > 1 and words[0].lower() in _programs.KNOWN_PROGRAMS  # `git diff`, not `src/config.ts`
 
 
 def _made_things(tokens: list[Token], i: int, end: int) -> list[Obj]:
@@ -756,6 +800,8 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
     k = i
     while k < end:
         found = action_at(tokens, k, end)
+        if _checks_code(tokens, k, end):
+            found = (k + 1, ["run"], tokens[k].low)  # "always check `git diff` before committing"
         if found is not None and ("run" in found[1] or "use" in found[1]):
             if k > i and tokens[k - 1].kind == WORD and tokens[k - 1].low in ("is", "are", "be", "gets", "get", "was", "been"):
                 # "make sure `tools/format.js` is run": the object comes first
@@ -798,6 +844,8 @@ def _runnable(objects: list[Obj], categories_only: bool) -> list[Obj]:
     for obj in objects:
         if obj.role == "paren":
             continue
+        if obj.kind == "program":
+            obj = Obj("code", obj.meaning.get("program", obj.text), obj.role)  # "run pre-commit before commit"
         if obj.kind == "code" and not categories_only:
             out.append(obj)
         elif obj.kind == "noun" and "category" in obj.meaning and obj.meaning["category"] in ("test", "lint", "typecheck", "format", "build"):
@@ -830,6 +878,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         asked = _ask_before(tokens, ctx)
         if asked is not None:
             frames.append(asked)
+            for more in asked.more:
+                more.start, more.text = asked.start, asked.text
+                frames.append(more)
             cues = [c for c in cues if c[2] != REQUIRE or c[0] > asked.start_token]
     for index, (i, j, modality, words) in enumerate(cues):
         end = cues[index + 1][0] if index + 1 < len(cues) else len(tokens)
@@ -903,6 +954,8 @@ def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:
     for a, tok in enumerate(tokens):
         if tok.kind != WORD or tok.low not in ("ask", "confirm", "consult", "check"):
             continue
+        if tok.low == "check" and not (a + 1 < n and tokens[a + 1].low == "with"):
+            continue  # "check `git diff` before committing" runs it; "check with the user before" asks
         if a != 0 and not subject_allows(tokens, a)[0]:
             continue
         for b in range(a + 1, min(n, a + 14)):
@@ -976,24 +1029,67 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     stop_verbs, names, surface = found
     frame.actions = names
     frame.verb = surface
+    before_verb = {t.low for t in tokens[j:stop_verbs] if t.kind == WORD}
     k = skip_adverbs(tokens, stop_verbs, end)
     objects, stop, notes = read_objects(tokens, k, end)
+    if "content" in names and all(o.kind == "noun" and "surface" in o.meaning and o.role for o in objects):
+        # "never mention Claude, AI or assistants in commit messages": the words themselves, when a surface follows
+        named = _named_words(tokens, k, end)
+        if named is not None:
+            objects, stop = named
+            notes.append(f"words not to write: {', '.join(o.text for o in objects)}")
     frame.objects = objects
     frame.phrase = _phrase(tokens, k, stop)
+    if before_verb & {"just", "simply", "merely", "only"} and any(
+            t.kind == WORD and t.low in ("and", "then") and action_at(tokens, m + 1, end) is None
+            and m + 1 < end and tokens[m + 1].kind == WORD for m, t in enumerate(tokens[stop_verbs:end], start=stop_verbs)):
+        frame.modality = ""
+        frame.notes.append(f"'{words} just {surface} and ...': not doing it alone, not a ban of it")
+        return frame
     frame.notes += notes
     _read_tail(tokens, stop, end, frame)
     # "Never start the dev server or run builds": a second verb phrase under the same cue
     m = stop
     if m < end and tokens[m].kind == PUNCT and tokens[m].text == ",":
         m += 1
-    if objects and m < end and tokens[m].kind == WORD and tokens[m].low in ("or", "and", "nor"):
+    if (objects or stop > k) and m < end and tokens[m].kind == WORD and tokens[m].low in ("or", "and", "nor"):
         following = skip_adverbs(tokens, m + 1, end)
         if action_at(tokens, following, end) is not None:
             more = read_action_frame(tokens, m + 1, m + 1, end, modality, words, ctx)
-            if more.objects:
+            if more.objects or (more.actions and all(_action_kind_of(a) == "git" for a in more.actions)):
                 more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low}'")
                 frame.more.append(more)
     return frame
+
+
+def _named_words(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int] | None:
+    """A short list of plain words ("Claude, AI, or assistant") ended by a preposition and a surface
+    ("in commit messages"): the words as texts, and where the list stopped."""
+    words: list[Obj] = []
+    k = i
+    while k < end:
+        tok = tokens[k]
+        if tok.kind == PUNCT and tok.text in (",", "/"):
+            k += 1
+            continue
+        if tok.kind != WORD:
+            return None
+        if tok.low in _CONJUNCTIONS:
+            k += 1
+            continue
+        if tok.low in _PREPOSITIONS:
+            break
+        if tok.low in _STOPS or tok.low in _DETERMINERS or len(words) >= 6:
+            return None
+        words.append(Obj("quote", tok.low, meaning={"unquoted": True}))
+        k += 1
+    if not words or k + 1 >= end or not _surface_at(tokens[: end], skip_determiner(tokens, k + 1, end)):
+        return None
+    return words, k
+
+
+def _action_kind_of(name: str) -> str:
+    return next((a.kind for a in _actions.ACTIONS if a.name == name), "")
 
 
 def _phrase(tokens: list[Token], i: int, end: int) -> str:
@@ -1033,11 +1129,14 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
             frame.alternatives += alts
             break
     # qualifiers: "on main", "in watch mode", "against production", "on Git commits"
-    if k < end and tokens[k].kind == WORD and tokens[k].low in _markers.QUALIFIERS and frame.objects:
+    if k < end and tokens[k].kind == WORD and tokens[k].low in _markers.QUALIFIERS and (frame.objects or (
+            tokens[k].low in _SITUATIONS and frame.actions and all(_action_kind_of(a) == "git" for a in frame.actions))):
         rest = [t for t in tokens[k + 1 : end] if t.kind != PUNCT or t.text not in ",;"]
         phrase = " ".join(t.low for t in rest[:6])
         then = then_at(tokens, k + 1, end)
         branch = match(tokens, skip_determiner(tokens, k + 1, end), "nouns", end)
+        if then is not None and branch is not None and branch[1][0] == "surface" and branch[0] > then[0]:
+            then = None  # "in commit messages": the text, not the commit
         if then is not None:
             frame.qualifier_action = then[1]
             frame.notes.append(f"'{tokens[k].low} {phrase}' names the action the object applies to")
@@ -1067,6 +1166,9 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
         frame.condition, frame.condition_text = condition, text
     settle(frame)
 
+
+#: words that start a situation after an object-less git verb ("never amend commits after hook failures")
+_SITUATIONS = frozenset(("after", "when", "whenever", "while", "during", "if"))
 
 _SURFACE_ACTION = {"commits": "commit", "commit": "commit", "git commits": "commit", "commit messages": "commit",
                    "commit message": "commit", "pushes": "push"}
@@ -1347,6 +1449,9 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
         first_text = tok.text[cut + len(marker):] + " " + " ".join(t.text for t in tokens[position + 1:])
         then = _cjk_then(then_text)
         if then is None:
+            if _cjk_then(first_text) is not None and _cjk_cue(first_text.replace(" ", ""), lang) is not None:
+                # "動作確認前にコミットしないでください": a ban limited to a moment is no ban
+                return [Frame("", start=start, text=text.strip(), notes=["a ban limited to a moment (前に): no check"])]
             continue
         first = [Obj("code", t.text) for t in tokens[position + 1:] if t.kind == CODE]
         if not first and any(w in first_text for w in ("確認", "确认", "확인")) and any(
@@ -1446,9 +1551,10 @@ def _secret_meaning() -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def read_clause(tokens: list[Token], ctx: Context) -> list[Frame]:
-    if any(t.kind == CJK for t in tokens):
+    cjk = sum(len(t.text) for t in tokens if t.kind == CJK)
+    if cjk and sum(1 for t in tokens if t.kind == WORD) <= 3 * cjk:
         return read_cjk(tokens, ctx)
-    return read_english(tokens, ctx)
+    return read_english(tokens, ctx)  # an English sentence that quotes a word ("禁止 (forbidden) lists with ...")
 
 
 def heading_modality(tokens: list[Token]) -> tuple[str, str] | None:

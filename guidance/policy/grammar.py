@@ -35,6 +35,9 @@ _PLACEHOLDER = re.compile(r"<[^<>\s]+>|\{[^{}\s]+\}")
 _FILE_PLACEHOLDERS = frozenset(("<file>", "<path>", "<files>", "<filename>", "<file-path>", "<filepath>", "<script>",
                                 "<test-file>", "<test_file>", "<testfile>", "<test>", "<spec>", "<file.ts>", "<file.js>",
                                 "{file}", "{path}"))
+#: words that stand for a value the reader fills in (`pnpm add package-name`)
+_NAMED_PLACEHOLDERS = frozenset(("package-name", "package_name", "pkg-name", "branch-name", "branch_name", "file-name",
+                                 "your-branch", "feature-name", "module-name", "script-name"))
 #: version numbers written with letters for digits ("v0.3.x", "X.Y.Z")
 _VERSION = re.compile(r"^(v?)((?:\d+|[xXyYzZN*])(?:\.(?:\d+|[xXyYzZN*])){1,3})$")
 _PROGRAM = re.compile(r"[a-z0-9_./~][a-z0-9_.+~/-]*")
@@ -191,7 +194,9 @@ def placeholder_words(words: list[str]) -> list[str]:
     out: list[str] = []
     for index, word in enumerate(words):
         last = index == len(words) - 1
-        if word.lower() in _FILE_PLACEHOLDERS:
+        if index and word.lower() in _NAMED_PLACEHOLDERS:
+            out.append("*" if last else "?*")  # `npm install package-name`: a name the reader fills in
+        elif word.lower() in _FILE_PLACEHOLDERS:
             out.append("*.*")
         elif _PLACEHOLDER.fullmatch(word):
             out.append("*" if last else "?*")

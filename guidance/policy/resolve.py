@@ -292,8 +292,13 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
     if frame.purpose and programs:
         # "NEVER use local npm commands for publishing": npm's publishing commands, not npm
         return _dedupe([s for s in (_program_purpose(p, frame, verdict, place.line) for p in programs) if s is not None])
+    actions = list(frame.actions or ["bare"])
+    if any(_action_kind(a) == "git" for a in actions) and any(o.kind == "program" and o.text == "git" for o in objects):
+        # "git commitコマンドを実行してはいけません": the git verb names the command; "git" alone is not banned
+        objects = [o for o in objects if not (o.kind == "program" and o.text == "git")]
+        actions = [a for a in actions if _action_kind(a) not in ("run", "use")] or actions
     # writes before reads: "Never read or edit `x`" protects it from both, write first
-    actions = sorted(frame.actions or ["bare"], key=lambda a: _action_kind(a) == "read")
+    actions = sorted(actions, key=lambda a: _action_kind(a) == "read")
     for action in actions:
         specs += _by_action(action, frame, objects, place, verdict)
         if specs and action in ("bare",):
@@ -341,6 +346,9 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
                     wanted = [o for o in wanted if o.kind in ("program", "code")]
                 elif "files" in obj.text or "directories" in obj.text:
                     wanted = [o for o in wanted if o.kind in ("path", "code")]
+                elif any(o.kind in ("code", "program") for o in wanted):
+                    # "run these": what was written as code, not every path-like word ("owner/repo")
+                    wanted = [o for o in wanted if o.kind != "path"]
                 copies = [Obj(o.kind, o.text, o.role, dict(o.meaning), o.after_file_noun, o.glob, o.head) for o in wanted]
                 for copy in copies:
                     copy.meaning["antecedent"] = True
@@ -351,6 +359,13 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
             if place.label:
                 out += [Obj("code", o.text, "dir", {"antecedent": True}, True) for o in place.label]
                 frame.notes.append(f"'{obj.text}' is the item's subject: {', '.join(o.text for o in place.label)}")
+            elif "directory" in obj.text or "folder" in obj.text:
+                # "The `api/` directory is generated. Do not edit files in this directory": the one named before
+                named = [o for o in place.antecedents if o.kind in ("code", "path") and o.text.rstrip("/") and (
+                    o.text.endswith("/") or o.head in ("directory", "folder", "dir"))]
+                if len(named) == 1:
+                    out.append(Obj("code", named[0].text, "dir", {"antecedent": True}, True))
+                    frame.notes.append(f"'{obj.text}' is the directory named before: {named[0].text}")
             continue
         out.append(obj)
     return out
@@ -393,6 +408,9 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
         # "NEVER make changes directly on main": commits made on main
         return [Spec("target", verdict, line, pattern=branch, target="commit", confidence=0.9, what=f"committing to {branch}")
                 for branch in dict.fromkeys(frame.targets)]
+    if kind == "create" and objects and all(o.kind == "noun" and o.meaning.get("surface") in _COMMIT_NOUNS for o in objects):
+        # "Create commits only when explicitly requested": making a commit is `git commit`
+        return _git_action("commit", frame, [], place, verdict)
     if kind in ("write", "create", "read"):
         path_kind = {"write": "write", "create": "create", "read": "read"}[kind]
         for obj in objects:
@@ -478,6 +496,9 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
     return specs
 
 
+_COMMIT_NOUNS = ("commit", "commits", "git commits", "new commits")
+
+
 def _action_kind(action: str) -> str:
     from cf_guidance.policy.lexicon.actions import ACTIONS
 
@@ -530,6 +551,8 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         spec.exempt = _exemptions(pattern, place)
         return [spec]
     if obj.kind == "program":
+        if obj.meaning.get("subset"):
+            return []  # "other destructive git commands": which of git's commands is not said
         spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
         spec.exempt = _exemptions(spec.pattern, place)
         return [spec]
@@ -620,6 +643,9 @@ def _category_spec(category: str, verdict: str, line: int, frame: Frame, obj: Ob
     spec = _patterns_spec(patterns, verdict, line, _category_what(category),
                           0.9 if obj is None or not obj.meaning.get("antecedent") else 0.8, category)
     spec.why.append(f"'{obj.text if obj else category}' is the {category} category ({len(patterns)} command forms)")
+    if obj is not None and obj.meaning.get("qualified") and spec.verdict != "warn":
+        spec.verdict = "warn"
+        spec.why.append(f"'{obj.meaning['qualified']} {obj.text}' is some of them, which ones a pattern cannot say (warn)")
     return spec
 
 
@@ -835,7 +861,8 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
     carriers = list(dict.fromkeys(carriers))
     patterns = [_split(c) for c in carriers]
     spec = Spec("message", verdict, line, pattern=patterns[0], also=patterns[1:], phrases=phrases,
-                confidence=0.95 if any(o.kind == "quote" or "content" in o.meaning for o in objects) else 0.85,
+                confidence=0.75 if objects and all(o.meaning.get("unquoted") for o in objects)
+                else 0.95 if any(o.kind == "quote" or "content" in o.meaning for o in objects) else 0.85,
                 what=" or ".join(f'"{p}"' for p in phrases[:3]) + " in commit messages or PR text")
     return [spec]
 

@@ -158,6 +158,16 @@ OUTSIDE_BULLETS = [
     ("Never run `rm -rf build` (a paragraph, not a bullet)", [("command", "deny", "rm -rf build")]),
     ("> Never run `git push --force` (a quote is a paragraph)", [("command", "deny", "git push --force")]),
     ("| Command | Note |\n|---|---|\n| `make nuke` | never run it |\n", []),
+    # a directory named in one sentence is "this directory" in the next; the notice is not about the policy file
+    ("# Notes\n\nThe `gen/api/` directory is auto-generated. Do not edit files in this directory manually.",
+     [("write", "deny", "gen/api/**")]),
+    # "other destructive git commands" are some of git's commands: git itself is not banned
+    ("- Never run `git push` or any other destructive git command", [("command", "deny", "git push")]),
+    ("- Never use remote git operations", [("command", "warn", "git commit")]),  # some of them: a warning
+    # an English sentence that quotes a Japanese word is read as English
+    ('- 禁止 ("forbidden") lists with path bans (`a.js`, `b.json`) are common', []),
+    # a ban limited to a situation a pattern cannot express asks
+    ("- Never amend commits after hook failures - create new commits", [("command", "ask", "git commit --amend")]),
 ]
 
 
@@ -302,3 +312,11 @@ def test_path_glob_forms() -> None:
     assert grammar.path_glob("config.yaml", directory=True) == "config.yaml"
     assert grammar.path_glob("a b", directory=False) is None
     assert grammar.path_glob("..", directory=False) is None
+
+
+def test_placeholder_words() -> None:
+    # a name the reader fills in is any word; a real subcommand that looks like one (`npm version`) is kept
+    assert grammar.placeholder_words(["pnpm", "add", "package-name"]) == ["pnpm", "add", "*"]
+    assert grammar.placeholder_words(["git", "checkout", "branch-name", "--"]) == ["git", "checkout", "?*", "--"]
+    assert grammar.placeholder_words(["npm", "version"]) == ["npm", "version"]
+    assert grammar.placeholder_words(["npm", "install", "<pkg>"]) == ["npm", "install", "*"]

@@ -35,6 +35,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
+    out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
     return out
 

@@ -47,9 +47,15 @@ CONDITIONS: tuple[Condition, ...] = (
                "without a confirmed plan", "only when asked", "only if asked", "only when instructed",
                "only when the user asks", "only if the user asks", "only if explicitly requested", "only when requested",
                "if explicitly requested", "until approved", "until the user approves", "unless the user says so",
-               "only if the user explicitly says so", "unless specifically asked", "except when asked"),
+               "only if the user explicitly says so", "unless specifically asked", "except when asked",
+               "when explicitly requested", "when explicitly asked", "when requested", "when asked",
+               "when the user asks", "when the user explicitly asks", "when the user requests", "when instructed", "when explicitly instructed",
+               "if explicitly asked", "if asked", "when told", "when explicitly told", "silently", "quietly",
+               "without showing the diff", "without telling the user", "without telling me", "without notifying the user"),
               "permission",
               examples=(ex("- Never run `npm run dev` unless I tell you to", "ask command npm run dev"),
+                        ex("- Create commits only when explicitly requested", "ask command git commit"),
+                        ex("- Never change `deploy.yml`'s `jobs:` block silently; show the diff first", "ask write deploy.yml"),
                         ex("- Don't `git push` without asking", "ask command git push"),
                         ex("- Never add rules to this file unless explicitly instructed.", "ask write CLAUDE.md"))),
     Condition(("unless necessary", "unless absolutely necessary", "unless needed", "unless required",
@@ -60,7 +66,8 @@ CONDITIONS: tuple[Condition, ...] = (
               "judgment",
               examples=(ex("- `yarn vitest` - Run all tests (slow, avoid unless necessary)", "warn command yarn vitest"),)),
     Condition(("依頼なし", "依頼なく", "依頼時のみ", "指示なし", "指示なく", "指示がない限り", "許可なく", "許可なし", "無断で",
-               "確認なしに", "依頼がない限り"), "permission", lang="ja",
+               "確認なしに", "依頼がない限り", "要求するまで", "依頼するまで", "指示するまで", "指示があるまで", "許可するまで",
+               "許可があるまで", "明示的に依頼"), "permission", lang="ja",
               examples=(ex("- 依頼なしの `package.json` 更新は禁止", "ask write package.json", exact=False),)),
     Condition(("未经允许", "未经同意", "未经确认", "除非用户要求", "除非明确要求"), "permission", lang="zh",
               examples=(ex("- 未经允许不要运行 `git push`", "ask command git push"),)),
@@ -101,11 +108,17 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- After changing code, run `pnpm lint:fix`", "warn sequence pnpm lint:fix -> git commit"),
     ex("- Run `cargo dev generate-all` after changes"),
     ex("- We run `make test` before every push"),
+    ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
 )
 
 #: after a command or path: the ban holds only in a situation no pattern can express
+QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never rebase after a failed merge - start over", "ask command git rebase"),
+    ex("- Do not run `pnpm build` in watch mode", "ask command pnpm build"),
+)
+
 QUALIFIERS: tuple[str, ...] = ("on", "in", "against", "with", "for", "from", "to", "inside", "into", "at", "over", "via",
-                               "under", "during", "while", "when", "whenever", "if")
+                               "under", "during", "while", "when", "whenever", "if", "after")
 
 ADVERBS: tuple[str, ...] = ("ever", "directly", "manually", "locally", "yourself", "accidentally", "automatically",
                             "blindly", "just", "proactively", "casually", "unnecessarily", "arbitrarily", "explicitly",
