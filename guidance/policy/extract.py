@@ -255,6 +255,7 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
 def _label(toks: list[Token]) -> list[Obj]:
     """Code spans an item opens with, before " - ", " — " or ":" ("`plugins/` — Generated copies")."""
     out: list[Obj] = []
+    words = 0
     for k, tok in enumerate(toks):
         if tok.kind == CODE:
             out.append(Obj("code", tok.text))
@@ -263,8 +264,14 @@ def _label(toks: list[Token]) -> list[Obj]:
             return out
         if tok.kind == PUNCT and tok.text in (",", "/"):
             continue
+        if tok.kind == WORD and tok.low in _LABEL_WORDS and words < 3:
+            words += 1  # "The real `.env` file — never read it"
+            continue
         return []
     return []
+
+
+_LABEL_WORDS = frozenset("the a real actual local generated file files directory folder config".split())
 
 
 def _following(blocks: list[Block], index: int, tokens_of: Callable[[int], list[Token]]) -> list[Obj]:

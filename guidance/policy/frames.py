@@ -36,6 +36,10 @@ _STOPS = frozenset(
 )
 _DETERMINERS = frozenset("the a an any all your our their my these those this that existing new other its some every each "
                          "both either such another".split())
+#: prepositions after an object-less git verb that start a situation ("never push on weekends")
+_GIT_SITUATIONS = frozenset(("on", "during", "at", "in", "over", "outside", "between"))
+#: words after a verb that stand for the item's label ("never edit it", "never print its values")
+_LABEL_REFERENCES = frozenset("it its them their this these that those values value contents content the".split())
 #: words before a task noun that do not narrow it ("individual lint commands", "raw git commands")
 _NEUTRAL_BEFORE = frozenset("individual separate raw direct plain bare manual normal regular usual standard".split())
 _PREPOSITIONS = {"in": "dir", "under": "dir", "inside": "dir", "within": "dir", "below": "dir", "beneath": "dir",
@@ -871,6 +875,8 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues):
         # an item under "Before every push:" ("Run `npm run lint` and fix any issues")
         first = _first_objects(tokens, 0, len(tokens))
+        if not first and tokens and tokens[0].kind == CODE and all(t.kind in (CODE, PUNCT) for t in tokens):
+            first = [Obj("code", t.text) for t in tokens if t.kind == CODE]  # "- `bash -n build.sh`" under "Before pushing, run:"
         if first:
             return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft), start=tokens[0].start, text=join(tokens),
                           inherited=True, notes=[f"ordering from the heading or intro: before {ctx.then}"])]
@@ -924,11 +930,61 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             more.start, more.text = frame.start, frame.text
             frames.append(more)
     if not cues:
+        frame = _no_action(tokens, ctx)
+        if frame is not None:
+            frames.append(frame)
+            return frames
         frame = read_uncued(tokens, ctx)
         if frame is not None:
             frame.text = join(tokens)
             frames.append(frame)
     return frames
+
+
+def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
+    """"No direct pushes to `main`", "no force pushing", "No `git add -A`": "no" opening a clause
+    before a git action or a command is a ban."""
+    first = 0
+    while first < len(tokens) and tokens[first].kind in (PUNCT, SYMBOL):
+        first += 1
+    if first >= len(tokens) or tokens[first].low != "no":
+        return None
+    k = first + 1
+    while k < len(tokens) and tokens[k].low in ("direct", "manual", "more", "local", "accidental"):
+        k += 1
+    if k >= len(tokens):
+        return None
+    found = action_at(tokens, k, len(tokens))
+    if found is None and tokens[k].kind == WORD and tokens[k].low.endswith("s"):
+        found = _plural_action(tokens, k)
+    if found is not None and all(_action_kind_of(a) == "git" for a in found[1]):
+        frame = Frame(BAN, "no", actions=list(found[1]), verb=found[2])
+        start = skip_adverbs(tokens, found[0], len(tokens))
+        objects, stop, notes = read_objects(tokens, start, len(tokens))
+        if not objects and start < stop and tokens[start].low in _GIT_SITUATIONS:
+            stop = start  # "no commits on Fridays": a situation
+        frame.objects, frame.notes = objects, notes
+        _read_tail(tokens, stop, len(tokens), frame)
+    elif found is None and tokens[k].kind == CODE:
+        frame = Frame(BAN, "no", actions=["bare"])
+        objects, stop, notes = read_objects(tokens, k, len(tokens))
+        frame.objects, frame.notes = objects, notes
+        _read_tail(tokens, stop, len(tokens), frame)
+    else:
+        return None
+    frame.start, frame.text = tokens[first].start, join(tokens)
+    frame.notes.append("'no' before an action: a ban")
+    return frame
+
+
+def _plural_action(tokens: list[Token], k: int) -> tuple[int, list[str], str] | None:
+    """"pushes", "commits" as nouns after "no": the action they name."""
+    word = tokens[k].low
+    for stem in (word[:-2], word[:-1]):
+        names = _action_names(stem)
+        if names:
+            return k + 1, list(names), word
+    return None
 
 
 _POSTFIX_CUES = frozenset(("forbidden", "prohibited", "not allowed", "not permitted", "strictly forbidden", "banned"))
@@ -1038,6 +1094,13 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
         if named is not None:
             objects, stop = named
             notes.append(f"words not to write: {', '.join(o.text for o in objects)}")
+    if not objects and names and all(_action_kind_of(a) == "git" for a in names) and k < stop \
+            and tokens[k].low in _GIT_SITUATIONS:
+        stop = k  # "never push on weekends": a situation, read as a qualifier
+    if not objects and ctx.label and all(t.kind == PUNCT or t.low in _LABEL_REFERENCES for t in tokens[k:stop]):
+        # "The real `.env` file — never read, edit, or print its values": the item's label is the object
+        objects = [Obj(o.kind, o.text, o.role, dict(o.meaning), o.after_file_noun, o.glob, o.head) for o in ctx.label]
+        notes.append("objects from the item's label")
     frame.objects = objects
     frame.phrase = _phrase(tokens, k, stop)
     if before_verb & {"just", "simply", "merely", "only"} and any(
@@ -1130,7 +1193,7 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
             break
     # qualifiers: "on main", "in watch mode", "against production", "on Git commits"
     if k < end and tokens[k].kind == WORD and tokens[k].low in _markers.QUALIFIERS and (frame.objects or (
-            tokens[k].low in _SITUATIONS and frame.actions and all(_action_kind_of(a) == "git" for a in frame.actions))):
+            frame.actions and all(_action_kind_of(a) == "git" for a in frame.actions))):
         rest = [t for t in tokens[k + 1 : end] if t.kind != PUNCT or t.text not in ",;"]
         phrase = " ".join(t.low for t in rest[:6])
         then = then_at(tokens, k + 1, end)
@@ -1283,6 +1346,11 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
         found = action_at(tokens, first, len(tokens))
         starts_with_object = first < len(tokens) and (tokens[first].kind in (CODE, QUOTE) or match(tokens, first, "nouns") is not None
                                                        or _pathlike(tokens[first].text))
+        if not starts_with_object and first < len(tokens) and tokens[first].low in ("the", "its", "their", "all", "any"):
+            # "The two call sites (`a.ts`, `b.ts`)": a noun phrase naming its paths
+            head = next((m for m in range(first, len(tokens)) if tokens[m].kind == PUNCT and tokens[m].text in ".;—-"),
+                        len(tokens))
+            starts_with_object = any(t.kind == CODE for t in tokens[first:head])
         if found is not None:
             frame = Frame(ctx.modality, ctx.cue, inherited=True, actions=found[1], verb=found[2])
             objects, stop, notes = read_objects(tokens, skip_adverbs(tokens, found[0], len(tokens)), len(tokens))

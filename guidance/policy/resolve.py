@@ -802,6 +802,11 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         return [_category_spec("force-push", verdict, line, frame, None)]
     if action == "tag":
         return [_category_spec("tag", verdict, line, frame, None)]
+    commands = [o for o in objects if o.kind == "code" and len(o.text.split()) > 1
+                and o.text.split()[0] == "git" and action in o.text.split()[1].replace("-", " ").split()]
+    if commands:
+        # "`git push --force`는 금지입니다": the verb and its command, written out
+        return [s for o in commands for s in _command_object(o, frame, place, verdict, lenient=True)]
     if objects and action in ("push", "merge", "rebase", "amend", "squash") and any(
             o.kind in ("code", "path") and o.role not in ("with", "paren") for o in objects):
         frame.notes.append(f"{action} with an object it cannot check ({', '.join(o.text for o in objects)})")
@@ -897,7 +902,15 @@ def _sequence(frame: Frame, place: Place) -> list[Spec]:
         return []
     verdict = "warn" if ordering.soft or frame.condition else "deny"
     specs: list[Spec] = []
+    first: list[Obj] = []
     for obj in ordering.first:
+        if obj.kind == "code" and ("&&" in obj.text or ";" in obj.text):
+            # "run `pnpm lint && pnpm test` before pushing": each command of the chain
+            parts = [p.strip() for p in obj.text.replace("&&", ";").split(";") if p.strip()]
+            first += [Obj("code", p, obj.role, dict(obj.meaning)) for p in parts]
+        else:
+            first.append(obj)
+    for obj in first:
         if obj.kind == "code":
             pattern = grammar.command_pattern(obj.text, lenient=True)
             if pattern is None:
@@ -935,9 +948,22 @@ def _sequence(frame: Frame, place: Place) -> list[Spec]:
 
 
 def relax(pattern: list[str]) -> list[str]:
-    """A command that must run first, without its options and trailing placeholders: `pytest
-    tests/ -v` is satisfied by `pytest tests/`, `tools/lint.js --js` by `tools/lint.js`."""
-    words = [pattern[0]] + [w for w in pattern[1:] if not w.startswith("-")]
+    """A command that must run first, up to its first option and without trailing placeholders:
+    `pytest tests/ -v` is satisfied by `pytest tests/`, `tools/lint.js --js` by `tools/lint.js`,
+    `cargo clippy --tests -- -D warnings` by `cargo clippy` (what follows an option may be its
+    value); `python -m pytest` keeps its module."""
+    words = [pattern[0]]
+    index = 1
+    while index < len(pattern):
+        word = pattern[index]
+        if word == "-m" and index + 1 < len(pattern) and not pattern[index + 1].startswith("-"):
+            words += [word, pattern[index + 1]]
+            index += 2
+            continue
+        if word.startswith("-"):
+            break
+        words.append(word)
+        index += 1
     while len(words) > 1 and words[-1] in ("*", "?*", "*.*"):
         words.pop()
     return words

@@ -166,6 +166,19 @@ OUTSIDE_BULLETS = [
     ("- Never use remote git operations", [("command", "warn", "git commit")]),  # some of them: a warning
     # an English sentence that quotes a Japanese word is read as English
     ('- 禁止 ("forbidden") lists with path bans (`a.js`, `b.json`) are common', []),
+    # an ordering names a chain: each command of it must run first
+    ("- Before pushing, run `pnpm lint && pnpm test`. CI runs exactly these.",
+     [("sequence", "deny", "pnpm lint", "git push"), ("sequence", "deny", "pnpm test", "git push")]),
+    # items that are only a command, under an intro that says when
+    ("- Before pushing, run at least:\n  - `python3 -m py_compile app.py`\n  - `shellcheck build.sh`",
+     [("sequence", "deny", "python3 -m py_compile app.py", "git push"), ("sequence", "deny", "shellcheck build.sh", "git push")]),
+    # what comes after an option may be its value: the command is satisfied up to its first option
+    ("- Before pushing, run `cargo clippy --tests -- -D warnings`", [("sequence", "deny", "cargo clippy", "git push")]),
+    ("- `git push --force`는 금지입니다.", [("command", "deny", "git push --force")]),
+    ("**Out of scope** (do NOT touch):\n\n- The two call sites (`src/q/a.ts`, `src/q/b.ts`). They need no change.\n"
+     "- The real `.env` file — never read, edit, or print its values.",
+     [("write", "deny", "src/q/a.ts"), ("write", "deny", "src/q/b.ts"), ("write", "deny", ".env"), ("read", "deny", ".env")]),
+    ("- Always open a PR — no direct push to `develop`", [("target", "deny", "develop")]),
     # a ban limited to a situation a pattern cannot express asks
     ("- Never amend commits after hook failures - create new commits", [("command", "ask", "git commit --amend")]),
 ]

@@ -240,3 +240,14 @@ HEADING_CUES: tuple[Cue, ...] = (
                                "when to ask", "need approval", "needs approval"),
         examples=(ex("## Ask first\n\n- `terraform apply`\n", "ask command terraform apply"),)),
 )
+
+#: "No" opening a clause before a git action (its noun or -ing form) or a lone command is a ban;
+#: before anything else it is a description ("No tests exist for this module").
+NO_ACTION_EXAMPLES: tuple[Example, ...] = (
+    ex("- Open a PR for every change — no direct pushes to `release`", "deny target push release"),
+    ex("- No force pushing, ever", "deny command <force-push>"),
+    ex("- No commits during a freeze", "ask command git commit"),
+    ex("- No `git stash` in shared checkouts", "ask command git stash"),
+    ex("- No tests exist for the legacy importer"),
+    ex("- No need to run `make` first"),
+)

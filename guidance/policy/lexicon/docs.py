@@ -33,6 +33,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out = [(name, example) for name, entry in entries() for example in getattr(entry, "examples", ())]
     out += [("self-reference", e) for e in nouns.SELF_EXAMPLES]
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
+    out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
@@ -60,6 +61,8 @@ def markdown() -> str:
     lines += ["", "Headings that give their section a force:", "", "| Heading | Force | Words |", "|---|---|---|"]
     for cue in cues.HEADING_CUES:
         lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} |")
+    lines += ["", "\"No\" opening a clause before a git action or a lone command is a ban: "
+              + _examples(cues.NO_ACTION_EXAMPLES).replace("<br>", "; ") + "."]
     lines += ["", "### Actions", "", "| Action | Kind | Words | Other languages | Examples |", "|---|---|---|---|---|"]
     for action in actions.ACTIONS:
         lines.append(f"| {action.name} | {action.kind} | {_cell(', '.join(action.words))} | {', '.join(action.cjk)} | "
