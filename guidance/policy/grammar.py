@@ -272,8 +272,8 @@ def path_glob(code: str, *, directory: bool) -> str | None:
         return None
     while text.startswith("./"):
         text = text[2:]
-    if not text or text in (".", ".."):
-        return None
+    if not text or text in (".", "..") or not any(c.isalnum() for c in text):
+        return None  # `/`, `*`, `{0}`: no path a rule could protect
     if text.endswith("/"):
         return text + "**"
     if directory and not any(c in text for c in "*?[") and "." not in text.rsplit("/", 1)[-1]:

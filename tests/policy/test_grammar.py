@@ -179,6 +179,8 @@ OUTSIDE_BULLETS = [
      "- The real `.env` file — never read, edit, or print its values.",
      [("write", "deny", "src/q/a.ts"), ("write", "deny", "src/q/b.ts"), ("write", "deny", ".env"), ("read", "deny", ".env")]),
     ("- Always open a PR — no direct push to `develop`", [("target", "deny", "develop")]),
+    # a glob with no name in it protects nothing a rule could mean (`**/*` would also deny `npm install`)
+    ("- Never edit `**/*` or `/`", []),
     # a ban limited to a situation a pattern cannot express asks
     ("- Never amend commits after hook failures - create new commits", [("command", "ask", "git commit --amend")]),
 ]
@@ -325,6 +327,8 @@ def test_path_glob_forms() -> None:
     assert grammar.path_glob("config.yaml", directory=True) == "config.yaml"
     assert grammar.path_glob("a b", directory=False) is None
     assert grammar.path_glob("..", directory=False) is None
+    assert grammar.path_glob("/", directory=True) is None  # no alphanumerics: no path a rule protects
+    assert grammar.path_glob("{0}", directory=False) is None
 
 
 def test_placeholder_words() -> None:
