@@ -21,12 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from cf_guidance.headless.collect import RunData, ToolCall
 
 #: Characters of command output kept in an outcome.
 MAX_OUTPUT_CHARS = 4000
+
+
+class MissingCheck(LookupError):
+    """A custom check's module or function cannot be found or imported."""
 
 
 @dataclass
@@ -84,6 +88,23 @@ def _listify(value: Any) -> Any:
     return [value] if isinstance(value, str) else value
 
 
+def _regex(pattern: str) -> str:
+    """`pattern` if it compiles; a ValueError naming the problem otherwise (a suite error at load)."""
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"invalid regex {pattern!r}: {exc}") from None
+    return pattern
+
+
+def _regexes(patterns: Any) -> Any:
+    if isinstance(patterns, list):
+        for pattern in patterns:
+            if isinstance(pattern, str):
+                _regex(pattern)
+    return patterns
+
+
 class _ToolMatch(BaseModel):
     """Which calls count: tool name glob, regexes over input fields, ran or only attempted."""
 
@@ -92,6 +113,12 @@ class _ToolMatch(BaseModel):
     tool: str = "*"
     input: dict[str, str] = Field(default_factory=dict)
     ran: bool | None = None
+
+    @field_validator("input")
+    @classmethod
+    def _input_regexes(cls, value: dict[str, str]) -> dict[str, str]:
+        _regexes(list(value.values()))
+        return value
 
     def matches(self, call: ToolCall) -> bool:
         if not fnmatch.fnmatchcase(call.name, self.tool):
@@ -142,6 +169,12 @@ class OutputContains(Assertion):
     regex: bool = False
     ignore_case: bool = False
 
+    @model_validator(mode="after")
+    def _expected_regex(self) -> OutputContains:
+        if self.regex:
+            _regex(self.expected)
+        return self
+
     def default_label(self) -> str:
         return f"output contains {self.expected!r}"
 
@@ -177,28 +210,32 @@ class OutputNotContains(OutputContains):
 class FilesTouched(Assertion):
     """Each glob in `expected` matches a file the run created, modified or deleted.
 
-    With `only: true` the run may touch nothing else (an allow-list of changes).
+    With `only: true` the run may touch nothing else (an allow-list of changes);
+    `expected: []` means nothing may change.
     """
 
     type: Literal["files-touched"] = "files-touched"
-    expected: list[str] = Field(min_length=1)
+    expected: list[str]
     only: bool = False
 
     _split = field_validator("expected", mode="before")(_listify)
 
     def default_label(self) -> str:
+        if not self.expected:
+            return "no file changed"
         return f"files touched: {', '.join(self.expected)}{' (only)' if self.only else ''}"
 
     def check(self, ctx: CheckContext) -> Outcome:
         touched = ctx.run.changes.touched
+        only = self.only or not self.expected
         missing = [g for g in self.expected if not any(fnmatch.fnmatchcase(p, g) for p in touched)]
-        extra = [p for p in touched if not any(fnmatch.fnmatchcase(p, g) for g in self.expected)] if self.only else []
+        extra = [p for p in touched if not any(fnmatch.fnmatchcase(p, g) for g in self.expected)] if only else []
         reasons = []
         if missing:
             reasons.append(f"not touched: {', '.join(missing)}")
         if extra:
-            reasons.append(f"touched outside the list: {', '.join(extra)}")
-        return Outcome(not reasons, {"files": self.expected, "only": self.only}, {"touched": touched}, "; ".join(reasons))
+            reasons.append(f"{'changed' if not self.expected else 'touched outside the list'}: {', '.join(extra)}")
+        return Outcome(not reasons, {"files": self.expected, "only": only}, {"touched": touched}, "; ".join(reasons))
 
 
 @register
@@ -214,6 +251,7 @@ class NoForbiddenCommands(Assertion):
     attempted: bool = False
 
     _split = field_validator("patterns", mode="before")(_listify)
+    _compiles = field_validator("patterns")(_regexes)
 
     def default_label(self) -> str:
         return f"no command matching {' | '.join(self.patterns)} {'attempted' if self.attempted else 'ran'}"
@@ -276,21 +314,32 @@ class Custom(Assertion):
         return f"custom check {self.function}"
 
     def resolve(self, suite_dir: Path) -> Callable[..., Any]:
+        """The check function, imported with the suite's directory importable.
+
+        Raises MissingCheck (one line) when the module cannot be imported or has no such
+        function: the suite loader turns it into a suite error naming file:line.
+        """
         module_name, _, attr = self.function.partition(":")
         sys.path.insert(0, str(suite_dir))
         try:
             module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            raise MissingCheck(f"module {exc.name!r} not found (looked in {suite_dir} and on sys.path)") from None
+        except Exception as exc:  # the module itself is broken: say how
+            raise MissingCheck(f"module {module_name!r} cannot be imported ({type(exc).__name__}: {exc})") from None
         finally:
             sys.path.remove(str(suite_dir))
         function = getattr(module, attr, None)
         if not callable(function):
-            raise AttributeError(f"{module_name} has no callable {attr!r}")
+            raise MissingCheck(f"module {module_name!r} has no function {attr!r}")
         return function  # type: ignore[no-any-return]
 
     def check(self, ctx: CheckContext) -> Outcome:
         expected = {"function": self.function, "args": self.args}
         try:
             value = self.resolve(ctx.suite_dir)(ctx, **self.args)
+        except MissingCheck as exc:
+            return Outcome(False, expected, None, f"custom check {self.function}: {exc}")
         except AssertionError as exc:
             return Outcome(False, expected, None, str(exc) or "custom check failed")
         except Exception as exc:  # a broken check is a failed expectation, reported, not a crash
@@ -443,6 +492,11 @@ class _FileAssertion(Assertion):
 class _ContentAssertion(_FileAssertion):
     contains: str | None = None  # regex the new content must match
 
+    @field_validator("contains")
+    @classmethod
+    def _contains_regex(cls, value: str | None) -> str | None:
+        return None if value is None else _regex(value)
+
     def check(self, ctx: CheckContext) -> Outcome:
         outcome = super().check(ctx)
         if not outcome.passed or self.contains is None or ctx.workspace is None:
@@ -505,6 +559,34 @@ class FileUnchanged(Assertion):
         hits = [p for p in ctx.run.changes.touched if fnmatch.fnmatchcase(p, self.path)]
         return Outcome(not hits, {"path": self.path, "change": "none"}, {"touched": hits},
                        f"changed: {', '.join(hits)}" if hits else "")
+
+
+@register
+class NoOutsideWrites(Assertion):
+    """No tool call that ran wrote outside the workspace, as the tool calls show it.
+
+    Writes into the run's own HOME and temp directory (removed with the run) count only with
+    `include_run_dirs: true`; `allow` lists globs of absolute paths that may be written;
+    `attempted: true` counts calls a hook denied too. `--sandbox` makes such writes fail.
+    """
+
+    type: Literal["no-outside-writes"] = "no-outside-writes"
+    allow: list[str] = Field(default_factory=list)
+    attempted: bool = False
+    include_run_dirs: bool = False
+
+    _split = field_validator("allow", mode="before")(_listify)
+
+    def default_label(self) -> str:
+        return "no write outside the workspace"
+
+    def check(self, ctx: CheckContext) -> Outcome:
+        hits = [w for w in ctx.run.outside_writes
+                if (w["ran"] or self.attempted) and (w["scope"] == "machine" or self.include_run_dirs)
+                and not any(fnmatch.fnmatchcase(w["path"], glob) for glob in self.allow)]
+        expected = {"allow": self.allow, "attempted": self.attempted, "include_run_dirs": self.include_run_dirs}
+        reason = f"{hits[0]['tool']} wrote {hits[0]['path']}" + (f" (and {len(hits) - 1} more)" if len(hits) > 1 else "") if hits else ""
+        return Outcome(not hits, expected, {"writes": hits}, reason)
 
 
 # -- budgets and status --------------------------------------------------------------------------

@@ -16,6 +16,7 @@ its rule code come from the call's own tool_result, which does carry the id.
 
 from __future__ import annotations
 
+import datetime as _dt
 import json
 import re
 from dataclasses import dataclass, field
@@ -74,6 +75,9 @@ class HookEvent:
     stderr: str = ""
     #: Wall time from hook_started to hook_response as the stream delivered them (None if unknown).
     duration_ms: int | None = None
+    #: When the hook started: ms since the client started, and as an ISO 8601 time ("" if unknown).
+    offset_ms: int | None = None
+    timestamp: str = ""
 
     @property
     def blocked(self) -> bool:
@@ -147,6 +151,10 @@ class RunData:
     #: stdout lines that were not JSON (kept for the debug tab).
     stray_output: list[str] = field(default_factory=list)
     leaks: list[str] = field(default_factory=list)
+    #: When the client started (seconds since the epoch; 0 when unknown).
+    started_at: float = 0.0
+    #: Writes outside the project found in the tool calls (`outside.outside_writes`).
+    outside_writes: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def session_id(self) -> str:
@@ -218,12 +226,15 @@ def collect(
     changes: FileChanges | None = None,
     state_dir: Path | None = None,
     arrivals_ms: list[int] | None = None,
+    started_at: float = 0.0,
 ) -> RunData:
     """Parse one run's stream-json stdout (plus transcript and diff) into `RunData`.
 
-    `arrivals_ms` (one per non-empty stdout line) time the hooks and tool calls.
+    `arrivals_ms` (one per non-empty stdout line) time the hooks and tool calls; with
+    `started_at` (when the client started) they also date them.
     """
-    run = RunData(prompt=prompt, exit_code=exit_code, stderr=stderr, duration_ms=duration_ms, timed_out=timed_out)
+    run = RunData(prompt=prompt, exit_code=exit_code, stderr=stderr, duration_ms=duration_ms, timed_out=timed_out,
+                  started_at=started_at)
     lines = [line.strip() for line in stdout.splitlines() if line.strip()]
     timed = arrivals_ms is not None and len(arrivals_ms) == len(lines)
     for index, line in enumerate(lines):
@@ -309,8 +320,15 @@ class _Correlator:
 
     def _add(self, kind: str, summary: str, message: dict[str, Any], duration_ms: int | None = None, **detail: Any) -> None:
         seq = len(self.run.timeline) + 1
-        stamp = str(message.get("timestamp") or "")
+        stamp = str(message.get("timestamp") or "") or self._stamp(self.now)
         self.run.timeline.append(TimelineEntry(seq, kind, stamp, summary, detail, self.now, duration_ms))
+
+    def _stamp(self, offset_ms: int | None) -> str:
+        """ISO 8601 time of `offset_ms` after the client started ("" when either is unknown)."""
+        if offset_ms is None or not self.run.started_at:
+            return ""
+        moment = _dt.datetime.fromtimestamp(self.run.started_at + offset_ms / 1000, tz=_dt.timezone.utc)
+        return moment.isoformat(timespec="milliseconds")
 
     def _since(self, key: str) -> int | None:
         start = self.started_at.get(key)
@@ -318,7 +336,8 @@ class _Correlator:
 
     def feed(self) -> None:
         run = self.run
-        run.timeline.append(TimelineEntry(1, "prompt", "", run.prompt[:200], {"content": run.prompt}, 0 if run.arrivals_ms else None))
+        start = 0 if run.arrivals_ms else None
+        run.timeline.append(TimelineEntry(1, "prompt", self._stamp(start), run.prompt[:200], {"content": run.prompt}, start))
         for index, message in enumerate(run.messages):
             self.now = run.arrivals_ms[index] if run.arrivals_ms else None
             kind = message.get("type")
@@ -368,6 +387,7 @@ class _Correlator:
                     break
         self.run.hook_events.append(hook)
         self.hooks[hook.hook_id] = hook
+        hook.offset_ms, hook.timestamp = self.now, self._stamp(self.now)
         if self.now is not None:
             self.started_at["hook:" + hook.hook_id] = self.now
 

@@ -29,12 +29,16 @@ from urllib.parse import urlsplit
 
 from cf_guidance.errors import RunnerError
 from cf_guidance.headless.claude import DEFAULT_ALLOWED_TOOLS, claude_env, find_claude
+from cf_guidance.headless.hygiene import merge_descriptions
+from cf_guidance.headless.sandbox import bwrap_argv
 from cf_guidance.headless.suite import Task
 from cf_guidance.session import RATE_BASE_ENV
 from cf_guidance.headless.workspace import Workspace
 from cf_guidance.modelserver.script import Script
 
 MODES = ("interactive", "non-interactive", "auto-answer")
+#: The infrastructure kind of a run stopped by an interruption (it is not a result: resume reruns it).
+INTERRUPTED = "interrupted"
 #: Variables passed to the real executor so it can authenticate; everything else is scrubbed.
 AUTH_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN")
 #: Replaced in a task's script by the absolute path of the run's project directory.
@@ -52,6 +56,10 @@ class ExecRequest:
     workspace: Workspace
     mode: str = "non-interactive"
     prompter: Prompter | None = None
+    #: Stops this run's client when the suite run is interrupted.
+    stopper: Stopper | None = None
+    #: Run the client under bubblewrap (`sandbox.bwrap_argv`).
+    sandbox: bool = False
 
 
 @dataclass
@@ -82,6 +90,10 @@ class ExecResult:
     infra_kind: str = ""
     #: When each non-empty stdout line arrived, in ms since the client started (timings of hooks and tools).
     arrivals_ms: list[int] = field(default_factory=list)
+    #: When the client started (seconds since the epoch): arrival offsets become timestamps.
+    started_at: float = 0.0
+    #: Processes the run left running when the client exited, ended then (`hygiene.Ended.to_dict`).
+    processes: dict[str, Any] = field(default_factory=dict)
 
 
 class Executor(Protocol):
@@ -135,16 +147,44 @@ def _default_answer(answers: Mapping[str, str], question: Mapping[str, Any]) -> 
     return str(options[0].get("label", "")) if options else ""
 
 
-_ACTIVE: set[_ClaudeProcess] = set()
-_ACTIVE_LOCK = threading.Lock()
+class Stopper:
+    """Stops every client of one suite run at once (Ctrl-C, SIGTERM).
 
+    The clients run in sessions of their own, so the terminal's signal never reaches them; a
+    client registering after the stop is stopped as it starts.
+    """
 
-def abort_all(reason: str) -> None:
-    """Kill every client still running (Ctrl-C): they run in sessions of their own, so no signal reaches them."""
-    with _ACTIVE_LOCK:
-        running = list(_ACTIVE)
-    for process in running:
-        process.abort(reason, "interrupted")
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running: set[_ClaudeProcess] = set()
+        self.reason = ""
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.reason)
+
+    def stop(self, reason: str) -> None:
+        with self._lock:
+            self.reason = self.reason or reason
+            running = list(self._running)
+        for process in running:
+            process.abort(reason, INTERRUPTED)
+
+    def add(self, process: _ClaudeProcess) -> None:
+        with self._lock:
+            self._running.add(process)
+            reason = self.reason
+        if reason:
+            process.abort(reason, INTERRUPTED)
+
+    def discard(self, process: _ClaudeProcess) -> None:
+        with self._lock:
+            self._running.discard(process)
+
+    @property
+    def running(self) -> int:
+        with self._lock:
+            return len(self._running)
 
 
 class _ClaudeProcess:
@@ -156,30 +196,45 @@ class _ClaudeProcess:
         self.abort_reason = ""
         self.abort_kind = ""
         self._proc: subprocess.Popen[str] | None = None
+        #: Processes `abort` ended besides the client's process group (under `_abort_lock`: an
+        #: abort from the watchdog may still be ending them when the client's output ends).
+        self._ended: list[str] = []
+        self._abort_lock = threading.Lock()
 
     def abort(self, reason: str, kind: str) -> None:
-        """Stop the client now (timeout, dead model server, Ctrl-C); the run reports `reason`."""
-        if not self.abort_reason:
-            self.abort_reason, self.abort_kind = reason, kind
-        proc = self._proc
-        if proc is not None and proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        """Stop the client now (timeout, dead model server, Ctrl-C); the run reports `reason`.
+
+        The client's process group dies, then every other process of the run but the guard's
+        worker: the Bash tool's children live in sessions of their own.
+        """
+        with self._abort_lock:
+            if not self.abort_reason:
+                self.abort_reason, self.abort_kind = reason, kind
+            proc = self._proc
+            if proc is not None and proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            self._ended += self.request.workspace.processes.end(spare_workers=True).ended
 
     def run(self, timeout: float, watch: Callable[[], str] | None = None) -> ExecResult:
+        ws = self.request.workspace
+        argv = bwrap_argv(ws, self.argv) if self.request.sandbox else self.argv
+        started_at = time.time()
         started = time.monotonic()
         try:
             proc = subprocess.Popen(
-                self.argv, cwd=self.request.workspace.project, env=self.env, stdin=subprocess.PIPE,
+                ws.processes.wrap(argv), cwd=ws.project, env=self.env, stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True,
             )
         except OSError as exc:
-            raise RunnerError(f"cannot start {self.argv[0]} ({exc.strerror})") from None
+            raise RunnerError(f"cannot start {argv[0]} ({exc.strerror})") from None
+        ws.processes.started(proc.pid)
         self._proc = proc
-        with _ACTIVE_LOCK:
-            _ACTIVE.add(self)
+        stopper = self.request.stopper
+        if stopper is not None:
+            stopper.add(self)
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         stderr_chunks: list[str] = []
         reader = threading.Thread(target=lambda: stderr_chunks.append(proc.stderr.read() if proc.stderr else ""), daemon=True)
@@ -206,11 +261,14 @@ class _ClaudeProcess:
             stop.set()
             _close(proc)
             if proc.poll() is None:
-                self.abort("interrupted", "interrupted")
+                self.abort(INTERRUPTED, INTERRUPTED)
                 proc.wait()
             reader.join(timeout=5)
-            with _ACTIVE_LOCK:
-                _ACTIVE.discard(self)
+            if stopper is not None:
+                stopper.discard(self)
+            with self._abort_lock:
+                ended = ws.processes.end(spare_workers=True)
+                ended.ended = merge_descriptions(self._ended, ended.ended)
         return ExecResult(
             stdout="".join(lines),
             arrivals_ms=[ms for ms, line in zip(arrivals, lines) if line.strip()],
@@ -222,6 +280,8 @@ class _ClaudeProcess:
             interactions=self.interactions,
             infra_error="" if self.abort_kind == "timeout" else self.abort_reason,
             infra_kind="" if self.abort_kind == "timeout" else self.abort_kind,
+            started_at=started_at,
+            processes={**ended.to_dict(), "client_pid": proc.pid},
         )
 
     def _watch(self, deadline: float, watch: Callable[[], str] | None, stop: threading.Event) -> None:
@@ -276,16 +336,21 @@ def _json_or_none(line: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+#: The caller's XDG base directories: without them, programs of the run (the guard's witness
+#: included) write under the run's own HOME instead of the caller's data and config.
+XDG_BASE_VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR")
+
+
 def base_environment() -> dict[str, str]:
-    """This process's environment minus cf-guidance's own settings (GUIDANCE_*), with the rate
-    limit off.
+    """This process's environment minus cf-guidance's own settings (GUIDANCE_*) and the XDG base
+    directories, with the rate limit off.
 
     The hooks under test must find their state in the workspace, not wherever the person
-    running the suite pointed GUIDANCE_STATE_DIR; claude_env drops ANTHROPIC_* and CLAUDE*.
-    A suite measures what the policy does to an agent, so the runtime tool-call rate limit
-    (which a scripted model can exceed in a second) is not part of it.
+    running the suite pointed GUIDANCE_STATE_DIR or XDG_DATA_HOME; claude_env drops
+    ANTHROPIC_* and CLAUDE*. A suite measures what the policy does to an agent, so the runtime
+    tool-call rate limit (which a scripted model can exceed in a second) is not part of it.
     """
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GUIDANCE_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GUIDANCE_") and k not in XDG_BASE_VARIABLES}
     env[RATE_BASE_ENV] = "0"
     return env
 
@@ -328,7 +393,7 @@ class _ClaudeBase:
 
     def _reproduce_env(self, env: Mapping[str, str]) -> dict[str, str]:
         keep = {"HOME", "CLAUDE_CONFIG_DIR", "ANTHROPIC_BASE_URL", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
-                "ENABLE_TOOL_SEARCH", "IS_SANDBOX", *AUTH_VARIABLES}
+                "ENABLE_TOOL_SEARCH", "IS_SANDBOX", "TMPDIR", "CLAUDE_CODE_TMPDIR", *AUTH_VARIABLES}
         return _masked({k: v for k, v in env.items() if k in keep})
 
 
@@ -346,7 +411,7 @@ class ClaudeExecutor(_ClaudeBase):
         ws = request.workspace
         base_url = os.environ.get("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
         auth = {k: os.environ[k] for k in AUTH_VARIABLES if os.environ.get(k)}
-        env = claude_env(base_url, ws.home, base=base_environment(), extra=auth)
+        env = claude_env(base_url, ws.home, base=base_environment(), extra={**auth, **ws.run_env()})
         if "ANTHROPIC_API_KEY" not in auth:
             env.pop("ANTHROPIC_API_KEY", None)
         result = _ClaudeProcess(claude_argv(self.binary(), request.task), env, request).run(request.task.timeout)
@@ -367,7 +432,8 @@ class ScriptedExecutor(_ClaudeBase):
             raise RunnerError(f"task {task.id}: the scripted executor needs a script")
         log_path = ws.root / "model-server.jsonl"
         with ModelServer(script_for(task.script, ws), log_path=log_path) as server:
-            env = claude_env(server.url, ws.home, base=base_environment(), extra={"CLAUDE_CODE_MAX_RETRIES": "1"})
+            env = claude_env(server.url, ws.home, base=base_environment(),
+                             extra={"CLAUDE_CODE_MAX_RETRIES": "1", **ws.run_env()})
             process = _ClaudeProcess(claude_argv(self.binary(), task), env, request)
             url = server.url
             result = process.run(task.timeout, watch=lambda: _probe(url))

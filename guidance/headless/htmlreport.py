@@ -22,7 +22,8 @@ _CSS = """
 header{padding:18px 24px;border-bottom:1px solid var(--line);background:var(--bg)}
 h1{margin:0 0 6px;font-size:20px}h2{font-size:16px;margin:18px 0 8px}h3{font-size:14px;margin:12px 0 6px}
 .badge{display:inline-block;padding:2px 10px;border-radius:12px;color:#fff;font-weight:600;font-size:12px;text-transform:uppercase}
-.s-pass{background:var(--pass)}.s-fail{background:var(--fail)}.s-error{background:var(--error)}.s-inconclusive{background:var(--inc)}
+.s-pass{background:var(--pass)}.s-fail{background:var(--fail)}.s-error{background:var(--error)}.s-inconclusive{background:var(--inc)}.s-partial{background:#59636e}
+table.tasks td{vertical-align:middle}a.tid{color:inherit}
 .counts{display:flex;gap:14px;flex-wrap:wrap;margin-top:8px}.counts div{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px 12px}
 .counts b{font-size:18px;display:block}main{padding:12px 24px 40px}
 details.task{border:1px solid var(--line);border-radius:8px;margin:10px 0;background:#fff}
@@ -97,11 +98,19 @@ def _pre(text: str, ids: _Ids, *, copy: bool = True, escaped: bool = False) -> s
     return f'<div>{button}<pre id="{ident}">{body}</pre></div>'
 
 
+def suite_status(summary: dict[str, Any]) -> str:
+    """The suite's one-word status: a real failure outranks a task that could not run."""
+    if summary["tasksFailed"]:
+        return "fail"
+    if summary["tasksErrored"]:
+        return "error"
+    return "inconclusive" if summary["tasksInconclusive"] else "pass"
+
+
 def render_html(report: dict[str, Any]) -> str:
     ids = _Ids()
     summary, run, suite = report["summary"], report["run"], report["suite"]
-    overall = "error" if summary["tasksErrored"] else "fail" if summary["tasksFailed"] else (
-        "inconclusive" if summary["tasksInconclusive"] else "pass")
+    overall = suite_status(summary)
     counts = "".join(
         f'<div><b>{summary[key]}</b>{label}</div>'
         for key, label in (("totalTasks", "tasks"), ("tasksPassed", "passed"), ("tasksFailed", "failed"),
@@ -109,33 +118,87 @@ def render_html(report: dict[str, Any]) -> str:
                            ("assertionsPassed", f"of {summary['totalAssertions']} assertions passed"),
                            ("totalViolations", "violations"))
     )
+    where = f' · shard {_e(run["shard"])}' if run.get("shard") else ""
+    if run.get("merged_from"):
+        where = f' · merged from {len(run["merged_from"])} reports'
     head = (
         f'<header id="summary"><h1>Suite {_e(suite["name"])} '
-        f'<span class="badge s-{overall}">{_STATUS_ICON.get(overall, "")} {_e(overall)}</span></h1>'
+        f'<span class="badge s-{overall}">{_STATUS_ICON.get(overall, "")} {_e(overall)}</span>'
+        + (' <span class="badge s-partial">partial</span>' if run.get("partial") else "") + '</h1>'
         f'<div class="muted">pass rate {summary["passRate"] * 100:.0f}% · {summary["durationMs"] / 1000:.1f}s · '
-        f'executor {_e(run["executor"])} · mode {_e(run["mode"])} · repeat {run["repeat"]} · jobs {run["jobs"]} · '
-        f'started {_e(run["started"])} · exit code {summary["exitCode"]} · schema {_e(report["schema_version"])}</div>'
-        f'<div class="counts">{counts}</div></header>'
+        f'executor {_e(run["executor"])} · mode {_e(run["mode"])} · repeat {run["repeat"]} · jobs {run["jobs"]}{where}'
+        + (" · sandbox" if run.get("sandbox") else "")
+        + f' · started {_e(run["started"])} · exit code {summary["exitCode"]} · schema {_e(report["schema_version"])}</div>'
+        f'{_git_line(run.get("git_state") or {})}<div class="counts">{counts}</div>{_partial_note(report)}</header>'
     )
     cards = "".join(_task_card(task, ids) for task in report["tasks"])
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f'<title>{_e(suite["name"])}: {_e(overall)} (cf-guidance headless)</title><style>{_CSS}</style></head>'
-        f'<body>{head}<main><h2>Tasks (failures first)</h2>{cards}</main><script>{_JS}</script></body></html>\n'
+        f'<body>{head}<main>{_task_table(report["tasks"])}{_shards_table(run.get("merged_from") or [])}'
+        f'<h2>Tasks (failures first)</h2>{cards}</main><script>{_JS}</script></body></html>\n'
     )
+
+
+def _git_line(state: dict[str, Any]) -> str:
+    if not state:
+        return ""
+    dirty = state.get("modified_files") or []
+    return (f'<div class="muted">suite repository: {_e(state.get("branch") or "detached")} at '
+            f'<code>{_e(str(state.get("commit", ""))[:12])}</code>'
+            + (f', {len(dirty)} modified file(s): {_e(", ".join(dirty[:10]))}' if dirty else ", clean") + "</div>")
+
+
+def _partial_note(report: dict[str, Any]) -> str:
+    run = report["run"]
+    if not run.get("unfinished"):
+        return ""
+    names = ", ".join(f'{u["task"]}#{u["repeat"] + 1}' for u in run["unfinished"][:30])
+    by = f' by {_e(run["interrupted_by"])}' if run.get("interrupted_by") else ""
+    return (f'<p class="why">Interrupted{by}: {len(run["unfinished"])} run(s) did not finish ({_e(names)}). '
+            f'Resume: <code>cf-guidance headless run {_e(report["suite"]["path"])} --resume REPORT_DIR</code></p>')
+
+
+def _task_table(tasks: list[dict[str, Any]]) -> str:
+    """Every task on one screen: status, runs, time, and the first reason, each linking to its card."""
+    rows = []
+    for task in tasks:
+        meta, stats = task["meta"], task["stats"]
+        status = meta["status"]
+        why = meta.get("error") if status == "error" else next(
+            (f'{e["description"]}: {e["reason"]}' for a in task["attempts"] for e in a["expectations"] if e["status"] == "fail"), "")
+        rows.append(
+            f'<tr><td><span class="badge s-{_e(status)}">{_STATUS_ICON.get(status, "")} {_e(status)}</span></td>'
+            f'<td><a href="#task-{_e(meta["test_id"])}" class="tid">{_e(meta["test_id"])}</a></td>'
+            f'<td>{_e(meta["description"])}</td><td>{_e(meta["pass_rate"])}'
+            + (f' <span class="muted">+{stats["errors"]} error(s)</span>' if stats["errors"] else "")
+            + f'</td><td>{meta["duration_ms"] / 1000:.1f}s</td><td class="why">{_e((why or "")[:200])}</td></tr>'
+        )
+    return ('<h2>All tasks</h2><table class="tasks"><tr><th>status</th><th>task</th><th>description</th>'
+            f'<th>passed/runs</th><th>time</th><th>first reason</th></tr>{"".join(rows)}</table>')
+
+
+def _shards_table(parts: list[dict[str, Any]]) -> str:
+    if not parts:
+        return ""
+    rows = "".join(f'<tr><td>{_e(p.get("shard") or "-")}</td><td>{_e(p["source"])}</td><td>{p["runs"]}</td>'
+                   f'<td>{p["duration_ms"] / 1000:.1f}s</td><td>{_e(p["started"])}</td>'
+                   f'<td>{"partial" if p.get("partial") else ""}</td></tr>' for p in parts)
+    return ('<h2>Merged reports</h2><table><tr><th>shard</th><th>report</th><th>runs</th><th>time</th><th>started</th>'
+            f'<th></th></tr>{rows}</table>')
 
 
 def _task_card(task: dict[str, Any], ids: _Ids) -> str:
     meta, stats = task["meta"], task["stats"]
     status = meta["status"]
     wilson = stats["wilson_95"]
-    stat_line = f'pass rate {_e(meta["pass_rate"])}'
+    stat_line = f'pass rate {_e(meta["pass_rate"])}' if stats["runs"] else _e(meta.get("error") or "no run finished")
     if wilson and stats["runs"] > 1:
         stat_line += f' · Wilson 95% [{wilson[0]:.2f}, {wilson[1]:.2f}] · threshold {stats["threshold"]:g}'
         stat_line += " · " + ", ".join(f"pass@{k} {v:.2f}" for k, v in stats["pass_at_k"].items())
         stat_line += " · " + ", ".join(f"pass^{k} {v:.2f}" for k, v in stats["pass_hat_k"].items())
-    runs = "".join(_attempt(task, attempt, ids) for attempt in task["attempts"])
+    runs = "".join(_attempt_group(task, group, ids) for group in _identical_groups(task["attempts"]))
     return (
         f'<details class="task" id="task-{_e(meta["test_id"])}"{" open" if status != "pass" else ""}>'
         f'<summary><span class="badge s-{_e(status)}">{_STATUS_ICON.get(status, "")} {_e(status)}</span>'
@@ -144,6 +207,39 @@ def _task_card(task: dict[str, Any], ids: _Ids) -> str:
         f'<div class="task-body"><div class="muted">tags: {_e(", ".join(meta["tags"]) or "none")} · '
         f'executor {_e(meta["executor"])}</div>{runs}</div></details>'
     )
+
+
+def _identical_groups(attempts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Attempts grouped by what they did (status, expectations, tool calls, hooks' verdicts, side
+    effects, answer): repeats of a deterministic run are shown once."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for attempt in attempts:
+        groups.setdefault(_signature(attempt), []).append(attempt)
+    return list(groups.values())
+
+
+def _signature(attempt: dict[str, Any]) -> str:
+    effects = attempt["side_effects"]
+    return json.dumps([
+        attempt["status"], attempt["error_kind"], attempt["error"],
+        [(e["id"], e["status"], e["reason"]) for e in attempt["expectations"]],
+        [(c["tool"], c["input"], c["ran"], c["denied_by"], c["rule"]) for c in attempt["tool_calls"]],
+        [(h["name"], h["decision"], h["rule"]) for h in attempt["hooks"]],
+        [effects[k] for k in ("files_created", "files_modified", "files_deleted")], effects.get("outside_workspace"),
+        attempt["claude_response"]["full_text"], attempt["interactions"],
+    ], sort_keys=True, default=str)
+
+
+def _attempt_group(task: dict[str, Any], group: list[dict[str, Any]], ids: _Ids) -> str:
+    first = _attempt(task, group[0], ids)
+    if len(group) == 1:
+        return first
+    others = ", ".join(str(a["repeat"] + 1) for a in group[1:])
+    rows = "".join(f'<tr><td>{a["repeat"] + 1}</td><td>{a["duration_ms"] / 1000:.1f}s</td>'
+                   f'<td><code>{_e(a["execution"]["session_id"])}</code></td></tr>' for a in group)
+    return (f'{first}<div class="muted">Run{"s" if len(group) > 2 else ""} {others}: identical to run '
+            f'{group[0]["repeat"] + 1} (same status, expectations, tool calls, hook verdicts, side effects and answer); '
+            f'not repeated here.</div><table><tr><th>run</th><th>time</th><th>session</th></tr>{rows}</table>')
 
 
 def _attempt(task: dict[str, Any], attempt: dict[str, Any], ids: _Ids) -> str:
@@ -202,6 +298,24 @@ def _summary_panel(attempt: dict[str, Any], ids: _Ids) -> str:
     commits = "".join(f"<li><code>{_e(c['sha'][:10])}</code> {_e(c['subject'])} ({_e(', '.join(c['files']))})</li>"
                       for c in effects["commits"])
     parts.append(f"<h3>Side effects</h3><table>{rows}</table>" + (f"<ul>{commits}</ul>" if commits else ""))
+    outside = effects.get("outside_workspace") or []
+    if outside:
+        items = "".join(f'<li><code>{_e(w["path"])}</code> by {_e(w["tool"])} ({_e(w["scope"])}'
+                        f'{"" if w["ran"] else ", denied"})</li>' for w in outside)
+        parts.append(f'<h3>Writes outside the workspace</h3><ul class="why">{items}</ul>')
+    git_state = reproduce.get("git_state") or {}
+    if git_state:
+        rows = "".join(f"<tr><th>{_e(k)}</th><td>{_e(', '.join(v) if isinstance(v, list) else v) or '-'}</td></tr>"
+                       for k, v in git_state.items())
+        parts.append(f"<h3>Git state of the workspace</h3><table>{rows}</table>")
+    hygiene = attempt.get("hygiene") or {}
+    ended = (hygiene.get("ended_after_exit") or []) + (hygiene.get("ended_at_cleanup") or [])
+    if ended or hygiene.get("left") or hygiene.get("temp_removed"):
+        items = "".join(f"<li><code>{_e(line)}</code></li>" for line in ended)
+        left = "".join(f'<li class="why">still running: <code>{_e(line)}</code></li>' for line in hygiene.get("left") or [])
+        temp = "".join(f"<li>removed <code>{_e(path)}</code></li>" for path in hygiene.get("temp_removed") or [])
+        parts.append(f'<h3>Left behind by the run, cleaned up <span class="muted">(tracked by '
+                     f'{_e(hygiene.get("tracked_by") or "-")})</span></h3><ul>{items}{left}{temp}</ul>')
     response = attempt["claude_response"]
     parts.append(f'<h3>Response ({response["word_count"]} words)</h3>' + _pre(response["full_text"], ids))
     if attempt["violations"]:
@@ -251,12 +365,30 @@ def _timeline_panel(attempt: dict[str, Any], ids: _Ids) -> str:
     return f'<ol class="timeline">{"".join(items)}</ol>'
 
 
+def _offset(offset_ms: int | None) -> str:
+    return "" if offset_ms is None else f"+{offset_ms / 1000:.3f}s"
+
+
+def _hook_table(hooks: list[dict[str, Any]]) -> str:
+    if not hooks:
+        return '<p class="muted">No hook ran.</p>'
+    rows = "".join(
+        f'<tr><td>{h["seq"]}</td><td>{_e(h["name"])}</td><td><code>{_e(h["tool_use_id"])}</code></td>'
+        f'<td>{_e(h["decision"] or h["outcome"])}</td><td>{_e(h["rule"])}</td>'
+        f'<td>{_e(h.get("timestamp") or "-")}</td>'
+        f'<td>{_offset(h.get("offset_ms"))}</td>'
+        f'<td>{_e(h["duration_ms"])}</td><td>{_e(h["exit_code"])}</td></tr>'
+        for h in hooks)
+    return ('<table><tr><th>#</th><th>hook</th><th>for call</th><th>verdict</th><th>rule</th><th>started at</th>'
+            f'<th>after start</th><th>ms</th><th>exit</th></tr>{rows}</table>')
+
+
 def _debug_panel(attempt: dict[str, Any], ids: _Ids) -> str:
     debug = attempt["debug"]
     parts = []
     if debug["leaks"]:
         parts.append("<h3>Isolation leaks</h3>" + _json_block(debug["leaks"], ids))
-    parts.append("<h3>Hook events</h3>" + _json_block(attempt["hooks"], ids))
+    parts.append("<h3>Hook events</h3>" + _hook_table(attempt["hooks"]))
     parts.append("<h3>Tool calls</h3>" + _json_block(attempt["tool_calls"], ids))
     if attempt["interactions"]:
         parts.append("<h3>Questions and permission prompts</h3>" + _json_block(attempt["interactions"], ids))
@@ -265,6 +397,9 @@ def _debug_panel(attempt: dict[str, Any], ids: _Ids) -> str:
     parts.append(f'<h3>stderr</h3>{_pre(debug["stderr"] or "(empty)", ids)}')
     parts.append(f'<div class="muted">transcript: {_e(debug["transcript_path"] or "none")} '
                  f'({debug["transcript_records"]} records) · workspace: {_e(attempt["workspace"] or "removed")}</div>')
+    if debug.get("transcript"):
+        parts.append(f'<details><summary>Transcript ({debug["transcript_records"]} records, as read from '
+                     f'{_e(debug["transcript_path"])})</summary>{_json_block(debug["transcript"], ids)}</details>')
     if debug["server_log"]:
         parts.append("<details><summary>Model server requests</summary>" + _json_block(debug["server_log"], ids) + "</details>")
     parts.append("<details><summary>Raw stream-json messages</summary>" + _json_block(debug["messages"], ids) + "</details>")

@@ -8,8 +8,10 @@ saved `report.json` can be re-rendered (`render_html(json.load(...))`).
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import json
 import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree as ET
@@ -17,9 +19,20 @@ from xml.etree import ElementTree as ET
 from pydantic import BaseModel, ConfigDict, Field
 
 from cf_guidance import __version__
+from cf_guidance.errors import ConfigError
 from cf_guidance.headless.claude import DEFAULT_ALLOWED_TOOLS
-from cf_guidance.headless.htmlreport import render_html
-from cf_guidance.headless.runner import Attempt, SuiteResult, TaskResult
+from cf_guidance.headless.htmlreport import render_html, suite_status
+from cf_guidance.headless.runner import (
+    Attempt,
+    RunOptions,
+    SuiteResult,
+    TaskResult,
+    exit_code,
+    pass_at_k,
+    pass_hat_k,
+    verdict,
+    wilson,
+)
 
 SCHEMA_VERSION = "cf-guidance.headless/1"
 #: The last line of the text envelope: callers wait for it.
@@ -59,72 +72,239 @@ class Report(BaseModel):
 
 def build_report(result: SuiteResult, *, argv: list[str] | None = None) -> dict[str, Any]:
     """The JSON report as a plain dict (validated against `Report`)."""
-    tasks = sorted(result.tasks, key=lambda t: (VERDICT_ORDER.get(t.verdict, 9), t.task.id))
-    attempts = [a for t in result.tasks for a in t.attempts]
-    expectations = [e for a in attempts for e in a.expectations]
-    passed = result.count("pass")
-    summary = Summary(
-        totalTasks=len(result.tasks),
-        tasksPassed=passed,
-        tasksFailed=result.count("fail"),
-        tasksInconclusive=result.count("inconclusive"),
-        tasksErrored=result.count("error"),
-        totalViolations=sum(len(a.violations) for a in attempts),
-        totalAssertions=len(expectations),
-        assertionsPassed=sum(1 for e in expectations if e.status == "pass"),
-        passRate=round(passed / len(result.tasks), 4) if result.tasks else 0.0,
-        durationMs=result.duration_ms,
-        exitCode=result.exit_code,
-    )
     options = result.options
-    report = Report(
-        generator={"name": "cf-guidance", "version": __version__},
-        suite={"name": result.suite.name, "path": str(result.suite.path), "description": result.suite.description},
-        run={
-            "started": _iso(result.started),
-            "duration_ms": result.duration_ms,
-            "executor": options.executor or "per task",
-            "mode": options.mode,
-            "repeat": options.repeat,
-            "jobs": options.jobs,
-            "retries": options.retries,
-            "tags": options.tags,
-            "command": shlex.join(argv) if argv else "",
-            "preflight_errors": result.preflight_errors,
-        },
-        summary=summary,
-        tasks=[_task(t, result) for t in tasks],
-    )
-    return report.model_dump(mode="json", by_alias=True)
+    tasks = []
+    for task_result in result.tasks:
+        task = task_result.task
+        attempts = [_attempt(a, task_result, result) for a in task_result.attempts]
+        meta = {"test_id": task.id, "test_name": task.description or task.id, "description": task.description,
+                "tags": task.tags, "executor": options.executor or task.executor}
+        tasks.append(task_entry(meta, task.threshold, attempts))
+    run = {
+        "started": _iso(result.started),
+        "duration_ms": result.duration_ms,
+        "executor": options.executor or "per task",
+        "mode": options.mode,
+        "repeat": options.repeat,
+        "jobs": options.jobs,
+        "retries": options.retries,
+        "tags": options.tags,
+        "ids": options.ids,
+        "shard": f"{options.shard[0]}/{options.shard[1]}" if options.shard else None,
+        "sandbox": options.sandbox,
+        "command": shlex.join(argv) if argv else "",
+        "preflight_errors": result.preflight_errors,
+        "planned_runs": result.planned,
+        "partial": bool(result.interrupted),
+        "interrupted_by": result.interrupted,
+        "unfinished": [{"task": task_id, "repeat": repeat} for task_id, repeat in result.unfinished],
+        "git_state": suite_git_state(result.suite.path),
+        "merged_from": [],
+    }
+    suite = {"name": result.suite.name, "path": str(result.suite.path), "description": result.suite.description,
+             "sha256": suite_sha256(result.suite.path)}
+    return _finish(suite, run, tasks)
 
 
-def _task(task_result: TaskResult, result: SuiteResult) -> dict[str, Any]:
-    task = task_result.task
-    interval = task_result.interval
-    runs = len(task_result.runs)
+def task_entry(meta: dict[str, Any], threshold: float, attempts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One task of the report from its attempts: verdict, pass rate, interval, pass@k, pass^k.
+
+    Built from the attempts' JSON alone, so merged reports (`merge_reports`) compute exactly
+    what one run would have.
+    """
+    attempts = sorted(attempts, key=lambda a: a["repeat"])
+    statuses = [a["status"] for a in attempts]
+    runs = sum(1 for status in statuses if status != "error")
+    passes = statuses.count("pass")
+    interval = wilson(passes, runs) if runs else None
+    errors = [a for a in attempts if a["status"] == "error"]
     return {
         "meta": {
-            "test_id": task.id,
-            "test_name": task.description or task.id,
-            "description": task.description,
-            "tags": task.tags,
-            "executor": result.options.executor or task.executor,
-            "status": task_result.verdict,
-            "pass_rate": f"{task_result.passes}/{runs}",
-            "duration_ms": sum(a.duration_ms for a in task_result.attempts),
+            **meta,
+            "status": verdict(passes, runs, threshold),
+            "pass_rate": f"{passes}/{runs}",
+            "duration_ms": sum(a["duration_ms"] for a in attempts),
+            "error": f"{errors[0]['error_kind']}: {errors[0]['error']}" if errors else "",
         },
         "stats": {
             "runs": runs,
-            "passes": task_result.passes,
-            "errors": len(task_result.attempts) - runs,
-            "pass_rate": task_result.pass_rate,
-            "threshold": task.threshold,
-            "wilson_95": list(interval) if interval else None,
-            "pass_at_k": {str(k): round(v, 4) for k, v in task_result.pass_at().items()},
-            "pass_hat_k": {str(k): round(v, 4) for k, v in task_result.pass_hat().items()},
+            "passes": passes,
+            "errors": len(errors),
+            "pass_rate": round(passes / runs, 4) if runs else None,
+            "threshold": threshold,
+            "wilson_95": [_round(v) for v in interval] if interval else None,
+            "pass_at_k": {str(k): _round(pass_at_k(runs, passes, k)) for k in range(1, runs + 1)},
+            "pass_hat_k": {str(k): _round(pass_hat_k(runs, passes, k)) for k in range(1, runs + 1)},
         },
-        "attempts": [_attempt(a, task_result, result) for a in task_result.attempts],
+        "attempts": attempts,
     }
+
+
+def _finish(suite: dict[str, Any], run: dict[str, Any], tasks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The report of `tasks`: ordered (what needs attention first), with the suite's totals."""
+    tasks = sorted(tasks, key=lambda t: (VERDICT_ORDER.get(t["meta"]["status"], 9), t["meta"]["test_id"]))
+    attempts = [a for t in tasks for a in t["attempts"]]
+    expectations = [e for a in attempts for e in a["expectations"]]
+    verdicts = [t["meta"]["status"] for t in tasks]
+    summary = Summary(
+        totalTasks=len(tasks),
+        tasksPassed=verdicts.count("pass"),
+        tasksFailed=verdicts.count("fail"),
+        tasksInconclusive=verdicts.count("inconclusive"),
+        tasksErrored=verdicts.count("error"),
+        totalViolations=sum(len(a["violations"]) for a in attempts),
+        totalAssertions=len(expectations),
+        assertionsPassed=sum(1 for e in expectations if e["status"] == "pass"),
+        passRate=round(verdicts.count("pass") / len(tasks), 4) if tasks else 0.0,
+        durationMs=run["duration_ms"],
+        # a report missing planned runs is not a pass
+        exitCode=exit_code(verdicts) or (2 if run["partial"] else 0),
+    )
+    report = Report(generator={"name": "cf-guidance", "version": __version__}, suite=suite, run=run,
+                    summary=summary, tasks=tasks)
+    return report.model_dump(mode="json", by_alias=True)
+
+
+def merge_reports(reports: list[dict[str, Any]], sources: list[str] | None = None) -> dict[str, Any]:
+    """One report of several runs of one suite: the shards of a CI matrix, or a run and its resume.
+
+    The runs must be of the same suite file (same SHA-256) with the same repeat, mode,
+    executor and sandbox; shards must be K/N of one N, all present (or all one shard: a shard
+    and its resume); a (task, repeat) run may appear in one report only. Verdicts and totals are computed again
+    from the attempts, so the merge of the shards of a run equals the unsharded run.
+    """
+    if not reports:
+        raise ConfigError("nothing to merge; give report directories")
+    names = sources or [f"report {i + 1}" for i in range(len(reports))]
+    first = reports[0]
+    for report, name in zip(reports, names):
+        if report.get("schema_version") != SCHEMA_VERSION:
+            raise ConfigError(f"{name}: schema {report.get('schema_version')!r}, expected {SCHEMA_VERSION}; "
+                              "merge reports written by the same cf-guidance")
+        if report["suite"].get("sha256") != first["suite"].get("sha256"):
+            raise ConfigError(f"{name}: a different suite file than {names[0]} (SHA-256 differs); "
+                              "merge only runs of the same suite")
+        for key in MERGE_KEYS:
+            if report["run"].get(key) != first["run"].get(key):
+                raise ConfigError(f"{name}: {key} {report['run'].get(key)!r} differs from {names[0]}'s "
+                                  f"{first['run'].get(key)!r}; merge only runs made with the same options")
+    shard = _check_shards(reports, names)
+    tasks: dict[str, tuple[dict[str, Any], float, list[dict[str, Any]]]] = {}
+    owner: dict[tuple[str, int], str] = {}
+    for report, name in zip(reports, names):
+        for task in report["tasks"]:
+            task_id = task["meta"]["test_id"]
+            meta = {key: task["meta"][key] for key in ("test_id", "test_name", "description", "tags", "executor")}
+            entry = tasks.setdefault(task_id, (meta, task["stats"]["threshold"], []))
+            for attempt in task["attempts"]:
+                run_key = (task_id, int(attempt["repeat"]))
+                if run_key in owner:
+                    raise ConfigError(f"{name}: run {task_id}#{attempt['repeat'] + 1} is also in {owner[run_key]}; "
+                                      "merge reports of disjoint runs (the shards of one run, or a run and its resume)")
+                owner[run_key] = name
+                entry[2].append(attempt)
+    unfinished = sorted({(u["task"], u["repeat"]) for r in reports for u in r["run"]["unfinished"]} - set(owner))
+    run = dict(first["run"])
+    run.update(
+        started=min(r["run"]["started"] for r in reports),
+        duration_ms=sum(r["run"]["duration_ms"] for r in reports),
+        jobs=max(r["run"]["jobs"] for r in reports),
+        shard=shard,
+        command="",
+        planned_runs=len(owner) + len(unfinished),
+        preflight_errors={k: v for r in reports for k, v in r["run"]["preflight_errors"].items()},
+        partial=bool(unfinished),
+        interrupted_by=next((r["run"]["interrupted_by"] for r in reports if r["run"]["interrupted_by"] and unfinished), ""),
+        unfinished=[{"task": task_id, "repeat": repeat} for task_id, repeat in unfinished],
+        merged_from=[part for r, name in zip(reports, names) for part in _parts(r, name)],
+    )
+    return _finish(first["suite"], run, [task_entry(meta, threshold, attempts) for meta, threshold, attempts in tasks.values()])
+
+
+#: Run options that must agree between merged reports (they decide what each run did).
+MERGE_KEYS = ("repeat", "mode", "executor", "sandbox")
+
+
+def _check_shards(reports: list[dict[str, Any]], names: list[str]) -> str | None:
+    """The shard of the merged report: one shared K/N (a shard and its resume), else None when
+    the reports are the shards 1..N of one run (each at least once) or unsharded."""
+    shards = [r["run"].get("shard") for r in reports]
+    if not any(shards):
+        return None
+    if not all(shards):
+        raise ConfigError("sharded and unsharded reports cannot be merged; give the N reports of one --shard K/N run")
+    if len(set(shards)) == 1:
+        return str(shards[0])
+    parsed = [tuple(int(x) for x in str(s).split("/")) for s in shards]
+    counts = {n for _, n in parsed}
+    if len(counts) != 1:
+        raise ConfigError(f"the reports split the suite differently ({', '.join(sorted(set(map(str, shards))))}); "
+                          "merge the shards of one --shard K/N run")
+    count = counts.pop()
+    present = {k for k, _ in parsed}
+    missing = [f"{k}/{count}" for k in range(1, count + 1) if k not in present]
+    if missing:
+        raise ConfigError(f"shard {', '.join(missing)} missing; merge all {count} shards of the run")
+    return None
+
+
+def _parts(report: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """What each merged report contributed (a merged report passes its own parts on)."""
+    if report["run"].get("merged_from"):
+        return list(report["run"]["merged_from"])
+    run = report["run"]
+    return [{"source": name, "shard": run.get("shard"), "started": run["started"], "duration_ms": run["duration_ms"],
+             "command": run["command"], "runs": sum(len(t["attempts"]) for t in report["tasks"]),
+             "partial": run["partial"]}]
+
+
+def finished_runs(report: dict[str, Any]) -> frozenset[tuple[str, int]]:
+    """(task id, repeat) of every run a report holds (what --resume does not run again)."""
+    return frozenset((t["meta"]["test_id"], a["repeat"]) for t in report["tasks"] for a in t["attempts"])
+
+
+def load_report(directory: Path) -> dict[str, Any]:
+    """`directory/report.json`, checked; ConfigError (one line) when it is missing or not a report."""
+    path = directory / "report.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path} not found; give the --report-dir of a headless run") from None
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path} cannot be read as a report ({exc}); give the --report-dir of a headless run") from None
+    if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
+        found = data.get("schema_version") if isinstance(data, dict) else None
+        raise ConfigError(f"{path}: schema {found!r}, expected {SCHEMA_VERSION}; it was written by another cf-guidance")
+    return data
+
+
+def suite_git_state(path: Path) -> dict[str, Any]:
+    """Branch, commit and changed files of the repository holding the suite ({} outside git)."""
+    def git(*args: str) -> str:
+        try:
+            done = subprocess.run(["git", *args], cwd=path.parent, capture_output=True, text=True, timeout=30, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("rev-parse", "--verify", "-q", "HEAD")
+    if not commit:
+        return {}
+    status = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    return {"branch": git("symbolic-ref", "--short", "-q", "HEAD"), "commit": commit,
+            "modified_files": [line[3:] for line in status.splitlines()]}
+
+
+def suite_sha256(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+def _round(value: float) -> float:
+    """4 decimals: an interval bound of 5.55e-17 is 0."""
+    return round(value, 4) + 0.0
 
 
 def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> dict[str, Any]:
@@ -159,6 +339,7 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         "terminal_reason": run.result.get("terminal_reason") if run else None,
         "claude_code_version": run.init.get("claude_code_version") if run else None,
         "hook_latency_ms": run.hook_latency_ms() if run else {"count": 0},
+        "sandbox": result.options.sandbox,
     }
     out["timeline"] = [vars(entry) for entry in run.timeline] if run else []
     out["tool_calls"] = [
@@ -182,6 +363,15 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         "git_changes": bool(changes and (changes.touched or changes.commits)),
         "commits": [vars(c) for c in changes.commits] if changes else [],
         "patch": changes.patch if changes else "",
+        "outside_workspace": run.outside_writes if run else [],
+    }
+    out["hygiene"] = {
+        "tracked_by": attempt.processes.get("tracked_by", ""),
+        "client_pid": attempt.processes.get("client_pid"),
+        "ended_after_exit": attempt.processes.get("ended", []),
+        "ended_at_cleanup": attempt.cleanup.get("ended", []),
+        "left": attempt.cleanup.get("left", attempt.processes.get("left", [])),
+        "temp_removed": attempt.cleanup.get("temp_removed", []),
     }
     text = run.final_text if run else ""
     out["claude_response"] = {"preview": text[:200], "full_text": text, "word_count": len(text.split())}
@@ -191,6 +381,7 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         "stray_output": run.stray_output[:200] if run else [],
         "transcript_path": run.transcript_path if run else "",
         "transcript_records": len(run.transcript) if run else 0,
+        "transcript": run.transcript[:MAX_DEBUG_MESSAGES] if run else [],
         "leaks": run.leaks if run else [],
         "server_log": execution.server_log if execution else [],
         "messages": run.messages[:MAX_DEBUG_MESSAGES] if run else [],
@@ -200,10 +391,6 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
 
 def _reproduce(attempt: Attempt, result: SuiteResult) -> dict[str, Any]:
     execution = attempt.exec
-    suite_path = str(result.suite.path)
-    rerun = ["cf-guidance", "headless", "run", suite_path, "--ids", attempt.task_id, "--keep-workspaces"]
-    if result.options.executor:
-        rerun += ["--executor", result.options.executor]
     env = execution.env if execution else {}
     command = ""
     if execution and execution.argv and execution.argv[0] != "(fake)":
@@ -212,12 +399,30 @@ def _reproduce(attempt: Attempt, result: SuiteResult) -> dict[str, Any]:
         assignments = " ".join(f"{k}={shlex.quote(v)}" for k, v in sorted(env.items()))
         command = f"printf '%s\\n' {shlex.quote(message)} | env {assignments} {shlex.join(execution.argv)}"
     return {
-        "rerun_command": shlex.join(rerun),
+        "rerun_command": shlex.join(rerun_argv(result.suite.path, result.options, attempt.task_id)),
         "test_command": command,
         "note": "the client command needs the run's workspace (--keep-workspaces) and, for the scripted "
                 "executor, a model server at ANTHROPIC_BASE_URL (cf-guidance model-server --script ...)",
         "environment": env,
+        "git_state": attempt.git_state,
     }
+
+
+def rerun_argv(suite_path: Path, options: RunOptions, task_id: str) -> list[str]:
+    """The command that runs `task_id` again exactly as this run did (its repeats, shard, mode, ...)."""
+    argv = ["cf-guidance", "headless", "run", str(suite_path), "--ids", task_id, "--keep-workspaces",
+            "--mode", options.mode]
+    if options.executor:
+        argv += ["--executor", options.executor]
+    if options.repeat != 1:
+        argv += ["--repeat", str(options.repeat)]
+    if options.shard:
+        argv += ["--shard", f"{options.shard[0]}/{options.shard[1]}"]
+    if options.retries != RunOptions().retries:
+        argv += ["--retries", str(options.retries)]
+    if options.sandbox:
+        argv.append("--sandbox")
+    return argv
 
 
 def _iso(timestamp: float) -> str:
@@ -255,12 +460,18 @@ def render_junit(report: dict[str, Any]) -> str:
         elif status == "error":
             attempt = next((a for a in task["attempts"] if a["status"] == "error"), None)
             message = f"{attempt['error_kind']}: {attempt['error']}" if attempt else "no run finished"
-            ET.SubElement(case, "error", {"message": message, "type": attempt["error_kind"] if attempt else "error"})
+            node = ET.SubElement(case, "error", {"message": message, "type": attempt["error_kind"] if attempt else "error"})
+            node.text = "\n".join(_error_line(a) for a in task["attempts"] if a["status"] == "error")
         elif status == "inconclusive":
             ET.SubElement(case, "skipped", {"message": f"inconclusive: pass rate {meta['pass_rate']}, "
                                                        f"Wilson 95% {stats['wilson_95']} straddles {stats['threshold']}"})
     ET.indent(suite)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(suite, encoding="unicode") + "\n"
+
+
+def _error_line(attempt: dict[str, Any]) -> str:
+    retried = f" (after {attempt['retries']} retries)" if attempt["retries"] else ""
+    return f"run {attempt['repeat'] + 1}: {attempt['error_kind']}: {attempt['error']}{retried}"
 
 
 def _first_failure(task: dict[str, Any]) -> str:
@@ -288,26 +499,41 @@ def render_envelope(report: dict[str, Any], *, report_path: str = "") -> str:
     summary, run = report["summary"], report["run"]
     total = summary["totalTasks"]
     finished = total - summary["tasksErrored"]
+    suite = report["suite"]["name"]
     lines = []
-    if finished == 0:
-        lines.append(f"Headless run degraded (suite: {report['suite']['name']}). "
-                     f"Reason: 0 of {total} tasks produced a verdict.")
+    if run["partial"]:
+        done = sum(len(t["attempts"]) for t in report["tasks"])
+        by = f" by {run['interrupted_by']}" if run["interrupted_by"] else ""
+        lines.append(f"Headless run interrupted{by} (suite: {suite}). Partial: {done} of "
+                     f"{done + len(run['unfinished'])} runs finished.")
+    elif total and finished == 0:
+        lines.append(f"Headless run degraded (suite: {suite}). Reason: 0 of {total} tasks produced a verdict.")
     else:
-        lines.append(f"Headless run complete (suite: {report['suite']['name']}).")
+        lines.append(f"Headless run complete (suite: {suite}).")
+    where = f"  Shard: {run['shard']}" if run["shard"] else ""
+    if run["merged_from"]:
+        where = f"  Merged: {len(run['merged_from'])} reports"
     lines += [
         "",
-        f"Executor: {run['executor']}  Mode: {run['mode']}  Repeat: {run['repeat']}  Jobs: {run['jobs']}",
+        f"Executor: {run['executor']}  Mode: {run['mode']}  Repeat: {run['repeat']}  Jobs: {run['jobs']}{where}"
+        + ("  Sandbox: bubblewrap" if run["sandbox"] else ""),
         f"Tasks: {total} ({summary['tasksPassed']} passed, {summary['tasksFailed']} failed, "
         f"{summary['tasksInconclusive']} inconclusive, {summary['tasksErrored']} errors)",
         f"Assertions: {summary['assertionsPassed']}/{summary['totalAssertions']} passed",
         f"Violations: {summary['totalViolations']}",
-        f"Verdict: {_suite_verdict(summary)}",
+        f"Verdict: {_suite_verdict(summary, total)}",
     ]
     broken = [t["meta"]["test_id"] for t in report["tasks"] if any(a["hook_failures"] for a in t["attempts"])]
     if broken:
         lines.append(f"Hook errors: in {len(broken)} task(s) ({', '.join(broken[:5])}); the guard fails open on these")
     if report_path:
         lines.append(f"Report: {report_path}")
+    if run["unfinished"]:
+        names = [f"{u['task']}#{u['repeat'] + 1}" for u in run["unfinished"]]
+        lines += ["", f"Unfinished runs: {', '.join(names[:20])}{' ...' if len(names) > 20 else ''}"]
+        if report_path:
+            lines.append(f"Resume: cf-guidance headless run {shlex.quote(report['suite']['path'])} "
+                         f"--resume {shlex.quote(str(Path(report_path).parent))}")
     for status, heading in (("fail", "Failed tasks"), ("inconclusive", "Inconclusive tasks"), ("error", "Errored tasks")):
         tasks = [t for t in report["tasks"] if t["meta"]["status"] == status]
         if not tasks:
@@ -319,28 +545,33 @@ def render_envelope(report: dict[str, Any], *, report_path: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def _suite_verdict(summary: dict[str, Any]) -> str:
-    if summary["tasksErrored"]:
+def _suite_verdict(summary: dict[str, Any], total: int) -> str:
+    status = suite_status(summary)
+    if status == "fail":
+        errored = summary["tasksErrored"]
+        return "Failing" + (f" ({errored} more task{'s' if errored != 1 else ''} could not run)" if errored else "")
+    if status == "error":
         return "Could not run every task"
-    if summary["tasksFailed"]:
-        return "Failing"
-    if summary["tasksInconclusive"]:
+    if status == "inconclusive":
         return "Inconclusive"
-    return "Passing"
+    return "Passing" if total else "Nothing to run"
 
 
 def _envelope_task(task: dict[str, Any], status: str) -> list[str]:
     meta, stats = task["meta"], task["stats"]
-    head = f"[{status.upper()}] {meta['test_id']} -- pass rate {meta['pass_rate']}"
-    if stats["wilson_95"] and stats["runs"] > 1:
-        low, high = stats["wilson_95"]
-        head += f", Wilson 95% [{low:.2f}, {high:.2f}], threshold {stats['threshold']:g}"
+    if status == "error":  # no run finished, so no pass rate: say why
+        retries = sum(a["retries"] for a in task["attempts"])
+        head = f"[ERROR] {meta['test_id']} -- {meta['error'] or 'no run finished'}"
+        head += f" ({len(task['attempts'])} run{'s' if len(task['attempts']) != 1 else ''}"
+        head += f", {retries} retr{'ies' if retries != 1 else 'y'})" if retries else ")"
+    else:
+        head = f"[{status.upper()}] {meta['test_id']} -- pass rate {meta['pass_rate']}"
+        if stats["wilson_95"] and stats["runs"] > 1:
+            low, high = stats["wilson_95"]
+            head += f", Wilson 95% [{low:.2f}, {high:.2f}], threshold {stats['threshold']:g}"
+        if stats["errors"]:
+            head += f"; {stats['errors']} run(s) could not finish: {meta['error']}"
     lines = [head]
-    if status == "error":
-        for attempt in task["attempts"]:
-            if attempt["status"] == "error":
-                lines.append(f"  Error: {attempt['error_kind']}: {attempt['error']}")
-                break
     failures = [f for attempt in task["attempts"] for f in attempt["hook_failures"]]
     if failures:
         lines.append(f"  Hook errors: {len(failures)} (the guard fails open on these): "

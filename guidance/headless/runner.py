@@ -10,18 +10,24 @@ An attempt ends in one of three states:
 
 Over repeats a task gets a pass rate, pass@k and pass^k, a Wilson interval, and a verdict:
 pass, fail, or inconclusive when the interval straddles the task's threshold.
+
+A suite run is a plan of (task, repeat) runs: `--shard K/N` keeps the runs hashed to shard K
+(stable by task id and repeat), `--resume` drops the runs an earlier report finished. Ctrl-C
+or SIGTERM (`RunInterrupted`) stops every client, lets the runs in flight clean up, and
+returns what finished, with the rest listed as unfinished.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import math
 import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,9 +35,20 @@ from typing import Any
 from cf_guidance.errors import ConfigError, GuidanceError, InstallError, RunnerError
 from cf_guidance.headless.assertions import CheckContext, Outcome
 from cf_guidance.headless.collect import RunData, check_isolation, collect
-from cf_guidance.headless.executors import MODES, ExecRequest, ExecResult, Executor, Prompter, abort_all, make_executor
+from cf_guidance.headless.executors import (
+    INTERRUPTED,
+    MODES,
+    ExecRequest,
+    ExecResult,
+    Executor,
+    Prompter,
+    Stopper,
+    make_executor,
+)
+from cf_guidance.headless.outside import outside_writes, user_config_reads
+from cf_guidance.headless.sandbox import check_bwrap
 from cf_guidance.headless.suite import Suite, Task
-from cf_guidance.headless.workspace import Installer, Workspace, prepare, sweep
+from cf_guidance.headless.workspace import WORKER_WAIT_S, Installer, Workspace, prepare, sweep
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -43,6 +60,16 @@ INTERNAL = "internal"
 #: HTTP statuses of the API that mean "try again later", not "the policy failed".
 RETRYABLE_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 _RETRYABLE_TEXT = ("overloaded", "rate limit", "rate_limit", "connection error", "econnrefused", "timed out")
+#: Longest wait for the guard's worker at the cleanup of a run stopped by an interruption.
+STOPPING_WORKER_WAIT_S = 1.0
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Raised in the main thread by a signal handler (SIGTERM) to stop a suite run like Ctrl-C."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
 
 
 @dataclass
@@ -74,6 +101,11 @@ class Attempt:
     phases: dict[str, int] = field(default_factory=dict)
     #: SHA-256 of the policy files the run started with (CLAUDE.md, settings.json, ...).
     provenance: dict[str, str] = field(default_factory=dict)
+    #: What the run left running when its client exited, and what its cleanup ended and removed.
+    processes: dict[str, Any] = field(default_factory=dict)
+    cleanup: dict[str, Any] = field(default_factory=dict)
+    #: Git state of the workspace: branch, the fixture's commit, HEAD after the run, changed files.
+    git_state: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -119,18 +151,29 @@ class SuiteResult:
     started: float
     duration_ms: int
     preflight_errors: dict[str, str] = field(default_factory=dict)
+    #: "" when the run went to its end, else the signal that stopped it ("SIGINT", "SIGTERM").
+    interrupted: str = ""
+    #: (task id, repeat) of the planned runs that did not finish (an interrupted run).
+    unfinished: list[tuple[str, int]] = field(default_factory=list)
+    #: How many runs this invocation planned (after --shard and --resume).
+    planned: int = 0
 
     def count(self, verdict_name: str) -> int:
         return sum(1 for t in self.tasks if t.verdict == verdict_name)
 
     @property
     def exit_code(self) -> int:
-        """0 every task passed, 1 some failed or were inconclusive, 2 some could not run."""
-        if any(t.verdict == "error" for t in self.tasks):
-            return 2
-        if all(t.verdict == "pass" for t in self.tasks):
-            return 0
+        return exit_code([t.verdict for t in self.tasks])
+
+
+def exit_code(verdicts: list[str]) -> int:
+    """1 when a task failed (a real failure outranks an error), 2 when one could not run, 1 when
+    one was inconclusive, else 0."""
+    if "fail" in verdicts:
         return 1
+    if "error" in verdicts:
+        return 2
+    return 1 if "inconclusive" in verdicts else 0
 
 
 @dataclass
@@ -146,6 +189,27 @@ class RunOptions:
     #: A project's state dir: failed assertions are spooled there as ASSERT-{taskId} violations.
     violations_state_dir: Path | None = None
     base_dir: Path | None = None
+    #: (K, N): run only the runs of shard K of N (see `shard_of`).
+    shard: tuple[int, int] | None = None
+    #: Run each client under bubblewrap (`sandbox`).
+    sandbox: bool = False
+    #: (task id, repeat) runs an earlier report already finished (--resume): not run again.
+    skip: frozenset[tuple[str, int]] = frozenset()
+
+
+def shard_of(task_id: str, repeat: int, count: int) -> int:
+    """The shard (1..count) of run `repeat` of `task_id`: a hash of both, so a run's shard never
+    depends on the rest of the suite and every worker of a CI matrix computes the same split."""
+    digest = hashlib.sha256(f"{task_id}#{repeat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % count + 1
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """"K/N" -> (K, N); ConfigError unless 1 <= K <= N."""
+    k, slash, n = text.partition("/")
+    if not slash or not k.strip().isdigit() or not n.strip().isdigit() or not 1 <= int(k) <= int(n):
+        raise ConfigError(f"--shard {text!r}: give K/N with 1 <= K <= N, for example 2/4")
+    return int(k), int(n)
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -267,6 +331,7 @@ class Runner:
         self._installer: Installer | None = default_installer() if installer is True else (installer or None)
         self._progress = progress or (lambda line: None)
         self._prompter = prompter
+        self._stopper = Stopper()
         self._lock = threading.Lock()
         self._done = 0
         self._total = 0
@@ -279,32 +344,55 @@ class Runner:
                 self._executors[name] = make_executor(name)
             return self._executors[name]
 
+    def plan(self, tasks: list[Task]) -> list[tuple[Task, int]]:
+        """The runs of this invocation: every repeat of every task, in the shard, not yet finished."""
+        work = [(task, r) for r in range(self.options.repeat) for task in tasks]
+        if self.options.shard is not None:
+            k, n = self.options.shard
+            work = [(task, r) for task, r in work if shard_of(task.id, r, n) == k]
+        return [(task, r) for task, r in work if (task.id, r) not in self.options.skip]
+
     def run(self) -> SuiteResult:
+        """Run the plan. Ctrl-C or `RunInterrupted` stops it; the result then lists what did not finish."""
         started = time.time()
         clock = time.monotonic()
         tasks = self.suite.select(self.options.tags, self.options.ids)
         if not tasks:
             raise ConfigError(f"no task of {self.suite.path} matches the given tags/ids")
+        if self.options.sandbox:
+            check_bwrap()
+        work = self.plan(tasks)
         results = {task.id: TaskResult(task) for task in tasks}
-        preflight = self._preflight(tasks)
-        work = [(task, r) for r in range(self.options.repeat) for task in tasks]
+        preflight = self._preflight([task for task, _ in work])
         self._total = len(work)
+        interrupted = ""
         pool = ThreadPoolExecutor(max_workers=self.options.jobs, thread_name_prefix="headless")
+        futures = [pool.submit(self._attempt_with_retries, task, r, preflight) for task, r in work]
         try:
-            futures = [pool.submit(self._attempt_with_retries, task, r, preflight) for task, r in work]
-            attempts = [f.result() for f in futures]
-        except BaseException:  # Ctrl-C: stop the clients too, not just the scheduling
-            pool.shutdown(wait=False, cancel_futures=True)
-            abort_all("interrupted")
-            raise
-        pool.shutdown()
-        sweep(self._removed)
-        for attempt in attempts:
+            _wait_all(futures)
+            pool.shutdown()
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM through RunInterrupted
+            interrupted = getattr(exc, "signal_name", "SIGINT")
+            self._stop(pool, futures, interrupted)
+        finished, unfinished = _gather(futures, work)
+        if not interrupted:
+            sweep(self._removed)
+        for attempt in finished:
             results[attempt.task_id].attempts.append(attempt)
         for result in results.values():
             result.attempts.sort(key=lambda a: a.repeat)
-        return SuiteResult(self.suite, list(results.values()), self.options, started,
-                           int((time.monotonic() - clock) * 1000), preflight)
+        return SuiteResult(self.suite, [r for r in results.values() if r.attempts], self.options, started,
+                           int((time.monotonic() - clock) * 1000), preflight, interrupted, unfinished, len(work))
+
+    def _stop(self, pool: ThreadPoolExecutor, futures: list[Future[Attempt]], signal_name: str) -> None:
+        """Stop every client, drop the runs not started, and let those in flight clean up."""
+        self._progress(f"{signal_name}: stopping; the report keeps the runs that finished")
+        self._stopper.stop(f"interrupted by {signal_name}")
+        pool.shutdown(wait=False, cancel_futures=True)
+        try:
+            _wait_all(futures)  # quick: their clients are dead, their workspaces are being removed
+        except KeyboardInterrupt:
+            self._progress("interrupted again: writing the report without waiting for the runs in flight")
 
     def _preflight(self, tasks: list[Task]) -> dict[str, str]:
         """Executor name -> why it cannot run; each affected task becomes a setup error."""
@@ -329,16 +417,20 @@ class Runner:
             retries = 0
             while True:
                 attempt = self.attempt(task, repeat)
-                if attempt.status != "error" or attempt.error_kind not in INFRA_KINDS or retries >= self.options.retries:
+                if (attempt.status != "error" or attempt.error_kind not in INFRA_KINDS
+                        or retries >= self.options.retries or self._stopper.stopped):
                     break
                 retries += 1
                 self._progress(f"retry {retries}/{self.options.retries} {task.id}: {attempt.error_kind}: {attempt.error}")
             attempt.retries = retries
+        suffix = f"#{repeat + 1}" if self.options.repeat > 1 else ""
+        if attempt.error_kind == INTERRUPTED:
+            self._progress(f"STOPPED {task.id}{suffix} ({attempt.duration_ms / 1000:.1f}s)")
+            return attempt
         with self._lock:
             self._done += 1
             done = self._done
         label = {"pass": "PASS", "fail": "FAIL", "error": "ERROR"}[attempt.status]
-        suffix = f"#{repeat + 1}" if self.options.repeat > 1 else ""
         detail = f" {attempt.error_kind}: {attempt.error}" if attempt.status == "error" else ""
         if attempt.status == "fail":
             failed = [e for e in attempt.expectations if e.status == "fail"]
@@ -357,8 +449,11 @@ class Runner:
                 ws = prepare(task, self.suite.directory, install=self._installer, base_dir=self.options.base_dir)
             attempt.workspace = str(ws.root)
             attempt.provenance = ws.provenance
+            if self._stopper.stopped:
+                attempt.error_kind, attempt.error = INTERRUPTED, self._stopper.reason
+                return attempt
             executor = self.executor_for(task)
-            request = ExecRequest(task, ws, self.options.mode, self._prompter)
+            request = ExecRequest(task, ws, self.options.mode, self._prompter, self._stopper, self.options.sandbox)
             try:
                 with phase("execute"):
                     result = executor.execute(request)
@@ -366,16 +461,22 @@ class Runner:
                 attempt.error_kind, attempt.error = "crash", str(exc)
                 return attempt
             attempt.exec = result
+            attempt.processes = result.processes
             with phase("collect"):
                 run = collect(task.prompt, result.stdout, stderr=result.stderr, exit_code=result.exit_code,
                               duration_ms=result.duration_ms, timed_out=result.timed_out, config_dir=ws.config_dir,
-                              changes=ws.changes(), state_dir=_state_dir(ws.project), arrivals_ms=result.arrivals_ms)
+                              changes=ws.changes(), state_dir=_state_dir(ws.project), arrivals_ms=result.arrivals_ms,
+                              started_at=result.started_at)
+                attempt.git_state = ws.git_state(run.changes.touched)
             attempt.run = run
             kind, message = classify(result, run)
             if kind:
                 attempt.error_kind, attempt.error = kind, message
                 return attempt
-            run.leaks = check_isolation(run, workspace=ws.project, allowed_roots=[ws.root], user_paths=_user_config_paths())
+            user_paths = _user_config_paths()
+            run.outside_writes = outside_writes(run.tool_calls, project=ws.project, home=ws.home)
+            run.leaks = check_isolation(run, workspace=ws.project, allowed_roots=[ws.root], user_paths=user_paths)
+            run.leaks += user_config_reads(run.tool_calls, user_paths)
             with phase("check"):
                 attempt.expectations = self._check(task, run, ws)
             failed = [e for e in attempt.expectations if e.status == "fail"]
@@ -388,12 +489,22 @@ class Runner:
             attempt.error_kind, attempt.error = INTERNAL, f"{type(exc).__name__}: {exc}"
         finally:
             attempt.duration_ms = int((time.monotonic() - clock) * 1000)
-            if ws is not None and not self.options.keep_workspaces:
-                if ws.cleanup():
-                    with self._lock:
-                        self._removed.append(ws.root)
-                attempt.workspace = ""
+            if ws is not None:
+                self._clean(ws, attempt)
         return attempt
+
+    def _clean(self, ws: Workspace, attempt: Attempt) -> None:
+        """End the run's processes; remove its workspace unless it is kept for debugging."""
+        wait_s = STOPPING_WORKER_WAIT_S if self._stopper.stopped else WORKER_WAIT_S
+        if self.options.keep_workspaces:
+            ws.release(wait_s)
+            attempt.cleanup = ws.cleaned
+            return
+        if ws.cleanup(wait_s):
+            with self._lock:
+                self._removed.append(ws.root)
+        attempt.cleanup = ws.cleaned
+        attempt.workspace = ""
 
     def _check(self, task: Task, run: RunData, ws: Workspace) -> list[Expectation]:
         out: list[Expectation] = []
@@ -429,6 +540,35 @@ class Runner:
 
             violation["job"] = spool.enqueue(str(state_dir), "violation", violation)
         return violation
+
+
+#: How often the main thread wakes while runs are in flight: a signal the kernel delivered to
+#: another thread reaches Python's handler only when the main thread runs.
+SIGNAL_POLL_S = 0.2
+
+
+def _wait_all(futures: list[Future[Attempt]]) -> None:
+    """Until every future is done; a cancelled one counts as done (`wait` alone never sees it so)."""
+    pending = futures
+    while pending:
+        wait(pending, timeout=SIGNAL_POLL_S)
+        pending = [future for future in pending if not future.done()]
+
+
+def _gather(futures: list[Future[Attempt]], work: list[tuple[Task, int]]) -> tuple[list[Attempt], list[tuple[str, int]]]:
+    """(finished attempts, (task id, repeat) of the runs that did not finish)."""
+    finished: list[Attempt] = []
+    unfinished: list[tuple[str, int]] = []
+    for future, (task, repeat) in zip(futures, work):
+        if not future.done() or future.cancelled():
+            unfinished.append((task.id, repeat))
+            continue
+        attempt = future.result()
+        if attempt.error_kind == INTERRUPTED:
+            unfinished.append((task.id, repeat))
+        else:
+            finished.append(attempt)
+    return finished, unfinished
 
 
 class _Phases:

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from cf_guidance.errors import SuiteError
 from cf_guidance.headless import yamlmap
-from cf_guidance.headless.assertions import Assertion, parse_assertion
+from cf_guidance.headless.assertions import Assertion, Custom, MissingCheck, parse_assertion
 from cf_guidance.modelserver.script import Script
 
 SUITE_VERSION = 1
@@ -216,12 +216,18 @@ def _prepare_task(doc: yamlmap.LocatedYaml, index: int, item: Any, defaults: dic
     for j, raw in enumerate(assertions):
         aloc = loc + ("assertions", j)
         try:
-            parsed.append(parse_assertion(raw))
+            assertion = parse_assertion(raw)
+            if isinstance(assertion, Custom):  # a missing module is a broken suite, not a failing task
+                assertion.resolve(doc.path.parent)
+            parsed.append(assertion)
+        except MissingCheck as exc:
+            raise SuiteError(f"{doc.where(aloc + ('function',))}: custom check {raw.get('function')!r}: {exc}") from None
         except ValidationError as exc:
             first = _first_error(exc)
             where = doc.where(aloc + tuple(first["loc"]))
             field = ".".join(str(p) for p in first["loc"])
-            raise SuiteError(f"{where}: assertion {raw.get('type')!r}: {field + ': ' if field else ''}{first['msg']}") from None
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise SuiteError(f"{where}: assertion {raw.get('type')!r}: {field + ': ' if field else ''}{message}") from None
         except ValueError as exc:
             raise SuiteError(f"{doc.where(aloc + ('type',))}: {exc}") from None
     task["assertions"] = parsed

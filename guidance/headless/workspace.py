@@ -5,6 +5,9 @@ Layout under a fresh temp dir::
     <root>/project   the fixture (files, a copied directory or a git ref) plus the policy
     <root>/home      HOME of the run
     <root>/home/.claude   its CLAUDE_CONFIG_DIR (transcripts land in projects/<slug>/...)
+    <root>/tmp       its TMPDIR (the client's temp files and sockets)
+
+Every process the run starts is tracked (`hygiene.RunProcesses`) and ended at cleanup.
 
 Snapshots are git trees written through a private index file, so they see commits the agent
 makes, uncommitted edits and ignored files alike, without touching the agent's own index.
@@ -25,6 +28,7 @@ from pathlib import Path
 
 from cf_guidance.errors import RunnerError, SuiteError
 from cf_guidance.headless.collect import Commit, FileChanges
+from cf_guidance.headless.hygiene import Ended, RunProcesses, alive, guard_workers, leftovers, remove
 from cf_guidance.headless.suite import Task, resolve_path
 from cf_guidance.state import STATE_TOP
 
@@ -60,6 +64,12 @@ class Workspace:
     baseline_head: str = ""
     #: File -> SHA-256 of the policy files as the run started (see PROVENANCE_FILES).
     provenance: dict[str, str] = field(default_factory=dict)
+    processes: RunProcesses = field(init=False)
+    #: What cleanup ended and removed (see `cleanup`).
+    cleaned: dict[str, object] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.processes = RunProcesses(self.root)
 
     @property
     def project(self) -> Path:
@@ -72,6 +82,17 @@ class Workspace:
     @property
     def home(self) -> Path:
         return self.root / "home"
+
+    @property
+    def tmp(self) -> Path:
+        return self.root / "tmp"
+
+    def run_env(self) -> dict[str, str]:
+        """Variables the client runs with on top of its isolated environment: its own temp
+        directory (the client honours CLAUDE_CODE_TMPDIR for its own files, programs TMPDIR)
+        and the marker its processes are found by."""
+        self.tmp.mkdir(mode=0o700, exist_ok=True)
+        return {"TMPDIR": str(self.tmp), "CLAUDE_CODE_TMPDIR": str(self.tmp), **self.processes.env()}
 
     def snapshot(self) -> str:
         """Write the project's current files as a git tree; returns its id."""
@@ -107,17 +128,37 @@ class Workspace:
         return out
 
     def cleanup(self, wait_s: float = WORKER_WAIT_S) -> bool:
-        """Remove the workspace once the guard's detached worker (if any) is done with it.
+        """`release` the run, then remove the workspace. Returns True when it had a guard state
+        directory (see `sweep`)."""
+        had_state = self.release(wait_s)
+        shutil.rmtree(self.root, ignore_errors=True)
+        return had_state
 
-        The hooks under test start that worker in a session of its own; deleting the state
-        directory under it would make it fail and recreate directories after we are gone.
-        Returns True when the workspace had a guard state directory (see `sweep`).
+    def release(self, wait_s: float = WORKER_WAIT_S) -> bool:
+        """End the run's processes and remove what the client left outside the workspace.
+
+        The guard's detached worker (started by the hooks under test) is waited for first, up
+        to `wait_s`: deleting the state directory under it would make it fail and recreate
+        directories after we are gone. Whatever is still running then is killed. Returns True
+        when the workspace has a guard state directory.
         """
         had_state = _state_of(self.project).is_dir()
         if had_state:
             _wait_for_worker(self.project, wait_s)
-        shutil.rmtree(self.root, ignore_errors=True)
+        ended = self.processes.close()
+        removed = leftovers(self.project, self.processes.client_pid)
+        remove(removed)
+        self.cleaned = {"ended": ended.ended, "left": ended.left, "temp_removed": [str(p) for p in removed]}
         return had_state
+
+    def end_processes(self) -> Ended:
+        """End what the run started once the client is gone, sparing the guard's worker."""
+        return self.processes.end(spare_workers=True)
+
+    def git_state(self, changed: list[str]) -> dict[str, object]:
+        """Branch, the fixture's commit, HEAD after the run and the files changed since the fixture."""
+        branch = _run_git(self.project, "symbolic-ref", "--short", "-q", "HEAD").stdout.strip()
+        return {"branch": branch, "fixture_commit": self.baseline_head, "head": self.head(), "modified_files": changed}
 
 
 def sweep(roots: list[Path], grace_s: float = SWEEP_GRACE_S, wait_s: float = WORKER_WAIT_S) -> None:
@@ -145,34 +186,8 @@ def _state_of(project: Path) -> Path:
 def _wait_for_worker(project: Path, wait_s: float) -> None:
     """Until no worker is spawned or alive for this project (at most `wait_s`)."""
     deadline = time.monotonic() + wait_s
-    while time.monotonic() < deadline and (_worker_busy(_state_of(project)) or _worker_pids(project)):
+    while time.monotonic() < deadline and (_worker_busy(_state_of(project)) or guard_workers(project)):
         time.sleep(0.05)
-
-
-def _worker_pids(project: Path) -> list[int]:
-    """Live `guidance.jobs.worker` processes working on `project` (none found without a /proc).
-
-    The state files alone miss a worker spawned while another drained: it waits for the
-    drain lock without a marker or status of its own, then writes into the state directory.
-    """
-    try:
-        pids = [name for name in os.listdir("/proc") if name.isdigit()]
-    except OSError:
-        return []
-    wanted = os.path.realpath(project)
-    found: list[int] = []
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as handle:
-                argv = handle.read().decode("utf-8", "surrogateescape").split("\0")
-        except OSError:
-            continue  # exited meanwhile, or not ours to read
-        if "cf_guidance.jobs.worker" not in argv or "--project" not in argv[:-1]:
-            continue
-        target = os.path.realpath(argv[argv.index("--project") + 1])
-        if (target == wanted or target.startswith(wanted + os.sep)) and _alive(int(pid)):
-            found.append(int(pid))
-    return found
 
 
 def _worker_busy(state: Path) -> bool:
@@ -186,25 +201,7 @@ def _worker_busy(state: Path) -> bool:
     except (OSError, ValueError):
         return False
     pid = status.get("pid") if isinstance(status, dict) else None
-    return isinstance(pid, int) and pid > 0 and _alive(pid)  # alive: it may be checkpointing or logging
-
-
-def _alive(pid: int) -> bool:
-    """True while `pid` runs. A zombie is dead: in containers whose init does not reap, the
-    detached worker stays a zombie after it exits."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    except OSError:  # no /proc (macOS): ask the kernel
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
-    return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
+    return isinstance(pid, int) and pid > 0 and alive(pid)  # alive: it may be checkpointing or logging
 
 
 def prepare(task: Task, suite_dir: Path, *, install: Installer | None, base_dir: Path | None = None) -> Workspace:

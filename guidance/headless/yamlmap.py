@@ -62,9 +62,9 @@ def loads(text: str, path: Path) -> LocatedYaml:
         raise SuiteError(f"{path}: invalid YAML: {str(exc).splitlines()[0]}") from None
     if node is None:
         return LocatedYaml(path, None, {(): 1})
-    data = _construct(node)
     lines: dict[Loc, int] = {}
-    _walk(node, (), lines)
+    _walk(node, (), lines, path)
+    data = _construct(node)
     return LocatedYaml(path, data, lines)
 
 
@@ -76,16 +76,24 @@ def _construct(node: yaml.Node) -> Any:
         loader.dispose()
 
 
-def _walk(node: yaml.Node, loc: Loc, lines: dict[Loc, int]) -> None:
+def _walk(node: yaml.Node, loc: Loc, lines: dict[Loc, int], path: Path) -> None:
+    """Record the line of every key and item; a key given twice in one mapping is an error
+    (YAML would keep the last value and drop the first without a word)."""
     lines.setdefault(loc, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
+        first: dict[str, int] = {}
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+            line = key_node.start_mark.line + 1
+            if key in first and key != "<<":
+                raise SuiteError(f"{path}:{line}: duplicate key {key!r} (first at line {first[key]}); "
+                                 "keep one, YAML would silently drop the first")
+            first[key] = line
             child = loc + (key,)
-            lines[child] = key_node.start_mark.line + 1
-            _walk(value_node, child, lines)
+            lines[child] = line
+            _walk(value_node, child, lines, path)
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
             child = loc + (index,)
             lines[child] = item.start_mark.line + 1
-            _walk(item, child, lines)
+            _walk(item, child, lines, path)

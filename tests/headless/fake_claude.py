@@ -2,7 +2,7 @@
 """A stand-in for `claude -p --input-format stream-json ...` used by the executor tests.
 
 FAKE_CLAUDE_MODE picks the behaviour: `ask` (raise AskUserQuestion as a control request and
-report the answer), `hang` (start a child that sleeps, never answer), `crash` (exit 3 with
+report the answer), `hang` (start a child that sleeps in a session of its own, never answer), `crash` (exit 3 with
 stderr and no result).
 """
 
@@ -29,7 +29,8 @@ if mode == "crash":
     sys.stderr.write("fatal: something broke\n")
     sys.exit(3)
 if mode == "hang":
-    subprocess.Popen(["sleep", "60"])
+    # like the real client's Bash tool: a child in a session of its own, holding our stdout
+    subprocess.Popen(["sleep", "60"], start_new_session=True)
     time.sleep(60)
     sys.exit(0)
 question = {"question": "Which database?", "header": "DB",

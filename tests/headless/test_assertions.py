@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from cf_guidance.headless.assertions import REGISTRY, CheckContext, parse_assertion
+from cf_guidance.headless.collect import FileChanges
 
 from .helpers import sample_run
 
@@ -57,6 +58,11 @@ CASES: list[tuple[dict[str, Any], bool]] = [
     ({"type": "file-deleted", "path": "app.py"}, False),
     ({"type": "file-unchanged", "path": ".claude/settings.json"}, True),
     ({"type": "file-unchanged", "path": "*.md"}, False),
+    ({"type": "files-touched", "expected": []}, False),  # [] means nothing may change
+    ({"type": "no-outside-writes"}, False),
+    ({"type": "no-outside-writes", "allow": "/etc/*"}, True),  # the denied write and the run's HOME do not count
+    ({"type": "no-outside-writes", "allow": "/etc/*", "attempted": True}, False),
+    ({"type": "no-outside-writes", "allow": "/etc/*", "include_run_dirs": True}, False),
     # budgets and status
     ({"type": "max-turns", "max": 5}, True),
     ({"type": "max-turns", "max": 2}, False),
@@ -138,8 +144,8 @@ def outcome(ctx):
         ("checks:raises", {}, False, "final text differs"),
         ("checks:boom", {}, False, "custom check raised KeyError"),
         ("checks:outcome", {}, False, "custom outcome"),
-        ("checks:missing", {}, False, "has no callable 'missing'"),
-        ("nomodule_xyz:f", {}, False, "ModuleNotFoundError"),
+        ("checks:missing", {}, False, "has no function 'missing'"),
+        ("nomodule_xyz:f", {}, False, "module 'nomodule_xyz' not found"),
     ],
 )
 def test_custom(tmp_path: Path, function: str, args: dict[str, Any], passes: bool, reason: str) -> None:
@@ -166,3 +172,29 @@ def test_parse_rejects(spec: Any, fragment: str) -> None:
 def test_labels_default_from_fields() -> None:
     assert parse_assertion({"type": "hook-blocked", "tool": "Bash", "rule": "DST*"}).label() == "hook blocked Bash with DST*"
     assert parse_assertion({"type": "max-turns", "max": 3, "description": "short"}).label() == "short"
+
+
+def test_files_touched_empty_means_nothing_changed(tmp_path: Path) -> None:
+    run = sample_run()
+    run.changes = FileChanges()
+    assertion = parse_assertion({"type": "files-touched", "expected": []})
+    assert assertion.label() == "no file changed"
+    assert assertion.check(CheckContext(run, "t", workspace=tmp_path, suite_dir=tmp_path)).passed
+    outcome = assertion.check(CheckContext(sample_run(), "t", workspace=tmp_path, suite_dir=tmp_path))
+    assert not outcome.passed and outcome.reason == "changed: README.md, app.py, docs/new.md, old.txt"
+
+
+@pytest.mark.parametrize("spec", [
+    {"type": "output-contains", "expected": "(unclosed", "regex": True},
+    {"type": "no-forbidden-commands", "patterns": ["ok", "[z-a]"]},
+    {"type": "tool-called", "tool": "Bash", "input": {"command": "*rm"}},
+    {"type": "tool-order", "sequence": [{"input": {"command": "("}}, {"tool": "Bash"}]},
+    {"type": "file-created", "path": "a.py", "contains": "+x"},
+])
+def test_bad_regexes_are_rejected_when_the_suite_loads(spec: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="invalid regex"):
+        parse_assertion(spec)
+
+
+def test_a_literal_output_pattern_is_not_a_regex() -> None:
+    parse_assertion({"type": "output-contains", "expected": "(unclosed"})

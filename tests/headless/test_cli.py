@@ -81,7 +81,8 @@ def test_missing_claude_binary_reports_every_task(tmp_path: Path, capsys: pytest
     suite = write_suite(tmp_path, PASSING + "  - id: two\n    prompt: hi\n    script: {turns: [{text: x}]}\n")
     status, out, _ = run(["headless", "run", str(suite), "--executor", "scripted", "--report-dir", str(tmp_path / "r")], capsys)
     assert status == 2
-    assert "Headless run degraded" in out and out.count("[ERROR]") == 2 and "Error: setup:" in out
+    assert "Headless run degraded" in out and out.count("[ERROR]") == 2
+    assert "[ERROR] ok -- setup: CF_GUIDANCE_CLAUDE_BIN=" in out and "pass rate 0/0" not in out
     assert out.rstrip().endswith(COMPLETION_SIGNAL)
 
 

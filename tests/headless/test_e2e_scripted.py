@@ -10,10 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import in_ci
 
-from cf_guidance.errors import RunnerError
-from cf_guidance.headless.claude import find_claude
 from cf_guidance.headless.compliance import write_starter
 from cf_guidance.headless.report import COMPLETION_SIGNAL, build_report, render_envelope
 from cf_guidance.headless.runner import RunOptions, Runner
@@ -22,16 +19,6 @@ from cf_guidance.headless.suite import load_suite
 from .helpers import write_suite
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def claude() -> Path:
-    try:
-        return find_claude()
-    except RunnerError as exc:
-        if in_ci():
-            pytest.fail(f"the e2e tests need the claude binary in CI: {exc}")
-        pytest.skip(str(exc))
 
 
 def test_starter_suite_passes_against_the_real_client(claude: Path, tmp_path: Path) -> None:

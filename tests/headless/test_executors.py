@@ -18,6 +18,7 @@ from cf_guidance.headless.executors import (
     script_for,
 )
 from cf_guidance.headless.suite import Task
+from cf_guidance.headless.hygiene import read_cmdline
 from cf_guidance.headless.workspace import prepare
 
 FAKE_CLAUDE = Path(__file__).parent / "fake_claude.py"
@@ -116,12 +117,13 @@ def test_claude_executor_needs_credentials(monkeypatch: pytest.MonkeyPatch) -> N
         executors.ClaudeExecutor(binary=FAKE_CLAUDE).preflight()
 
 
-def run_fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, **fields: Any) -> tuple[Any, Any]:
+def run_fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str, stopper: executors.Stopper | None = None,
+             **fields: Any) -> tuple[Any, Any]:
     monkeypatch.setenv("FAKE_CLAUDE_MODE", mode)
     monkeypatch.setenv("GUIDANCE_STATE_DIR", "/somewhere/else")
     spec = task(**fields)
     ws = prepare(spec, tmp_path, install=None, base_dir=tmp_path)
-    result = ScriptedExecutor(binary=FAKE_CLAUDE).execute(ExecRequest(spec, ws, mode="auto-answer"))
+    result = ScriptedExecutor(binary=FAKE_CLAUDE).execute(ExecRequest(spec, ws, mode="auto-answer", stopper=stopper))
     return result, ws
 
 
@@ -149,6 +151,9 @@ def test_timeout_kills_the_whole_process_group(tmp_path: Path, monkeypatch: pyte
     ws.cleanup()
     assert result.timed_out and result.exit_code != 0
     assert result.duration_ms < 30_000  # the sleeping child did not keep the pipes open
+    # the child in a session of its own, which the group kill misses, was ended too
+    assert any(line.endswith(" sleep 60") for line in result.processes["ended"])
+    assert not result.processes["left"]
 
 
 def test_crash_keeps_stderr(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -174,17 +179,24 @@ def test_dead_model_server_aborts_the_run(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.duration_ms < 25_000  # stopped at once, not at the 30 s timeout
 
 
-def test_abort_all_stops_running_clients(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_stopper_stops_running_clients(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAKE_CLAUDE_MODE", "hang")
+    spec = task(timeout=60)
+    ws = prepare(spec, tmp_path, install=None, base_dir=tmp_path)
+    stopper = executors.Stopper()
     results: list[Any] = []
-    worker = threading.Thread(target=lambda: results.append(run_fake(tmp_path, monkeypatch, "hang", timeout=60)))
+    request = ExecRequest(spec, ws, mode="auto-answer", stopper=stopper)
+    worker = threading.Thread(target=lambda: results.append(ScriptedExecutor(binary=FAKE_CLAUDE).execute(request)))
     worker.start()
-    for _ in range(100):
-        if executors._ACTIVE:
+    for _ in range(300):  # until the client has started its child
+        if any(read_cmdline(pid) == ["sleep", "60"] for pid in ws.processes.members()):
             break
-        threading.Event().wait(0.1)
-    executors.abort_all("interrupted")
+        threading.Event().wait(0.05)
+    stopper.stop("interrupted by SIGINT")
     worker.join(timeout=30)
     assert not worker.is_alive()
-    result, ws = results[0]
+    result = results[0]
     ws.cleanup()
-    assert (result.infra_error, result.infra_kind) == ("interrupted", "interrupted") and not executors._ACTIVE
+    assert (result.infra_error, result.infra_kind) == ("interrupted by SIGINT", "interrupted") and not stopper.running
+    # the fake client's `sleep 60` child (in a session of its own) is gone with it
+    assert any(line.endswith(" sleep 60") for line in result.processes["ended"]) and not result.processes["left"]
