@@ -567,7 +567,8 @@ class NoOutsideWrites(Assertion):
 
     Writes into the run's own HOME and temp directory (removed with the run) count only with
     `include_run_dirs: true`; `allow` lists globs of absolute paths that may be written;
-    `attempted: true` counts calls a hook denied too. `--sandbox` makes such writes fail.
+    `attempted: true` also counts calls a hook denied and writes the sandbox (`--sandbox`)
+    made fail.
     """
 
     type: Literal["no-outside-writes"] = "no-outside-writes"
@@ -582,7 +583,8 @@ class NoOutsideWrites(Assertion):
 
     def check(self, ctx: CheckContext) -> Outcome:
         hits = [w for w in ctx.run.outside_writes
-                if (w["ran"] or self.attempted) and (w["scope"] == "machine" or self.include_run_dirs)
+                if ((w["ran"] and not w.get("sandboxed")) or self.attempted)
+                and (w["scope"] == "machine" or self.include_run_dirs)
                 and not any(fnmatch.fnmatchcase(w["path"], glob) for glob in self.allow)]
         expected = {"allow": self.allow, "attempted": self.attempted, "include_run_dirs": self.include_run_dirs}
         reason = f"{hits[0]['tool']} wrote {hits[0]['path']}" + (f" (and {len(hits) - 1} more)" if len(hits) > 1 else "") if hits else ""

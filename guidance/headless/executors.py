@@ -60,6 +60,8 @@ class ExecRequest:
     stopper: Stopper | None = None
     #: Run the client under bubblewrap (`sandbox.bwrap_argv`).
     sandbox: bool = False
+    #: Which repeat of the task this run is (0-based).
+    repeat: int = 0
 
 
 @dataclass

@@ -29,10 +29,12 @@ NOT_FILES = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/", 
 _HOME_VARIABLE = re.compile(r"^(?:\$HOME|\$\{HOME\})(?=/|$)")
 
 
-def outside_writes(calls: list[ToolCall], *, project: Path, home: Path) -> list[dict[str, Any]]:
+def outside_writes(calls: list[ToolCall], *, project: Path, home: Path, sandboxed: bool = False) -> list[dict[str, Any]]:
     """Writes outside `project`, one entry per (call, path): `tool`, `tool_use_id`, `path`
-    (absolute), `ran` (False when the call was denied), and `scope`: "run" for the run's own
-    directory (its HOME and temp dir, removed with it), "machine" for everything else."""
+    (absolute), `ran` (False when the call was denied), `scope` ("run" for the run's own
+    directory: its HOME and temp dir, removed with it; "machine" for everything else), and
+    `sandboxed` (the write could not land: the run was in a sandbox where only its own
+    directory is writable)."""
     inside = os.path.realpath(project)
     run_dir = os.path.dirname(inside)
     home = Path(os.path.realpath(home))
@@ -52,7 +54,8 @@ def outside_writes(calls: list[ToolCall], *, project: Path, home: Path) -> list[
             if _within(path, inside) or path.startswith(NOT_FILES):
                 continue
             scope = "run" if _within(path, run_dir) else "machine"
-            found.append({"tool": call.name, "tool_use_id": call.id, "path": path, "ran": call.ran, "scope": scope})
+            found.append({"tool": call.name, "tool_use_id": call.id, "path": path, "ran": call.ran, "scope": scope,
+                          "sandboxed": sandboxed and scope == "machine"})
     return found
 
 

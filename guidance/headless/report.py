@@ -285,14 +285,14 @@ def suite_git_state(path: Path) -> dict[str, Any]:
             done = subprocess.run(["git", *args], cwd=path.parent, capture_output=True, text=True, timeout=30, check=False)
         except (OSError, subprocess.TimeoutExpired):
             return ""
-        return done.stdout.strip() if done.returncode == 0 else ""
+        return done.stdout if done.returncode == 0 else ""
 
-    commit = git("rev-parse", "--verify", "-q", "HEAD")
+    commit = git("rev-parse", "--verify", "-q", "HEAD").strip()
     if not commit:
         return {}
     status = git("status", "--porcelain", "--untracked-files=no", "--", ".")
-    return {"branch": git("symbolic-ref", "--short", "-q", "HEAD"), "commit": commit,
-            "modified_files": [line[3:] for line in status.splitlines()]}
+    return {"branch": git("symbolic-ref", "--short", "-q", "HEAD").strip(), "commit": commit,
+            "modified_files": [line[3:] for line in status.splitlines() if line.strip()]}
 
 
 def suite_sha256(path: Path) -> str:

@@ -453,7 +453,7 @@ class Runner:
                 attempt.error_kind, attempt.error = INTERRUPTED, self._stopper.reason
                 return attempt
             executor = self.executor_for(task)
-            request = ExecRequest(task, ws, self.options.mode, self._prompter, self._stopper, self.options.sandbox)
+            request = ExecRequest(task, ws, self.options.mode, self._prompter, self._stopper, self.options.sandbox, repeat)
             try:
                 with phase("execute"):
                     result = executor.execute(request)
@@ -474,9 +474,11 @@ class Runner:
                 attempt.error_kind, attempt.error = kind, message
                 return attempt
             user_paths = _user_config_paths()
-            run.outside_writes = outside_writes(run.tool_calls, project=ws.project, home=ws.home)
+            run.outside_writes = outside_writes(run.tool_calls, project=ws.project, home=ws.home,
+                                                sandboxed=self.options.sandbox)
             run.leaks = check_isolation(run, workspace=ws.project, allowed_roots=[ws.root], user_paths=user_paths)
-            run.leaks += user_config_reads(run.tool_calls, user_paths)
+            if not self.options.sandbox:  # the sandbox hides those paths: a call naming them reads nothing
+                run.leaks += user_config_reads(run.tool_calls, user_paths)
             with phase("check"):
                 attempt.expectations = self._check(task, run, ws)
             failed = [e for e in attempt.expectations if e.status == "fail"]

@@ -32,9 +32,11 @@ def sample_run(**overrides: Any) -> RunData:
 #: Writes outside the workspace as `outside.outside_writes` reports them: one that ran on the
 #: machine, one into the run's own HOME, one a hook denied.
 OUTSIDE_WRITES: list[dict[str, Any]] = [
-    {"tool": "Bash", "tool_use_id": "toolu_1_0", "path": "/etc/hosts", "ran": True, "scope": "machine"},
-    {"tool": "Write", "tool_use_id": "toolu_2_0", "path": "/runs/r1/home/.bashrc", "ran": True, "scope": "run"},
-    {"tool": "Bash", "tool_use_id": "toolu_0_0", "path": "/root/.ssh/config", "ran": False, "scope": "machine"},
+    {"tool": "Bash", "tool_use_id": "toolu_1_0", "path": "/etc/hosts", "ran": True, "scope": "machine", "sandboxed": False},
+    {"tool": "Write", "tool_use_id": "toolu_2_0", "path": "/runs/r1/home/.bashrc", "ran": True, "scope": "run",
+     "sandboxed": False},
+    {"tool": "Bash", "tool_use_id": "toolu_0_0", "path": "/root/.ssh/config", "ran": False, "scope": "machine",
+     "sandboxed": False},
 ]
 
 

@@ -54,6 +54,12 @@ def test_run_exit_codes_and_reports(tmp_path: Path, capsys: pytest.CaptureFixtur
         ("name: x\ntasks: [\n", "invalid YAML"),
         ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    assertions: [{type: magic}]\n",
          "unknown assertion type 'magic'"),
+        ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    assertions: [{type: custom, function: 'gone_x9:f'}]\n",
+         "module 'gone_x9' not found"),
+        ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    assertions:\n"
+         "      - {type: output-contains, expected: '(', regex: true}\n", "invalid regex '('"),
+        ("name: x\ntasks:\n  - {id: a, prompt: p, executor: fake}\n  - {id: b, prompt: p, prompt: q, executor: fake}\n",
+         "duplicate key 'prompt'"),
     ],
 )
 def test_bad_suite_is_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fragment: str) -> None:
@@ -62,6 +68,7 @@ def test_bad_suite_is_exit_2_with_one_line(tmp_path: Path, capsys: pytest.Captur
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cf-guidance: ") and fragment in lines[0]
     assert str(tmp_path / "suite.yaml") in lines[0]
+    assert not (tmp_path / "r").exists()  # refused before anything ran
 
 
 def test_missing_suite_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

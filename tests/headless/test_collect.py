@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from cf_guidance.headless.collect import (
     rule_code,
 )
 from cf_guidance.headless.executors import stream
+
+from .helpers import TURNS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -155,3 +158,18 @@ def test_arrival_times_give_hook_and_tool_durations() -> None:
     assert run.timeline[0].offset_ms == 0 and run.timeline[-1].offset_ms == 100 * (count - 1)
     # without (or with mismatched) arrival times nothing is invented
     assert collect("go", text, arrivals_ms=[1, 2]).hook_latency_ms() == {"count": 0}
+
+
+def test_hooks_and_timeline_entries_are_dated_from_the_client_start() -> None:
+    text = stream(turns=TURNS[:1])
+    count = len([line for line in text.splitlines() if line.strip()])
+    started = 1_800_000_000.0  # 2027-01-15T08:00:00Z
+    run = collect("go", text, arrivals_ms=[250 * i for i in range(count)], started_at=started)
+    hook = run.hook_events[0]
+    assert hook.offset_ms is not None and hook.offset_ms > 0
+    assert hook.timestamp == datetime.fromtimestamp(started + hook.offset_ms / 1000, tz=timezone.utc).isoformat(
+        timespec="milliseconds")
+    assert run.timeline[0].timestamp == "2027-01-15T08:00:00.000+00:00"  # the prompt, at the start
+    assert all(entry.timestamp for entry in run.timeline)
+    undated = collect("go", text)  # no arrival times: nothing invented
+    assert undated.hook_events[0].timestamp == "" and undated.hook_events[0].offset_ms is None

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cf_guidance.headless.compliance import write_starter
+from cf_guidance.headless.htmlreport import render_html
 from cf_guidance.headless.report import COMPLETION_SIGNAL, build_report, render_envelope
 from cf_guidance.headless.runner import RunOptions, Runner
 from cf_guidance.headless.suite import load_suite
@@ -51,6 +52,12 @@ def test_starter_suite_passes_against_the_real_client(claude: Path, tmp_path: Pa
     assert guard is not None and {c.rule[:3] for c in guard.tool_calls if c.denied_by} == {"PTH"}
     text = render_envelope(report)
     assert "Tasks: 4 (4 passed" in text and text.rstrip().endswith(COMPLETION_SIGNAL)
+    # the report keeps the transcript it read (the workspace holding it is gone) and dates every hook
+    pushed = next(t for t in report["tasks"] if t["meta"]["test_id"] == "no-force-push")["attempts"][0]
+    assert pushed["debug"]["transcript"] and len(pushed["debug"]["transcript"]) == pushed["debug"]["transcript_records"]
+    assert pushed["hooks"] and all(h["timestamp"].startswith(report["run"]["started"][:10]) for h in pushed["hooks"])
+    assert pushed["hygiene"]["tracked_by"] in ("cgroup", "proc") and pushed["hygiene"]["left"] == []
+    assert "Transcript (" in render_html(report)
     assert not list(tmp_path.glob("cfg-*")), "workspaces (and what the guard's worker wrote) are removed"
 
 

@@ -214,3 +214,61 @@ def test_hook_errors_are_surfaced(tmp_path: Path) -> None:
                          "stderr_tail": "AttributeError: no launch"}]
     assert "hook error(s): the guard fails open" in render_html(report)
     assert "Hook errors: in 1 task(s) (passes); the guard fails open on these" in render_envelope(report)
+
+
+def test_junit_numbers_are_rounded_and_errors_say_why(report: dict[str, Any]) -> None:
+    fails = next(t for t in report["tasks"] if t["meta"]["test_id"] == "fails")
+    assert fails["stats"]["wilson_95"][0] == 0.0  # 0 of 1: the bound is 0, not 5.55e-17
+    root = ET.fromstring(render_junit(report))
+    values = [prop.get("value", "") for prop in root.iter("property")]
+    assert values and not any("e-" in value for value in values)
+    error = next(c for c in root.iter("testcase") if c.get("name") == "broken").find("error")
+    assert error is not None and error.text == "run 1: timeout: timed out after 1.0s"
+
+
+def test_the_badge_says_fail_over_a_real_failure(report: dict[str, Any]) -> None:
+    page = render_html(report)
+    assert '<h1>Suite report-demo <span class="badge s-fail">' in page  # one task failed, one errored
+    assert "<title>report-demo: fail" in page
+
+
+def test_html_has_a_task_table_linking_to_each_task(report: dict[str, Any]) -> None:
+    page = render_html(report)
+    table = page[page.index('<table class="tasks">'):]
+    table = table[:table.index("</table>")]
+    for task_id in ("broken", "fails", "passes"):
+        assert f'<a href="#task-{task_id}" class="tid">{task_id}</a>' in table and f'id="task-{task_id}"' in page
+    assert "timeout: timed out after 1.0s" in table and "secret write is blocked: denied by rule DST012" in table
+
+
+def test_identical_repeats_are_shown_once(tmp_path: Path) -> None:
+    suite = load_suite(write_suite(tmp_path, SUITE))
+
+    def page(repeat: int) -> str:
+        result = Runner(suite, RunOptions(base_dir=tmp_path, retries=0, repeat=repeat, ids=["fails"]),
+                        executors={"fake": FakeExecutor(responder)}, installer=None).run()
+        return render_html(build_report(result))
+
+    once, many = page(1), page(6)
+    assert "Runs 2, 3, 4, 5, 6: identical to run 1" in many and many.count('<div class="run">') == 1
+    assert len(many) < len(once) * 1.1  # six runs cost about what one does
+
+
+def test_git_state_of_the_suite_and_of_each_workspace(tmp_path: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q", "-b", "trunk"], cwd=tmp_path, check=True)
+    write_suite(tmp_path, SUITE.split("  - id: fails")[0])
+    subprocess.run([*git, "add", "suite.yaml"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "suite"], cwd=tmp_path, check=True)
+    (tmp_path / "suite.yaml").write_text((tmp_path / "suite.yaml").read_text() + "# local edit\n")
+    result = Runner(load_suite(tmp_path / "suite.yaml"), RunOptions(base_dir=tmp_path),
+                    executors={"fake": FakeExecutor(responder)}, installer=None).run()
+    report = build_report(result)
+    state = report["run"]["git_state"]
+    assert state["branch"] == "trunk" and len(state["commit"]) == 40 and state["modified_files"] == ["suite.yaml"]
+    workspace = report["tasks"][0]["attempts"][0]["reproduce"]["git_state"]
+    assert workspace["branch"] == "main" and workspace["fixture_commit"] == workspace["head"]
+    assert workspace["modified_files"] == []
+    page = render_html(report)
+    assert "suite repository: trunk at" in page and "1 modified file(s): suite.yaml" in page
+    assert "Git state of the workspace" in page

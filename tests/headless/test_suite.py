@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,21 @@ BAD = [
      "relative path inside the workspace"),
     ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    script_file: nope.yaml\n", 6, "suite file not found"),
     ("name: [unclosed\n", 2, "invalid YAML"),
+    # a key given twice: YAML would keep the second value without a word
+    ("name: x\nname: y\ntasks:\n  - {id: a, prompt: p, executor: fake}\n", 2,
+     "duplicate key 'name' (first at line 1); keep one"),
+    ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    prompt: q\n", 6,
+     "duplicate key 'prompt' (first at line 4)"),
+    # a regex that does not compile is a broken suite, not a failing task
+    ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    assertions:\n"
+     "      - type: no-forbidden-commands\n        patterns: ['ok', '[z-a]']\n", 8,
+     "assertion 'no-forbidden-commands': patterns: invalid regex '[z-a]': bad character range z-a"),
+    ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    assertions:\n"
+     "      - {type: tool-called, tool: Bash, input: {command: '*rm'}}\n", 7, "invalid regex '*rm'"),
+    # so is a custom check whose module or function is missing
+    ("name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    assertions:\n"
+     "      - type: custom\n        function: nomodule_q7:check\n", 8,
+     "custom check 'nomodule_q7:check': module 'nomodule_q7' not found"),
 ]
 
 
@@ -84,6 +100,17 @@ def test_bad_suite_is_one_line_naming_file_and_line(tmp_path: Path, text: str, l
     assert "\n" not in message
     assert message.startswith(f"{path.resolve()}:{line}") or message.startswith(f"{path}:{line}"), message
     assert fragment in message
+
+
+def test_a_custom_check_must_name_a_function_of_an_importable_module(tmp_path: Path) -> None:
+    write(tmp_path, "def present(ctx):\n    return True\n", "suitechecks_a1.py")
+    write(tmp_path, "raise RuntimeError('broken at import')\n", "suitechecks_b2.py")
+    head = "name: x\ntasks:\n  - id: a\n    prompt: p\n    executor: fake\n    assertions:\n      - type: custom\n"
+    assert load_suite(write(tmp_path, head + "        function: suitechecks_a1:present\n")).tasks[0].assertions
+    for function, fragment in (("suitechecks_a1:absent", "module 'suitechecks_a1' has no function 'absent'"),
+                               ("suitechecks_b2:f", "cannot be imported (RuntimeError: broken at import)")):
+        with pytest.raises(SuiteError, match=f":8: custom check '{function}': .*{re.escape(fragment)}"):
+            load_suite(write(tmp_path, head + f"        function: {function}\n"))
 
 
 def test_script_file_and_policy_resolve_against_the_suite(tmp_path: Path) -> None:
