@@ -41,12 +41,17 @@ if [ -x "$CLAUDE_PREFIX/node_modules/.bin/claude" ]; then
     export CF_GUIDANCE_CLAUDE_BIN="$PWD/$CLAUDE_PREFIX/node_modules/.bin/claude"
 fi
 
-# Headless Chromium renders the HTML reports in a test; under CI it must be there.
-if [ "${CI:-}" = "true" ] && ! command -v chromium >/dev/null 2>&1; then
-    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
-        echo "== apt-get install chromium"
-        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 \
-            || echo "warning: could not install chromium (the HTML report test will fail under CI)" >&2
+# Headless Chromium renders the HTML reports in a test, and bubblewrap runs the headless
+# runner's --sandbox tests; under CI both must be there.
+if [ "${CI:-}" = "true" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = "0" ]; then
+    missing=""
+    command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+    command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"
+    if [ -n "$missing" ]; then
+        echo "== apt-get install$missing"
+        # shellcheck disable=SC2086  # one package name per word
+        (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing) >/dev/null 2>&1 \
+            || echo "warning: could not install$missing (the HTML report and --sandbox tests will fail under CI)" >&2
     fi
 fi
 

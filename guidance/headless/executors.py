@@ -14,11 +14,14 @@ come back as `control_request`s the runner answers according to the session mode
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
+import sys
+import sysconfig
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -345,16 +348,36 @@ XDG_BASE_VARIABLES = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG
 
 def base_environment() -> dict[str, str]:
     """This process's environment minus cf-guidance's own settings (GUIDANCE_*) and the XDG base
-    directories, with the rate limit off.
+    directories, with the rate limit off and this installation's hook script first on PATH.
 
     The hooks under test must find their state in the workspace, not wherever the person
     running the suite pointed GUIDANCE_STATE_DIR or XDG_DATA_HOME; claude_env drops
     ANTHROPIC_* and CLAUDE*. A suite measures what the policy does to an agent, so the runtime
     tool-call rate limit (which a scripted model can exceed in a second) is not part of it.
+    The workspace is wired as `cf-guidance init` wires a project (a portable command finding
+    `cf-guidance-hook` on PATH), and its hooks must be the runner's own installation even when
+    its venv is not active.
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith("GUIDANCE_") and k not in XDG_BASE_VARIABLES}
     env[RATE_BASE_ENV] = "0"
+    scripts = hook_script_dir()
+    if scripts:
+        env["PATH"] = os.pathsep.join([scripts, *(p for p in env.get("PATH", "").split(os.pathsep) if p and p != scripts)])
     return env
+
+
+def hook_script_dir() -> str:
+    """The directory holding this installation's `cf-guidance-hook` ("" when none is found):
+    beside the interpreter (a venv, pipx), or the scripts directory of its install scheme."""
+    from cf_guidance.installer.wiring import TOOL
+
+    candidates = [os.path.dirname(os.path.abspath(sys.executable)), sysconfig.get_path("scripts")]
+    with contextlib.suppress(KeyError):
+        candidates.append(sysconfig.get_path("scripts", f"{os.name}_user"))
+    for directory in candidates:
+        if directory and os.access(os.path.join(directory, TOOL), os.X_OK):
+            return directory
+    return ""
 
 
 def claude_argv(binary: Path, task: Task) -> list[str]:

@@ -13,6 +13,8 @@ import json
 import re
 from typing import Any
 
+from cf_guidance.headless.workspace import workspace_prefix
+
 _STATUS_ICON = {"pass": "✔", "fail": "✘", "error": "⚠", "inconclusive": "?", "partial": "◐"}
 _JSON_TOKEN = re.compile(r'(&quot;(?:[^&]|&(?!quot;))*?&quot;)(\s*:)?|\b(true|false|null)\b|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)')
 
@@ -77,8 +79,15 @@ def _e(value: Any) -> str:
     return html.escape("" if value is None else str(value), quote=True)
 
 
+#: JSON longer than this is shown without highlighting: a coloured token costs three times its
+#: text, and the raw dumps of the Debug tab (messages, transcript) are read by search, not by eye.
+MAX_HIGHLIGHTED_CHARS = 8_000
+
+
 def _json_block(value: Any, ids: _Ids, *, copy: bool = True) -> str:
     text = html.escape(json.dumps(value, indent=2, ensure_ascii=False, default=str), quote=True)
+    if len(text) > MAX_HIGHLIGHTED_CHARS:
+        return _pre(text, ids, copy=copy, escaped=True)
 
     def paint(match: re.Match[str]) -> str:
         string, colon, literal, number = match.groups()
@@ -198,7 +207,7 @@ def _task_card(task: dict[str, Any], ids: _Ids) -> str:
         stat_line += f' · Wilson 95% [{wilson[0]:.2f}, {wilson[1]:.2f}] · threshold {stats["threshold"]:g}'
         stat_line += " · " + ", ".join(f"pass@{k} {v:.2f}" for k, v in stats["pass_at_k"].items())
         stat_line += " · " + ", ".join(f"pass^{k} {v:.2f}" for k, v in stats["pass_hat_k"].items())
-    runs = "".join(_attempt_group(task, group, ids) for group in _identical_groups(task["attempts"]))
+    runs = "".join(_attempt_group(task, group, ids) for group in _identical_groups(meta["test_id"], task["attempts"]))
     return (
         f'<details class="task" id="task-{_e(meta["test_id"])}"{" open" if status != "pass" else ""}>'
         f'<summary><span class="badge s-{_e(status)}">{_STATUS_ICON.get(status, "")} {_e(status)}</span>'
@@ -209,12 +218,14 @@ def _task_card(task: dict[str, Any], ids: _Ids) -> str:
     )
 
 
-def _identical_groups(attempts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+def _identical_groups(task_id: str, attempts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     """Attempts grouped by what they did (status, expectations, tool calls, hooks' verdicts, side
-    effects, answer): repeats of a deterministic run are shown once."""
+    effects, answer), with each run's own directory left out: repeats of a deterministic run
+    are shown once."""
+    own_directory = re.compile(re.escape(workspace_prefix(task_id)) + r"[A-Za-z0-9_]{8}")
     groups: dict[str, list[dict[str, Any]]] = {}
     for attempt in attempts:
-        groups.setdefault(_signature(attempt), []).append(attempt)
+        groups.setdefault(own_directory.sub("<run>", _signature(attempt)), []).append(attempt)
     return list(groups.values())
 
 

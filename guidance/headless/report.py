@@ -39,6 +39,13 @@ SCHEMA_VERSION = "cf-guidance.headless/1"
 COMPLETION_SIGNAL = "Run complete"
 #: Stream-json messages kept per attempt in the debug section.
 MAX_DEBUG_MESSAGES = 2000
+#: Transcript records that hold the client's own prompt machinery (system prompt, tool schemas,
+#: skill and agent listings): the same in every run and most of a transcript's bytes (134 KB of
+#: 300 KB in a one-call run), so the report keeps their type, size and digest only.
+CLIENT_MACHINERY = {"record": frozenset({"api-request-shape", "api-request-blob"}),
+                    "attachment": frozenset({"prompt_snapshot", "skill_listing", "agent_listing_delta"})}
+#: Any other transcript record larger than this is shortened the same way.
+MAX_TRANSCRIPT_RECORD_CHARS = 20_000
 #: Order in which tasks appear: what needs attention first.
 VERDICT_ORDER = {"error": 0, "fail": 1, "inconclusive": 2, "pass": 3}
 
@@ -381,12 +388,26 @@ def _attempt(attempt: Attempt, task_result: TaskResult, result: SuiteResult) -> 
         "stray_output": run.stray_output[:200] if run else [],
         "transcript_path": run.transcript_path if run else "",
         "transcript_records": len(run.transcript) if run else 0,
-        "transcript": run.transcript[:MAX_DEBUG_MESSAGES] if run else [],
+        "transcript": [transcript_record(r) for r in run.transcript[:MAX_DEBUG_MESSAGES]] if run else [],
         "leaks": run.leaks if run else [],
         "server_log": execution.server_log if execution else [],
         "messages": run.messages[:MAX_DEBUG_MESSAGES] if run else [],
     }
     return out
+
+
+def transcript_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A transcript record as the report keeps it: whole, unless it is the client's prompt
+    machinery or too large (then its type, size and SHA-256)."""
+    attachment = record.get("attachment")
+    kind = attachment.get("type") if isinstance(attachment, dict) else None
+    text = json.dumps(record, ensure_ascii=False, default=str)
+    machinery = record.get("type") in CLIENT_MACHINERY["record"] or kind in CLIENT_MACHINERY["attachment"]
+    if not machinery and len(text) <= MAX_TRANSCRIPT_RECORD_CHARS:
+        return record
+    why = "the client's prompt machinery, the same in every run" if machinery else "too large"
+    return {"type": record.get("type"), **({"attachment_type": kind} if kind else {}),
+            "omitted": f"{len(text)} characters ({why})", "sha256": hashlib.sha256(text.encode()).hexdigest()}
 
 
 def _reproduce(attempt: Attempt, result: SuiteResult) -> dict[str, Any]:

@@ -204,13 +204,18 @@ def _worker_busy(state: Path) -> bool:
     return isinstance(pid, int) and pid > 0 and alive(pid)  # alive: it may be checkpointing or logging
 
 
+def workspace_prefix(task_id: str) -> str:
+    """The name of a run's directory of `task_id` before its random part (mkdtemp adds 8 characters)."""
+    return f"cfg-{task_id[:40]}-"
+
+
 def prepare(task: Task, suite_dir: Path, *, install: Installer | None, base_dir: Path | None = None) -> Workspace:
     """Build the isolated workspace of one run of `task` and take the baseline snapshot.
 
     Raises SuiteError for a fixture that does not exist and RunnerError when git or the
     installer fail.
     """
-    root = Path(tempfile.mkdtemp(prefix=f"cfg-{task.id[:40]}-", dir=base_dir))
+    root = Path(tempfile.mkdtemp(prefix=workspace_prefix(task.id), dir=base_dir))
     ws = Workspace(root)
     try:
         _fill(ws, task, suite_dir)

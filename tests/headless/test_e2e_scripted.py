@@ -7,6 +7,7 @@ the hooks `cf-guidance init` wires into each workspace make the real decisions.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,18 @@ def test_ask_user_question_follows_the_mode(claude: Path, tmp_path: Path, mode: 
         assert call.denied_by and "non-interactive" in call.result
         assert result.tasks[0].verdict == "fail"
     json.dumps(build_report(result))
+
+
+def test_the_workspace_hooks_are_the_runners_installation_without_its_venv_on_path(
+        claude: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cf_guidance.headless.executors import base_environment, hook_script_dir
+
+    scripts = hook_script_dir()
+    assert scripts and (Path(scripts) / "cf-guidance-hook").exists()
+    monkeypatch.setenv("PATH", os.pathsep.join(p for p in os.environ["PATH"].split(os.pathsep) if p != scripts))
+    assert base_environment()["PATH"].split(os.pathsep)[0] == scripts
+    write_starter(tmp_path / "suite")
+    suite = load_suite(tmp_path / "suite" / "compliance.yaml")
+    result = Runner(suite, RunOptions(base_dir=tmp_path, retries=1, ids=["no-force-push"])).run()
+    attempt = result.tasks[0].attempts[0]
+    assert attempt.status == "pass", [e.reason for e in attempt.expectations if e.status == "fail"] or attempt.error

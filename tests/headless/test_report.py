@@ -19,6 +19,7 @@ from cf_guidance.headless.report import (
     build_report,
     render_envelope,
     render_junit,
+    transcript_record,
     write_reports,
 )
 from cf_guidance.headless.htmlreport import render_html
@@ -272,3 +273,16 @@ def test_git_state_of_the_suite_and_of_each_workspace(tmp_path: Path) -> None:
     page = render_html(report)
     assert "suite repository: trunk at" in page and "1 modified file(s): suite.yaml" in page
     assert "Git state of the workspace" in page
+
+
+def test_the_transcript_keeps_the_run_and_drops_the_clients_prompt_machinery() -> None:
+    turn = {"type": "user", "message": {"role": "user", "content": "hi"}}
+    snapshot = {"type": "attachment", "attachment": {"type": "prompt_snapshot", "systemPrompt": ["x" * 5000]}}
+    context = {"type": "attachment", "attachment": {"type": "hook_additional_context", "content": ["## Safety"]}}
+    shape = {"type": "api-request-shape", "shape": {"tools": ["y" * 100]}}
+    huge = {"type": "user", "message": {"role": "user", "content": "z" * 30_000}}
+    assert transcript_record(turn) == turn and transcript_record(context) == context
+    kept = transcript_record(snapshot)
+    assert kept["attachment_type"] == "prompt_snapshot" and "prompt machinery" in kept["omitted"] and len(kept["sha256"]) == 64
+    assert transcript_record(shape)["type"] == "api-request-shape" and "omitted" in transcript_record(shape)
+    assert "too large" in transcript_record(huge)["omitted"]

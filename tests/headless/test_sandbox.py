@@ -117,3 +117,10 @@ def test_under_the_sandbox_only_the_run_is_writable_and_the_guard_still_works(
     assert outside and all(w["sandboxed"] for w in outside)  # attempted, reported, and could not land
     read = next(c for c in attempt["tool_calls"] if c["tool"] == "Read")
     assert "the user's own instructions" not in read["output_preview"]  # ~/.claude is hidden
+
+
+def test_the_ci_script_installs_bubblewrap() -> None:
+    script = (Path(__file__).resolve().parents[2] / "scripts" / "test.sh").read_text()
+    ci_block = script[script.index('if [ "${CI:-}" = "true" ] && command -v apt-get'):]
+    assert 'command -v bwrap >/dev/null 2>&1 || missing="$missing bubblewrap"' in ci_block
+    assert "apt-get install -y -qq $missing" in ci_block
