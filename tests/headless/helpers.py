@@ -5,6 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from cf_guidance.cli import main
+
 from cf_guidance.headless.collect import FileChanges, RunData, collect
 from cf_guidance.headless.executors import stream
 
@@ -44,3 +48,13 @@ def write_suite(directory: Path, text: str) -> Path:
     path = directory / "suite.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Exit status as the console script sees it: main's return value, or its SystemExit."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return int(code or 0), out, err

@@ -5,12 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from cf_guidance.cli import main
 from cf_guidance.errors import ConfigError
 from cf_guidance.cli.headless import resolve_mode
 from cf_guidance.headless.report import COMPLETION_SIGNAL
 
-from .helpers import write_suite
+from .helpers import run_cli, write_suite
 
 PASSING = """\
 version: 1
@@ -25,21 +24,11 @@ tasks:
 FAILING = PASSING.replace("expected: all good}", "expected: never}")
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """Exit status as the console script sees it: main's return value, or its SystemExit."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return int(code or 0), out, err
-
-
 @pytest.mark.parametrize(("text", "code"), [(PASSING, 0), (FAILING, 1)])
 def test_run_exit_codes_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, code: int) -> None:
     suite = write_suite(tmp_path, text)
     reports = tmp_path / "reports"
-    status, out, err = run(["headless", "run", str(suite), "--report-dir", str(reports), "--non-interactive"], capsys)
+    status, out, err = run_cli(["headless", "run", str(suite), "--report-dir", str(reports), "--non-interactive"], capsys)
     assert status == code
     assert out.rstrip().endswith(COMPLETION_SIGNAL)
     assert "[1/1] " in err  # progress on stderr
@@ -63,7 +52,7 @@ def test_run_exit_codes_and_reports(tmp_path: Path, capsys: pytest.CaptureFixtur
     ],
 )
 def test_bad_suite_is_exit_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, fragment: str) -> None:
-    status, out, err = run(["headless", "run", str(write_suite(tmp_path, text)), "--report-dir", str(tmp_path / "r")], capsys)
+    status, out, err = run_cli(["headless", "run", str(write_suite(tmp_path, text)), "--report-dir", str(tmp_path / "r")], capsys)
     assert status == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("cf-guidance: ") and fragment in lines[0]
@@ -72,13 +61,13 @@ def test_bad_suite_is_exit_2_with_one_line(tmp_path: Path, capsys: pytest.Captur
 
 
 def test_missing_suite_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = run(["headless", "run", str(tmp_path / "nope.yaml")], capsys)
+    status, _, err = run_cli(["headless", "run", str(tmp_path / "nope.yaml")], capsys)
     assert status == 2 and "suite file not found" in err
 
 
 def test_conflicting_mode_flags(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     suite = write_suite(tmp_path, PASSING)
-    status, _, err = run(["headless", "run", str(suite), "--mode", "auto-answer", "--non-interactive"], capsys)
+    status, _, err = run_cli(["headless", "run", str(suite), "--mode", "auto-answer", "--non-interactive"], capsys)
     assert status == 2 and "conflicting mode flags: --mode auto-answer and --non-interactive" in err
 
 
@@ -86,7 +75,7 @@ def test_missing_claude_binary_reports_every_task(tmp_path: Path, capsys: pytest
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CF_GUIDANCE_CLAUDE_BIN", str(tmp_path / "missing"))
     suite = write_suite(tmp_path, PASSING + "  - id: two\n    prompt: hi\n    script: {turns: [{text: x}]}\n")
-    status, out, _ = run(["headless", "run", str(suite), "--executor", "scripted", "--report-dir", str(tmp_path / "r")], capsys)
+    status, out, _ = run_cli(["headless", "run", str(suite), "--executor", "scripted", "--report-dir", str(tmp_path / "r")], capsys)
     assert status == 2
     assert "Headless run degraded" in out and out.count("[ERROR]") == 2
     assert "[ERROR] ok -- setup: CF_GUIDANCE_CLAUDE_BIN=" in out and "pass rate 0/0" not in out
@@ -123,10 +112,10 @@ def test_resolve_mode_errors(mode: str | None, shortcuts: list[str], tty: bool, 
 
 def test_init_suite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "suite"
-    status, out, _ = run(["headless", "init-suite", str(target)], capsys)
+    status, out, _ = run_cli(["headless", "init-suite", str(target)], capsys)
     assert status == 0 and (target / "compliance.yaml").exists() and (target / "CLAUDE.md").exists()
     assert "cf-guidance headless run" in out
-    status, _, err = run(["headless", "init-suite", str(target)], capsys)
+    status, _, err = run_cli(["headless", "init-suite", str(target)], capsys)
     assert status == 2 and "already exists; pass --force" in err
-    status, _, _ = run(["headless", "init-suite", str(target), "--force"], capsys)
+    status, _, _ = run_cli(["headless", "init-suite", str(target), "--force"], capsys)
     assert status == 0

@@ -27,7 +27,7 @@ from cf_guidance.headless.report import build_report, finished_runs, merge_repor
 from cf_guidance.headless.runner import RunOptions, Runner
 from cf_guidance.headless.suite import load_suite
 
-from .helpers import write_suite
+from .helpers import run_cli, write_suite
 
 SUITE = """\
 version: 1
@@ -190,15 +190,13 @@ def test_a_signal_during_a_run_writes_the_partial_report_and_resume_finishes_it(
 
 
 def test_resume_refuses_an_edited_suite_and_contradicting_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from cf_guidance.cli import main
     from cf_guidance.headless.report import write_reports
 
     _, report = interrupted_run(tmp_path)
     write_reports(report, tmp_path / "r")
-    with pytest.raises(SystemExit) as exit_info:
-        main(["headless", "run", str(tmp_path / "suite.yaml"), "--resume", str(tmp_path / "r"), "--repeat", "3"])
-    assert exit_info.value.code == 2 and "--repeat 3 differs from the run being resumed (1)" in capsys.readouterr().err
+    code, _, err = run_cli(["headless", "run", str(tmp_path / "suite.yaml"), "--resume", str(tmp_path / "r"), "--repeat", "3"],
+                           capsys)
+    assert code == 2 and "--repeat 3 differs from the run being resumed (1)" in err
     (tmp_path / "suite.yaml").write_text(SUITE + "\n# edited\n")
-    with pytest.raises(SystemExit) as exit_info:
-        main(["headless", "run", str(tmp_path / "suite.yaml"), "--resume", str(tmp_path / "r")])
-    assert exit_info.value.code == 2 and "changed since" in capsys.readouterr().err
+    code, _, err = run_cli(["headless", "run", str(tmp_path / "suite.yaml"), "--resume", str(tmp_path / "r")], capsys)
+    assert code == 2 and "changed since" in err

@@ -11,7 +11,6 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from cf_guidance.cli import main
 from cf_guidance.errors import ConfigError
 from cf_guidance.headless.compliance import write_starter
 from cf_guidance.headless.executors import ExecRequest, FakeExecutor, stream
@@ -19,7 +18,7 @@ from cf_guidance.headless.report import build_report, merge_reports, render_juni
 from cf_guidance.headless.runner import RunOptions, Runner, parse_shard, shard_of
 from cf_guidance.headless.suite import load_suite
 
-from .helpers import TURNS, write_suite
+from .helpers import TURNS, run_cli, write_suite
 
 SUITE = """\
 version: 1
@@ -120,19 +119,17 @@ def test_merge_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     write_suite(tmp_path, SUITE)
     for k in (1, 2):
         write_reports(run(tmp_path, (k, 2)), tmp_path / f"shard-{k}")
-    code = main(["headless", "merge", str(tmp_path / "shard-1"), str(tmp_path / "shard-2"), "--report-dir",
-                 str(tmp_path / "merged")])
-    out = capsys.readouterr().out
+    code, out, _ = run_cli(["headless", "merge", str(tmp_path / "shard-1"), str(tmp_path / "shard-2"), "--report-dir",
+                            str(tmp_path / "merged")], capsys)
     assert code == 1  # task-1 fails
     assert "Merged: 2 reports" in out and "Tasks: 6 (4 passed, 2 failed" in out
     merged = json.loads((tmp_path / "merged" / "report.json").read_text())
     assert merged["run"]["command"].startswith("cf-guidance headless merge")
     (tmp_path / "suite.yaml").write_text(SUITE + "# edited\n")
     write_reports(run(tmp_path, (2, 2)), tmp_path / "shard-2")
-    with pytest.raises(SystemExit) as exit_info:
-        main(["headless", "merge", str(tmp_path / "shard-1"), str(tmp_path / "shard-2"), "--report-dir", str(tmp_path / "m2")])
-    err = capsys.readouterr().err.strip().splitlines()
-    assert exit_info.value.code == 2 and len(err) == 1 and "a different suite file" in err[0]
+    code, _, err = run_cli(["headless", "merge", str(tmp_path / "shard-1"), str(tmp_path / "shard-2"), "--report-dir",
+                            str(tmp_path / "m2")], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "a different suite file" in err
 
 
 @pytest.mark.e2e
