@@ -10,20 +10,15 @@ from pathlib import Path
 
 import pytest
 from tests.conftest import in_ci
+from tests.e2e.e2e_harness import require_claude
 
 from cf_guidance.errors import RunnerError
-from cf_guidance.headless.claude import find_claude
 from cf_guidance.headless.sandbox import check_bwrap
 
 
 @pytest.fixture(scope="session")
 def claude() -> Path:
-    try:
-        return find_claude()
-    except RunnerError as exc:
-        if in_ci():
-            pytest.fail(f"the e2e tests need the claude binary in CI: {exc}")
-        pytest.skip(str(exc))
+    return require_claude()
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -26,6 +25,8 @@ from cf_guidance.headless.hygiene import alive, pids, read_cmdline
 from cf_guidance.headless.report import build_report, finished_runs, merge_reports, render_envelope
 from cf_guidance.headless.runner import RunOptions, Runner
 from cf_guidance.headless.suite import load_suite
+
+from tests.e2e.e2e_harness import cf_guidance as cf_guidance_argv
 
 from .helpers import run_cli, write_suite
 
@@ -134,11 +135,6 @@ tasks:
 """
 
 
-def cli(*args: str) -> list[str]:
-    return [sys.executable, "-c", "import sys; from cf_guidance.cli import main; sys.argv[0] = 'cf-guidance'; sys.exit(main(sys.argv[1:]))",
-            *args]
-
-
 def token_processes(token: str) -> list[int]:
     return [pid for pid in pids() if token in " ".join(read_cmdline(pid)) and alive(pid)]
 
@@ -152,7 +148,7 @@ def test_a_signal_during_a_run_writes_the_partial_report_and_resume_finishes_it(
     suite = write_suite(tmp_path, E2E_SUITE.format(flag=flag, token=token))
     reports = tmp_path / "reports"
     env = {**os.environ, "TMPDIR": str(tmp_path)}  # workspaces under tmp_path
-    proc = subprocess.Popen(cli("headless", "run", str(suite), "--report-dir", str(reports), "--retries", "0", "--no-ledger"),
+    proc = subprocess.Popen(cf_guidance_argv("headless", "run", str(suite), "--report-dir", str(reports), "--retries", "0", "--no-ledger"),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
@@ -177,7 +173,7 @@ def test_a_signal_during_a_run_writes_the_partial_report_and_resume_finishes_it(
     assert list(tmp_path.glob("cfg-*")) == []
 
     flag.write_text("go")  # the blocker now finishes at once
-    done = subprocess.run(cli("headless", "run", str(suite), "--resume", str(reports)), capture_output=True,
+    done = subprocess.run(cf_guidance_argv("headless", "run", str(suite), "--resume", str(reports)), capture_output=True,
                           text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     progress = [line for line in done.stderr.splitlines() if line.startswith("[")]
