@@ -6,7 +6,8 @@ Needs the real claude binary (scripts/test.sh installs it). Reported, as medians
 interleaved rounds so machine load hits every variant alike:
 
 - floor: a bare `claude -p` run of a one-turn script against the model server, in an empty
-  directory with no hooks (E's `run_claude`): what any scripted run costs at least;
+  directory with no hooks and its own temp dir (E's `run_claude`): what any scripted run costs
+  at least;
 - runner, no policy: the same one-turn task through `Runner` (workspace, git snapshots,
   stream-json driver, collection, checks) without hooks: its ratio to the floor is the
   runner's own overhead per task;
@@ -72,9 +73,13 @@ def run_suite(directory: Path, text: str, jobs: int) -> tuple[float, list[dict[s
 def floor_run(directory: Path, binary: Path) -> float:
     project = Path(tempfile.mkdtemp(dir=directory))
     home = Path(tempfile.mkdtemp(dir=directory))
+    # its own temp dir, as the runner gives each run: the client's default one (/tmp/claude-<uid>)
+    # fills up with every run's entries and costs a crowded machine ~50 ms a start
+    scratch = Path(tempfile.mkdtemp(dir=directory))
     with ModelServer(ONE_TURN) as server:
+        env = claude_env(server.url, home, extra={"TMPDIR": str(scratch), "CLAUDE_CODE_TMPDIR": str(scratch)})
         started = time.monotonic()
-        run = run_claude("go", project, claude_env(server.url, home), binary=binary, timeout=120)
+        run = run_claude("go", project, env, binary=binary, timeout=120)
         elapsed = time.monotonic() - started
     if run.exit_code != 0:
         raise SystemExit(f"bare claude run failed: {run.stderr[-300:]}")

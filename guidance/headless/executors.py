@@ -262,12 +262,14 @@ class _ClaudeProcess:
                 elif message.get("type") == "result":
                     _close(proc)
             proc.wait()
+            ws.processes.reaped()
         finally:
             stop.set()
             _close(proc)
             if proc.poll() is None:
                 self.abort(INTERRUPTED, INTERRUPTED)
                 proc.wait()
+            ws.processes.reaped()
             reader.join(timeout=5)
             if stopper is not None:
                 stopper.discard(self)

@@ -74,6 +74,8 @@ class RunProcesses:
         #: Created when the client is started (`wrap`), removed by `close`.
         self.cgroup: Path | None = None
         self.client_pid = 0
+        #: False once the client was reaped: its pid may then belong to another process.
+        self.client_running = False
         #: True once the client is known to be in the cgroup (then /proc need not be searched).
         self.contained = False
 
@@ -96,7 +98,7 @@ class RunProcesses:
     def started(self, pid: int) -> None:
         """The client runs as `pid`. Moving it again from here confirms the cgroup took it: the
         wrapper's own write is silent, and a cgroup this process cannot fill must not be trusted."""
-        self.client_pid = pid
+        self.client_pid, self.client_running = pid, True
         if self.cgroup is not None:
             try:
                 (self.cgroup / "cgroup.procs").write_text(str(pid))
@@ -104,13 +106,18 @@ class RunProcesses:
             except OSError:
                 self.contained = False
 
+    def reaped(self) -> None:
+        """The client was waited for: its pid no longer identifies it (its orphans are found by
+        the marker, their working directory, or the cgroup)."""
+        self.client_running = False
+
     def members(self) -> set[int]:
         """Live processes of the run (zombies excluded), never this process."""
         found: set[int] = set()
         if self.cgroup is not None:
             found |= _cgroup_pids(self.cgroup)
         if not self.contained:
-            found |= _scan(self.root, self.client_pid)
+            found |= _scan(self.root, self.client_pid if self.client_running else 0)
         found.discard(os.getpid())
         return {pid for pid in found if alive(pid)}
 

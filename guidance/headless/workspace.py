@@ -67,6 +67,8 @@ class Workspace:
     processes: RunProcesses = field(init=False)
     #: What cleanup ended and removed (see `cleanup`).
     cleaned: dict[str, object] = field(default_factory=dict)
+    #: HEAD when `changes` looked, after the run.
+    final_head: str = ""
 
     def __post_init__(self) -> None:
         self.processes = RunProcesses(self.root)
@@ -117,7 +119,7 @@ class Workspace:
             {"A": out.created, "D": out.deleted}.get(code[:1], out.modified).append(path)
         patch = _git(self.project, "diff-tree", "-p", "--no-renames", "--binary", self.baseline_tree, after)
         out.patch = patch if len(patch) <= MAX_PATCH_CHARS else patch[:MAX_PATCH_CHARS] + "\n[truncated]\n"
-        head = self.head()
+        head = self.final_head = self.head()
         if head and head != self.baseline_head:
             span = f"{self.baseline_head}..{head}" if self.baseline_head else head
             log = _git(self.project, "log", "--format=%x00%H%x09%s", "--name-only", span)
@@ -156,9 +158,14 @@ class Workspace:
         return self.processes.end(spare_workers=True)
 
     def git_state(self, changed: list[str]) -> dict[str, object]:
-        """Branch, the fixture's commit, HEAD after the run and the files changed since the fixture."""
-        branch = _run_git(self.project, "symbolic-ref", "--short", "-q", "HEAD").stdout.strip()
-        return {"branch": branch, "fixture_commit": self.baseline_head, "head": self.head(), "modified_files": changed}
+        """Branch, the fixture's commit, HEAD after the run (as `changes` saw it) and the files
+        changed since the fixture. The branch is read from .git/HEAD: no git process."""
+        try:
+            ref = (self.project / ".git" / "HEAD").read_text(encoding="utf-8").strip()
+        except OSError:
+            ref = ""
+        branch = ref.removeprefix("ref: refs/heads/") if ref.startswith("ref: refs/heads/") else ""
+        return {"branch": branch, "fixture_commit": self.baseline_head, "head": self.final_head, "modified_files": changed}
 
 
 def sweep(roots: list[Path], grace_s: float = SWEEP_GRACE_S, wait_s: float = WORKER_WAIT_S) -> None:
