@@ -42,6 +42,7 @@ ENV_VARS: tuple[tuple[str, str], ...] = (
     ("GUIDANCE_AUTOPILOT_REPLAY", "0: the autopilot does not replay past sessions per rule (default 1)"),
     ("GUIDANCE_AUTOPILOT_MAX_FP_RATE", "most likely false positives in a rule's replay, as a share of what it would stop (default 0.2)"),
     ("CF_GUIDANCE_CLAUDE_BIN", "the claude binary the headless runner starts"),
+    ("CF_GUIDANCE_HEADLESS_RUN", "set by the headless runner on each run's client (the run's directory): how it finds the run's processes"),
     ("CLAUDE_CONFIG_DIR", "Claude Code's config dir (headless runs isolate it; replay reads its projects/ transcripts; init --scope user)"),
     ("CODEX_HOME", "Codex's config dir (init --agent codex and --scope user; replay reads its sessions/ rollouts)"),
     ("ANTHROPIC_API_KEY", "credentials of a live A/B (`ab --executor claude --live`; or ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN)"),
