@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -109,10 +110,18 @@ def test_replay_writes_nothing_to_the_project_state(history: History, monkeypatc
     def snapshot() -> dict[str, tuple[int, int]]:
         return {str(p.relative_to(state)): (p.stat().st_size, p.stat().st_mtime_ns) for p in state.rglob("*") if p.is_file()}
 
+    from cf_guidance.jobs.spool import SPAWN_INTERVAL_NS
     from cf_guidance.jobs.worker import drain
 
-    drain(str(state), project_dir=str(history.project))  # let the sessions' own records settle first
-    before = snapshot()
+    # Let the sessions' own records settle first. A worker the hooks forked may not have exec'd
+    # yet (no spawn marker, no command line of its own): wait until the state is quiet for two
+    # spawn intervals.
+    drain(str(state), project_dir=str(history.project))
+    before: dict[str, tuple[int, int]] = {}
+    for _ in range(30):
+        if before == (before := snapshot()):
+            break
+        time.sleep(2 * SPAWN_INTERVAL_NS / 1e9)
     assert replay(history, "--json", monkeypatch=monkeypatch).exit_code == 0
     assert snapshot() == before
 
