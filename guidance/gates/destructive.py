@@ -13,7 +13,8 @@ from cf_guidance.event import WRITE
 from cf_guidance.gates._base import PARANOID
 from cf_guidance.gates.commands import FETCHERS, SHELLS, Args, describe, is_interpreter, resolver, resolver_at
 from cf_guidance.gates.commands import db, git
-from cf_guidance.gates.commands.effects import findings_for
+from cf_guidance.gates.commands.effects import findings_for, looks_nonprod, looks_shared
+from cf_guidance.gates.commands.effects.data import database_target
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.rm import DELETERS, deletions_of, find_deletes
 from cf_guidance.gates.commands.processes import KILLERS, kills_everything, unpublishes
@@ -259,13 +260,13 @@ def check(ctx: GateContext) -> list[Finding]:
         if removed:
             _deletes(ctx, removed, resolver_at(ctx, cmd), segment, out)
         program = cmd.program
-        detected: list[tuple[str, str]] = []
         if program == "git":
-            detected = git.analyse(cmd.args)
+            for code, detail in git.analyse(cmd.args):
+                out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))
         elif program in db.SQL_CLIENTS:
-            detected = db.analyse(cmd, analysis)
-        for code, detail in detected:
-            out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))
+            statements = db.analyse(cmd, analysis)
+            if statements:
+                _statements_to(ctx, cmd, statements, segment, out)
         if program == "dd" or program.startswith("mkfs"):
             _disk_image(cmd, resolver_at(ctx, cmd), segment, out)
         if fetching and _pipe_to_shell(cmd, analysis):
@@ -294,6 +295,44 @@ def _statements(ctx: GateContext) -> list[Finding]:
         return []
     segment = f"{ctx.event.tool} {statement[:80]}"
     return [finding(GATE, code, _VERDICTS[code], detail, segment=segment) for code, detail in db.sql_findings(statement)]
+
+
+def _statements_to(ctx: GateContext, cmd: Command, statements: list[tuple[str, str]], segment: str, out: list[Finding]) -> None:
+    """Destructive statements weighed by the database they go to: none on a development or test
+    database of this machine (`psql -d app_test`, `sqlite3 db/test.sqlite3` in the project),
+    denied on one that looks production or belongs to another project; otherwise the rule's
+    own verdict."""
+    shared, dev, local = _database(ctx, cmd)
+    if dev and local and not shared:
+        return
+    for code, detail in statements:
+        verdict = _VERDICTS[code]
+        if shared:
+            verdict = DENY
+            detail = f"{detail}; the database looks production or belongs to another project ({shared})"
+        out.append(finding(GATE, code, verdict, detail, segment=segment))
+
+
+#: Clients whose database is a file named on the command line.
+_FILE_DATABASES = frozenset(("sqlite3", "sqlite", "duckdb", "litecli"))
+
+
+def _database(ctx: GateContext, cmd: Command) -> tuple[str, str, bool]:
+    """(why the database looks production or another project's, why it looks like development or
+    tests, whether it is on this machine): the effect model's reading of a server's client, the
+    file and its place for a database file."""
+    if cmd.program not in _FILE_DATABASES:
+        return database_target(cmd)
+    files = Args(cmd.args, frozenset(("-cmd", "-separator", "-nullvalue", "-init", "-c"))).positionals[:1]
+    if not files or files[0] == ":memory:":
+        return "", "memory", True
+    paths = resolver_at(ctx, cmd)
+    where, kind = paths.where(files[0])
+    if kind == OUTSIDE:
+        return f"{where}, outside the project", "", True
+    name = files[0].rsplit("/", 1)[-1]
+    shared = looks_shared(name)
+    return shared, "" if shared else looks_nonprod(name) or ("temporary" if kind in (TEMP, TEMP_ROOT) else ""), True
 
 
 def _deletes(ctx: GateContext, removed: list[Deletion], paths: Resolver, segment: str, out: list[Finding]) -> None:

@@ -10,9 +10,10 @@ supply-chain, REP by repo-security, HST by host, SEC004 (a credential sent out) 
 from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY
-from cf_guidance.gates.commands import SENDERS, describe, resolver_at
+from cf_guidance.gates.commands import SENDERS, db, describe, resolver_at
+from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.commands.effects import (
-    CAPTURED, CREDENTIAL, REPOSITORY, TRANSCRIPT, credential_route, event_hits, stdout_file,
+    CAPTURED, CREDENTIAL, REPOSITORY, TRANSCRIPT, credential_route, event_hits, on_issuer, program_and_args, stdout_file, url_host,
 )
 from cf_guidance.gates.reasons import finding, rule
 from cf_guidance.paths import PROJECT, PROJECT_ROOT
@@ -78,25 +79,65 @@ RULES = (
        "What is public is copied within minutes; it cannot be taken back.",
        "gh repo create my-tool --public --source=. --push\naws s3api put-bucket-acl --bucket data --acl public-read",
        "gh repo create my-tool --private"),
+    rule("EFF008", "admin-grant", DENY, "Giving someone administrator rights",
+       "Denies giving a person, a group or a service account every right, or the right to give any: AWS "
+       "`AdministratorAccess`/`IAMFullAccess` or a policy allowing `\"Action\": \"*\"`, an `Admins` group, Google Cloud "
+       "`roles/owner`, `roles/editor`, IAM and resource-manager roles and `*.admin` roles, Azure `Owner`, `Contributor` "
+       "and `User Access Administrator`, Kubernetes `cluster-admin`/`admin` bindings, GitHub `admin` permission or "
+       "membership, and database superusers (`ALTER ROLE ... SUPERUSER`, `GRANT ALL ON *.*`, `WITH GRANT OPTION`). "
+       "Narrower roles are remote changes (EFF001) or access grants (REP005).",
+       "An administrator can undo every other control, and an agent's mistake with one has no bound.",
+       "aws iam attach-user-policy --user-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess\n"
+       "kubectl create clusterrolebinding ci --clusterrole=cluster-admin --serviceaccount=default:ci",
+       "# give the narrowest role that does the job, and ask the user to grant it"),
 )
 _OWN = frozenset(rule.code for rule in RULES)
 
 
 def check(ctx: GateContext) -> list[Finding]:
     if ctx.event.command is None:
-        return []
+        statement = ctx.event.statement
+        return _admin_grants(f"{ctx.event.tool} {statement[:80]}", [statement]) if statement else []
     found = event_hits(ctx)
+    out: list[Finding] = _database_grants(ctx)
     if not found:
-        return []  # the usual event: no command the model has anything to say about
-    out: list[Finding] = []
+        return out  # the usual event: no command the model has anything to say about
     for cmd, hit in found:
         if hit.code not in _OWN:
             continue
         if hit.effect == CREDENTIAL:
             _credential(ctx, cmd, hit, out)
         else:
-            out.append(finding(GATE, hit.code, hit.verdict, hit.detail, segment=describe(cmd)))
+            out.append(finding(GATE, hit.code, hit.verdict, hit.detail, segment=describe(cmd), hint=hit.instead))
     return out
+
+
+def _database_grants(ctx: GateContext) -> list[Finding]:
+    """EFF008 for SQL given to a database client that makes someone a database administrator."""
+    seen = summary(ctx)
+    if seen is None or seen.programs.isdisjoint(db.SQL_CLIENTS):
+        return []
+    out: list[Finding] = []
+    for cmd in seen.analysis.commands:
+        if cmd.program in db.SQL_CLIENTS:
+            out.extend(_admin_grants(describe(cmd), db.sql_texts(cmd, seen.analysis)))
+    return out
+
+
+def _admin_grants(segment: str, texts: list[str]) -> list[Finding]:
+    return [finding(GATE, "EFF008", DENY, detail, segment=segment) for text in texts for detail in db.admin_grants(text)]
+
+
+#: Programs that log in to a registry with a password read on stdin (`docker login --password-stdin HOST`).
+_REGISTRY_LOGINS = frozenset(("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "finch"))
+
+
+def _issuer_login(taker: Command, issuer: str) -> bool:
+    """True when `taker` logs in with the credential (on stdin) to a registry of the program that issued it."""
+    if taker.program not in _REGISTRY_LOGINS or "login" not in taker.args[:3] or "--password-stdin" not in taker.args:
+        return False
+    hosts = [url_host(arg) for arg in taker.args if not arg.startswith("-") and "." in arg]
+    return bool(hosts) and all(on_issuer(host, issuer) for host in hosts)
 
 
 def _credential(ctx: GateContext, cmd: Command, hit: Hit, out: list[Finding]) -> None:
@@ -116,6 +157,8 @@ def _credential(ctx: GateContext, cmd: Command, hit: Hit, out: list[Finding]) ->
             out.append(finding(GATE, "EFF004", DENY, f"{hit.detail} into {target}, a file in the project", segment=segment, evidence=target))
         else:
             out.append(finding(GATE, "EFF005", ASK, f"{hit.detail} into {where}", segment=segment, evidence=target))
+    elif route == CAPTURED and taker is not None and _issuer_login(taker, program_and_args(cmd)[0]):
+        return  # `aws ecr get-login-password | docker login --password-stdin ACCT.dkr.ecr...`: the documented login
     elif route == CAPTURED:
         who = f"`{describe(taker)[:60]}`" if taker is not None else "a variable"
         out.append(finding(GATE, "EFF005", ASK, f"{hit.detail}; {who} takes it", segment=segment))

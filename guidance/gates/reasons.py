@@ -63,13 +63,14 @@ HINTS = {
     "SEC005": "pass secrets through the environment, not the command line",
     "SEC006": "ask the user whether this file holds tokens before reading it",
     "SEC007": "fetch the URL without the credential, or ask the user to fetch it",
-    "EFF001": "ask the user to run it, or preview it (`terraform plan`, `kubectl apply --dry-run=client`, `helm template`)",
+    "EFF001": "ask the user to make the change, or make it against a local or development target",
     "EFF002": "leave changes to production and shared targets to the user; work against a dev or local target",
     "EFF003": "archive it (`gh repo archive`) or ask the user",
     "EFF004": "let the tool authenticate its own calls (its login, a credential helper); never print the credential",
     "EFF005": "let the tool authenticate its own calls (its login, a credential helper), or ask the user",
     "EFF006": "push to the project's own remotes; ask the user before sending code or data elsewhere",
     "EFF007": "keep it private; ask the user before publishing anything",
+    "EFF008": "give the narrowest role that does the job, and ask the user to grant it",
     "REP001": "pass the secret through `env:` to the step that needs it, and never print it",
     "REP002": "use the `pull_request` trigger; pass untrusted text through `env:` and quote it in the script",
     "REP003": "grant the job only the permissions it needs (`contents: read`) and keep its environment",
@@ -127,10 +128,11 @@ def rule(code: str, name: str, verdict: str, summary: str, what: str, why: str, 
     return Rule(code, name, verdict, summary, doc(what, why, example, instead))
 
 
-def finding(gate: str, code: str, verdict: str, message: str, *, segment: str = "", evidence: str = "") -> Finding:
-    """A Finding with the rule's hint attached and evidence capped at MAX_EVIDENCE_CHARS."""
+def finding(gate: str, code: str, verdict: str, message: str, *, segment: str = "", evidence: str = "", hint: str = "") -> Finding:
+    """A Finding with the rule's hint (or `hint`, advice that fits the program) attached and
+    evidence capped at MAX_EVIDENCE_CHARS."""
     if len(evidence) > MAX_EVIDENCE_CHARS:
         evidence = evidence[: MAX_EVIDENCE_CHARS - 1] + "…"
     if len(segment) > MAX_EVIDENCE_CHARS:
         segment = segment[: MAX_EVIDENCE_CHARS - 1] + "…"
-    return Finding(gate, code, verdict, message, evidence=evidence, segment=segment, hint=HINTS.get(code, ""))
+    return Finding(gate, code, verdict, message, evidence=evidence, segment=segment, hint=hint or HINTS.get(code, ""))

@@ -9,7 +9,7 @@ from cf_guidance.decision import ASK, DENY, WARN
 from cf_guidance.event import READ
 from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import SENDERS, describe, resolver, resolver_at
-from cf_guidance.gates.commands.effects import CREDENTIAL, NETWORK, credential_route, event_hits, url_host
+from cf_guidance.gates.commands.effects import CREDENTIAL, ISSUERS, NETWORK, credential_route, event_hits, url_host
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.reasons import doc, finding
@@ -251,7 +251,7 @@ def _credential_output(ctx: GateContext, analysis: ShellAnalysis, senders: list[
     for cmd, hit in event_hits(ctx):
         if hit.effect != CREDENTIAL:
             continue
-        hosts = _PROGRAM_ISSUERS.get(cmd.program, ())
+        hosts = ISSUERS.get(cmd.program, ())
         route, taker = credential_route(cmd, analysis, SENDERS)
         if route == NETWORK and taker is not None:
             if not _to_issuer(taker, cmd.text, hosts):
@@ -278,15 +278,6 @@ def _assigned_from(source: str, text: str) -> str:
     return head[start:]
 
 
-#: Where each CLI's credentials are meant to go: sending them there in a header is their use.
-_PROGRAM_ISSUERS = {
-    "gh": ("github.com", "githubusercontent.com"),
-    "git": ("github.com", "gitlab.com", "bitbucket.org"),
-    "gcloud": ("googleapis.com", "gcr.io", "pkg.dev"),
-    "az": ("azure.com", "microsoft.com", "windows.net", "azure.net", "azurecr.io"),
-    "aws": ("amazonaws.com",),
-    "npm": ("npmjs.org", "npmjs.com"),
-}
 #: Secret variable names that name a vendor, and the vendor's hosts (a generic `$TOKEN` may go to any of them).
 _VARIABLE_ISSUERS = (
     (("GITHUB", "GH_"), ("github.com", "githubusercontent.com")), (("GITLAB",), ("gitlab.com",)), (("OPENAI",), ("openai.com",)),

@@ -108,3 +108,27 @@ def analyse(cmd: Command, analysis: ShellAnalysis | None) -> list[tuple[str, str
     for text in sql_texts(cmd, analysis):
         out.extend(sql_findings(text))
     return out
+
+
+#: Words of a GRANT that give every right, or the right to give any (upper case, matched in the
+#: statement's text with blanks squeezed).
+_ADMIN_GRANTS = ("ON*.*", "WITHGRANTOPTION", "GRANTSUPER", "RDS_SUPERUSER", "CLOUDSQLSUPERUSER", "AZURE_PG_ADMIN", "SYSADMIN", "DB_OWNER")
+
+
+def admin_grants(sql: str) -> list[str]:
+    """What in SQL text makes someone a database administrator: `ALTER ROLE x SUPERUSER`,
+    `CREATE USER ... SUPERUSER`, `GRANT ALL ON *.*`, `... WITH GRANT OPTION`, `GRANT rds_superuser TO x`."""
+    out: list[str] = []
+    for statement in sql.split(";"):
+        words = _words(statement)
+        if not words:
+            continue
+        if words[0] in ("ALTER", "CREATE") and "SUPERUSER" in words and words[1:2] in (["ROLE"], ["USER"]):
+            out.append(f"{words[0]} {words[1]} ... SUPERUSER makes a database superuser")
+        elif words[0] == "GRANT" or (words[0] == "ALTER" and "ROLE" in words and "ADD" in words):
+            squeezed = "".join(statement.upper().split())
+            for marker in _ADMIN_GRANTS:
+                if marker in squeezed:
+                    out.append(f"GRANT ... {marker.replace('ON*.*', 'ON *.*').replace('WITHGRANTOPTION', 'WITH GRANT OPTION')} gives every right on the database server")
+                    break
+    return out

@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 
 from cf_guidance.gates.commands.effects import (
-    _FAMILIES, CREDENTIAL, HARMLESS, PROGRAMS, REMOTE_CHANGE, SHARED_CHANGE, Entry, Table, all_tables, match,
+    _FAMILIES, _SELECTING, CREDENTIAL, HARMLESS, PROGRAMS, REMOTE_CHANGE, SHARED_CHANGE, Entry, Table, all_tables, match,
 )
+from cf_guidance.gates.commands.effects.selection import SELECTING, SELECTORS, Selector
 from cf_guidance.gates.registry import all_rules
 from cf_guidance.shell import analyze
 from tests.gates.support import bash, decide
@@ -55,6 +56,35 @@ def test_every_entry_says_what_it_catches_or_leaves_alone(table: Table, entry: E
         assert entry.block and entry.code, "an entry that can block needs a code and a line it blocks"
     else:
         assert not entry.block and not entry.code
+
+
+SELECTOR_BLOCK = [(selector, line) for selector in SELECTORS for line in selector.block]
+SELECTOR_ALLOW = [(selector, line) for selector in SELECTORS for line in selector.allow]
+
+
+@pytest.mark.parametrize(("selector", "line"), SELECTOR_BLOCK, ids=[line[:60] for _, line in SELECTOR_BLOCK])
+def test_a_production_target_chosen_earlier_on_the_line_is_denied(selector: Selector, line: str) -> None:
+    analysis = analyze(line)
+    assert any(cmd.program == selector.program and selector.chosen(cmd) for cmd in analysis.commands), line
+    decision = decide(bash(line))
+    assert decision.verdict == "deny", (line, [f"{f.rule}:{f.verdict}" for f in decision.findings])
+
+
+@pytest.mark.parametrize(("selector", "line"), SELECTOR_ALLOW, ids=[line[:60] for _, line in SELECTOR_ALLOW])
+def test_a_local_or_development_target_chosen_earlier_on_the_line_passes(selector: Selector, line: str) -> None:
+    analysis = analyze(line)
+    assert any(cmd.program == selector.program and selector.chosen(cmd) for cmd in analysis.commands), line
+    decision = decide(bash(line))
+    assert decision.verdict in ("allow", "warn"), (line, [f"{f.rule}:{f.verdict}" for f in decision.findings])
+
+
+def test_the_selecting_programs_are_the_selectors_programs() -> None:
+    assert _SELECTING == SELECTING
+
+
+@pytest.mark.parametrize("selector", SELECTORS, ids=[f"{s.program} {' '.join(s.path)}" for s in SELECTORS])
+def test_every_selector_has_examples(selector: Selector) -> None:
+    assert selector.block or selector.allow
 
 
 def test_every_code_of_the_tables_is_registered() -> None:

@@ -20,6 +20,8 @@ flags and test match the command decides its effect:
     CHANGE      changes something remote: cloud resources,
                 a cluster, a registry, the Git host, a server -> ask; deny when shared or production
     DELETE      deletes named remote things                 -> ask; deny when shared or production
+    RUN         runs a command on another machine or in a
+                container of a cluster                      -> ask; deny when shared or production
     DESTROY     destroys wholesale                          -> deny (ask on a local target)
     EXPOSE      makes something public                      -> deny
     CREDENTIAL  prints a credential                         -> deny when it reaches the transcript,
@@ -27,14 +29,21 @@ flags and test match the command decides its effect:
                                                                when a local program takes it
     SEND        sends project data to a new place           -> ask
     GRANT       gives someone access (deploy keys, secrets,
-                collaborators, webhooks)                    -> ask
+                collaborators, webhooks, roles)             -> ask; an administrator role -> deny
+                                                               (the entry's own verdict)
     SUPPLY, EXEC, PERSIST, WEAKEN: local changes other gates own (package sources, config that
                 runs commands, autostart, security controls) -> the entry's own verdict
 
 A target is shared or production when a context, profile, namespace, stack, host or resource
 name holds the word prod, production, prd or shared (`prod-eu`, `db.prod.internal`), names
 kube-system, or the command says --all; it is local when it is this machine (a kind or
-minikube context, localhost, LocalStack). Each entry carries the rule code that reports it
+minikube context, localhost, LocalStack, also chosen earlier on the line: `minikube start &&
+kubectl apply`); it is for development when a context, profile, namespace, project, workspace,
+stack, host or database (never a resource's own name) holds dev, test, staging, preview,
+sandbox, local and the like (`--profile dev`, `--context staging`, `api.staging.acme.dev`,
+`app_test`). A change to a development target is allowed; a delete there is asked; a wholesale
+destroy there is denied unless it is also this machine (`dropdb app_test`). A target chosen
+earlier on the line (`kubectl config use-context prod && ...`) counts as named (selection.py). Each entry carries the rule code that reports it
 (the gate that registers the code reports the finding) and the command lines it must block
 and must leave alone; tests/gates/commands/test_effect_tables.py runs every example through
 the whole engine.
@@ -69,7 +78,8 @@ EXEC = "exec"
 PERSIST = "persist"
 WEAKEN = "weaken"
 GRANT = "grant"
-EFFECTS = (READ, LOCAL, CONTRIBUTE, CHANGE, DELETE, DESTROY, EXPOSE, CREDENTIAL, SEND, GRANT, SUPPLY, EXEC, PERSIST, WEAKEN)
+RUN = "run"
+EFFECTS = (READ, LOCAL, CONTRIBUTE, CHANGE, DELETE, RUN, DESTROY, EXPOSE, CREDENTIAL, SEND, GRANT, SUPPLY, EXEC, PERSIST, WEAKEN)
 #: Effects that never block.
 HARMLESS = frozenset((READ, LOCAL, CONTRIBUTE))
 
@@ -110,13 +120,15 @@ class Entry:
     `"get|describe"`, `"*"`); `flags` must contain one of these options, `unless` none of them;
     `test(parsed, cmd, analysis)` decides what words and flags cannot (a refspec, an endpoint,
     a URL): it answers "" when the entry does not apply, else the detail to report ("=" for the
-    entry's own). `verdict`
-    fixes the verdict for the local effects (SUPPLY, EXEC, PERSIST, WEAKEN). `block` and
+    entry's own). In the detail `{program}` is the program, `{words}` the subcommand words the
+    entry matched and `{verb}` the last of them (`kubectl {verb} changes the cluster`). `verdict`
+    fixes the verdict for the local effects (SUPPLY, EXEC, PERSIST, WEAKEN); `instead` is the
+    advice shown with the finding when the rule's hint does not fit the program. `block` and
     `allow` are the command lines this entry must block (ask or deny, with its code) and the
     look-alikes the whole guard must allow.
     """
 
-    __slots__ = ("words", "effect", "code", "detail", "flags", "unless", "test", "verdict", "block", "allow", "first", "_checked")
+    __slots__ = ("words", "effect", "code", "detail", "flags", "unless", "test", "verdict", "instead", "block", "allow", "first", "_checked")
 
     def __init__(
         self,
@@ -129,6 +141,7 @@ class Entry:
         unless: tuple[str, ...] = (),
         test: Callable[[Parsed, Command, ShellAnalysis | None], str] | None = None,
         verdict: str = "",
+        instead: str = "",
         block: tuple[str, ...] = (),
         allow: tuple[str, ...] = (),
     ) -> None:
@@ -145,6 +158,8 @@ class Entry:
         self.unless = unless
         self.test = test
         self.verdict = verdict
+        #: what to do instead, when the rule's own hint does not fit this command
+        self.instead = instead
         self.block = block
         self.allow = allow
 
@@ -168,7 +183,11 @@ class Entry:
                 return ""
             if found != "=":
                 detail = found
-        return detail.replace("{program}", cmd.program) or cmd.program
+        if "{" in detail:
+            matched = positionals[: len(self.words)]
+            detail = detail.replace("{program}", cmd.program).replace("{words}", " ".join(matched))
+            detail = detail.replace("{verb}", matched[-1] if matched else "")
+        return detail or cmd.program
 
 
 class Parsed:
@@ -188,8 +207,8 @@ class Table:
     """A program's effects: how to read its arguments, where it names its target, its entries."""
 
     __slots__ = (
-        "programs", "options", "entries", "always", "always_if", "context", "env", "wide", "local", "split", "names", "cwd", "_index", "_any",
-        "triggers",
+        "programs", "options", "entries", "always", "always_if", "context", "env", "wide", "local", "local_name", "shared_only", "split", "names",
+        "cwd", "instead", "_index", "_any", "triggers",
     )
 
     def __init__(
@@ -204,9 +223,12 @@ class Table:
         env: tuple[str, ...] = (),
         wide: tuple[str, ...] = (),
         local: Callable[[Parsed, Command], bool] | None = None,
+        local_name: Callable[[str], bool] | None = None,
+        shared_only: tuple[str, ...] = (),
         split: Callable[[list[str], frozenset[str]], Parsed] | None = None,
         names: bool | Callable[[Parsed], list[str]] = True,
         cwd: bool = False,
+        instead: str = "",
     ) -> None:
         self.programs = programs
         self.entries = entries
@@ -226,12 +248,19 @@ class Table:
         self.wide = wide
         #: True when the command's target is this machine
         self.local = local
+        #: True when a context name chosen earlier on the line is this machine (`minikube`), see selection.py
+        self.local_name = local_name
+        #: context options whose values mark a shared target but never a non-production one
+        #: (`terraform apply -target=module.test_db` changes whatever workspace is selected)
+        self.shared_only = shared_only
         self.split = split
         #: the words that name the target besides options: every positional (True: resource
         #: names), none (False), or what a function picks (the host of `ssh HOST CMD`)
         self.names = names
         #: whether the working directory names the target (`cd envs/prod && terraform apply`)
         self.cwd = cwd
+        #: what to do instead of a remote change (EFF001) of this program (`{program}` is replaced)
+        self.instead = instead
         index: dict[str, list[Entry]] = {}
         anywhere: list[Entry] = []
         for entry in entries:
@@ -273,9 +302,9 @@ class Table:
 class Hit:
     """What one command does by the model: the entry that matched and the verdict it gets."""
 
-    __slots__ = ("entry", "code", "verdict", "detail", "effect", "shared")
+    __slots__ = ("entry", "code", "verdict", "detail", "effect", "shared", "instead")
 
-    def __init__(self, entry: Entry, code: str, verdict: str, detail: str, shared: str) -> None:
+    def __init__(self, entry: Entry, code: str, verdict: str, detail: str, shared: str, instead: str = "") -> None:
         self.entry = entry
         self.code = code
         self.verdict = verdict
@@ -283,6 +312,8 @@ class Hit:
         self.effect = entry.effect
         #: the word that made the target look shared or production ("" when none did)
         self.shared = shared
+        #: what to do instead, when the rule's own hint does not fit ("" to use it)
+        self.instead = instead
 
 
 # -- the tables, by family, loaded on first use -------------------------------------------------
@@ -428,27 +459,58 @@ def _hits(cmd: Command, analysis: ShellAnalysis | None, where: str) -> list[Hit]
 def _weigh(entry: Entry, parsed: Parsed, detail: str, cmd: Command, analysis: ShellAnalysis | None, where: str) -> Hit | None:
     """The verdict of a matched entry by its effect and its target (the table at the top)."""
     effect = entry.effect
-    table = _tables[program_and_args(cmd)[0]]
+    program = program_and_args(cmd)[0]
+    table = _tables[program]
     code = entry.code
     verdict = entry.verdict
     shared = ""
     if not verdict:
         local = table.local is not None and table.local(parsed, cmd)
-        if effect in (CHANGE, DELETE, SEND):
+        chosen = ""
+        if not local and effect in (CHANGE, DELETE, RUN, SEND, DESTROY) and analysis is not None and len(analysis.commands) > 1:
+            chosen = _chosen_before(cmd, analysis, program, parsed)
+            local = bool(chosen) and table.local_name is not None and table.local_name(chosen)
+        if effect in (CHANGE, DELETE, RUN, SEND):
             if local:
                 return None
             exported = _exported(analysis) if analysis is not None else ()
-            shared = shared_target(table, parsed, cmd, exported, where if table.cwd else "")
+            shared, dev = target_marks(table, parsed, cmd, exported, where if table.cwd else "", chosen)
+            if dev and not shared and effect == CHANGE:
+                return None  # a development, test, staging or preview target: ordinary work
             verdict = DENY if shared else ASK
             if shared:
                 if code == REMOTE_CHANGE:
                     code = SHARED_CHANGE
                 detail = f"{detail}; the target looks shared or production ({shared})"
         elif effect == DESTROY:
-            verdict = ASK if local else DENY
+            exported = _exported(analysis) if analysis is not None else ()
+            shared, dev = target_marks(table, parsed, cmd, exported, where if table.cwd else "", chosen)
+            if shared:
+                verdict = DENY
+                detail = f"{detail}; the target looks shared or production ({shared})"
+            elif local and dev:
+                return None  # a development or test target on this machine (`dropdb app_test`)
+            else:
+                verdict = ASK if local else DENY
         else:  # EXPOSE, CREDENTIAL (the gate weighs where a credential goes), and the local effects
             verdict = DENY if effect in (EXPOSE, CREDENTIAL, WEAKEN) else ASK
-    return Hit(entry, code, verdict, detail, shared)
+    instead = entry.instead or (table.instead if code == REMOTE_CHANGE else "")
+    return Hit(entry, code, verdict, detail, shared, instead.replace("{program}", cmd.program))
+
+
+def _chosen_before(cmd: Command, analysis: ShellAnalysis, program: str, parsed: Parsed) -> str:
+    """The target chosen for `cmd` earlier on the line (`kubectl config use-context X && ...`), ""
+    when none was or the command names its own (`--context`, `--profile`)."""
+    for other in analysis.commands:
+        if other.program in _SELECTING:
+            from cf_guidance.gates.commands.effects import selection  # loaded only for lines that may select
+
+            return selection.selected(cmd, analysis, program, parsed.args)
+    return ""
+
+
+#: The programs of selection.SELECTORS (a test checks it).
+_SELECTING = frozenset(("kubectl", "kubectx", "kubens", "minikube", "kind", "k3d", "terraform", "tofu", "pulumi", "docker", "gcloud", "az"))
 
 
 def event_hits(ctx: GateContext) -> list[tuple[Command, Hit]]:
@@ -497,7 +559,7 @@ def findings_for(ctx: GateContext, gate: str, codes: frozenset[str]) -> list[Fin
     """The model's findings on a Bash event whose codes `gate` registers, with the weighed verdicts."""
     if ctx.event.command is None:
         return []
-    return [finding(gate, hit.code, hit.verdict, hit.detail, segment=describe(cmd)) for cmd, hit in event_hits(ctx) if hit.code in codes]
+    return [finding(gate, hit.code, hit.verdict, hit.detail, segment=describe(cmd), hint=hit.instead) for cmd, hit in event_hits(ctx) if hit.code in codes]
 
 
 def _exported(analysis: ShellAnalysis) -> tuple[tuple[str, str], ...]:
@@ -534,31 +596,79 @@ def looks_shared(value: str) -> str:
     return ""
 
 
-def shared_target(table: Table, parsed: Parsed, cmd: Command, exported: tuple[tuple[str, str], ...] = (), where: str = "") -> str:
-    """Why the command's target looks shared or production ("" when nothing says so)."""
+def target_marks(
+    table: Table, parsed: Parsed, cmd: Command, exported: tuple[tuple[str, str], ...] = (), where: str = "", chosen: str = ""
+) -> tuple[str, str]:
+    """(why the target looks shared or production, why it looks like development, tests,
+    staging or a preview), each "" when nothing says so. Shared wins: a command whose words say
+    both (`--profile dev ... s3://acme-prod-data`) is a change to production.
+
+    The values read: context options (`--profile`, `--context`, `-n`), the table's environment
+    variables (also `export`ed earlier on the line), the working directory of tables that are
+    run in their configuration (`envs/prod`), a target chosen earlier on the line (`chosen`,
+    see selection.py), and the names among the positionals: resource names mark a shared
+    target only, hosts and databases picked by the table also a development one."""
     args = parsed.args
     for flag in table.wide:
         if args.has(flag):
-            return flag
+            return flag, ""
+    dev = ""
     for option in table.context:
         for value in args.value(option):
-            word = looks_shared(value)
-            if word:
-                return f"{option} {value}"
+            if looks_shared(value):
+                return f"{option} {value}", ""
+            if not dev and option not in table.shared_only and looks_nonprod(value):
+                dev = f"{option} {value}"
     for name, value in (*cmd.assignments, *exported):
         if name in table.env:
-            word = looks_shared(value)
-            if word:
-                return f"{name}={value}"
-    if looks_shared(where):
-        return f"the working directory {where}"
+            if looks_shared(value):
+                return f"{name}={value}", ""
+            if not dev and looks_nonprod(value):
+                dev = f"{name}={value}"
+    for value, label in ((where, f"the working directory {where}"), (chosen, f"{chosen}, chosen earlier on the line")):
+        if looks_shared(value):
+            return label, ""
+        if not dev and looks_nonprod(value):
+            dev = label
     names = table.names
     if names:
         for value in parsed.words if names is True else names(parsed):
-            word = looks_shared(value)
-            if word:
-                return value
+            if looks_shared(value):
+                return value, ""
+            # a host or a database names its environment (`api.staging.acme.dev`, `app_test`); a
+            # resource's own name does not (`kubectl create clusterrolebinding test-admin ...`)
+            if not dev and names is not True and looks_nonprod(_host_labels(value)):
+                dev = value
+    return "", dev
+
+
+#: Words that name a target for development, tests, staging or previews (a trailing number is
+#: ignored: `dev2`, `test-3`). `develop` is not among them: it is a branch others build on.
+_DEV_WORDS = frozenset((
+    "dev", "devel", "development", "test", "testing", "staging", "stage", "stg", "preview", "previews", "sandbox", "sbx", "local",
+    "qa", "scratch", "playground", "ephemeral", "minikube", "kind",
+))
+def looks_nonprod(value: str) -> str:
+    """The word of `value` that names a development, test, staging or preview target, else ""
+    (`acme-dev-artifacts`, `kind-webapp`, `api.staging.acme.dev`, `ApiDevStack`, `qa2`)."""
+    if not value:
+        return ""
+    spaced = []
+    previous = ""
+    for char in value:  # split camel case: ApiDevStack -> Api Dev Stack
+        if char.isupper() and previous.islower():
+            spaced.append(" ")
+        spaced.append(char)
+        previous = char
+    for word in "".join(spaced).lower().translate(_SEPARATORS).split():
+        if word.rstrip("0123456789") in _DEV_WORDS:
+            return word
     return ""
+
+
+def _host_labels(host: str) -> str:
+    """A host name without its top-level domain: `api.staging.acme.dev` -> `api.staging.acme`."""
+    return host.rsplit(".", 1)[0] if "." in host and not host.replace(".", "").isdigit() else host
 
 
 _LOCAL_HOSTS = ("localhost", "127.", "0.0.0.0", "[::1]", "::1", "host.docker.internal", "kubernetes.docker.internal")
@@ -595,6 +705,23 @@ def remote_host(spec: str) -> str:
 
 
 # -- where a credential goes --------------------------------------------------------------------
+
+#: Where each CLI's credentials are meant to go: sending them there (in a header, to a registry
+#: login) is their use, not a leak.
+ISSUERS = {
+    "gh": ("github.com", "githubusercontent.com"),
+    "git": ("github.com", "gitlab.com", "bitbucket.org"),
+    "gcloud": ("googleapis.com", "gcr.io", "pkg.dev"),
+    "az": ("azure.com", "microsoft.com", "windows.net", "azure.net", "azurecr.io"),
+    "aws": ("amazonaws.com", "public.ecr.aws"),
+    "npm": ("npmjs.org", "npmjs.com"),
+}
+
+
+def on_issuer(host: str, program: str) -> bool:
+    """True when `host` is one of the hosts `program`'s credentials are issued for."""
+    host = host.lower()
+    return any(host == issuer or host.endswith("." + issuer) for issuer in ISSUERS.get(program, ()))
 
 TRANSCRIPT = "transcript"
 REPOSITORY = "repository"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cf_guidance.decision import DENY
 from cf_guidance.gates.commands.effects import (
     CHANGE, CREDENTIAL, DELETE, DESTROY, EXPOSE, GRANT, LOCAL, READ, Entry, Parsed, Table, is_local_host, url_host,
 )
@@ -57,6 +58,19 @@ def _public_acl(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) ->
     return ""
 
 
+#: Managed policies and groups that give every right, or the right to give any (lower case).
+_AWS_ADMIN = ("administratoraccess", "iamfullaccess", "organizationsfullaccess", "admins", "administrators")
+
+
+def _aws_admin(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
+    for word in parsed.words[2:]:
+        lowered = word.lower()
+        squeezed = "".join(lowered.split())
+        if lowered.rsplit("/", 1)[-1] in _AWS_ADMIN or ('"action":"*"' in squeezed and '"effect":"allow"' in squeezed):
+            return f"aws iam {parsed.words[1]} gives administrator rights ({word[:60]})"
+    return ""
+
+
 _AWS_READ = "describe-*|list-*|get-*|head-*|lookup-*|search-*|batch-get-*|scan|query|wait|validate-*|estimate-*|simulate-*|test-*|decode-*|tail|filter-log-events|start-query|get-query-results|preview-*"
 
 _AWS = Table(
@@ -78,12 +92,12 @@ _AWS = Table(
               block=("aws s3 cp ./dist s3://bucket/ --recursive", "AWS_PROFILE=production aws s3 cp app.zip s3://releases/"),
               allow=("aws s3 cp s3://bucket/data.csv ./data.csv", "aws s3 sync s3://bucket/reports ./reports")),
         Entry("s3 ls|cp|sync|presign", READ, allow=("aws s3 ls", "aws s3 ls s3://bucket --recursive --human-readable")),
-        Entry("s3 rm|rb", DELETE, "DST044", "aws s3 {program} deletes objects", block=("aws s3 rm s3://bucket/old/report.pdf",), allow=()),
+        Entry("s3 rm|rb", DELETE, "DST044", "aws s3 {verb} deletes objects", block=("aws s3 rm s3://bucket/old/report.pdf",), allow=()),
         Entry("s3 mb|mv|website", CHANGE, "EFF001", "aws s3 changes buckets", block=("aws s3 mb s3://new-bucket",), allow=()),
         Entry("s3api put-bucket-acl|put-object-acl|create-bucket", EXPOSE, "EFF007", test=_public_acl,
               block=("aws s3api put-bucket-acl --bucket data --acl public-read",), allow=()),
         Entry("s3api delete-public-access-block|delete-bucket-ownership-controls", EXPOSE, "EFF007",
-              "aws s3api {program} removes what keeps the bucket private",
+              "aws s3api {verb} removes what keeps the bucket private",
               block=("aws s3api delete-public-access-block --bucket data",), allow=("aws s3api get-public-access-block --bucket data",)),
         Entry("configure get", CREDENTIAL, "EFF004", test=_secret_key,
               block=("aws configure get aws_secret_access_key", "aws configure get default.aws_session_token"),
@@ -108,16 +122,24 @@ _AWS = Table(
               "aws iam creates a credential and prints it", block=("aws iam create-access-key --user-name deploy",),
               allow=("aws iam list-access-keys --user-name deploy",)),
         Entry("ecr|ecr-public|codeartifact get-login-password|get-authorization-token", CREDENTIAL, "EFF004",
-              "aws {program} prints a registry password",
+              "aws {words} prints a registry password",
               block=("aws ecr get-login-password --region eu-west-1",
-                     "aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.eu-west-1.amazonaws.com"),
-              allow=("aws ecr describe-repositories",)),
+                     "aws ecr get-login-password | docker login --username AWS --password-stdin registry.example.com"),
+              allow=("aws ecr describe-repositories",
+                     "aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.eu-west-1.amazonaws.com")),
         Entry("ec2 get-password-data", CREDENTIAL, "EFF004", "aws ec2 get-password-data prints an administrator password",
               block=("aws ec2 get-password-data --instance-id i-1 --priv-launch-key k.pem",), allow=()),
         Entry("rds generate-db-auth-token", CREDENTIAL, "EFF004", "aws rds prints a database token",
               block=("aws rds generate-db-auth-token --hostname db --port 5432 --username app",), allow=()),
         Entry("kms decrypt", CREDENTIAL, "EFF004", "aws kms decrypt prints the plaintext",
               block=("aws kms decrypt --ciphertext-blob fileb://secret.enc --output text --query Plaintext",), allow=()),
+        Entry("iam attach-user-policy|attach-role-policy|attach-group-policy|put-user-policy|put-role-policy|put-group-policy|"
+              "create-policy-version|add-user-to-group", GRANT, "EFF008", test=_aws_admin, verdict=DENY,
+              block=("aws iam attach-user-policy --user-name ci --policy-arn arn:aws:iam::aws:policy/AdministratorAccess",
+                     "aws iam put-role-policy --role-name app --policy-name all --policy-document "
+                     "'{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"*\", \"Resource\": \"*\"}]}'",
+                     "aws iam add-user-to-group --user-name intern --group-name Admins"),
+              allow=("aws iam list-attached-user-policies --user-name ci",)),
         Entry("eks delete-cluster", DESTROY, "DST045", "aws eks delete-cluster deletes the cluster and what runs on it",
               block=("aws eks delete-cluster --name dev",), allow=("aws eks describe-cluster --name dev",)),
         Entry("rds delete-db-instance|delete-db-cluster", DESTROY, "DST044", "deletes the database without a final snapshot",
@@ -141,6 +163,7 @@ _AWS = Table(
     context=("--profile",),
     env=("AWS_PROFILE", "AWS_DEFAULT_PROFILE"),
     local=_aws_local,
+    instead="preview it (`--dryrun` for `aws s3`, `--dry-run` for ec2), run it with a development profile (`--profile dev`), or ask the user"
 )
 
 
@@ -179,6 +202,16 @@ def _gcloud(kind: str) -> Callable[[Parsed, Command, ShellAnalysis | None], str]
     return test
 
 
+def _gcloud_admin(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
+    if "add-iam-policy-binding" not in parsed.words and "set-iam-policy" not in parsed.words:
+        return ""
+    for role in parsed.args.value("--role"):
+        lowered = role.lower()
+        if lowered in ("roles/owner", "roles/editor") or lowered.startswith(("roles/iam.", "roles/resourcemanager.")) or lowered.endswith(".admin"):
+            return f"gcloud gives the {role} role: administrator rights"
+    return ""
+
+
 def _all_users(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
     members = " ".join(parsed.args.value("--member") + parsed.words).lower()
     if "allusers" in members or "allauthenticatedusers" in members:
@@ -192,6 +225,10 @@ _GCLOUD = Table(
         Entry("", EXPOSE, "EFF007", test=_all_users,
               block=("gcloud storage buckets add-iam-policy-binding gs://data --member=allUsers --role=roles/storage.objectViewer",),
               allow=("gcloud projects get-iam-policy my-project",)),
+        Entry("", GRANT, "EFF008", test=_gcloud_admin, verdict=DENY,
+              block=("gcloud projects add-iam-policy-binding acme-dev --member=user:someone@example.com --role=roles/owner",
+                     "gcloud organizations add-iam-policy-binding 123 --member=serviceAccount:ci@p.iam.gserviceaccount.com --role=roles/iam.securityAdmin"),
+              allow=("gcloud projects add-iam-policy-binding acme-dev --member=user:dev@example.com --role=roles/viewer --project acme-dev",)),
         Entry("projects delete", DESTROY, "DST045", "gcloud projects delete deletes a whole project",
               block=("gcloud projects delete my-project",), allow=("gcloud projects describe my-project",)),
         Entry("container clusters delete", DESTROY, "DST045", "gcloud container clusters delete deletes the cluster and what runs on it",
@@ -236,6 +273,7 @@ _GCLOUD = Table(
              "--image", "--source", "--secret", "--iam-account", "--impersonate-service-account", "--verbosity"),
     context=("--project", "--configuration"),
     env=("CLOUDSDK_CORE_PROJECT", "CLOUDSDK_ACTIVE_CONFIG_NAME"),
+    instead="run it against a development project (`--project acme-dev`), or ask the user"
 )
 
 
@@ -268,6 +306,7 @@ _GSUTIL = Table(
               allow=("gsutil cp gs://data/x.csv .", "gsutil ls gs://data", "gsutil du -s gs://data")),
     ),
     options=("-o", "-h", "-u", "-g", "-p"),
+    instead="preview with `gsutil rsync -n`, use a development bucket, or ask the user"
 )
 
 
@@ -305,6 +344,13 @@ def _az_keys(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> st
     return ""
 
 
+def _az_admin(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
+    for role in parsed.args.value("--role"):
+        if role.lower() in ("owner", "contributor", "user access administrator", "role based access control administrator"):
+            return f"az role assignment create gives the {role} role: administrator rights"
+    return ""
+
+
 def _az_public(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
     access = [v.lower() for v in parsed.args.value("--public-access", "--allow-blob-public-access")]
     if any(a in ("blob", "container", "true") for a in access):
@@ -315,6 +361,10 @@ def _az_public(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> 
 _AZ = Table(
     ("az",),
     (
+        Entry("role assignment create", GRANT, "EFF008", test=_az_admin, verdict=DENY,
+              block=("az role assignment create --assignee someone@example.com --role Owner --scope /subscriptions/1",
+                     "az role assignment create --assignee-object-id 1 --role 'User Access Administrator'"),
+              allow=("az role assignment list --assignee dev@example.com",)),
         Entry("group delete", DESTROY, "DST045", "az group delete deletes a resource group and everything in it",
               block=("az group delete -n prod --yes", "az group delete --name rg-dev --yes --no-wait"), allow=("az group list",)),
         Entry("aks delete", DESTROY, "DST045", "az aks delete deletes the cluster and what runs on it",
@@ -348,10 +398,13 @@ _AZ = Table(
               allow=()),
     ),
     options=("-n", "--name", "-g", "--resource-group", "--subscription", "-o", "--output", "--query", "-l", "--location", "-s",
-             "--source", "--account-name", "--vault-name", "--public-access", "--allow-blob-public-access", "--src-path", "--role"),
-    context=("--subscription", "-g", "--resource-group", "-n", "--name"),
+             "--source", "--account-name", "--vault-name", "--public-access", "--allow-blob-public-access", "--src-path", "--role", "--assignee",
+             "--scope", "--assignee-object-id"),
+    context=("--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--account-name", "--registry", "--server"),
     env=("AZURE_SUBSCRIPTION_ID",),
+    shared_only=("-n", "--name", "--vault-name", "--account-name", "--registry", "--server"),
     names=False,
+    instead="run it in a development subscription or resource group (`--what-if` for deployments), or ask the user"
 )
 
 
@@ -372,6 +425,7 @@ _EKSCTL = Table(
     options=("--name", "-n", "--cluster", "-c", "-f", "--config-file", "--region", "-r", "--profile", "-p", "--nodes", "-N"),
     context=("--name", "-n", "--cluster", "-c", "--profile", "-p"),
     env=("AWS_PROFILE",),
+    instead="preview with `eksctl ... --dry-run` on a development cluster, or ask the user"
 )
 
 TABLES = (_AWS, _GCLOUD, _GSUTIL, _AZ, _EKSCTL)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from cf_guidance.decision import DENY
 from cf_guidance.gates.commands.effects import (
-    CHANGE, CREDENTIAL, DELETE, DESTROY, READ, SUPPLY, Entry, Parsed, Table, is_local_host, url_host,
+    CHANGE, CREDENTIAL, DELETE, DESTROY, GRANT, READ, RUN, SUPPLY, Entry, Parsed, Table, is_local_host, url_host,
 )
 
 TYPE_CHECKING = False
@@ -14,12 +15,17 @@ if TYPE_CHECKING:
 _LOCAL_CONTEXTS = ("kind-", "k3d-", "minikube", "docker-desktop", "docker-for-desktop", "rancher-desktop", "colima", "orbstack", "microk8s")
 
 
+def local_context(name: str) -> bool:
+    """True for the context of a cluster on this machine (`kind-dev`, `minikube`, `docker-desktop`)."""
+    return name.lower().startswith(_LOCAL_CONTEXTS)
+
+
 def local_cluster(parsed: Parsed, cmd: Command) -> bool:
     """True when the command names a cluster on this machine (`--context kind-dev`, `--server https://127.0.0.1:6443`)."""
     args = parsed.args
     contexts = args.value("--context", "--kube-context")
     if contexts:
-        return all(c.lower().startswith(_LOCAL_CONTEXTS) for c in contexts)
+        return all(local_context(c) for c in contexts)
     servers = args.value("--server", "-s")
     return bool(servers) and all(is_local_host(url_host(s)) for s in servers)
 
@@ -38,6 +44,19 @@ def _wide_delete(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -
         for kind in word.lower().split(","):
             if kind.split("/")[0].split(".")[0] in _WIDE_KINDS:
                 return f"kubectl delete {kind} removes a namespace, all resources or cluster objects"
+    return ""
+
+
+#: Roles that give every right in a namespace or the whole cluster.
+_ADMIN_ROLES = frozenset(("cluster-admin", "admin", "system:masters"))
+
+
+def _admin_binding(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
+    if parsed.words[1:2] not in (["clusterrolebinding"], ["rolebinding"]):
+        return ""
+    for role in parsed.args.value("--clusterrole", "--role", "--group"):
+        if role.lower() in _ADMIN_ROLES:
+            return f"{cmd.program} create {parsed.words[1]} gives the {role} role: every right in the cluster or namespace"
     return ""
 
 
@@ -98,8 +117,8 @@ _KUBECTL = Table(
     (
         Entry("delete", DESTROY, "DST040", test=_wide_delete,
               block=("kubectl delete ns staging", "kubectl delete namespace payments", "kubectl delete pods --all -n ci",
-                     "kubectl delete pod a --all-namespaces", "kubectl delete pv data-0", "kubectl delete ns scratch --context kind-dev"),
-              allow=("kubectl get ns",)),
+                     "kubectl delete pod a --all-namespaces", "kubectl delete pv data-0", "kubectl delete ns scratch --context dev"),
+              allow=("kubectl get ns", "kubectl delete ns scratch --context kind-dev")),
         Entry("delete", DELETE, "DST041", "kubectl delete removes cluster resources",
               block=("kubectl delete pod my-debug-pod", "kubectl -n x delete pod a", "kubectl --context prod-eu delete pod web-7d9f",
                      "kubectl delete deployment api -n production"),
@@ -111,16 +130,25 @@ _KUBECTL = Table(
               block=("kubectl config view --raw", "kubectl config view --minify --flatten"), allow=("kubectl config view",)),
         Entry("create token", CREDENTIAL, "EFF004", "kubectl create token prints a service account token",
               block=("kubectl create token deploy-bot --duration=8760h",), allow=()),
-        Entry("apply|create|replace|patch|edit|scale|set|label|annotate|taint|cordon|uncordon|drain|expose|run|autoscale|debug", CHANGE,
-              "EFF001", "kubectl {program} changes the cluster", unless=("--dry-run",),
+        Entry("create", GRANT, "EFF008", test=_admin_binding, verdict=DENY,
+              block=("kubectl create clusterrolebinding ci-admin --clusterrole=cluster-admin --serviceaccount=default:ci",
+                     "kubectl -n dev create rolebinding dev-admin --clusterrole=admin --user=someone@example.com"),
+              allow=("kubectl create rolebinding viewer --clusterrole=view --user=dev@example.com --context kind-dev",)),
+        Entry("run|debug", RUN, "EFF001", "{program} {verb} starts a container with a command in the cluster", unless=("--dry-run",),
+              block=("kubectl run pwn --image=alpine -- sh -c 'id'", "kubectl --context staging debug node/worker-1 -it --image=busybox"),
+              allow=("kubectl run tmp --image=alpine --context kind-dev -- true", "kubectl run x --image=nginx --dry-run=client -o yaml")),
+        Entry("apply|create|replace|patch|edit|scale|set|label|annotate|taint|cordon|uncordon|drain|expose|autoscale", CHANGE,
+              "EFF001", "{program} {verb} changes the cluster", unless=("--dry-run",),
               block=("kubectl apply -f k8s/", "kubectl scale deploy web --replicas=0", "kubectl apply -f k8s/ --context prod",
                      "kubectl -n kube-system patch ds kube-proxy -p '{}'", "KUBECONFIG=~/.kube/prod.yaml kubectl apply -f app.yaml"),
-              allow=("kubectl apply -f k8s/ --dry-run=client", "kubectl apply -f k8s/ --context kind-dev", "kubectl create deployment x --image=nginx --context minikube")),
+              allow=("kubectl apply -f k8s/ --dry-run=client", "kubectl apply -f k8s/ --context kind-dev", "kubectl create deployment x --image=nginx --context minikube",
+                     "kubectl --context staging apply -f k8s/", "kubectl apply -f k8s/ -n preview-142", "kubectl --context dev-eu scale deploy web --replicas=2")),
         Entry("rollout restart|undo|pause|resume", CHANGE, "EFF001", "kubectl rollout changes running workloads",
               block=("kubectl rollout restart deployment/web", "kubectl rollout undo deploy/api -n prod"),
               allow=("kubectl rollout status deployment/web",)),
-        Entry("exec|attach", CHANGE, "EFF001", test=_exec_changes,
-              block=("kubectl exec deploy/db -- psql -c 'UPDATE users SET admin = true'", "kubectl exec -it web-1 -- sh"),
+        Entry("exec|attach", RUN, "EFF001", test=_exec_changes,
+              block=("kubectl exec deploy/db -- psql -c 'UPDATE users SET admin = true'", "kubectl exec -it web-1 -- sh",
+                     "kubectl --context staging exec db-0 -- psql -c 'DELETE FROM orders'"),
               allow=("kubectl exec web-1 -- ls /app", "kubectl exec web-1 -- cat /etc/nginx/nginx.conf")),
         Entry("cp", CHANGE, "EFF001", test=_copies_into_pod, block=("kubectl cp ./fix.py web-1:/app/fix.py",),
               allow=("kubectl cp web-1:/var/log/app.log ./app.log",)),
@@ -130,11 +158,14 @@ _KUBECTL = Table(
     ),
     options=("-n", "--namespace", "-l", "--selector", "-f", "--filename", "--context", "--kubeconfig", "-o", "--output",
              "--field-selector", "--grace-period", "--timeout", "--cluster", "--user", "-c", "--container", "--server", "-s", "--as",
-             "--token", "--image", "--replicas", "-p", "--patch", "--type", "--for", "--duration", "--since", "--tail", "-k", "--kustomize"),
+             "--token", "--image", "--replicas", "-p", "--patch", "--type", "--for", "--duration", "--since", "--tail", "-k", "--kustomize",
+             "--clusterrole", "--role", "--group", "--serviceaccount"),
     context=("--context", "--cluster", "-n", "--namespace", "--kubeconfig"),
     env=("KUBECONFIG",),
     wide=("--all", "-A", "--all-namespaces"),
     local=local_cluster,
+    local_name=local_context,
+    instead="preview with `{program} diff` or `--dry-run=server`, use a local or development context (`--context kind-dev`), or ask the user"
 )
 
 
@@ -146,7 +177,7 @@ _HELM = Table(
         Entry("uninstall|delete|del|un", DELETE, "DST041", "helm uninstall removes a release and its resources",
               block=("helm uninstall web", "helm uninstall payments -n prod", "helm --kube-context prod-eu uninstall api"),
               allow=("helm uninstall web --kube-context kind-dev", "helm list")),
-        Entry("install|upgrade|rollback", CHANGE, "EFF001", "helm {program} changes what runs in the cluster", unless=("--dry-run",),
+        Entry("install|upgrade|rollback", CHANGE, "EFF001", "helm {verb} changes what runs in the cluster", unless=("--dry-run",),
               block=("helm upgrade --install web ./chart", "helm rollback web 3", "helm upgrade api ./chart -n production -f values-prod.yaml"),
               allow=("helm upgrade --install web ./chart --dry-run", "helm install web ./chart --kube-context kind-dev")),
         Entry("push", CHANGE, "EFF001", "helm push uploads a chart to a registry", block=("helm push web-1.2.0.tgz oci://registry.example.com/charts",),
@@ -161,6 +192,8 @@ _HELM = Table(
     context=("--kube-context", "-n", "--namespace", "--kubeconfig", "-f", "--values"),
     env=("KUBECONFIG", "HELM_KUBECONTEXT"),
     local=local_cluster,
+    local_name=local_context,
+    instead="preview with `helm template` or `helm upgrade --dry-run`, use a local or development context, or ask the user"
 )
 
 TABLES = (_KUBECTL, _HELM)

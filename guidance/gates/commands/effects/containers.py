@@ -7,7 +7,9 @@ state is asked about or denied: volumes (their data), every container or image a
 from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY
-from cf_guidance.gates.commands.effects import CHANGE, DESTROY, LOCAL, Entry, Parsed, Table, is_local_host, remote_host, url_host
+from cf_guidance.gates.commands.effects import (
+    CHANGE, DELETE, DESTROY, LOCAL, Entry, Parsed, Table, is_local_host, looks_shared, remote_host, url_host,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,6 +66,18 @@ def _removes_everything(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | 
     return ""
 
 
+def _shared_compose_volumes(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
+    """`docker compose -f docker-compose.prod.yml down -v`: the volumes of a production setup."""
+    words = parsed.words
+    if "down" not in words or not parsed.args.has("-v", "--volumes"):
+        return ""
+    for name in parsed.args.value("-f", "--file") + [v for n, v in cmd.assignments if n == "COMPOSE_FILE"]:
+        word = looks_shared(name)
+        if word:
+            return f"{cmd.program} compose down -v deletes the volumes of {name}, a production setup"
+    return ""
+
+
 _DAEMON_READS = frozenset(("ps", "images", "logs", "inspect", "info", "version", "stats", "top", "events", "port", "diff", "history", "search", "context", "login", "logout"))
 
 
@@ -72,6 +86,14 @@ def _remote_daemon(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None)
     if not host or parsed.words[:1] and parsed.words[0] in _DAEMON_READS:
         return ""
     return f"{cmd.program} {' '.join(parsed.words[:2])} runs on the daemon of {host}"
+
+
+#: Docker contexts of a daemon on this machine.
+_LOCAL_DAEMONS = ("default", "desktop-linux", "desktop-windows", "colima", "orbstack", "rootless", "rancher-desktop", "podman-machine")
+
+
+def _local_daemon(name: str) -> bool:
+    return name.lower().startswith(_LOCAL_DAEMONS)
 
 
 _DOCKER = Table(
@@ -88,6 +110,19 @@ _DOCKER = Table(
               allow=("docker rm -f web-dev", "docker rm $(docker ps -aq --filter status=exited)")),
         Entry("container|image rm|prune", DESTROY, "DST047", test=_removes_everything, verdict=ASK,
               block=("docker container rm -f $(docker container ls -aq)",), allow=("docker image rm api:old",)),
+        Entry("system reset", DESTROY, "DST046", "{program} system reset deletes every container, image and volume", verdict=DENY,
+              block=("podman system reset --force",), allow=("podman system df",)),
+        Entry("compose", DESTROY, "DST046", test=_shared_compose_volumes, verdict=DENY,
+              block=("docker compose -f docker-compose.prod.yml down -v", "docker compose -f compose.production.yaml down --volumes"),
+              allow=("docker compose down -v", "docker compose -f docker-compose.dev.yml down -v", "docker compose -f docker-compose.prod.yml config")),
+        Entry("stack rm|remove|down", DELETE, "DST041", "{program} stack rm removes every service of the stack",
+              block=("docker stack rm webapp", "docker --context prod stack rm webapp"), allow=("docker stack ls", "docker stack ps webapp")),
+        Entry("service rm|remove", DELETE, "DST041", "{program} service rm removes a running service",
+              block=("docker service rm api",), allow=("docker service ls", "docker service logs api")),
+        Entry("stack|service|swarm|node|secret|config deploy|up|create|update|scale|rollback|leave|init|join|demote|promote|rm",
+              CHANGE, "EFF001", "{program} {words} changes the swarm's services",
+              block=("docker stack deploy -c stack.yml webapp", "docker service update --image api:2 api", "docker swarm leave --force"),
+              allow=("docker service ps api", "docker node ls")),
         Entry("", CHANGE, "EFF001", test=_pushes,
               block=("docker push ghcr.io/org/api:1.4.0", "docker buildx build --push -t org/api:latest .", "podman push quay.io/org/app"),
               allow=("docker push localhost:5000/api:dev", "docker build -t api:dev .", "docker tag api:dev api:test")),
@@ -101,6 +136,10 @@ _DOCKER = Table(
              "-v", "--volume", "-e", "--env", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--network",
              "--platform", "--entrypoint", "--env-file", "--project-name", "--profile", "-m", "--memory", "--build-arg", "--target",
              "--cache-from", "--label", "--mount", "--restart"),
+    context=("--context", "-c"),
+    env=("DOCKER_CONTEXT",),
+    local_name=_local_daemon,
+    instead="push to a local registry (`localhost:5000`) or run it on this machine's daemon; ask the user before changing a shared one"
 )
 
 TABLES = (_DOCKER,)

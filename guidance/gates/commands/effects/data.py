@@ -7,7 +7,9 @@ from __future__ import annotations
 from cf_guidance.decision import ASK, DENY
 from cf_guidance.gates.commands import Args
 from cf_guidance.gates.commands.db import sql_texts
-from cf_guidance.gates.commands.effects import CHANGE, DELETE, DESTROY, READ, Entry, Parsed, Table, is_local_host, looks_shared, url_host
+from cf_guidance.gates.commands.effects import (
+    CHANGE, DELETE, DESTROY, READ, Entry, Parsed, Table, is_local_host, looks_shared, target_marks, url_host,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,6 +37,57 @@ def _target(parsed: Parsed, cmd: Command) -> list[str]:
     found += parsed.words[:2]
     found += [v for name, v in cmd.assignments if name in ("PGHOST", "PGDATABASE", "MYSQL_HOST", "DATABASE_URL", "MONGODB_URI", "REDIS_URL")]
     return found
+
+
+#: Environment variables that say where a database client connects.
+_CONNECTION_VARIABLES = ("PGHOST", "PGDATABASE", "MYSQL_HOST", "DATABASE_URL", "MONGODB_URI", "MONGO_URL", "REDIS_URL")
+
+
+def _database_hosts(parsed: Parsed, cmd: Command) -> list[str]:
+    """The hosts a database client connects to: `-h`, hosts of connection URIs, PGHOST and the like."""
+    args = parsed.args
+    hosts = args.value("-h", "--host")
+    for value in args.value("-d", "--dbname", "--uri", "-D", "--database") + parsed.words:
+        if "://" in value:
+            hosts.append(url_host(value))
+        elif "$" in value:
+            hosts.append(value)  # `psql "$DATABASE_URL"`: connects to whatever the variable says
+    for name, value in cmd.assignments:
+        if name in ("PGHOST", "MYSQL_HOST"):
+            hosts.append(value)
+        elif name in _CONNECTION_VARIABLES and "://" in value:
+            hosts.append(url_host(value))
+    return hosts
+
+
+def _database_local(parsed: Parsed, cmd: Command) -> bool:
+    """True when the client connects to this machine: no host (the local socket) or localhost."""
+    return all(is_local_host(host) and "$" not in host for host in _database_hosts(parsed, cmd))
+
+
+def _database_names(parsed: Parsed) -> list[str]:
+    """Hosts and database names: positionals (`dropdb app_test`, `psql app_dev`) and the host and
+    database of a connection URI (`postgres://localhost/app_test`)."""
+    out: list[str] = []
+    for word in parsed.words:
+        if "://" in word:
+            rest = word.split("://", 1)[1]
+            out.append(url_host(word))
+            out.append(rest.split("/", 1)[1].split("?", 1)[0] if "/" in rest else "")
+        else:
+            out.append(word)
+    return out
+
+
+def database_target(cmd: Command) -> tuple[str, str, bool]:
+    """Where a database client connects, as the effect model weighs a target: (why it looks
+    production or shared, why it looks like development or tests, whether it is this machine)."""
+    table = _MYSQLADMIN if cmd.program == "mysqladmin" else _SQL if cmd.program in _SQL.programs else _REDIS if cmd.program in _REDIS.programs else None
+    if table is None:
+        return "", "", False
+    parsed = table.parse(cmd.args)
+    shared, dev = target_marks(table, parsed, cmd)
+    return shared, dev, table.local is not None and table.local(parsed, cmd)
 
 
 def _production_write(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
@@ -137,17 +190,15 @@ _REDIS = Table(
     options=("-h", "-p", "-a", "-n", "-u", "--user", "--pass", "--pattern", "-i", "-r"),
     context=("-h", "--host", "-u"),
     local=_redis_local,
+    instead="work against a local or development instance, or ask the user"
 )
 
 _SQL = Table(
-    ("psql", "mysql", "mariadb", "mongosh", "mongo", "dropdb", "dropuser", "mysqladmin"),
+    ("psql", "mysql", "mariadb", "mongosh", "mongo", "dropdb", "dropuser"),
     (
-        Entry("", DESTROY, "DST030", "{program} deletes a database or role", verdict=DENY,
-              test=_program("dropdb", "dropuser"),
-              block=("dropdb app_dev", "dropuser legacy"), allow=("createdb app_test",)),
-        Entry("drop", DESTROY, "DST030", "mysqladmin drop deletes a database", verdict=DENY,
-              test=_program("mysqladmin"),
-              block=("mysqladmin -u root drop app",), allow=("mysqladmin status",)),
+        Entry("", DESTROY, "DST030", "{program} deletes a database or role", test=_program("dropdb", "dropuser"),
+              block=("dropdb production", "dropdb app", "dropuser legacy", "dropdb -h db.internal app_dev", "PGHOST=prod-db dropdb app_test"),
+              allow=("createdb app_test", "dropdb app_test", "dropdb --if-exists app_test && createdb app_test", "dropdb -h localhost webapp_dev")),
         Entry("", CHANGE, "EFF002", test=_production_write, verdict=DENY,
               block=("psql -h db.prod.internal -U app -c \"UPDATE users SET plan = 'free'\"",
                      "PGHOST=prod-db psql -c 'ALTER TABLE orders ADD COLUMN x int'",
@@ -158,6 +209,26 @@ _SQL = Table(
     ),
     options=("-c", "--command", "-e", "--execute", "--eval", "-h", "--host", "-U", "-u", "--user", "-d", "--dbname", "-p", "--port",
              "-P", "-D", "--database", "-f", "--file", "-W", "--uri", "--username", "--password"),
+    context=("-h", "--host", "-d", "--dbname", "-D", "--database", "--uri"),
+    env=_CONNECTION_VARIABLES,
+    names=_database_names,
+    local=_database_local,
+    instead="work against a local or development database, or write a migration and ask the user"
 )
 
-TABLES = (_REDIS, _SQL)
+_MYSQLADMIN = Table(
+    ("mysqladmin",),
+    (
+        Entry("drop", DESTROY, "DST030", "mysqladmin drop deletes a database",
+              block=("mysqladmin -u root drop app", "mysqladmin -f drop shop", "mysqladmin -h db.prod.internal -f drop shop"),
+              allow=("mysqladmin status", "mysqladmin -u root -f drop shop_test")),
+        Entry("", READ, allow=("mysqladmin -u root ping", "mysqladmin processlist")),
+    ),
+    options=("-h", "--host", "-u", "--user", "-P", "--port", "-S", "--socket", "-p", "--password", "-c", "--count", "-i", "--sleep"),
+    context=("-h", "--host"),
+    env=_CONNECTION_VARIABLES,
+    names=_database_names,
+    local=_database_local,
+)
+
+TABLES = (_REDIS, _SQL, _MYSQLADMIN)

@@ -4,7 +4,8 @@ environments, deploy keys, secrets, collaborators, webhooks, GraphQL mutations).
 
 from __future__ import annotations
 
-from cf_guidance.decision import ASK
+from cf_guidance.decision import ASK, DENY
+from cf_guidance.gates.commands.git import shared_branch
 from cf_guidance.gates.commands.effects import (
     CHANGE, CONTRIBUTE, CREDENTIAL, DELETE, DESTROY, EXPOSE, GRANT, READ, SEND, SUPPLY, WEAKEN, Entry, Parsed, Table,
 )
@@ -88,6 +89,24 @@ def _public(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str
 
 _ANY_WRITE = ("POST", "PUT", "PATCH", "DELETE")
 
+#: Words of a workflow's name that say it ships or publishes something (run on any branch, it does).
+_SHIPPING = ("deploy", "release", "publish", "prod", "rollout", "promote", "ship", "delivery", "cd.", "infra", "terraform", "migrate")
+
+
+def _feature_run(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
+    """`gh workflow run ci.yml --ref feature/x`: the checks of a feature branch, which pushing it runs too."""
+    refs = parsed.args.value("-r", "--ref")
+    workflow = (parsed.words[2] if len(parsed.words) > 2 else "").lower()
+    if not refs or not workflow or any(word in workflow for word in _SHIPPING) or workflow.startswith("cd"):
+        return ""
+    return "=" if all(not shared_branch(ref) and not _version_tag(ref) for ref in refs) else ""
+
+
+def _version_tag(ref: str) -> bool:
+    """`v1.2.0`, `1.2`, `refs/tags/x`: a tag, which releases are cut from."""
+    name = ref[10:] if ref.startswith("refs/tags/") else ref
+    return ref.startswith("refs/tags/") or name[:1].isdigit() or (name[:1] in "vV" and name[1:2].isdigit())
+
 _GH = Table(
     ("gh",),
     (
@@ -98,7 +117,7 @@ _GH = Table(
               allow=("gh repo view --json visibility",)),
         Entry("repo create", EXPOSE, "EFF007", "gh repo create --public publishes the code to everyone", flags=("--public",),
               block=("gh repo create my-tool --public --source=. --push",), allow=("gh repo list",)),
-        Entry("repo edit|archive|rename|unarchive|sync|create", CHANGE, "EFF001", "gh repo {program} changes the repository on the host",
+        Entry("repo edit|archive|rename|unarchive|sync|create", CHANGE, "EFF001", "gh repo {verb} changes the repository on the host",
               block=("gh repo edit --default-branch develop", "gh repo archive org/old-service --yes", "gh repo create my-tool --private"),
               allow=("gh repo set-default org/service",)),
         Entry("repo deploy-key add", GRANT, "REP005", "gh repo deploy-key add gives a key access to the repository",
@@ -108,11 +127,11 @@ _GH = Table(
         Entry("repo view|list|clone|fork|set-default|deploy-key", READ, allow=("gh repo clone org/service", "gh repo fork --clone")),
         Entry("secret set", GRANT, "REP005", "gh secret set creates or replaces a secret that workflows read",
               block=("gh secret set NPM_TOKEN --body \"$NPM_TOKEN\"", "gh secret set DEPLOY_KEY < key.pem"), allow=("gh secret list",)),
-        Entry("variable|secret set|delete|remove", CHANGE, "EFF001", "gh {program} changes the repository's Actions settings",
+        Entry("variable|secret set|delete|remove", CHANGE, "EFF001", "gh {words} changes the repository's Actions settings",
               block=("gh variable set ENVIRONMENT --body staging", "gh secret delete OLD_TOKEN"), allow=("gh variable list",)),
         Entry("ssh-key|gpg-key add", GRANT, "REP005", "gh ssh-key add gives a key access to every repository of the account",
               block=("gh ssh-key add ~/.ssh/id_ed25519.pub --title laptop",), allow=("gh ssh-key list",)),
-        Entry("ssh-key|gpg-key delete", DELETE, "EFF001", "gh {program} removes a key from the account",
+        Entry("ssh-key|gpg-key delete", DELETE, "EFF001", "gh {words} removes a key from the account",
               block=("gh ssh-key delete 1234 --yes",), allow=()),
         Entry("auth token", CREDENTIAL, "EFF004", "gh auth token prints the account's token",
               block=("gh auth token", "gh auth token | pbcopy"), allow=("gh auth status",)),
@@ -122,14 +141,14 @@ _GH = Table(
               block=("gh gist create --public notes.md",), allow=("gh gist list",)),
         Entry("gist create", SEND, "EFF006", "gh gist create uploads the files to a gist", verdict=ASK,
               block=("gh gist create debug.log -d 'trace'",), allow=("gh gist view abc123",)),
-        Entry("gist edit|delete|rename", CHANGE, "EFF001", "gh gist {program} changes a gist", block=("gh gist delete abc123",), allow=()),
+        Entry("gist edit|delete|rename", CHANGE, "EFF001", "gh gist {verb} changes a gist", block=("gh gist delete abc123",), allow=()),
         Entry("pr merge", WEAKEN, "REP004", "gh pr merge --admin merges past the branch protection rules", flags=("--admin",),
               block=("gh pr merge 42 --admin --squash",), allow=()),
         Entry("pr merge", CHANGE, "EFF001", "gh pr merge changes the base branch others build on",
               block=("gh pr merge 42 --squash --delete-branch", "gh pr merge --auto --rebase"), allow=("gh pr checks 42",)),
         Entry("pr review", CHANGE, "EFF001", "gh pr review --approve approves the pull request as the user", flags=("-a", "--approve"),
               block=("gh pr review 42 --approve",), allow=("gh pr review 42 --comment -b 'looks good'",)),
-        Entry("issue delete|transfer", DELETE, "EFF001", "gh issue {program} removes the issue from the repository",
+        Entry("issue delete|transfer", DELETE, "EFF001", "gh issue {verb} removes the issue from the repository",
               block=("gh issue delete 12 --yes",), allow=()),
         Entry("pr|issue", CONTRIBUTE,
               allow=("gh pr create --fill", "gh pr create -t 'Fix retry' -b 'Closes #12'", "gh pr view 42 --comments",
@@ -140,10 +159,13 @@ _GH = Table(
               allow=("gh release list", "gh release download v1.4.0")),
         Entry("release delete|delete-asset", DELETE, "EFF001", "gh release delete removes a published release",
               block=("gh release delete v1.3.0 --yes",), allow=("gh release view v1.3.0",)),
+        Entry("workflow run", CONTRIBUTE, test=_feature_run,
+              allow=("gh workflow run ci.yml --ref feature/login-form", "gh workflow run test.yml -r fix/retry -f debug=true")),
         Entry("workflow run|enable|disable", CHANGE, "EFF001", "gh workflow starts or switches a workflow (deploys among them)",
-              block=("gh workflow run deploy.yml -f version=1.4.0", "gh workflow run deploy-production.yml", "gh workflow disable ci.yml"),
+              block=("gh workflow run deploy.yml -f version=1.4.0", "gh workflow run deploy-production.yml", "gh workflow disable ci.yml",
+                     "gh workflow run ci.yml --ref main", "gh workflow run release.yml --ref feature/x"),
               allow=("gh workflow list", "gh workflow view ci.yml")),
-        Entry("run|cache|label|codespace delete", DELETE, "EFF001", "gh {program} deletes it on the host",
+        Entry("run|cache|label|codespace delete", DELETE, "EFF001", "gh {words} deletes it on the host",
               block=("gh run delete 123456", "gh label delete wontfix --yes"),
               allow=("gh run rerun 123456 --failed", "gh run view 123456 --log-failed", "gh cache list", "gh run watch")),
         Entry("extension install|upgrade", SUPPLY, "SUP001", "gh extension install runs code from a repository", verdict=ASK,
@@ -162,10 +184,15 @@ _GH = Table(
                      "gh api repos/org/service/rulesets -f name=relaxed -f enforcement=disabled",
                      "gh api -X PUT repos/org/service/environments/production -F wait_timer=0"),
               allow=("gh api repos/org/service/rulesets",)),
+        Entry("api", GRANT, "EFF008", test=_api("gives administrator rights", _ANY_WRITE[:3], "/collaborators/", "/memberships/", "/members/", "/teams/",
+                                              field="admin"), verdict=DENY,
+              block=("gh api -X PUT repos/org/service/collaborators/someone -f permission=admin",
+                     "gh api -X PUT orgs/acme/memberships/someone -f role=admin"),
+              allow=("gh api repos/org/service/collaborators/someone/permission",)),
         Entry("api", GRANT, "REP005", test=_api("gives a key, a person, a webhook or a workflow access", _ANY_WRITE[:3], "/keys/", "/collaborators/", "/hooks/", "/secrets/", "/invitations/",
                                               "/members/", "/teams/", "/installations/"),
               block=("gh api repos/org/service/keys -f title=ci -f key=\"$(cat key.pub)\" -F read_only=false",
-                     "gh api -X PUT repos/org/service/collaborators/someone -f permission=admin",
+                     "gh api -X PUT repos/org/service/collaborators/someone -f permission=push",
                      "gh api repos/org/service/hooks -f name=web -f config[url]=https://x.example/hook",
                      "gh api -X PUT repos/org/service/actions/secrets/TOKEN -f encrypted_value=x -f key_id=1"),
               allow=("gh api repos/org/service/collaborators", "gh api repos/org/service/hooks")),
@@ -191,6 +218,7 @@ _GH = Table(
     ),
     options=_GH_OPTIONS,
     context=("-R", "--repo"),
+    instead="ask the user to do it on the Git host, or open a pull request that proposes it"
 )
 
 TABLES = (_GH,)

@@ -201,7 +201,7 @@ _GIT = Table(
               allow=("git config --get remote.origin.url", "git config branch.main.remote origin")),
         Entry("credential fill|approve", CREDENTIAL, "EFF004", "git credential fill prints the stored password or token",
               block=("printf 'protocol=https\\nhost=github.com\\n' | git credential fill",), allow=("git credential-cache exit",)),
-        Entry("send-email|daemon|instaweb", SEND, "EFF006", "git {program} sends or serves the repository", verdict=ASK,
+        Entry("send-email|daemon|instaweb", SEND, "EFF006", "git {verb} sends or serves the repository", verdict=ASK,
               block=("git send-email --to=someone@example.com HEAD~3", "git daemon --export-all --base-path=."),
               allow=("git format-patch -3",)),
         Entry("clone|fetch|pull|ls-remote|archive", READ, allow=("git clone https://github.com/org/lib.git", "git fetch --all --prune", "git pull --rebase")),
@@ -216,6 +216,7 @@ _GIT = Table(
     always_if=("-c", "--config"),
     options=_GIT_OPTIONS,
     split=_git_split,
+    instead="push to the project's own remote (`git push origin BRANCH`) and let the user deploy"
 )
 
 

@@ -78,9 +78,11 @@ _TERRAFORM = Table(
              "--parallelism", "--terragrunt-working-dir", "--terragrunt-config", "--working-dir"),
     context=("--chdir", "--var-file", "--target", "--terragrunt-working-dir", "--working-dir", "--backend-config"),
     env=("TF_WORKSPACE",),
+    shared_only=("--target",),
     split=_single_dash_split,
     local=_tf_local,
     cwd=True,
+    instead="preview with `{program} plan` and let the user apply, or select a development workspace"
 )
 
 _PULUMI = Table(
@@ -94,7 +96,7 @@ _PULUMI = Table(
               block=("pulumi state delete 'urn:pulumi:dev::app::aws:s3/bucket:Bucket::b'",), allow=()),
         Entry("stack|config", CREDENTIAL, "EFF004", "pulumi --show-secrets prints the stack's secrets", flags=("--show-secrets",),
               block=("pulumi stack output --show-secrets", "pulumi config --show-secrets"), allow=("pulumi stack output",)),
-        Entry("up|update|import|refresh|cancel|state", CHANGE, "EFF001", "pulumi {program} changes the stack's infrastructure",
+        Entry("up|update|import|refresh|cancel|state", CHANGE, "EFF001", "pulumi {verb} changes the stack's infrastructure",
               block=("pulumi up --yes", "pulumi up -s acme/prod --yes", "pulumi refresh -y"), allow=()),
         Entry("preview|stack|config|whoami|logs|about|plugin|new|login|logout|version|watch|org|schema|convert|policy|env|install",
               READ, allow=("pulumi preview --diff", "pulumi stack select dev", "pulumi config set aws:region eu-west-1")),
@@ -103,6 +105,7 @@ _PULUMI = Table(
     context=("-s", "--stack", "-C", "--cwd", "--config-file"),
     env=("PULUMI_STACK",),
     cwd=True,
+    instead="preview with `pulumi preview` and let the user update, or select a development stack"
 )
 
 _CDK = Table(
@@ -122,6 +125,7 @@ _CDK = Table(
     wide=("--all",),
     local=_tf_local,
     cwd=True,
+    instead="preview with `{program} diff` and let the user deploy, or deploy to a development account"
 )
 
 TABLES = (_TERRAFORM, _PULUMI, _CDK)

@@ -19,12 +19,12 @@ if TYPE_CHECKING:
 _CARGO = Table(
     ("cargo",),
     (
-        Entry("install|add", SUPPLY, "SUP001", "cargo {program} builds code from a git repository", flags=("--git",),
+        Entry("install|add", SUPPLY, "SUP001", "cargo {verb} builds code from a git repository", flags=("--git",),
               test=lambda parsed, cmd, analysis: "" if all(is_local_host(url_host(u)) for u in parsed.args.value("--git")) else "=",
               verdict=ASK, block=("cargo install --git https://github.com/someone/tool",), allow=("cargo install ripgrep", "cargo install --path .")),
         Entry("install|add", SUPPLY, "SUP002", test=indexes("--index", "--registry"), verdict=ASK,
               block=("cargo install tool --index sparse+https://crates.example.io/index/",), allow=("cargo add serde --features derive",)),
-        Entry("publish|yank", CHANGE, "EFF001", "cargo {program} changes the crate on the registry", unless=("--dry-run",),
+        Entry("publish|yank", CHANGE, "EFF001", "cargo {verb} changes the crate on the registry", unless=("--dry-run",),
               block=("cargo publish", "cargo yank --version 1.0.1"), allow=("cargo publish --dry-run", "cargo package")),
         Entry("owner", GRANT, "REP005", "cargo owner --add gives someone publish rights", flags=("-a", "--add"),
               block=("cargo owner --add someone",), allow=("cargo owner --list",)),
@@ -32,6 +32,7 @@ _CARGO = Table(
     ),
     options=("--git", "--branch", "--tag", "--rev", "--index", "--registry", "--path", "--version", "--vers", "-p", "--package",
              "--features", "-F", "--target", "--bin", "--root", "-j", "--jobs", "--manifest-path", "-a", "--add", "-r", "--remove"),
+    instead="check it with `cargo publish --dry-run` and let the user publish"
 )
 
 #: go environment settings that change where modules come from or switch their checksums off.
@@ -102,12 +103,13 @@ _GEM = Table(
               block=("gem install helper --source http://gems.example.net",), allow=("gem install rails", "gem install ./pkg/app-1.0.gem")),
         Entry("sources", SUPPLY, "SUP003", test=_gem_sources, verdict=ASK,
               block=("gem sources --add https://gems.example.net/",), allow=("gem sources --list",)),
-        Entry("push|yank", CHANGE, "EFF001", "gem {program} changes the gem on the registry", block=("gem push app-1.0.gem",), allow=("gem build app.gemspec",)),
+        Entry("push|yank", CHANGE, "EFF001", "gem {verb} changes the gem on the registry", block=("gem push app-1.0.gem",), allow=("gem build app.gemspec",)),
         Entry("owner", GRANT, "REP005", "gem owner --add gives someone publish rights", flags=("-a", "--add"),
               block=("gem owner app -a someone@example.com",), allow=("gem owner app",)),
         Entry("", LOCAL, allow=("gem list", "gem env")),
     ),
     options=("--source", "-s", "-v", "--version", "-r", "--remove", "-i", "--install-dir", "-n", "--bindir", "--key", "--host"),
+    instead="build it with `gem build` and let the user push it"
 )
 
 

@@ -9,7 +9,7 @@ the threat gate's (THR006)."""
 from __future__ import annotations
 
 from cf_guidance.decision import ASK
-from cf_guidance.gates.commands.effects import CHANGE, DELETE, READ, SEND, Entry, Parsed, Table, is_local_host, remote_host, url_host
+from cf_guidance.gates.commands.effects import CHANGE, DELETE, READ, RUN, SEND, Entry, Parsed, Table, is_local_host, remote_host, url_host
 from cf_guidance.gates.commands.effects.cluster import remote_reads_only
 
 TYPE_CHECKING = False
@@ -64,7 +64,7 @@ _SSH = Table(
     (
         Entry("", SEND, "EFF006", "ssh -R opens a port of this machine to the other host", flags=("-R",), verdict=ASK,
               block=("ssh -R 80:localhost:3000 serveo.net",), allow=("ssh -L 5432:db.internal:5432 bastion -N",)),
-        Entry("", CHANGE, "EFF001", test=_remote_changes,
+        Entry("", RUN, "EFF001", test=_remote_changes,
               block=("ssh deploy@web-1 'sudo systemctl restart app'", "ssh prod-web-1 'sudo systemctl restart nginx'",
                      "ssh build-box 'cd app && git pull && make install'"),
               allow=("ssh web-1 uptime", "ssh web-1 'tail -n 100 /var/log/app.log'", "ssh prod-db-1 'df -h'", "ssh bastion")),
@@ -73,6 +73,7 @@ _SSH = Table(
     options=("-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-W", "-b", "-c", "-E", "-e", "-I", "-m", "-O", "-Q", "-S", "-w", "-B"),
     names=_ssh_host,
     local=_ssh_local,
+    instead="run it on a development host, or ask the user to run it"
 )
 
 _SCP = Table(
@@ -91,6 +92,7 @@ _SCP = Table(
              "--log-file", "--password-file", "--rsync-path", "-B", "--bwlimit", "--timeout", "--port", "--compare-dest", "--link-dest",
              "--max-size", "--min-size"),
     names=_copy_hosts,
+    instead="copy to a development host, or ask the user to deploy"
 )
 
 _SSH_COPY_ID = Table(
@@ -205,6 +207,7 @@ _HTTP = Table(
     ),
     options=_HTTP_OPTIONS,
     names=_hosts,
+    instead="send it to a local or staging endpoint (`http://localhost:...`), or ask the user"
 )
 
 TABLES = (_SSH, _SCP, _SSH_COPY_ID, _HTTP)

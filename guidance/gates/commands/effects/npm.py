@@ -62,6 +62,7 @@ _NPM = Table(
     ),
     options=("--registry", "--prefix", "-w", "--workspace", "--tag", "--otp", "--scope", "--access", "--cache", "-C", "--dir",
              "--filter", "-F", "--package", "-p"),
+    instead="check it with `{program} publish --dry-run` or `npm pack` and let the user publish"
 )
 
 

@@ -64,6 +64,7 @@ _UV = Table(
         Entry("", LOCAL, allow=("uv run pytest -q", "uv venv", "uv pip list", "uvx ruff check .", "pipx list")),
     ),
     options=_PIP_OPTIONS,
+    instead="build with `uv build` and let the user publish"
 )
 
 _POETRY = Table(
@@ -84,6 +85,7 @@ _POETRY = Table(
     ),
     options=("-G", "--group", "-E", "--extras", "--source", "--priority", "-r", "--repository", "-u", "--username", "-p", "--password",
              "-C", "--directory", "-P", "--project"),
+    instead="build with `poetry build` and let the user publish"
 )
 
 _TWINE = Table(
@@ -93,6 +95,7 @@ _TWINE = Table(
               block=("twine upload dist/*",), allow=("twine check dist/*",)),
     ),
     options=("-r", "--repository", "--repository-url", "-u", "--username", "-p", "--password", "-c", "--comment", "--config-file"),
+    instead="upload to TestPyPI (`--repository testpypi`) or let the user publish"
 )
 
 

@@ -55,7 +55,7 @@ _SYSTEMCTL = Table(
               block=("sudo systemctl stop firewalld", "systemctl disable --now ufw", "sudo systemctl mask auditd.service"),
               allow=("sudo systemctl stop nginx",)),
         Entry("enable|reenable|link|preset|preset-all|set-default|add-wants|add-requires|edit", PERSIST, "HST002",
-              "systemctl {program} makes a service start by itself", verdict=ASK,
+              "systemctl {verb} makes a service start by itself", verdict=ASK,
               block=("systemctl --user enable --now agent.service", "sudo systemctl enable backdoor.service",
                      "systemctl --user link ~/tools/sync.service"),
               allow=("systemctl --user status agent.service", "systemctl is-enabled docker")),
@@ -69,7 +69,7 @@ _SYSTEMCTL = Table(
 _LAUNCHCTL = Table(
     ("launchctl",),
     (
-        Entry("load|bootstrap|enable|submit", PERSIST, "HST002", "launchctl {program} makes a job start by itself", verdict=ASK,
+        Entry("load|bootstrap|enable|submit", PERSIST, "HST002", "launchctl {verb} makes a job start by itself", verdict=ASK,
               block=("launchctl load -w ~/Library/LaunchAgents/com.x.agent.plist", "launchctl bootstrap gui/501 ~/Library/LaunchAgents/x.plist"),
               allow=("launchctl list",)),
         Entry("", LOCAL, allow=("launchctl print gui/501", "launchctl kickstart -k gui/501/com.x.agent")),
