@@ -7,7 +7,8 @@ into. Command-like checks (command, message, arguments) match each of their patt
 (`pattern` and `also`: equivalent commands, a category's members, message carriers); with
 `anchor` their positional words must be the command's leading ones (`bun test` is not `bun bd
 test`), options listed in `values` taking the next word. A command in `except` (leading
-NAME=value words are required assignments) is exempt. A script run through an interpreter
+NAME=value words are required assignments) is exempt, and so is one run under a wrapper in `via`
+(`uv run pytest` when the document runs pytest that way). A script run through an interpreter
 (`python scripts/x.py`, `bash x.sh`) is also matched as the script itself.
 
 The checks are indexed once per bundle (command checks by program name, path checks by
@@ -317,6 +318,8 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
             continue
         if item.get("except") and any(_exempt(e, cmd) for e in item["except"] if isinstance(e, list)):
             continue
+        if item.get("via") and any(w in item["via"] for w in cmd.wrappers):
+            continue  # the document runs the program this way (`uv run pytest`)
         kind = item.get("kind")
         if item.get("wrapped") == "timeout" and not ("timeout" in cmd.wrappers or _tool_timeout(ctx)):
             continue

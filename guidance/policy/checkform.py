@@ -59,6 +59,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["except"] = [list(p) for p in spec.exempt]
         if spec.wrapped:
             check["wrapped"] = spec.wrapped
+        if spec.via:
+            check["via"] = list(spec.via)
     if spec.kind == "message":
         check["phrases"] = list(spec.phrases)
         if spec.absent:
@@ -100,4 +102,6 @@ def short(check: dict[str, Any]) -> str:
         shown = f"{check['wrapped']} {' '.join(pattern or [])}"
     else:
         shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
+    if check.get("via"):
+        shown += " via " + " ".join(check["via"])
     return f"{verdict} {kind} {shown}"

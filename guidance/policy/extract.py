@@ -33,6 +33,7 @@ from cf_guidance.policy.frames import (
     Obj,
     find_cues,
     heading_modality,
+    label_modality,
     match,
     read_clause,
     then_at,
@@ -40,7 +41,7 @@ from cf_guidance.policy.frames import (
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
 from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve
-from cf_guidance.policy.text import CODE, PUNCT, QUOTE, WORD, Token, clauses, join, sentences, tokenize
+from cf_guidance.policy.text import CJK, CODE, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences, tokenize
 
 _SHELL_FENCES = frozenset(("", "bash", "sh", "shell", "console", "zsh", "terminal", "shell-session", "cmd", "powershell",
                            "ps1", "fish"))
@@ -68,6 +69,9 @@ class _Heading:
     cue: str
     then: str
     soft: bool = False
+    #: the heading's verbs ("## Do not edit"): what its items without a verb are about
+    actions: tuple[str, ...] = ()
+    verb: str = ""
 
 
 def extract(source: str, blocks: list[Block]) -> list[Unit]:
@@ -92,6 +96,17 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
                 headings.pop()
             toks = tokens(index)
             modality = heading_modality(toks)
+            if modality is not None and _states_rule(toks):
+                # "### Never run `npm run build`": the heading is a rule, not a force for its section
+                modality = None
+                unit = Unit(block, index)
+                try:
+                    _read_block(source, blocks, index, unit, [h for h in headings if h.level < block.level], inventory,
+                                first_text, tokens)
+                except Exception as exc:  # noqa: BLE001 - a bug in reading one block must not lose the others
+                    unit.frames, unit.specs = [], []
+                    unit.error = f"{type(exc).__name__}: {exc}"
+                units.append(unit)
             then, soft = "", False
             words = [t.low for t in toks if t.kind == WORD]
             if "before" in words:
@@ -99,7 +114,14 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
                 then = found[1] if found else ""
             elif words[:1] == ["after"] and any(w in ("change", "changes", "edit", "edits") for w in words):
                 then, soft = "commit", True  # "After every code change": before the next commit
-            headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft))
+            actions: tuple[str, ...] = ()
+            verb = ""
+            if modality is not None and not any(t.kind == CJK for t in toks):
+                verbed = next((f for f in read_clause(toks, Context()) if f.actions and f.actions != ["bare"]), None)
+                if verbed is not None:
+                    actions, verb = tuple(verbed.actions), verbed.verb
+            headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft,
+                                     actions, verb))
             continue
         if block.kind not in _RULE_KINDS or block.kind == "html" and not (
                 _generated_notice(block.inline.masked) or "generated file" in block.inline.masked.lower()):
@@ -113,6 +135,17 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
         units.append(unit)
     _document_merge(units)
     return units
+
+
+def _states_rule(toks: list[Token]) -> bool:
+    """A heading that says what not to do to something ("Never run `npm run build`"), not a
+    label for its section ("NEVER", "Things to avoid", "Do not edit")."""
+    for frame in read_clause(toks, Context()):
+        if frame.modality in (BAN, AVOID, ASK) and frame.actions and (
+                frame.objects or frame.targets or any(a not in ("bare", "run", "use", "edit", "delete", "create", "read")
+                                                      for a in frame.actions)):
+            return True
+    return False
 
 
 def _document_merge(units: list[Unit]) -> None:
@@ -139,6 +172,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
     for heading in reversed(headings):
         if heading.modality and not ctx.modality:
             ctx.modality, ctx.cue = heading.modality, heading.cue
+            ctx.actions, ctx.verb = list(heading.actions), heading.verb
             unit.context.append(f"heading: '{heading.cue}' ({heading.modality})")
         if heading.then and not ctx.then:
             ctx.then, ctx.soft = heading.then, heading.soft
@@ -146,7 +180,8 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
     intro = _intro(blocks, index)
     if intro is not None:
         # a list with its own introduction takes its force from it, not from the heading
-        ctx.modality = ctx.cue = ""
+        ctx.modality = ctx.cue = ctx.verb = ""
+        ctx.actions = []
         unit.context = [c for c in unit.context if not c.startswith("heading: '")]
         _inherit_intro(ctx, blocks, intro, tokens(intro), unit)
     ctx.header = block.kind == "html" or (index == first_text and _generated_notice(block.inline.masked)
@@ -160,8 +195,29 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         place.antecedents = _mentions(tokens(intro))
     # a heading's or intro's force reaches the item's first clause; what follows explains it
     later = Context(label=ctx.label, following=ctx.following, header=ctx.header, item=ctx.item)
+    pieces: list[tuple[list[Token], Context, Context]] = []
+    label = _force_label(tokens(index))
+    if block.kind == "row" and block.cells:
+        pieces = _row_pieces(block, ctx, unit)
+    if not pieces and label is not None:
+        # "**Never:** edit `gen/`; run `make nuke`", "Ask first: adding dependencies": every part
+        # of what follows the label has its force
+        modality, cue, after = label
+        own = Context(modality=modality, cue=cue, label=ctx.label, following=ctx.following, header=ctx.header, item=True)
+        unit.context.append(f"label: '{cue}' ({modality})")
+        pieces = [(tokens(index)[after:], own, own)]
+    if not pieces:
+        pieces = [(tokens(index), ctx, later)]
+    for toks, first_ctx, later_ctx in pieces:
+        _read_tokens(toks, first_ctx, later_ctx, block, place, unit)
+    unit.specs = _merge(unit.specs)
+
+
+def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, place: Place, unit: Unit) -> None:
+    """Read sentences and clauses into frames and resolve them: the first clause with `ctx`, the
+    rest with `later`."""
     first = True
-    for sentence in sentences(tokens(index)):
+    for sentence in sentences(toks):
         sentence_frames: list[tuple[int, Frame]] = []
         for clause in clauses(sentence):
             if not clause:
@@ -169,20 +225,90 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
             frames = read_clause(clause, ctx if first else later)
             first = False
             for frame in frames:
-                line = block.inline.line_of(frame.start, block.line)
+                line = block.inline.line_of(frame.start, block.line) if block.kind != "row" else block.line
                 sentence_frames.append((line, frame))
         positive = [o for _, f in sentence_frames if f.modality in ("require", "only", "") and not f.ordering
                     for o in f.objects if o.kind in ("code", "program")]
         for line, frame in sentence_frames:
             place.line = line
-            place.instead = positive
+            place.instead = positive or place.instead
             frame_specs = [cap(spec) for spec in resolve(frame, place)]
             for spec in frame_specs:
                 spec.line = line
+                if ctx.table and spec.kind == "command" and not spec.category and len(spec.pattern) == 1 \
+                        and spec.verdict in ("deny", "ask"):
+                    # "| Read files | `cat` |" under "❌ Forbidden": a whole program named in a cell, whose
+                    # row or table may hold a condition elsewhere: a warning
+                    spec.verdict = "warn"
+                    spec.why.append("a program named alone in a table cell: a warning")
             unit.specs += frame_specs
         unit.frames += sentence_frames
         place.antecedents = place.antecedents + _mentions(sentence)
-    unit.specs = _merge(unit.specs)
+
+
+def _force_label(toks: list[Token]) -> tuple[str, str, int] | None:
+    """A label that gives what follows it its force ("**Never:**", "❌ Don't", "Ask first",
+    "禁止:", "⚠️ **Ask First** (需审批)"): (modality, its words, the index after the label). The
+    label is every word before the block's first colon, or every word of the block."""
+    colon = next((k for k, t in enumerate(toks[:12]) if t.kind == PUNCT and t.text in (":", "\uff1a")), -1)
+    head = toks[:colon] if colon != -1 else toks
+    depth = 0
+    kept: list[Token] = []
+    for tok in head:
+        if tok.kind == PUNCT and tok.text in ("(", "\uff08"):
+            depth += 1
+        elif tok.kind == PUNCT and tok.text in (")", "\uff09"):
+            depth = max(0, depth - 1)
+        elif depth == 0 and tok.kind in (WORD, CJK, CODE, QUOTE):
+            kept.append(tok)
+    if not kept or len(kept) > 6 or any(t.kind in (CODE, QUOTE) for t in kept):
+        return None
+    found = label_modality(kept)
+    if found is None:
+        return None
+    return found[0], found[1], (colon + 1 if colon != -1 else len(toks))
+
+
+def _row_pieces(block: Block, ctx: Context, unit: Unit) -> list[tuple[list[Token], Context, Context]]:
+    """A table row whose column header or first cell is a label ("| Task | ❌ Forbidden | ✅ Use |",
+    "| **Never** | commit secrets; edit `dist/` |"): each labelled cell is read as items with the
+    label's force; cells under a column of what to use instead are the alternative."""
+    cells = [tokenize(grammar.blank_tags(cell.masked), cell.codes) for cell in block.cells]
+    forces: list[tuple[str, str] | None] = []
+    for k in range(len(cells)):
+        header = block.header[k] if k < len(block.header) else ""
+        label = _force_label(tokenize(grammar.blank_tags(header), ())) if header and "`" not in header else None
+        forces.append((label[0], label[1]) if label is not None and label[2] >= 0 else None)
+    first = _force_label(cells[0]) if cells else None
+    if first is not None and first[2] >= len(cells[0]):
+        forces = [None] + [(first[0], first[1])] * (len(cells) - 1)
+    if not any(forces):
+        return []
+    pieces: list[tuple[list[Token], Context, Context]] = []
+    for k, force in enumerate(forces):
+        if force is None or k >= len(cells):
+            continue
+        unit.context.append(f"table column: '{force[1]}' ({force[0]})")
+        for item in _cell_items(cells[k]):
+            own = Context(modality=force[0], cue=force[1], item=True, table=True)
+            pieces.append((item, own, own))
+    return pieces
+
+
+def _cell_items(toks: list[Token]) -> list[list[Token]]:
+    """A table cell's items: parts set apart by `<br>`, bullets (•) or semicolons."""
+    items: list[list[Token]] = []
+    current: list[Token] = []
+    for tok in toks:
+        if tok.low in ("<br>", "<br/>", "<br />", "\u2022", ";") or (tok.kind == SYMBOL and tok.text == "\u2022"):
+            if current:
+                items.append(current)
+            current = []
+            continue
+        current.append(tok)
+    if current:
+        items.append(current)
+    return items
 
 
 def _about_this_file(text: str) -> bool:
@@ -208,15 +334,38 @@ def _intro(blocks: list[Block], index: int) -> int | None:
         return block.parent
     if block.kind == "bullet" and block.list_id > 0:
         before = blocks[block.list_id - 1]
-        if before.kind in ("paragraph", "bullet") and before.section == block.section and before.inline.masked.rstrip().endswith(":"):
+        if before.kind in ("paragraph", "bullet") and before.section == block.section and (
+                before.inline.masked.rstrip().endswith(":") or _is_label(before) or _lead_in(before)):
             return block.list_id - 1
     if block.kind == "row":
         return None
     return None
 
 
+def _lead_in(block: Block) -> bool:
+    """A short line with a rule word and no full stop just above a list ("**NEVER EDIT GENERATED
+    FILES**"): the list is what it is about."""
+    masked = block.inline.masked.rstrip()
+    if block.kind != "paragraph" or masked.endswith((".", "!", "?")) or len(masked.split()) > 10:
+        return False
+    toks = tokenize(grammar.blank_tags(masked), block.inline.codes)
+    return any(c[2] in (BAN, AVOID, ASK) for c in find_cues(toks))
+
+
+def _is_label(block: Block) -> bool:
+    """A paragraph that is only a label ("**Never**", "Ask first:")."""
+    toks = tokenize(grammar.blank_tags(block.inline.masked), block.inline.codes)
+    found = _force_label(toks)
+    return found is not None and found[2] >= len(toks)
+
+
 def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Token], unit: Unit) -> None:
     """The force, verb and condition of the intro's last sentence, for items without their own."""
+    label = _force_label(toks)
+    if label is not None and label[2] >= len(toks):
+        ctx.modality, ctx.cue = label[0], label[1]
+        unit.context.append(f"label (line {blocks[intro].line}): '{label[1]}' ({label[0]})")
+        return
     parts = sentences(toks)
     if not parts:
         return
@@ -226,7 +375,7 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
     colons = [k for k, t in enumerate(last[:-1]) if t.kind == PUNCT and t.text == ":"]
     if colons and colons[-1] + 1 < len(last):
         last = last[colons[-1] + 1 :]
-    if not (blocks[intro].inline.masked.rstrip().endswith(":") or blocks[intro].kind == "bullet"):
+    if not (blocks[intro].inline.masked.rstrip().endswith(":") or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
         return
     inner = Context(modality=ctx.modality, cue=ctx.cue)
     for clause in clauses(last):

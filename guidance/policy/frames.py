@@ -160,6 +160,8 @@ class Context:
     #: the intro's condition ("ask the user when:") applies to items
     condition: str = ""
     condition_text: str = ""
+    #: the clause is a table cell under a label ("| ❌ Forbidden |")
+    table: bool = False
 
 
 # --- table indexes ----------------------------------------------------------------------------
@@ -394,7 +396,9 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                 continue
             if tok.text in (",", "/", "&"):
                 nxt = tokens[k + 1] if k + 1 < end else None
-                if nxt is not None and (nxt.kind in (CODE, QUOTE) or (nxt.kind == WORD and (nxt.low in _CONJUNCTIONS or nxt.low in _DETERMINERS or match(tokens, k + 1, "nouns", end) is not None))):
+                if nxt is not None and (nxt.kind in (CODE, QUOTE) or (nxt.kind == WORD and (
+                        nxt.low in _CONJUNCTIONS or nxt.low in _DETERMINERS or match(tokens, k + 1, "nouns", end) is not None
+                        or (nxt.low in _programs.KNOWN_PROGRAMS and nxt.text[:1].islower())))):
                     k += 1
                     continue
                 break
@@ -529,6 +533,12 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             objects.append(Obj("flag", tok.text, role))
             k += 1
             continue
+        if objects and objects[-1].kind == "program" and k + 1 < end and tokens[k + 1].low in ("command", "commands", "cli") \
+                and tok.text[:1].islower() and low.replace("-", "").isalnum() and tokens[k - 1].low in _CONJUNCTIONS | {","}:
+            # "pytest, python, or airflow commands": a program of the list, named by its commands
+            objects.append(Obj("program", low, role))
+            k += 2
+            continue
         if match(tokens, k, "actions", end) is not None and (objects or (k > i + 1 and tokens[k - 1].low in ("or", "and"))):
             if k > i and tokens[k - 1].kind == WORD and tokens[k - 1].low in _CONJUNCTIONS:
                 k -= 1  # the conjunction joins a second verb phrase ("... or run builds")
@@ -557,13 +567,17 @@ def _kind_of_commands(tokens: list[Token], i: int, k: int, end: int) -> bool:
 
 
 def _bare_command(tokens: list[Token], k: int, end: int) -> list[str]:
-    """`npm install` written as plain words: a known program and the subcommand words after it."""
+    """`npm install` written as plain words: a known program and the subcommand words after it
+    (`mix ecto.drop`, `php artisan migrate:fresh`, `rails db:drop`: dots and colons are part of a
+    task's name; a runner such as `php` or `bundle exec` may name a second program)."""
     words = [tokens[k].low]
     m = k + 1
     while m < end and len(words) < 4 and tokens[m].kind == WORD and tokens[m].text[:1].islower() \
-            and tokens[m].low.replace("-", "").replace(":", "").isalnum() and tokens[m].low not in _STOPS \
+            and tokens[m].low.replace("-", "").replace(":", "").replace(".", "").replace("_", "").isalnum() \
+            and not tokens[m].low.endswith(".") and tokens[m].low not in _STOPS \
             and tokens[m].low not in _DETERMINERS and tokens[m].low not in _PREPOSITIONS and tokens[m].low not in _CONJUNCTIONS \
-            and tokens[m].low not in _programs.KNOWN_PROGRAMS and match(tokens, m, "adverbs", end) is None \
+            and (tokens[m].low not in _programs.KNOWN_PROGRAMS or (len(words) == 1 and words[0] in _programs.RUNNERS)) \
+            and match(tokens, m, "adverbs", end) is None \
             and not _thing_noun(tokens, m, end) and tokens[m].low not in _FILE_NOUNS and tokens[m].low not in _COMMAND_NOUNS:
         words.append(tokens[m].low)
         m += 1
@@ -640,6 +654,15 @@ def read_conditions(tokens: list[Token], i: int, end: int) -> tuple[str, str]:
     for k in range(i, end):
         if tokens[k].kind == WORD and tokens[k].low in ("except", "excepting") and not best[0]:
             return "permission", "except ..."
+    if best[0]:
+        return best
+    # "never commit without changesets", "don't merge unless CI is green": a condition no tool
+    # call shows; the ban holds only some of the time, which the agent must judge (warn)
+    for k in range(i, end):
+        if tokens[k].kind == WORD and tokens[k].low in ("without", "unless", "until") and k + 1 < end \
+                and any(t.kind in (WORD, CODE) for t in tokens[k + 1 : end]):
+            shown = [t.text if t.kind != CODE else f"`{t.text}`" for t in tokens[k : min(end, k + 7)] if t.kind != PUNCT]
+            return "unchecked", " ".join(shown)
     return best
 
 
@@ -743,8 +766,13 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]]) ->
                 if found is not None and found[1] and found[1][0] in ("commit", "push", "merge"):
                     then = (found[0], found[1][0])
             first = _first_objects(tokens, m + 1, n)
+            soft = False
+            if not first and low == "without" and read_conditions(tokens, m, n)[0] not in ("permission", "judgment"):
+                # "never commit without changesets": after what the document's command makes, a warning
+                # (the words may not cover every case the author had in mind)
+                first, soft = _made_things(tokens, m + 1, n), True
             if then is not None and first:
-                return Frame(REQUIRE, ordering=Ordering(first, then[1]), start=tokens[0].start,
+                return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=soft), start=tokens[0].start,
                              notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
     return None
 
@@ -781,16 +809,18 @@ def _checks_code(tokens: list[Token], k: int, end: int) -> bool:
 def _made_things(tokens: list[Token], i: int, end: int) -> list[Obj]:
     """"... only after changelog entries exist": what must have been made, named by its words
     (the document's commands that hold the word make it: `pnpm changelog add`)."""
-    words = []
+    words: list[str] = []
     for tok in tokens[i:end]:
-        if tok.kind != WORD or tok.low in ("exist", "exists", "are", "is", "have", "has", "were", "was", "been"):
+        if tok.kind != WORD or tok.low in ("exist", "exists", "are", "is", "have", "has", "were", "was", "been") \
+                or (words and (tok.low in _PREPOSITIONS or tok.low in _STOPS)):
             break
         if tok.low not in _DETERMINERS:
             words.append(tok.low)
     keys = [w for w in words if len(w) > 3 and w not in ("entries", "entry", "files", "file", "changes", "updates", "update")]
     if not keys or len(words) > 4:
         return []
-    return [Obj("noun", " ".join(words), meaning={"made-by": keys[0]})]
+    key = keys[0][:-1] if keys[0].endswith("s") and len(keys[0]) > 4 else keys[0]  # "changesets": `pnpm changeset`
+    return [Obj("noun", " ".join(words), meaning={"made-by": key})]
 
 
 def _changes_phrase(tokens: list[Token], i: int, end: int) -> bool:
@@ -817,7 +847,8 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
                 return _runnable(objects, categories_only)
         k += 1
     # "make sure `tools/format.js` is run", "`make check` must pass", "tests must pass"
-    passive = [t for t in tokens[i:end] if t.kind == WORD and t.low in ("run", "ran", "executed", "pass", "passes", "succeeds", "green")]
+    passive = [t for t in tokens[i:end] if t.kind == WORD and t.low in ("run", "ran", "executed", "pass", "passes", "passing",
+                                                                         "succeeds", "succeeding", "green")]
     if passive:
         objects, _, _ = read_objects(tokens, i, end)
         if not objects:
@@ -829,7 +860,8 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
                     noun = match(tokens, k, "nouns", end)
                     # "tests must pass", "ensure all tests pass": the task, when what follows says it passes
                     if noun is not None and noun[1][0] == "category" and noun[0] < end and tokens[noun[0]].kind == WORD \
-                            and tokens[noun[0]].low in ("pass", "passes", "succeed", "succeeds", "are", "is", "must", "should"):
+                            and tokens[noun[0]].low in ("pass", "passes", "passing", "succeed", "succeeds", "succeeding", "are",
+                                                        "is", "must", "should"):
                         found_objects.append(Obj("noun", " ".join(t.low for t in tokens[k:noun[0]]), meaning={"category": noun[1][1]}))
             objects = found_objects
         return _runnable(objects, categories_only)
@@ -1122,6 +1154,10 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
             if more.objects or (more.actions and all(_action_kind_of(a) == "git" for a in more.actions)):
                 more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low}'")
                 frame.more.append(more)
+                if more.qualifier and not frame.qualifier:
+                    # "never push commits or create PRs against the fork": the qualifier ends both
+                    frame.qualifier = more.qualifier
+                    frame.notes.append(f"'{more.qualifier}' ends the joined phrase: it narrows this verb too")
     return frame
 
 
@@ -1227,7 +1263,17 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
     condition, text = read_conditions(tokens, stop, n)
     if condition:
         frame.condition, frame.condition_text = condition, text
+    if frame.condition != "permission":
+        own = _on_your_own(tokens)
+        if own:
+            frame.condition, frame.condition_text = "permission", own
     settle(frame)
+
+
+def _on_your_own(tokens: list[Token]) -> str:
+    """"automatically", "proactively", "on your own" anywhere in the clause: only when asked."""
+    words = " " + " ".join(t.low for t in tokens if t.kind == WORD) + " "
+    return next((w for w in _markers.ON_YOUR_OWN if f" {w} " in words), "")
 
 
 #: words that start a situation after an object-less git verb ("never amend commits after hook failures")
@@ -1344,7 +1390,8 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
         first += 1
     if ctx.modality in (BAN, AVOID, ASK):
         found = action_at(tokens, first, len(tokens))
-        starts_with_object = first < len(tokens) and (tokens[first].kind in (CODE, QUOTE) or match(tokens, first, "nouns") is not None
+        noun_at = skip_determiner(tokens, first, len(tokens))
+        starts_with_object = first < len(tokens) and (tokens[first].kind in (CODE, QUOTE) or match(tokens, noun_at, "nouns") is not None
                                                        or _pathlike(tokens[first].text))
         if not starts_with_object and first < len(tokens) and tokens[first].low in ("the", "its", "their", "all", "any"):
             # "The two call sites (`a.ts`, `b.ts`)": a noun phrase naming its paths
@@ -1530,37 +1577,73 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
         target = "main" if any(w in then_text.lower().split() or w in then_text for w in ("main", "master")) else ""
         return [Frame(REQUIRE, ordering=Ordering(first, then, target=target, soft=not _cjk_cue(compact, lang)),
                       start=start, text=text.strip(), notes=[f"ordering ({marker}): {first_text.strip()[:40]} before {then}"])]
-    cue = _cjk_cue(compact, lang)
+    # "不要使用 `npm`，请使用 `pnpm`": the part that names what to use instead is not banned
+    instead_at = _cjk_instead(tokens)
+    banned_part = tokens[:instead_at]
+    outside = _outside_parentheses(banned_part)
+    outside_text = "".join(t.text for t in outside)
+    cue = _cjk_cue(outside_text, lang) or _cjk_cue("".join(t.text for t in banned_part), lang)
     modality = cue[0] if cue else ctx.modality
     cue_words = cue[1] if cue else ctx.cue
     if not modality:
         return []
+    situation = next((w for w in _markers.CJK_SITUATIONS if w in outside_text), "")
+    if situation and cue is None:
+        # "`gh` の認証エラーなら作業を止める" under 禁止事項: a case and what to do then, no ban
+        return [Frame("", start=start, text=text.strip(), notes=[f"'{situation}' states a situation; no rule word of its own"])]
     frame = Frame(modality, cue_words, inherited=cue is None, start=start, text=text.strip())
+    banned_compact = "".join(t.text for t in banned_part).replace(" ", "")
     for action in _actions.ACTIONS:
         for word in action.cjk:
-            if word in compact and action.name not in frame.actions:
+            if word in banned_compact and action.name not in frame.actions:
                 frame.actions.append(action.name)
                 frame.verb = frame.verb or word
+    banned_low = " ".join(t.text for t in banned_part if t.kind == WORD).lower()
     for word, name in _ASCII_VERBS.items():
-        if f" {word} " in f" {text.lower()} " and name not in frame.actions:
+        if f" {word} " in f" {banned_low} " and name not in frame.actions:
             frame.actions.append(name)
+    own_verbs = list(frame.actions)
     if not frame.actions and ctx.actions:
         frame.actions = list(ctx.actions)
-    for tok in tokens:
+    examples = _cjk_example_spans(banned_part)
+    for k, tok in enumerate(banned_part):
+        if k in examples:
+            continue
         if tok.kind == CODE:
             frame.objects.append(Obj("code", tok.text))
         elif tok.kind == WORD:
             low = tok.low
             if low in _programs.KNOWN_PROGRAMS and low not in _ASCII_VERBS:
-                frame.objects.append(Obj("program", low))
+                after = banned_part[k + 1].text if k + 1 < len(banned_part) and banned_part[k + 1].kind == CJK else ""
+                # "Git 操作" (git operations), "npm コマンド": some of its commands, which the words do not say
+                subset = after.startswith(("操作", "コマンド", "命令", "명령", "작업", "関連", "相关", "相關"))
+                frame.objects.append(Obj("program", low, meaning={"subset": True} if subset else {}))
             elif low in ("main", "master") and ("push" in frame.actions or "commit" in frame.actions or "merge" in frame.actions):
                 frame.targets.append(low)
             elif _pathlike(tok.text):
                 frame.objects.append(Obj("path", tok.text))
             elif low in ("secrets", "secret", "credentials", "api", "token", "tokens"):
                 frame.objects.append(Obj("noun", low, meaning={"credential": _secret_meaning()}))
+    if examples:
+        frame.notes.append(f"{len(examples)} code span(s) given as examples (等, など, ...): examples of a kind, not banned whole")
+    if instead_at < len(tokens):
+        frame.alternatives = [Obj("code", t.text) for t in tokens[instead_at:] if t.kind == CODE]
+        frame.notes.append("what follows names what to use instead")
+    if not (set(own_verbs) & {"use", "run", "install"}):
+        # "Git 操作中のエディタ待ち", "`gh` 認証/権限...": a program named without a verb that runs it is not banned
+        whole = [o for o in frame.objects if (o.kind == "program" or (o.kind == "code" and " " not in o.text.strip()
+                                                                       and o.text.strip().lower() in _programs.KNOWN_PROGRAMS))]
+        if whole:
+            frame.objects = [o for o in frame.objects if o not in whole]
+            frame.notes.append(f"{', '.join(o.text for o in whole)}: a program named without a verb that runs it is not banned")
+    if not frame.actions and _cjk_other_words(banned_part):
+        # "`TASKS.md` の台帳化": a path and words that are not a verb the tables know
+        paths = [o for o in frame.objects if o.kind in ("code", "path") and ("/" in o.text or "." in o.text)]
+        if paths:
+            frame.objects = [o for o in frame.objects if o not in paths]
+            frame.notes.append("a path with words that name no action the tables know: what not to do to it is unclear")
     for noun, kind, value in _cjk_nouns():
-        if noun in compact:
+        if noun in banned_compact:
             frame.objects.append(Obj("noun", noun, meaning={kind: value}))
     for cond in _markers.CONDITIONS:
         if cond.lang in ("ja", "zh", "ko"):
@@ -1568,12 +1651,67 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
                 if phrase.replace(" ", "") in compact:
                     if cond.kind == "permission" or not frame.condition:
                         frame.condition, frame.condition_text = cond.kind, phrase
+    own = next((w for w in _markers.CJK_ON_YOUR_OWN if w in compact), "")
+    if own and frame.condition != "permission":
+        frame.condition, frame.condition_text = "permission", own
+    if situation and not frame.condition:
+        frame.condition, frame.condition_text = "judgment", situation
     if frame.modality == ONLY and frame.condition == "permission":
         frame.modality = BAN
     if ctx.condition and not frame.condition:
         frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
     frame.notes.append(f"{lang} clause: cue '{cue_words}', verbs {frame.actions or 'none'}")
     return [frame]
+
+
+def _outside_parentheses(tokens: list[Token]) -> list[Token]:
+    out: list[Token] = []
+    depth = 0
+    for tok in tokens:
+        if tok.kind == PUNCT and tok.text in ("(", "\uff08"):
+            depth += 1
+        elif tok.kind == PUNCT and tok.text in (")", "\uff09"):
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(tok)
+    return out
+
+
+def _cjk_instead(tokens: list[Token]) -> int:
+    """Where the part that names what to use instead starts (after "，"), or len(tokens)."""
+    for k, tok in enumerate(tokens):
+        if tok.kind == PUNCT and tok.text in ("\uff0c", ",", "\u3001") and k > 0:
+            rest = "".join(t.text for t in tokens[k + 1:]).replace(" ", "")
+            if any(w in rest for w in _markers.CJK_INSTEAD) and _cjk_cue(rest, _lang(rest)) is None:
+                return k
+    return len(tokens)
+
+
+def _cjk_example_spans(tokens: list[Token]) -> set[int]:
+    """Code spans given as examples: those before 等/など/之类/등 (a list of them ends with it)."""
+    out: set[int] = set()
+    for k, tok in enumerate(tokens):
+        if tok.kind != CJK or not any(tok.text.startswith(m) for m in _markers.CJK_EXAMPLES):
+            continue
+        m = k - 1
+        while m >= 0 and (tokens[m].kind == CODE or (tokens[m].kind == PUNCT and tokens[m].text in (",", "\u3001", "\uff0c", "/"))):
+            if tokens[m].kind == CODE:
+                out.add(m)
+            m -= 1
+    return out
+
+
+#: particles and file words that leave a clause about a path without naming an action
+_CJK_NEUTRAL = ("の", "を", "は", "が", "に", "へ", "で", "と", "や", "和", "与", "及", "의", "을", "를", "은", "는", "에", "와", "과",
+                "ファイル", "ディレクトリ", "フォルダ", "配下", "以下", "文件", "目录", "文件夹", "下", "파일", "디렉토리", "폴더",
+                "全般", "全体", "内", "中", "手動", "直接", "禁止", "厳禁", "不要", "금지")
+
+
+def _cjk_other_words(tokens: list[Token]) -> bool:
+    text = "".join(t.text for t in tokens if t.kind == CJK)
+    for word in sorted(_CJK_NEUTRAL, key=len, reverse=True):
+        text = text.replace(word, "")
+    return bool(text)
 
 
 def _cjk_cue(text: str, lang: str) -> tuple[str, str] | None:
@@ -1623,6 +1761,25 @@ def read_clause(tokens: list[Token], ctx: Context) -> list[Frame]:
     if cjk and sum(1 for t in tokens if t.kind == WORD) <= 3 * cjk:
         return read_cjk(tokens, ctx)
     return read_english(tokens, ctx)  # an English sentence that quotes a word ("禁止 (forbidden) lists with ...")
+
+
+@lru_cache(maxsize=None)
+def _labels() -> dict[str, tuple[str, str]]:
+    out: dict[str, tuple[str, str]] = {}
+    for cue in _cues.LABEL_CUES + _cues.HEADING_CUES:
+        for phrase in cue.phrases:
+            key = phrase.replace(" ", "") if not phrase.isascii() else " ".join(_words(phrase))
+            out.setdefault(key, (cue.modality, phrase))
+    return out
+
+
+def label_modality(words: list[Token]) -> tuple[str, str] | None:
+    """The force of a label made only of rule words ("Never", "Ask first", "Don't", "禁止事項")."""
+    if any(t.kind == CJK for t in words):
+        key = "".join(t.text for t in words).replace(" ", "")
+    else:
+        key = " ".join(t.low for t in words)
+    return _labels().get(key)
 
 
 def heading_modality(tokens: list[Token]) -> tuple[str, str] | None:

@@ -102,6 +102,8 @@ class CheckModel(_Strict):
     except_: list[list[str]] | None = Field(default=None, alias="except")
     #: command: applies only when the command runs under this wrapper (or the tool call sets it): "timeout"
     wrapped: Literal["timeout"] | None = None
+    #: command: wrappers (`uv` of `uv run pytest`) under which the check does not apply (the document runs it so)
+    via: list[str] | None = None
     #: sequence: any of these also satisfies the rule; the gated command's target branch
     before_any: list[list[str]] | None = None
     target: str | None = None

@@ -22,6 +22,7 @@ from typing import Any
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj
 from cf_guidance.policy.lexicon import categories as _categories
+from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
 from cf_guidance.policy.lexicon import programs as _programs
 
@@ -58,6 +59,8 @@ class Spec:
     values: list[str] = field(default_factory=list)
     exempt: list[list[str]] = field(default_factory=list)
     wrapped: str = ""
+    #: command: wrappers the document runs the program under (`uv run pytest`): not this check's business
+    via: list[str] = field(default_factory=list)
     before: list[str] | None = None
     before_any: list[list[str]] = field(default_factory=list)
     then: list[str] | None = None
@@ -244,6 +247,9 @@ def verdict_of(frame: Frame) -> tuple[str, list[str]]:
     elif frame.condition == "judgment" and base in ("deny", "ask"):
         base = "warn"
         why.append(f"'{frame.condition_text}': the agent decides (warn)")
+    elif frame.condition == "unchecked" and base in ("deny", "ask"):
+        base = "warn"
+        why.append(f"'{frame.condition_text}': a condition no tool call shows (warn)")
     return base, why
 
 
@@ -306,7 +312,7 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
     for spec in specs:
         spec.why = why + spec.why
         qualifier = frame.qualifier or next((f"on {o.text}" for o in objects if o.kind == "branch" and o.role in ("on", "to")), "")
-        if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.category and not spec.wrapped:
+        if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.wrapped:
             frame.qualifier = qualifier
             if _narrowing(frame.qualifier):
                 spec.verdict = "ask"
@@ -319,6 +325,8 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
 
 
 def _narrowing(qualifier: str) -> bool:
+    if any(qualifier == q or qualifier.startswith(q + " ") for q in _markers.HOST_QUALIFIERS):
+        return False  # "directly on the host": where the agent runs commands anyway
     words = qualifier.split()
     if len(words) >= 2 and words[1] in ("them", "it", "these", "those"):
         return False
@@ -390,10 +398,12 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
         if frame.in_code and kind != "run":
             return []
         for obj in objects:
+            if kind == "bare" and obj.kind in ("code", "path") and _data_file(obj.text):
+                continue  # "- `docs/api.md`" under "## Do not edit": a file, not a program
             specs += _command_object(obj, frame, place, verdict, lenient=kind == "run")
         if kind == "bare":
             for obj in objects:
-                if obj.kind in ("code", "path") and not any(s.kind == "command" for s in specs):
+                if obj.kind in ("code", "path") and (_data_file(obj.text) or not any(s.kind == "command" for s in specs)):
                     glob = grammar.path_glob(obj.text, directory=False)
                     if glob and frame.inherited and _looks_like_path(obj.text):
                         specs += _path_specs("write", obj, frame, verdict, line)
@@ -549,12 +559,15 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             return []
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
         spec.exempt = _exemptions(pattern, place)
+        if len(pattern) == 1:
+            spec.via = _wrappers_of(pattern[0], place)
         return [spec]
     if obj.kind == "program":
         if obj.meaning.get("subset"):
             return []  # "other destructive git commands": which of git's commands is not said
         spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
         spec.exempt = _exemptions(spec.pattern, place)
+        spec.via = _wrappers_of(spec.pattern[0], place)
         return [spec]
     if obj.kind == "noun":
         meaning = obj.meaning
@@ -600,6 +613,17 @@ def _names_commands(words: str, category: str) -> bool:
     name them); "tests", "the build": the task (only an ordering or a purpose can)."""
     found = _category(category)
     return found is not None and words in found.objects
+
+
+def _wrappers_of(program: str, place: Place) -> list[str]:
+    """Runners the document itself runs `program` under (`uv run --project x pytest ...`): a ban on
+    running the program bare does not reach the way the document prescribes."""
+    out: list[str] = []
+    for words in place.inventory.positives():
+        head = words[0].rsplit("/", 1)[-1] if words else ""
+        if head in _programs.WRAPPER_RUNNERS and program in words[1:] and head not in out:
+            out.append(head)
+    return out
 
 
 def _exemptions(pattern: list[str], place: Place) -> list[list[str]]:
@@ -655,7 +679,8 @@ def _category_what(category: str) -> str:
             "publish": "publishing packages", "add-dependency": "adding dependencies",
             "update-dependency": "updating dependencies", "login": "logging in to registries and clouds",
             "env-change": "changing environment variables and secrets", "git-write": "git commands that change the repository",
-            "force-push": "force pushes", "pull-request": "opening pull requests", "tag": "creating or pushing tags",
+            "force-push": "force pushes", "git-destructive": "destructive git commands (reset --hard, clean, force push, "
+            "branch -D, ...)", "pull-request": "opening pull requests", "tag": "creating or pushing tags",
             "review-changes": "reviewing changes"}.get(category, category)
 
 
@@ -755,6 +780,20 @@ def _implied_writes(glob: str, verdict: str, line: int, confidence: float) -> li
     return specs
 
 
+_SCRIPT_SUFFIXES = ("sh", "bash", "zsh", "py", "js", "mjs", "cjs", "ts", "rb", "pl", "ps1", "bat", "cmd", "exe")
+
+
+def _data_file(text: str) -> bool:
+    """A path that names a file or directory to protect, not a program (`docs/api.md`, `vendor/`)."""
+    if " " in text.strip() or text.startswith("-"):
+        return False
+    if text.endswith("/"):
+        return True
+    last = text.rsplit("/", 1)[-1]
+    stem, dot, suffix = last.rpartition(".")
+    return bool(dot and stem and suffix.isalnum() and suffix.lower() not in _SCRIPT_SUFFIXES)
+
+
 def _looks_like_file(text: str) -> bool:
     last = text.rstrip("/").rsplit("/", 1)[-1]
     return "." in last and not text.endswith("/")
@@ -844,7 +883,7 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
         if obj.kind == "quote":
             phrases.append(obj.text.strip().lower())
         elif obj.kind == "noun" and "content" in obj.meaning:
-            phrases += [p for p in obj.meaning["content"]]
+            phrases += _own_phrases(obj, frame) or list(obj.meaning["content"])
         elif obj.kind == "code" and (":" in obj.text or obj.text[:1].isupper()):
             phrases.append(obj.text.strip().rstrip(":").lower())
     if not phrases and frame.surfaces and frame.phrase and len(frame.phrase.split()) <= 4:
@@ -870,6 +909,24 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
                 else 0.95 if any(o.kind == "quote" or "content" in o.meaning for o in objects) else 0.85,
                 what=" or ".join(f'"{p}"' for p in phrases[:3]) + " in commit messages or PR text")
     return [spec]
+
+
+def _own_phrases(obj: Obj, frame: Frame) -> list[str]:
+    """"with yourself as co-author": the agent's own trailer, not a human's."""
+    entry = next((c for c in _nouns.CONTENT_NOUNS if obj.text in c.words), None)
+    if entry is None or not entry.own_phrases:
+        return []
+    text = frame.text.lower().replace(obj.text, " ")
+    while text.count('"') >= 2:  # a quoted text is another object ("Generated with Claude Code")
+        first = text.index('"')
+        text = text[:first] + " " + text[text.index('"', first + 1) + 1 :]
+    rest = " " + text + " "
+    for ch in ",.;:()`'\"":
+        rest = rest.replace(ch, " ")
+    if any(f" {w} " in rest for w in _nouns.SELF_WORDS):
+        frame.notes.append(f"'{obj.text}' of the agent itself: a human's stays allowed")
+        return list(entry.own_phrases)
+    return []
 
 
 def _timeout(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[Spec]:
@@ -928,7 +985,10 @@ def _sequence(frame: Frame, place: Place) -> list[Spec]:
             makers = [relax(grammar.placeholder_words(w)) for w in makers]
             makers = [m for i, m in enumerate(makers) if m not in makers[:i]]
             if not makers:
-                frame.notes.append(f"no command of the document makes '{obj.text}'")
+                frame.notes.append(f"no command of the document makes '{obj.text}': the action is a warning")
+                spec = _command(list(then), "warn", place.line, f"`{' '.join(then)}` before {obj.text} exist", 0.8)
+                spec.why.append(f"'{obj.text}' cannot be seen at a tool call: a warning")
+                specs.append(spec)
                 continue
             specs.append(Spec("sequence", verdict, place.line, before=makers[0], before_any=makers[1:], then=list(then),
                               target=ordering.target, confidence=0.8,

@@ -96,6 +96,7 @@ KINDS = [
     _check(11, "variable", pattern=["NPM_TOKEN"]),
     _check(12, "command", verdict="warn", pattern=["reset-db.sh"], anchor=True),
     _check(13, "message", verdict="warn", pattern=["gh", "pr", "create"], anchor=True, phrases=["claude"], absent=True),
+    _check(14, "command", pattern=["pytest"], anchor=True, via=["uv"]),
 ]
 
 
@@ -151,6 +152,10 @@ KINDS = [
         (bash("bash scripts/reset-db.sh --yes"), ["K12:warn"]),
         (bash("./scripts/reset-db.sh"), ["K12:warn"]),
         (bash("cat scripts/reset-db.sh"), []),
+        # a program banned bare, run under the runner the document prescribes
+        (bash("pytest tests/"), ["K14:deny"]),
+        (bash("uv run --project core pytest tests/"), []),
+        (bash("poetry run pytest"), ["K14:deny"]),
     ],
 )
 def test_extracted_check_kinds(event, expected) -> None:  # type: ignore[no-untyped-def]

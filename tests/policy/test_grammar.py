@@ -99,9 +99,7 @@ def test_prose_compiles_to_checks(sentence: str, expected: list[tuple[Any, ...]]
 
 # Mentions: commands and paths that appear in the text without an instruction about them.
 MENTIONS = [
-    # not bullets at all
-    "# Never run `git push --force`",
-    "## Do not edit `migrations/`",
+    # not prose at all
     "```bash\nrm -rf build\n```",
     "```\nNever run `git push --force`\n```",
     "    git push --force   # indented code block",
@@ -161,8 +159,10 @@ OUTSIDE_BULLETS = [
     # a directory named in one sentence is "this directory" in the next; the notice is not about the policy file
     ("# Notes\n\nThe `gen/api/` directory is auto-generated. Do not edit files in this directory manually.",
      [("write", "deny", "gen/api/**")]),
-    # "other destructive git commands" are some of git's commands: git itself is not banned
-    ("- Never run `git push` or any other destructive git command", [("command", "deny", "git push")]),
+    # "other destructive git commands" are some of git's commands (the destructive ones): git itself is not banned
+    ("- Never run `git push` or any other destructive git command",
+     [("command", "deny", "git push"), ("command", "deny", "git reset --hard")]),
+    ("- Never run `git push` or any other remote git command", [("command", "deny", "git push")]),
     ("- Never use remote git operations", [("command", "warn", "git commit")]),  # some of them: a warning
     # an English sentence that quotes a Japanese word is read as English
     ('- 禁止 ("forbidden") lists with path bans (`a.js`, `b.json`) are common', []),
@@ -179,6 +179,9 @@ OUTSIDE_BULLETS = [
      "- The real `.env` file — never read, edit, or print its values.",
      [("write", "deny", "src/q/a.ts"), ("write", "deny", "src/q/b.ts"), ("write", "deny", ".env"), ("read", "deny", ".env")]),
     ("- Always open a PR — no direct push to `develop`", [("target", "deny", "develop")]),
+    # a heading that states a rule is one (a heading of rule words alone gives its section a force)
+    ("# Never run `git push --force`", [("command", "deny", "git push --force")]),
+    ("## Do not edit `migrations/`", [("write", "deny", "migrations/**")]),
     # a glob with no name in it protects nothing a rule could mean (`**/*` would also deny `npm install`)
     ("- Never edit `**/*` or `/`", []),
     # a ban limited to a situation a pattern cannot express asks

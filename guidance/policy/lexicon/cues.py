@@ -241,6 +241,45 @@ HEADING_CUES: tuple[Cue, ...] = (
         examples=(ex("## Ask first\n\n- `terraform apply`\n", "ask command terraform apply"),)),
 )
 
+#: Labels: a block, a list item or a table cell whose words before its colon (or all its words)
+#: are only these gives its force to what follows it: the rest of the item ("**Never:** a; b"),
+#: the list below it ("**Ask first**" then items), the sub-items of a bullet, the other cells of
+#: a table row ("| **Never do** | ... |") or the cells of a table column ("| ❌ Forbidden |").
+#: Matched whole (after dropping emphasis, emoji and a parenthesised gloss); heading words count.
+LABEL_CUES: tuple[Cue, ...] = (
+    Cue("label-ban", "ban", ("never", "never do", "never ever", "don't", "do not", "dont", "don't do", "do not do",
+                             "must not", "must never", "not allowed", "forbidden", "prohibited", "forbidden actions",
+                             "prohibited actions", "what not to do", "things not to do", "things to never do", "don'ts",
+                             "donts", "off limits", "off-limits", "do not touch", "don't touch", "never touch",
+                             "禁止", "禁止事項", "禁止事项", "绝对禁止", "禁止行为", "不要", "不可", "严禁", "금지", "금지 사항",
+                             "금지사항", "하지 말 것", "절대 금지", "やってはいけないこと", "してはいけないこと"),
+        examples=(ex("- **Never:** edit `dist/`; run `make nuke`", "deny write dist/**", "deny command make nuke"),
+                  ex("**Never**\n\n- Commit secrets.\n- Push directly to `main`.\n",
+                     "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key id_rsa id_ed25519 "
+                     "credentials.json *.p12 secrets.*", "deny target push main"),
+                  ex("- **Never**\n  - Run `terraform destroy`.\n", "deny command terraform destroy"),
+                  ex("| Tier | Examples |\n|---|---|\n| **Never do** | Run `make nuke`; edit `vendor/` |\n",
+                     "deny command make nuke", "deny write vendor/**"),
+                  ex("| Task | \u274c Forbidden | \u2705 Use |\n|---|---|---|\n| Publish | `npm publish` | the release workflow |\n",
+                     "deny command npm publish"),
+                  ex("| Task | \u274c Forbidden | \u2705 Use |\n|---|---|---|\n| Read files | `cat` | the Read tool |\n",
+                     "warn command cat"),
+                  ex("- **Never**: mind the warnings in the build log"),
+                  ex("| Feature | Supported |\n|---|---|\n| Never | `retry` |\n"))),
+    Cue("label-ask", "ask", ("ask first", "ask before", "ask me first", "ask the user first", "check first", "confirm first",
+                             "requires approval", "require approval", "needs approval", "need approval", "approval required",
+                             "requires confirmation", "requires human approval", "human approval required", "with approval",
+                             "only with approval", "stop and ask", "ask", "要確認", "確認必須", "要相談", "需审批", "需要确认",
+                             "需确认", "需要审批", "승인 필요", "확인 필요", "사전 확인", "먼저 확인"),
+        examples=(ex("**Ask first**\n\n- Adding new dependencies.\n- Running `terraform apply`.\n",
+                     "ask command <add-dependency>", "ask command terraform apply", exact=False),
+                  ex("- **Ask first:** changing `schema.sql`; running `make migrate`.", "ask write schema.sql",
+                     "ask command make migrate"))),
+    Cue("label-avoid", "avoid", ("avoid", "things to avoid", "what to avoid", "discouraged", "not recommended", "避免", "避ける",
+                                 "非推奨", "지양", "비권장"),
+        examples=(ex("- **Avoid:** `npm audit fix --force`", "warn command npm audit fix --force"),)),
+)
+
 #: "No" opening a clause before a git action (its noun or -ing form) or a lone command is a ban;
 #: before anything else it is a description ("No tests exist for this module").
 NO_ACTION_EXAMPLES: tuple[Example, ...] = (

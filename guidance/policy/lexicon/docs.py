@@ -17,6 +17,7 @@ def entries() -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     out += [(f"cue:{c.name}", c) for c in cues.CUES]
     out += [(f"heading:{c.name}", c) for c in cues.HEADING_CUES]
+    out += [(f"label:{c.name}", c) for c in cues.LABEL_CUES]
     out += [(f"action:{a.name}", a) for a in actions.ACTIONS]
     out += [(f"category:{c.name}", c) for c in categories.CATEGORIES if c.examples] + [
         (f"category-list:{c.name}", c) for c in categories.CATEGORIES if not c.examples]
@@ -37,6 +38,10 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
+    out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
+    out += [("cjk-clause", e) for e in markers.CJK_EXAMPLES_TABLE]
+    out += [("on-your-own", e) for e in markers.ON_YOUR_OWN_EXAMPLES]
+    out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
     return out
 
@@ -61,6 +66,10 @@ def markdown() -> str:
     lines += ["", "Headings that give their section a force:", "", "| Heading | Force | Words |", "|---|---|---|"]
     for cue in cues.HEADING_CUES:
         lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} |")
+    lines += ["", "Labels that give what follows them their force (the rest of the item, the list below, a table row or "
+              "column):", "", "| Label | Force | Words | Examples |", "|---|---|---|---|"]
+    for cue in cues.LABEL_CUES:
+        lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
     lines += ["", "\"No\" opening a clause before a git action or a lone command is a ban: "
               + _examples(cues.NO_ACTION_EXAMPLES).replace("<br>", "; ") + "."]
     lines += ["", "### Actions", "", "| Action | Kind | Words | Other languages | Examples |", "|---|---|---|---|---|"]
@@ -78,6 +87,8 @@ def markdown() -> str:
               "| Tool name | Program |", "|---|---|"]
     for tool in programs.TOOL_NAMES:
         lines.append(f"| {', '.join(tool.names)} | `{tool.program}` |")
+    lines += ["", f"Runners a document may run a banned program under (the ban leaves that way alone): "
+              f"{', '.join(sorted(programs.WRAPPER_RUNNERS))}."]
     lines += ["", "Equivalent commands (a check on the first covers the others):", ""]
     for eq in programs.EQUIVALENTS:
         lines.append("- " + " = ".join(f"`{f}`" for f in eq.forms))
@@ -101,9 +112,14 @@ def markdown() -> str:
     lines += ["", f"Substitution markers: {', '.join(m for m, _ in markers.SUBSTITUTIONS)}.",
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
+              f"Qualifiers that do not narrow (where commands run anyway): {', '.join(markers.HOST_QUALIFIERS)}.",
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
-              f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.", "",
+              f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",
+              f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.",
+              f"Chinese, Japanese, Korean: situations {', '.join(markers.CJK_SITUATIONS)}; examples after code "
+              f"{', '.join(markers.CJK_EXAMPLES)}; what to use instead {', '.join(markers.CJK_INSTEAD)}; "
+              f"on one's own (asks) {', '.join(markers.CJK_ON_YOUR_OWN)}.", "",
               "<!-- lexicon:end -->", ""]
     return "\n".join(lines)
 

@@ -77,6 +77,38 @@ CONDITIONS: tuple[Condition, ...] = (
               examples=(ex("以下は禁止:\n\n- 不要な `pages/_document.js` 変更\n", "warn write pages/_document.js"),)),
 )
 
+#: Chinese, Japanese and Korean clause words that change what a list item or sentence states:
+#: `situation` words make it a case ("if gh cannot log in, stop"): a ban there is a warning at
+#: most, and an item that only inherits its force from a heading states none; `examples` words
+#: after code spans make them examples of a kind ("`git commit` 等"), never banned whole;
+#: `instead` words mark the part of a sentence that names what to use ("，请使用 `pnpm`").
+CJK_SITUATIONS: tuple[str, ...] = ("なら", "たら", "場合", "ときは", "時は", "際は", "如果", "若是", "的话", "时，", "時，",
+                                   "경우", "때는", "때에는", "으면", "다면", "라면")
+CJK_EXAMPLES: tuple[str, ...] = ("等", "など", "などの", "之类", "等等", "등", "등의", "なんか")
+CJK_INSTEAD: tuple[str, ...] = ("请使用", "請使用", "请用", "改用", "应使用", "應使用", "而是使用", "代わりに", "を使う", "を使用する",
+                                "を使ってください", "대신", "를 사용하세요", "을 사용하세요", "를 사용", "을 사용")
+#: doing it on one's own: the user decides each time (ask)
+CJK_ON_YOUR_OWN: tuple[str, ...] = ("自律的に", "勝手に", "自動で", "自主的に", "独断で", "擅自", "自行", "自动", "자율적으로", "임의로",
+                                    "마음대로", "자동으로", "멋대로")
+
+#: English words for doing it on one's own, wherever they stand in the clause: a person decides (ask)
+ON_YOUR_OWN: tuple[str, ...] = ("automatically", "proactively", "autonomously", "on your own", "of your own accord",
+                                "on your own initiative", "unprompted", "unasked", "without being prompted")
+
+ON_YOUR_OWN_EXAMPLES: tuple[Example, ...] = (
+    ex("- Do NOT run `git commit` automatically", "ask command git commit"),
+    ex("- Never push proactively", "ask command git push"),
+)
+
+CJK_EXAMPLES_TABLE: tuple[Example, ...] = (
+    ex("## 禁止事項\n\n- `gh` の認証エラーなら作業を止めて報告する。\n"),
+    ex("## 禁止事項\n\n- Git 操作中のエディタ待ち。\n"),
+    ex("- 禁止: エディタが開く Git 操作（`git commit`, `git merge` 等）。"),
+    ex("- 不要使用 `npm`，请使用 `pnpm`", "deny command npm"),
+    ex("- 절대로 커밋을 자율적으로 하지 말 것", "ask command git commit"),
+    ex("- テストが失敗したらコミットしないでください", "warn command git commit"),
+)
+
 #: (marker, which side is banned): "left" = the words before the marker are the alternative
 SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
     ("instead of", "right"), ("rather than", "right"), ("in place of", "right"), ("not", "right"),
@@ -116,6 +148,19 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
 QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
     ex("- Never rebase after a failed merge - start over", "ask command git rebase"),
     ex("- Do not run `pnpm build` in watch mode", "ask command pnpm build"),
+)
+
+#: qualifiers that name where the agent's commands run anyway ("directly on the host", "outside
+#: Docker"): they say which way not to run it, they do not narrow the ban
+HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machine", "on your machine", "on your local machine",
+                                    "on the local machine", "in the terminal", "in your shell", "in the shell",
+                                    "outside docker", "outside of docker", "outside the container", "outside of the container",
+                                    "outside containers", "outside the venv", "outside the virtualenv", "outside the devcontainer",
+                                    "outside docker compose", "outside the dev container", "on bare metal")
+
+HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest"),
+    ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
 )
 
 QUALIFIERS: tuple[str, ...] = ("on", "in", "against", "with", "for", "from", "to", "inside", "into", "at", "over", "via",

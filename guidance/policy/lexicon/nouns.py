@@ -28,7 +28,7 @@ class PathNoun:
 PATH_NOUNS: tuple[PathNoun, ...] = (
     PathNoun(("documentation files", "markdown files", "md files", "doc files", "docs files", ".md files"), ("*.md",),
              (ex("- NEVER proactively create documentation files (\\*.md) or README files. Only create documentation "
-                 "files if explicitly requested by the User.", "ask create *.md", "deny create README*"),
+                 "files if explicitly requested by the User.", "ask create *.md", "ask create README*"),
               ex("- Never create documentation files", "deny create *.md"))),
     PathNoun(("readme files", "readmes", "readme"), ("README*",)),
     PathNoun(("lock files", "lockfiles", "lockfile", "lock file"),
@@ -59,6 +59,14 @@ class ContentNoun:
     words: tuple[str, ...]
     phrases: tuple[str, ...]
     examples: tuple[Example, ...] = ()
+    #: the phrases when the sentence is about the agent itself ("with yourself as co-author"):
+    #: a human co-author stays allowed
+    own_phrases: tuple[str, ...] = ()
+
+
+#: words that make a content rule about the agent's own name ("yourself", "Claude", "AI")
+SELF_WORDS: tuple[str, ...] = ("yourself", "you", "claude", "ai", "the ai", "the agent", "an ai", "assistant", "the assistant",
+                               "the model", "anthropic", "bot", "itself")
 
 
 #: Phrases are matched case-insensitively in the message text.
@@ -66,7 +74,10 @@ CONTENT_NOUNS: tuple[ContentNoun, ...] = (
     ContentNoun(("co-authored-by", "co-author", "co-authors", "co-author footers", "co-author credits",
                  "co-authored-by trailer", "co-author trailer", "co-author trailers", "coauthor"),
                 ("co-authored-by",),
-                (ex("- Do not add `Co-Authored-By` trailers to commits.", "deny message co-authored-by"),)),
+                (ex("- Do not add `Co-Authored-By` trailers to commits.", "deny message co-authored-by"),
+                 ex("- NEVER add Co-Authored-By with yourself as co-author of a commit.",
+                    "deny message co-authored-by: claude | noreply@anthropic.com")),
+                own_phrases=("co-authored-by: claude", "noreply@anthropic.com")),
     ContentNoun(("generated with claude code", "generated with", "created with", "attribution", "ai attribution",
                  "agent attribution", "tool attribution", "model attribution", "attribution footers", "claude code footer",
                  "generated-by footer"),

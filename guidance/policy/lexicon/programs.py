@@ -36,6 +36,21 @@ KNOWN_PROGRAMS: frozenset[str] = frozenset(
 )
 
 
+#: programs whose first argument is often another program or a task runner (`php artisan`,
+#: `bundle exec rake`, `python manage.py`): written as plain words, the second word is part of the command
+RUNNERS: frozenset[str] = frozenset("php bundle python python3 node npx bunx uv uvx poetry pipenv pdm hatch dotnet".split())
+
+
+#: runners the shell analysis sees through (`uv run pytest` runs pytest under "uv"): a document
+#: that runs a program this way prescribes that way, and a ban on the bare program leaves it alone
+WRAPPER_RUNNERS: frozenset[str] = frozenset("uv poetry pipenv pdm hatch conda mamba npx bunx uvx pipx".split())
+
+WRAPPER_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never run `pytest` directly - use the project runner\n\nRun the tests:\n\n```bash\nuv run --project core pytest tests/\n```\n",
+       "deny command pytest via uv"),
+)
+
+
 @dataclass(frozen=True)
 class ToolName:
     names: tuple[str, ...]
