@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import (
     ASK,
+    REQUIRE,
     AVOID,
     BAN,
     Context,
@@ -203,9 +204,16 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         # "**Never:** edit `gen/`; run `make nuke`", "Ask first: adding dependencies": every part
         # of what follows the label has its force
         modality, cue, after = label
+        body = tokens(index)[after:]
+        if modality == REQUIRE:
+            modality = cue = ""  # "**Always do:** run X before committing": what follows says it all
+        elif modality == ASK and body and body[0].kind == WORD and body[0].low == "before":
+            # "**Ask first:** before modifying X": ask before modifying X
+            body = [Token(WORD, "ask", "ask", body[0].start)] + body
+            modality = cue = ""
         own = Context(modality=modality, cue=cue, label=ctx.label, following=ctx.following, header=ctx.header, item=True)
-        unit.context.append(f"label: '{cue}' ({modality})")
-        pieces = [(tokens(index)[after:], own, own)]
+        unit.context.append(f"label: '{label[1]}' ({label[0]})")
+        pieces = [(body, own, own)]
     if not pieces:
         pieces = [(tokens(index), ctx, later)]
     for toks, first_ctx, later_ctx in pieces:
@@ -335,7 +343,7 @@ def _intro(blocks: list[Block], index: int) -> int | None:
     if block.kind == "bullet" and block.list_id > 0:
         before = blocks[block.list_id - 1]
         if before.kind in ("paragraph", "bullet") and before.section == block.section and (
-                before.inline.masked.rstrip().endswith(":") or _is_label(before) or _lead_in(before)):
+                before.inline.masked.rstrip().endswith((":", "\uff1a")) or _is_label(before) or _lead_in(before)):
             return block.list_id - 1
     if block.kind == "row":
         return None
@@ -362,7 +370,7 @@ def _is_label(block: Block) -> bool:
 def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Token], unit: Unit) -> None:
     """The force, verb and condition of the intro's last sentence, for items without their own."""
     label = _force_label(toks)
-    if label is not None and label[2] >= len(toks):
+    if label is not None and label[2] >= len(toks) and label[0] != REQUIRE:
         ctx.modality, ctx.cue = label[0], label[1]
         unit.context.append(f"label (line {blocks[intro].line}): '{label[1]}' ({label[0]})")
         return
@@ -375,7 +383,7 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
     colons = [k for k, t in enumerate(last[:-1]) if t.kind == PUNCT and t.text == ":"]
     if colons and colons[-1] + 1 < len(last):
         last = last[colons[-1] + 1 :]
-    if not (blocks[intro].inline.masked.rstrip().endswith(":") or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
+    if not (blocks[intro].inline.masked.rstrip().endswith((":", "\uff1a")) or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
         return
     inner = Context(modality=ctx.modality, cue=ctx.cue)
     for clause in clauses(last):
@@ -426,9 +434,16 @@ _LABEL_WORDS = frozenset("the a real actual local generated file files directory
 def _following(blocks: list[Block], index: int, tokens_of: Callable[[int], list[Token]]) -> list[Obj]:
     """Objects the list after an intro names (code spans, split at `&&`; paths; file nouns)."""
     block = blocks[index]
-    if not block.inline.masked.rstrip().endswith(":"):
+    if not block.inline.masked.rstrip().endswith((":", "\uff1a")):
         return []
     out: list[Obj] = []
+    after = blocks[index + 1] if index + 1 < len(blocks) else None
+    if after is not None and after.kind == "code" and after.info in _SHELL_FENCES:
+        # "Before pushing, rebase onto main:" and the commands below it
+        for raw in after.code.split("\n")[:20]:
+            line = raw.strip().removeprefix("$ ").strip()
+            if line and not line.startswith("#"):
+                out += [Obj("code", part, "block") for part in _split_commands(line.split(" #")[0])]
     children = [k for k in range(index + 1, min(len(blocks), index + 40))
                 if blocks[k].kind == "bullet" and (blocks[k].parent == index or (
                     block.kind == "paragraph" and blocks[k].list_id == index + 1 and blocks[k].parent == -1))]

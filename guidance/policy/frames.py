@@ -25,6 +25,7 @@ from cf_guidance.policy.lexicon import cues as _cues
 from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
 from cf_guidance.policy.lexicon import programs as _programs
+from cf_guidance.policy.lexicon import things as _things
 from cf_guidance.policy.text import CJK, CODE, PUNCT, QUOTE, SYMBOL, WORD, Token, join
 
 BAN, AVOID, ASK, REQUIRE, ONLY = "ban", "avoid", "ask", "require", "only"
@@ -216,6 +217,8 @@ def _noun_pairs() -> list[tuple[str, Any]]:
     pairs += [(w, ("branch", "main" if "main" in w or "default" in w or "trunk" in w else w.split()[-1]))
               for w in _nouns.BRANCH_NOUNS]
     pairs += [(w, ("surface", w)) for w in _nouns.SURFACES]
+    for thing in _things.THINGS:
+        pairs += [(w, ("thing", thing.name)) for w in thing.words]
     pairs += [(w, ("pronoun", w)) for w in _markers.PRONOUNS]
     pairs += [(w, ("deictic", w)) for w in _markers.DEICTICS]
     pairs += [(w, ("timeout", True)) for w in ("timeout", "timeouts", "a timeout", "time limit")]
@@ -480,7 +483,7 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             if kind == "pronoun" and role and role not in ("like",) and objects:
                 break  # "... `x` on them": refers back; read as a qualifier that does not narrow
             before = tokens[k - 1] if k > i else None
-            if kind == "category" and before is not None and before.kind == WORD and before.low not in _NEUTRAL_BEFORE \
+            if kind in ("category", "thing") and before is not None and before.kind == WORD and before.low not in _NEUTRAL_BEFORE \
                     and before.low not in _DETERMINERS and before.low not in _CONJUNCTIONS and before.low not in _PREPOSITIONS \
                     and match(tokens, k - 1, "adverbs", end) is None and action_at(tokens, k - 1, end) is None:
                 meaning["qualified"] = before.low  # "remote git operations": some of them, which the word decides
@@ -682,13 +685,17 @@ _THEN_WORDS: dict[str, str] = {
     "opening prs": "pr", "creating prs": "pr", "submitting": "pr", "submitting changes": "pr", "submitting code": "pr",
     "create a pr": "pr", "open a pr": "pr", "a pull request": "pr", "the pr": "pr", "pr creation": "pr",
     "merging": "merge", "merge": "merge", "a merge": "merge",
+    "remote commands": "remote", "remote-based commands": "remote", "remote-based command": "remote", "remote command": "remote",
+    "remote operations": "remote", "remote git commands": "remote", "remote git operations": "remote",
+    "github operations": "github", "github operation": "github", "github actions on the repo": "github",
 }
 
 
 def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
     """The action a "before ..." phrase names at `i` ("committing", "every push", "opening a PR")."""
     k = i
-    while k < end and tokens[k].kind == WORD and tokens[k].low in ("every", "each", "any", "all", "you", "your", "the", "making", "doing"):
+    while k < end and tokens[k].kind == WORD and tokens[k].low in ("every", "each", "any", "all", "you", "your", "the", "making", "doing",
+                                                                   "running", "using", "performing"):
         k += 1
     best: tuple[int, str] | None = None
     for size in (4, 3, 2, 1):
@@ -712,9 +719,11 @@ def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
     return best
 
 
-def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:
+def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], block: list[Obj] | None = None) -> Frame | None:
     """"Run X before committing", "Before committing, run X", "Only push after running X",
-    "Never commit without running X", "X must pass before merging" (an ordering, or None)."""
+    "Never commit without running X", "X must pass before merging" (an ordering, or None).
+    `block`: the commands of a code block the sentence introduces ("Before pushing, rebase onto
+    main:" then the commands), what must run first when the sentence names none."""
     n = len(tokens)
     bans = [c for c in cues if c[2] in (BAN, AVOID)]
     for m, tok in enumerate(tokens):
@@ -738,6 +747,20 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]]) ->
             if right:
                 return Frame(REQUIRE, ordering=Ordering(right, then[1]), start=tokens[0].start,
                              notes=[f"ordering: before {then[1]}, {join(tokens[then[0]:])}"])
+            approval = _approval(tokens, then[0], n) or _approval(tokens, 0, m)
+            if approval and not any(c[2] == ASK for c in cues) and (then[1] in ("commit", "push", "merge") or then[1].startswith("`")):
+                # "Before running `git push`, stop and get explicit human approval"
+                frame = Frame(ASK, approval, start=tokens[0].start, notes=[f"'{approval}' before {then[1].lstrip('`')}: ask"])
+                if then[1].startswith("`"):
+                    frame.actions, frame.verb, frame.objects = ["run"], "run", [Obj("code", then[1][1:])]
+                else:
+                    frame.actions, frame.verb = [then[1]], then[1]
+                return frame
+            if block and tokens[-1].kind == PUNCT and tokens[-1].text == ":" and (_imperative(tokens, m) or m == 0):
+                # the commands are in the code block below: how closely they must be followed is the
+                # reader's to judge (a warning)
+                return Frame(REQUIRE, ordering=Ordering(list(block), then[1], soft=True), start=tokens[0].start,
+                             notes=[f"ordering: before {then[1]}, the commands of the code block below"])
         if low == "after":
             # "only push after running X" / "push only after X"
             only = next((c for c in cues if c[2] == ONLY), None)
@@ -775,6 +798,16 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]]) ->
                 return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=soft), start=tokens[0].start,
                              notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
     return None
+
+
+_APPROVAL = ("approval", "approve", "permission", "confirmation", "confirm", "sign-off", "signoff", "go-ahead", "consent",
+             "wait for instruction", "wait for instructions", "wait for the user")
+
+
+def _approval(tokens: list[Token], i: int, end: int) -> str:
+    """"stop and get explicit human approval", "wait for instruction": what a person must give first."""
+    words = " " + " ".join(t.low for t in tokens[i:end] if t.kind == WORD) + " "
+    return next((w for w in _APPROVAL if f" {w} " in words), "")
 
 
 def _imperative(tokens: list[Token], end: int) -> bool:
@@ -899,7 +932,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     """The frames of one English clause."""
     frames: list[Frame] = []
     cues = find_cues(tokens)
-    ordering = read_ordering(tokens, cues)
+    ordering = read_ordering(tokens, cues, [o for o in ctx.following if o.role == "block"])
     if ordering is not None:
         ordering.text = join(tokens)
         frames.append(ordering)
@@ -915,10 +948,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     if not any(c[2] == ASK for c in cues):
         asked = _ask_before(tokens, ctx)
         if asked is not None:
-            frames.append(asked)
-            for more in asked.more:
-                more.start, more.text = asked.start, asked.text
-                frames.append(more)
+            frames += _with_joined(asked)
             cues = [c for c in cues if c[2] != REQUIRE or c[0] > asked.start_token]
     for index, (i, j, modality, words) in enumerate(cues):
         end = cues[index + 1][0] if index + 1 < len(cues) else len(tokens)
@@ -957,10 +987,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             frame = read_requirement(tokens, i, j, end, modality, words, ctx)
         frame.start = tokens[i].start
         frame.text = join(tokens)
-        frames.append(frame)
-        for more in frame.more:
-            more.start, more.text = frame.start, frame.text
-            frames.append(more)
+        frames += _with_joined(frame)
     if not cues:
         frame = _no_action(tokens, ctx)
         if frame is not None:
@@ -969,8 +996,17 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         frame = read_uncued(tokens, ctx)
         if frame is not None:
             frame.text = join(tokens)
-            frames.append(frame)
+            frames += _with_joined(frame)
     return frames
+
+
+def _with_joined(frame: Frame) -> list[Frame]:
+    """The frame and the verb phrases joined to it ("commit X, edit Y, or push Z"), in order."""
+    out = [frame]
+    for more in frame.more:
+        more.start, more.text = frame.start, frame.text
+        out += _with_joined(more)
+    return out
 
 
 def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
@@ -1145,14 +1181,19 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     _read_tail(tokens, stop, end, frame)
     # "Never start the dev server or run builds": a second verb phrase under the same cue
     m = stop
-    if m < end and tokens[m].kind == PUNCT and tokens[m].text == ",":
+    comma = m < end and tokens[m].kind == PUNCT and tokens[m].text == ","
+    if comma:
         m += 1
-    if (objects or stop > k) and m < end and tokens[m].kind == WORD and tokens[m].low in ("or", "and", "nor"):
-        following = skip_adverbs(tokens, m + 1, end)
+    joined = m < end and tokens[m].kind == WORD and tokens[m].low in ("or", "and", "nor")
+    # "commit secrets, edit `node_modules/`, or push to `main`": a list of verb phrases under one cue
+    listed = comma and not joined and m < end and action_at(tokens, m, end) is not None
+    if (objects or stop > k) and (joined or listed):
+        after_word = m + 1 if joined else m
+        following = skip_adverbs(tokens, after_word, end)
         if action_at(tokens, following, end) is not None:
-            more = read_action_frame(tokens, m + 1, m + 1, end, modality, words, ctx)
+            more = read_action_frame(tokens, after_word, after_word, end, modality, words, ctx)
             if more.objects or (more.actions and all(_action_kind_of(a) == "git" for a in more.actions)):
-                more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low}'")
+                more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low if joined else ','}'")
                 frame.more.append(more)
                 if more.qualifier and not frame.qualifier:
                     # "never push commits or create PRs against the fork": the qualifier ends both
@@ -1399,13 +1440,13 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
                         len(tokens))
             starts_with_object = any(t.kind == CODE for t in tokens[first:head])
         if found is not None:
-            frame = Frame(ctx.modality, ctx.cue, inherited=True, actions=found[1], verb=found[2])
-            objects, stop, notes = read_objects(tokens, skip_adverbs(tokens, found[0], len(tokens)), len(tokens))
-            frame.objects = objects
-            frame.notes += [f"'{ctx.cue}' from the heading or intro"] + notes
-            _read_tail(tokens, stop, len(tokens), frame)
-            if ctx.condition and not frame.condition:
-                frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
+            frame = read_action_frame(tokens, first, first, len(tokens), ctx.modality, ctx.cue, ctx)
+            frame.start = tokens[first].start
+            for joined in _with_joined(frame):
+                joined.inherited = True
+                if ctx.condition and not joined.condition:
+                    joined.condition, joined.condition_text = ctx.condition, ctx.condition_text
+            frame.notes.insert(0, f"'{ctx.cue}' from the heading or intro")
             return frame
         if starts_with_object:
             frame = Frame(ctx.modality, ctx.cue, inherited=True, actions=list(ctx.actions) or ["bare"], verb=ctx.verb)
@@ -1556,7 +1597,7 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
     start = tokens[0].start if tokens else 0
     # ordering: "<then>する前に ... <first> を実行する", "提交之前 ... 运行 <first>"
     for position, tok in enumerate(tokens):
-        marker = next((m for m in ("前に", "之前", "전에") if tok.kind == CJK and m in tok.text), "")
+        marker = next((m for m in ("前に", "之前", "以前", "전에", "前") if tok.kind == CJK and m in tok.text), "")
         if not marker:
             continue
         cut = tok.text.index(marker)
@@ -1569,6 +1610,9 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
                 return [Frame("", start=start, text=text.strip(), notes=["a ban limited to a moment (前に): no check"])]
             continue
         first = [Obj("code", t.text) for t in tokens[position + 1:] if t.kind == CODE]
+        block = [o for o in ctx.following if o.role == "block"]
+        if not first and block and tokens[-1].kind == PUNCT and tokens[-1].text in (":", "\uff1a"):
+            first = list(block)  # "GitHub 操作前，需先切换：" and the commands of the code block below
         if not first and any(w in first_text for w in ("確認", "确认", "확인")) and any(
                 w in first_text for w in ("変更", "差分", "diff", "改动", "변경")):
             first = [Obj("noun", "review changes", meaning={"category": "review-changes"})]
@@ -1645,6 +1689,16 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
     for noun, kind, value in _cjk_nouns():
         if noun in banned_compact:
             frame.objects.append(Obj("noun", noun, meaning={kind: value}))
+    lowered = banned_compact.lower()
+    for thing in _things.THINGS:
+        word = next((w for w in thing.cjk if w.lower() in lowered), "")
+        if not word and thing.name == "pull-request" and ("pr" in lowered.replace("prefix", "")):
+            word = "PR"  # "PR 作成", "PR생성"
+        if word and thing.name not in frame.actions:  # コミット is the verb already: not also its object
+            meaning: dict[str, Any] = {"thing": thing.name}
+            if thing.name == "pull-request":
+                meaning["category"] = "pull-request"  # "PR 作成": opening one is the pull-request category
+            frame.objects.append(Obj("noun", word.lower(), meaning=meaning))
     for cond in _markers.CONDITIONS:
         if cond.lang in ("ja", "zh", "ko"):
             for phrase in cond.phrases:
@@ -1656,6 +1710,10 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
         frame.condition, frame.condition_text = "permission", own
     if situation and not frame.condition:
         frame.condition, frame.condition_text = "judgment", situation
+    without = next((w for w in _markers.CJK_WITHOUT if w in outside_text), "")
+    if without and not frame.condition:
+        # "Issue 番号なしの PR 作成": a condition no tool call shows
+        frame.condition, frame.condition_text = "unchecked", without
     if frame.modality == ONLY and frame.condition == "permission":
         frame.modality = BAN
     if ctx.condition and not frame.condition:
@@ -1732,7 +1790,8 @@ def _cjk_cue(text: str, lang: str) -> tuple[str, str] | None:
 def _cjk_then(text: str) -> str | None:
     low = text.lower()
     for words, name in ((("コミット", "提交", "커밋", "commit"), "commit"), (("プッシュ", "推送", "푸시", "push"), "push"),
-                        (("マージ", "合并", "병합", "merge"), "merge"), (("pr", "プルリク"), "pr")):
+                        (("マージ", "合并", "병합", "merge"), "merge"), (("pr", "プルリク"), "pr"),
+                        (("github", "gh "), "github"), (("远程操作", "リモート操作", "원격 작업"), "remote")):
         if any(w in low for w in words):
             return name
     return None

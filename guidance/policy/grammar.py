@@ -268,8 +268,8 @@ def path_glob(code: str, *, directory: bool) -> str | None:
     text = _PLACEHOLDER.sub("*", code.strip())  # `skills/<name>/SKILL.md` -> skills/*/SKILL.md
     if not text or len(text) > 300 or any(c.isspace() for c in text):
         return None
-    if any(c in text for c in "$()=;|&<>`'\"") or text.startswith("-"):
-        return None
+    if any(c in text for c in "$()=;|&<>`'\":") or text.startswith("-"):
+        return None  # `minify:false`, `http://x`, `a.ts:42`: a setting, a URL, a place in a file
     while text.startswith("./"):
         text = text[2:]
     if not text or text in (".", "..") or not any(c.isalnum() for c in text):

@@ -25,6 +25,7 @@ from cf_guidance.policy.lexicon import categories as _categories
 from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
 from cf_guidance.policy.lexicon import programs as _programs
+from cf_guidance.policy.lexicon import things as _things
 
 DENY_CONFIDENCE = 0.8
 #: categories whose "change"/"update" is running their commands (not editing a file)
@@ -303,6 +304,10 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         # "git commitコマンドを実行してはいけません": the git verb names the command; "git" alone is not banned
         objects = [o for o in objects if not (o.kind == "program" and o.text == "git")]
         actions = [a for a in actions if _action_kind(a) not in ("run", "use")] or actions
+    thing_specs, objects = _thing_specs(frame, objects, verdict, place)
+    specs += thing_specs
+    if thing_specs and not objects:
+        actions = []
     # writes before reads: "Never read or edit `x`" protects it from both, write first
     actions = sorted(actions, key=lambda a: _action_kind(a) == "read")
     for action in actions:
@@ -315,13 +320,70 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.wrapped:
             frame.qualifier = qualifier
             if _narrowing(frame.qualifier):
-                spec.verdict = "ask"
-                spec.why.append(f"narrowed by '{frame.qualifier}', which no pattern can express (ask)")
+                # "in watch mode", "from inside a worktree": only some calls are meant, which the call
+                # does not show; the agent is warned (asking on every `pnpm build` would stop everyday work)
+                spec.verdict = "warn"
+                spec.why.append(f"narrowed by '{frame.qualifier}', which no pattern can express (warn)")
         if not spec.instead:
             spec.instead = _instead(frame, place)
         if frame.condition_text and not spec.condition:
             spec.condition = frame.condition_text
     return _dedupe(specs)
+
+
+def _thing_specs(frame: Frame, objects: list[Obj], verdict: str, place: Place) -> tuple[list[Spec], list[Obj]]:
+    """"make git commits", "comment on the PR", "create branches", "ブランチ作成": a thing named in
+    words and what the verb does to it (guidance.policy.lexicon.things); the objects left over."""
+    if frame.in_code or any(o.kind == "code" and grammar.command_pattern(o.text, lenient=False) is not None for o in objects):
+        return [], objects  # a command named in backticks says more than the words; "comments in the code" are code
+    kinds: list[str] = []
+    for word in frame.verb.replace(" or ", ",").split(","):
+        kind = _things.VERB_KINDS.get(word.strip()) or _things.VERB_KINDS.get(word.strip().split(" ")[0])
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    for action in frame.actions:
+        kind = _things.VERB_KINDS.get(action, "")
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    specs: list[Spec] = []
+    left: list[Obj] = []
+    for obj in objects:
+        name = obj.meaning.get("thing") if obj.kind == "noun" else None
+        entry = next((t for t in _things.THINGS if t.name == name), None)
+        if entry is not None and entry.context and not _mentions_any(frame.text, entry.context):
+            entry = None  # "leave comments everywhere": comments in the code, not on a PR
+        commands: tuple[str, ...] = ()
+        used = ""
+        if entry is not None and (obj.role in ("", "on", "paren") or (obj.role in ("to", "dir") and "comment" in kinds)):
+            for kind in kinds:
+                if name == "pull-request" and kind == "create":
+                    break  # opening PRs is the pull-request category (its own check and docs)
+                if kind in entry.commands:
+                    commands, used = entry.commands[kind], kind
+                    break
+        if not commands:
+            left.append(obj)
+            continue
+        patterns = [grammar.placeholder_words(_split(c)) for c in commands]
+        spec = _patterns_spec(patterns, verdict, place.line, f"{_verb_ing_thing(used)} {obj.text}",
+                              _confidence(obj, frame, 0.9))
+        spec.why.append(f"'{frame.verb} {obj.text}' is {', '.join(commands[:3])}")
+        if obj.meaning.get("qualified") and spec.verdict in ("deny", "ask"):
+            spec.verdict = "warn"
+            spec.why.append(f"'{obj.meaning['qualified']} {obj.text}' is some of them, which ones a pattern cannot say (warn)")
+        specs.append(spec)
+        frame.notes.append(f"'{obj.text}' ({name}) with '{used}': {', '.join(commands)}")
+    return specs, left
+
+
+def _mentions_any(text: str, words: tuple[str, ...]) -> bool:
+    low = " " + "".join(c if c.isalnum() or c in "-" or ord(c) > 0x2e80 else " " for c in text.lower()) + " "
+    return any(f" {w} " in low or (not w.isascii() and w in low) for w in words)
+
+
+def _verb_ing_thing(kind: str) -> str:
+    return {"create": "creating", "delete": "deleting", "switch": "switching", "comment": "commenting on", "merge": "merging",
+            "close": "closing", "approve": "approving", "edit": "editing", "rename": "renaming"}.get(kind, kind)
 
 
 def _narrowing(qualifier: str) -> bool:
@@ -330,6 +392,8 @@ def _narrowing(qualifier: str) -> bool:
     words = qualifier.split()
     if len(words) >= 2 and words[1] in ("them", "it", "these", "those"):
         return False
+    if words[:2] in (["to", "do"], ["for", "this"], ["for", "that"]):
+        return False  # "to do so": the purpose said before, not a narrower case
     if words[0] == "from" and any(w in words for w in ("pr", "routine", "branch")):
         return False
     return True
@@ -739,7 +803,8 @@ def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> l
             return []
         confidence = _confidence(obj, frame, 1.0 if obj.kind == "code" else 0.9)
         bare = not any(c in glob for c in "*?[") and "." not in glob.rsplit("/", 1)[-1]
-        specs.append(Spec(kind, verdict, line, pattern=glob, confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))
+        for member in _family(glob):
+            specs.append(Spec(kind, verdict, line, pattern=member, confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))
         if kind == "write" and not any(w in frame.text.lower() for w in ("manually", "by hand", "hand-edit", "directly")):
             specs += _implied_writes(glob, verdict, line, confidence)
         if bare:
@@ -794,6 +859,15 @@ def _data_file(text: str) -> bool:
     return bool(dot and stem and suffix.isalnum() and suffix.lower() not in _SCRIPT_SUFFIXES)
 
 
+def _family(glob: str) -> list[str]:
+    """`.env` stands for `.env.local`, `.env.production`, ... (lexicon.nouns.FILE_FAMILIES)."""
+    head, _, last = glob.rpartition("/")
+    for stem, members in _nouns.FILE_FAMILIES:
+        if last == stem:
+            return [f"{head}/{m}" if head else m for m in members]
+    return [glob]
+
+
 def _looks_like_file(text: str) -> bool:
     last = text.rstrip("/").rsplit("/", 1)[-1]
     return "." in last and not text.endswith("/")
@@ -827,7 +901,9 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         if paths or secrets:
             for obj in paths:
                 glob = grammar.path_glob(obj.text, directory=False)
-                specs.append(Spec("stage", verdict, line, pattern=glob, what=f"committing `{obj.text}`"))
+                family = _family(glob or "")
+                specs.append(Spec("stage", verdict, line, pattern=family if len(family) > 1 else glob,
+                                  what=f"committing `{obj.text}`"))
             if secrets:
                 specs.append(Spec("stage", verdict, line, pattern=list(SECRET_GLOBS), confidence=0.9,
                                   what="committing files that hold secrets (.env files, keys)"))
@@ -952,11 +1028,28 @@ def _timeout(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
 def _sequence(frame: Frame, place: Place) -> list[Spec]:
     ordering = frame.ordering
     assert ordering is not None
+    thens = [list(p) for p in _THEN_GROUPS.get(ordering.then, ())]
     then = _THEN.get(ordering.then)
     if then is None and ordering.then.startswith("`"):
         then = grammar.command_pattern(ordering.then[1:], lenient=True)
-    if then is None:
-        return []
+    if then is not None:
+        thens = [then]
+    specs: list[Spec] = []
+    for gated in thens:
+        specs += _sequence_of(frame, place, gated)
+    return specs
+
+
+#: actions named as a kind ("before any remote command", "GitHub 操作前"): each command they gate
+_THEN_GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "remote": (("git", "push"), ("git", "fetch"), ("git", "pull")),
+    "github": (("gh", "pr", "create"), ("gh", "pr", "merge"), ("gh", "issue", "create"), ("git", "push")),
+}
+
+
+def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
+    ordering = frame.ordering
+    assert ordering is not None
     verdict = "warn" if ordering.soft or frame.condition else "deny"
     specs: list[Spec] = []
     first: list[Obj] = []

@@ -22,6 +22,9 @@ def checks_of(markdown: str) -> list[tuple[Any, ...]]:
     return [simplified(c) for c in bundle["checks"]]
 
 
+ENV_FAMILY = [".env", ".env.local", ".env.*.local", ".env.development", ".env.production", ".env.test", ".env.staging",
+              ".env.prod", ".env.dev"]
+
 ENFORCED = [
     ("Never run `git push --force`", [("command", "deny", "git push --force")]),
     ("NEVER run `npm publish` locally", [("command", "deny", "npm publish")]),
@@ -50,16 +53,17 @@ ENFORCED = [
     ("Always ask the user before running `git rebase`", [("command", "ask", "git rebase")]),
     ("Never run `npm run dev` unless I tell you to", [("command", "ask", "npm run dev")]),
     ("Never run `db-migrate` without asking first", [("command", "ask", "db-migrate")]),
-    ("Never run `git push --force` on main", [("command", "ask", "git push --force")]),
-    ("Do not run `npm test` in watch mode", [("command", "ask", "npm test")]),
-    ("Never run `psql` against production", [("command", "ask", "psql")]),
+    ("Never run `git push --force` on main", [("command", "warn", "git push --force")]),
+    ("Do not run `npm test` in watch mode", [("command", "warn", "npm test")]),
+    ("Never run `psql` against production", [("command", "warn", "psql")]),
     ("Never edit `migrations/`", [("write", "deny", "migrations/**")]),
     # the file, and (asking: an inference about tools) the commands that rewrite it
     ("Do not modify `package-lock.json`", [("write", "deny", "package-lock.json"), ("command", "ask", "npm install")]),
     ("Never delete or modify files under `data`", [("write", "deny", "data/**")]),
     ("Never touch `infra/*.tf`", [("write", "deny", "infra/*.tf")]),
     ("Never write to `./vendor/`", [("write", "deny", "vendor/**")]),
-    ("Never read `.env`", [("read", "deny", ".env")]),
+    # `.env` stands for its family (`.env.local`, `.env.production`, ...)
+    ("Never read `.env`", [("read", "deny", g) for g in ENV_FAMILY]),
     ("Never modify `migrations`", [("write", "deny", "migrations"), ("write", "deny", "migrations/**")]),
     # creating is not editing: existing files there stay editable
     ("Never create files in `src/legacy`", [("create", "deny", "src/legacy/**")]),
@@ -87,7 +91,7 @@ ENFORCED = [
     ("Never commit without running `npm test`", [("sequence", "deny", "npm test", "git commit")]),
     ("Never push directly to main; open a PR with `gh pr create`", [("target", "deny", "main")]),
     ("Never use `bun <file>` directly", [("command", "deny", "bun *.*")]),
-    ("Never commit `.env` files", [("stage", "deny", ".env")]),
+    ("Never commit `.env` files", [("stage", "deny", " ".join(ENV_FAMILY))]),
     ("Do not set a timeout when running `bun bd`", [("command", "deny", "bun bd")]),
 ]
 
@@ -147,7 +151,6 @@ MENTIONS = [
     "- Never run tests like the ones in `tests/slow/`",
     "- Don't `cd` around needlessly in tests",
     "- Never write tests in `src/`",
-    "- Never delete the old branches of `origin`",
 ]
 
 
@@ -177,15 +180,18 @@ OUTSIDE_BULLETS = [
     ("- `git push --force`는 금지입니다.", [("command", "deny", "git push --force")]),
     ("**Out of scope** (do NOT touch):\n\n- The two call sites (`src/q/a.ts`, `src/q/b.ts`). They need no change.\n"
      "- The real `.env` file — never read, edit, or print its values.",
-     [("write", "deny", "src/q/a.ts"), ("write", "deny", "src/q/b.ts"), ("write", "deny", ".env"), ("read", "deny", ".env")]),
+     [("write", "deny", "src/q/a.ts"), ("write", "deny", "src/q/b.ts")] + [("write", "deny", g) for g in ENV_FAMILY]
+     + [("read", "deny", g) for g in ENV_FAMILY]),
     ("- Always open a PR — no direct push to `develop`", [("target", "deny", "develop")]),
     # a heading that states a rule is one (a heading of rule words alone gives its section a force)
     ("# Never run `git push --force`", [("command", "deny", "git push --force")]),
     ("## Do not edit `migrations/`", [("write", "deny", "migrations/**")]),
     # a glob with no name in it protects nothing a rule could mean (`**/*` would also deny `npm install`)
     ("- Never edit `**/*` or `/`", []),
+    # some of a thing ("the old branches"): which ones a pattern cannot say, a warning
+    ("- Never delete the old branches of `origin`", [("command", "warn", "git branch -d")]),
     # a ban limited to a situation a pattern cannot express asks
-    ("- Never amend commits after hook failures - create new commits", [("command", "ask", "git commit --amend")]),
+    ("- Never amend commits after hook failures - create new commits", [("command", "warn", "git commit --amend")]),
 ]
 
 

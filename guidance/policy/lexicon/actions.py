@@ -15,6 +15,8 @@
 - `add`, `install`, `update`, `publish`, `deploy`, `login`, `expose`, `content`, `bypass`: verbs
   whose meaning depends on their object (dependencies, packages, secrets, a trailer, hooks);
   the nouns table and the categories say what each combination yields.
+- `thing`: verbs that act on a thing named in words (comment on a PR, close an issue, switch
+  branches); guidance.policy.lexicon.things says which commands do each.
 
 `words` are English forms (base and -ing; a third-person "-s" form makes a sentence
 descriptive: "the script deletes `x`"); `cjk` are Chinese, Japanese and Korean verbs matched
@@ -80,11 +82,11 @@ ACTIONS: tuple[Action, ...] = (
            )),
     Action("delete", "write",
            ("delete", "deleting", "remove", "removing", "rm", "wipe", "wiping", "clean up", "cleaning up", "purge",
-            "purging", "erase", "erasing", "truncate", "truncating"),
+            "purging", "erase", "erasing", "truncate", "truncating", "drop", "dropping"),
            cjk=("删除", "移除", "削除", "消去", "消す", "삭제", "제거"),
            examples=(
                ex("- Never delete or modify files under `data/`", "deny write data/**"),
-               ex("- Never delete the old branches of `origin`"),
+               ex("- Never delete the old branches of `origin`", "warn command git branch -d"),
            )),
     Action("create", "create",
            ("create", "creating", "add", "adding", "introduce", "introducing", "generate new", "make new",
@@ -102,7 +104,7 @@ ACTIONS: tuple[Action, ...] = (
             "exploring", "access", "accessing"),
            cjk=("读取", "查看", "打开", "読む", "読み", "読ま", "参照", "閲覧", "읽", "열람", "조회"),
            examples=(
-               ex("- Never read `.env`", "deny read .env"),
+               ex("- Never read `.env`", "deny read .env", exact=False),
                ex("- Do not read files in `examples/` unless asked", "ask read examples/**"),
                ex("- Never read `$SECRET` aloud"),
            )),
@@ -110,7 +112,8 @@ ACTIONS: tuple[Action, ...] = (
            cjk=("提交", "コミット", "커밋"), commands=("git commit",),
            examples=(
                ex("- Don't commit unless the user explicitly asks you to", "ask command git commit"),
-               ex("- Never commit `.env` files", "deny stage .env"),
+               ex("- Never commit `.env` files", "deny stage .env .env.local .env.*.local .env.development .env.production "
+                  ".env.test .env.staging .env.prod .env.dev"),
                ex("- Never commit directly to main", "deny target commit main"),
                ex("- Make new commits only when the user requests it", "ask command git commit"),
                ex("- Ask the user before committing anything or pushing", "ask command git commit",
@@ -139,6 +142,21 @@ ACTIONS: tuple[Action, ...] = (
     Action("open", "git", ("open", "opening", "submit", "submitting", "file", "raise", "raising", "send",
                            "create", "creating", "make"),
            examples=(ex("- Don't open PRs for features without discussion", "ask command <pull-request>"),)),
+    Action("comment", "thing", ("comment", "commenting", "comment on", "commenting on", "reply", "replying", "reply to",
+                                "replying to", "respond to", "responding to", "post", "posting", "leave", "leaving"),
+           cjk=("评论", "コメントする", "コメントを付け", "댓글"),
+           examples=(ex("- Do not comment on the PR", "deny command gh pr comment"),
+                     ex("- Never post comments on GitHub issues", "deny command gh issue comment", exact=False),
+                     ex("- Do not leave the build directory dirty"))),
+    Action("close", "thing", ("close", "closing", "reopen", "reopening"), cjk=("クローズ", "关闭", "닫"),
+           examples=(ex("- Never close issues", "deny command gh issue close", exact=False),
+                     ex("- Do not close the terminal"))),
+    Action("approve", "thing", ("approve", "approving"), cjk=("承認する", "批准", "승인하"),
+           examples=(ex("- Never approve pull requests", "deny command gh pr review --approve", exact=False),)),
+    Action("switch", "thing", ("switch", "switching", "switch to", "check out", "checkout", "checking out"),
+           cjk=("切り替え", "切替", "切换", "전환"),
+           examples=(ex("- Never switch branches", "deny command git checkout *", exact=False),
+                     ex("- Never switch to Yarn 2"))),
     Action("install", "install", ("install", "installing", "pip install", "npm install"),
            cjk=("安装", "インストール", "설치"),
            examples=(

@@ -242,7 +242,8 @@ HEADING_CUES: tuple[Cue, ...] = (
 )
 
 #: Labels: a block, a list item or a table cell whose words before its colon (or all its words)
-#: are only these gives its force to what follows it: the rest of the item ("**Never:** a; b"),
+#: are only these gives its force to what follows it ("always" labels give none: what follows is
+#: read on its own; "the user will:" gives the user's actions to the user, the agent asks): the rest of the item ("**Never:** a; b"),
 #: the list below it ("**Ask first**" then items), the sub-items of a bullet, the other cells of
 #: a table row ("| **Never do** | ... |") or the cells of a table column ("| ❌ Forbidden |").
 #: Matched whole (after dropping emphasis, emoji and a parenthesised gloss); heading words count.
@@ -275,6 +276,14 @@ LABEL_CUES: tuple[Cue, ...] = (
                      "ask command <add-dependency>", "ask command terraform apply", exact=False),
                   ex("- **Ask first:** changing `schema.sql`; running `make migrate`.", "ask write schema.sql",
                      "ask command make migrate"))),
+    Cue("label-require", "require", ("always", "always do", "must", "must do", "required", "do", "必须", "必須", "반드시", "항상"),
+        examples=(ex("- \u2705 **Always do:** run `npm test` before committing", "deny sequence npm test -> git commit"),
+                  ex("- **Always:** keep functions small"))),
+    Cue("label-user", "ask", ("the user will", "the user handles", "the user does", "the user is responsible for",
+                              "leave to the user", "left to the user", "only the user", "only the user may", "the human will",
+                              "humans will", "the maintainers will", "i will", "i'll handle", "user handles"),
+        examples=(ex("The user will:\n\n- Deploy the app to production\n- Merge pull requests\n",
+                     "ask command <deploy>", "ask command gh pr merge"),)),
     Cue("label-avoid", "avoid", ("avoid", "things to avoid", "what to avoid", "discouraged", "not recommended", "避免", "避ける",
                                  "非推奨", "지양", "비권장"),
         examples=(ex("- **Avoid:** `npm audit fix --force`", "warn command npm audit fix --force"),)),
@@ -285,8 +294,8 @@ LABEL_CUES: tuple[Cue, ...] = (
 NO_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Open a PR for every change — no direct pushes to `release`", "deny target push release"),
     ex("- No force pushing, ever", "deny command <force-push>"),
-    ex("- No commits during a freeze", "ask command git commit"),
-    ex("- No `git stash` in shared checkouts", "ask command git stash"),
+    ex("- No commits during a freeze", "warn command git commit"),
+    ex("- No `git stash` in shared checkouts", "warn command git stash"),
     ex("- No tests exist for the legacy importer"),
     ex("- No need to run `make` first"),
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cf_guidance.policy.lexicon import Example
-from cf_guidance.policy.lexicon import actions, categories, cues, markers, nouns, programs
+from cf_guidance.policy.lexicon import actions, categories, cues, markers, nouns, programs, things
 
 
 def entries() -> list[tuple[str, Any]]:
@@ -21,6 +21,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"action:{a.name}", a) for a in actions.ACTIONS]
     out += [(f"category:{c.name}", c) for c in categories.CATEGORIES if c.examples] + [
         (f"category-list:{c.name}", c) for c in categories.CATEGORIES if not c.examples]
+    out += [(f"thing:{t.name}", t) for t in things.THINGS]
     out += [(f"tool:{t.program}", t) for t in programs.TOOL_NAMES]
     out += [(f"equivalent:{e.forms[0]}", e) for e in programs.EQUIVALENTS]
     out += [(f"path-noun:{n.words[0]}", n) for n in nouns.PATH_NOUNS]
@@ -33,6 +34,7 @@ def entries() -> list[tuple[str, Any]]:
 def all_examples() -> list[tuple[str, Example]]:
     out = [(name, example) for name, entry in entries() for example in getattr(entry, "examples", ())]
     out += [("self-reference", e) for e in nouns.SELF_EXAMPLES]
+    out += [("file-family", e) for e in nouns.FILE_FAMILY_EXAMPLES]
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
@@ -80,6 +82,10 @@ def markdown() -> str:
     for category in categories.CATEGORIES:
         lines.append(f"| {category.name} | {_cell(', '.join(category.words))} | {_cell(', '.join(category.commands))} | "
                      f"{', '.join(category.scripts)} |")
+    lines += ["", "### Things named in words", "", "| Thing | Words | Other languages | Commands per verb |", "|---|---|---|---|"]
+    for thing in things.THINGS:
+        per_verb = "; ".join(f"{verb}: {', '.join(commands)}" for verb, commands in thing.commands.items())
+        lines.append(f"| {thing.name} | {_cell(', '.join(thing.words))} | {', '.join(thing.cjk)} | {_cell(per_verb)} |")
     lines += ["", "Files commands write without naming them:", "", "| File | Commands |", "|---|---|"]
     for glob, commands in categories.IMPLIED_WRITES:
         lines.append(f"| `{glob}` | {_cell(', '.join(commands))} |")
@@ -99,6 +105,8 @@ def markdown() -> str:
     lines += ["", "### Nouns", "", "| Noun | Files |", "|---|---|"]
     for noun in nouns.PATH_NOUNS:
         lines.append(f"| {_cell(', '.join(noun.words))} | {', '.join(f'`{g}`' for g in noun.globs)} |")
+    lines += ["", "A file that stands for its family: " + "; ".join(
+        f"`{stem}` covers {', '.join(f'`{m}`' for m in members)}" for stem, members in nouns.FILE_FAMILIES) + "."]
     lines += ["", f"The policy file itself: {', '.join(nouns.SELF_NOUNS)}.", "", "| Message content | Phrases |", "|---|---|"]
     for content in nouns.CONTENT_NOUNS:
         lines.append(f"| {_cell(', '.join(content.words))} | {_cell(', '.join(content.phrases))} |")
@@ -117,7 +125,8 @@ def markdown() -> str:
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",
               f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.",
-              f"Chinese, Japanese, Korean: situations {', '.join(markers.CJK_SITUATIONS)}; examples after code "
+              f"Chinese, Japanese, Korean: situations {', '.join(markers.CJK_SITUATIONS)}; without "
+              f"{', '.join(markers.CJK_WITHOUT)}; examples after code "
               f"{', '.join(markers.CJK_EXAMPLES)}; what to use instead {', '.join(markers.CJK_INSTEAD)}; "
               f"on one's own (asks) {', '.join(markers.CJK_ON_YOUR_OWN)}.", "",
               "<!-- lexicon:end -->", ""]

@@ -6,7 +6,8 @@
   against, X is what the reason tells the agent to do.
 - `ORDERING`: "before", "after", "only after", "prior to": X must run before the action.
 - `QUALIFIERS`: words after a banned command that narrow it beyond what a pattern can say
-  ("on main", "against production", "in watch mode"): the ban becomes a question.
+  ("on main", "against production", "in watch mode"): the ban becomes a warning (asking on
+  every call the situation does not show would stop everyday work).
 - `ADVERBS`: words between a cue and its verb or after the object that do not narrow a rule
   ("directly", "manually", "locally", "yourself", "proactively").
 - `EXAMPLE_MARKERS`: "e.g.", "for example": what follows illustrates, it is never banned.
@@ -87,6 +88,9 @@ CJK_SITUATIONS: tuple[str, ...] = ("なら", "たら", "場合", "ときは", "�
 CJK_EXAMPLES: tuple[str, ...] = ("等", "など", "などの", "之类", "等等", "등", "등의", "なんか")
 CJK_INSTEAD: tuple[str, ...] = ("请使用", "請使用", "请用", "改用", "应使用", "應使用", "而是使用", "代わりに", "を使う", "を使用する",
                                 "を使ってください", "대신", "를 사용하세요", "을 사용하세요", "를 사용", "을 사용")
+#: "without ..." in a clause ("番号なしの PR 作成"): a condition no tool call shows (warn)
+CJK_WITHOUT: tuple[str, ...] = ("なしの", "なしで", "無しで", "せずに", "未起票", "未作成", "未指定", "未確認", "未レビュー", "未テスト",
+                                "未実施", "未登録", "없이", "没有", "不带", "不帶")
 #: doing it on one's own: the user decides each time (ask)
 CJK_ON_YOUR_OWN: tuple[str, ...] = ("自律的に", "勝手に", "自動で", "自主的に", "独断で", "擅自", "自行", "自动", "자율적으로", "임의로",
                                     "마음대로", "자동으로", "멋대로")
@@ -107,6 +111,10 @@ CJK_EXAMPLES_TABLE: tuple[Example, ...] = (
     ex("- 不要使用 `npm`，请使用 `pnpm`", "deny command npm"),
     ex("- 절대로 커밋을 자율적으로 하지 말 것", "ask command git commit"),
     ex("- テストが失敗したらコミットしないでください", "warn command git commit"),
+    ex("## 禁止事項\n\n- Issue 番号なしの PR 作成\n", "warn command <pull-request>"),
+    ex("## 禁止事項\n\n- `.env` ファイルの Git コミット\n", "deny stage .env .env.local .env.*.local .env.development "
+       ".env.production .env.test .env.staging .env.prod .env.dev"),
+    ex("## 禁止事項\n\n- Issue 未起票のコミット\n", "warn command git commit"),
 )
 
 #: (marker, which side is banned): "left" = the words before the marker are the alternative
@@ -142,25 +150,38 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Run `cargo dev generate-all` after changes"),
     ex("- We run `make test` before every push"),
     ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
+    ex("Before pushing, rebase onto the latest `main`:\n\n```bash\ngit fetch origin main\ngit rebase origin/main\n```\n",
+       "warn sequence git fetch origin main -> git push", "warn sequence git rebase origin/main -> git push"),
+    ex("- Before running any remote command, run `git remote -v`", "deny sequence git remote -> git push",
+       "deny sequence git remote -> git fetch", "deny sequence git remote -> git pull"),
+    ex("- 每次 GitHub 操作前先切换账户：\n\n  ```bash\n  gh auth switch --user alice\n  ```\n",
+       "warn sequence gh auth switch -> gh pr create", exact=False),
+    ex("- 提交前必须运行 `make test`", "deny sequence make test -> git commit"),
+    ex("- 発表前に資料を確認する"),
 )
 
 #: after a command or path: the ban holds only in a situation no pattern can express
 QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
-    ex("- Never rebase after a failed merge - start over", "ask command git rebase"),
-    ex("- Do not run `pnpm build` in watch mode", "ask command pnpm build"),
+    ex("- Never rebase after a failed merge - start over", "warn command git rebase"),
+    ex("- Do not run `pnpm build` in watch mode", "warn command pnpm build"),
 )
 
-#: qualifiers that name where the agent's commands run anyway ("directly on the host", "outside
-#: Docker"): they say which way not to run it, they do not narrow the ban
+#: qualifiers that name where the agent's commands run or act anyway ("directly on the host",
+#: "outside Docker", "on GitHub"): they do not narrow the ban
 HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machine", "on your machine", "on your local machine",
                                     "on the local machine", "in the terminal", "in your shell", "in the shell",
                                     "outside docker", "outside of docker", "outside the container", "outside of the container",
                                     "outside containers", "outside the venv", "outside the virtualenv", "outside the devcontainer",
-                                    "outside docker compose", "outside the dev container", "on bare metal")
+                                    "outside docker compose", "outside the dev container", "on bare metal",
+                                    "on github", "on gitlab", "in github", "to github", "to gitlab", "on the remote",
+                                    "in this repo", "in this repository", "in the repo", "in the repository", "to the repo",
+                                    "to the repository", "on the pr", "on prs", "on pull requests", "on the pull request",
+                                    "on issues", "on the issue", "in the pr", "in prs")
 
 HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest"),
     ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
+    ex("- Don't open issues on GitHub", "deny command gh issue create", exact=False),
 )
 
 QUALIFIERS: tuple[str, ...] = ("on", "in", "against", "with", "for", "from", "to", "inside", "into", "at", "over", "via",

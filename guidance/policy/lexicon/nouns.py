@@ -124,5 +124,19 @@ CREDENTIALS: tuple[Credential, ...] = (
                (".env", ".env.*", "~/.npmrc", "~/.pypirc", "~/.aws/credentials"), ()),
 )
 
+#: a file named with the family's stem stands for the family: a rule on `.env` covers `.env.local`
+#: and `.env.production` (its examples and templates, which are committed on purpose, stay free)
+FILE_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (".env", (".env", ".env.local", ".env.*.local", ".env.development", ".env.production", ".env.test", ".env.staging",
+              ".env.prod", ".env.dev")),
+)
+
+FILE_FAMILY_EXAMPLES: tuple[Example, ...] = (
+    ex("- Don't commit `.env` files", "deny stage .env .env.local .env.*.local .env.development .env.production .env.test "
+       ".env.staging .env.prod .env.dev"),
+    ex("- Never read `.env`", "deny read .env", "deny read .env.local", exact=False),
+    ex("- Never read `.env.example`", "deny read .env.example"),
+)
+
 BRANCH_NOUNS: tuple[str, ...] = ("main", "master", "the main branch", "the master branch", "the default branch",
                                  "production", "trunk", "develop", "main branch", "master branch")
