@@ -392,6 +392,8 @@ def _narrowing(qualifier: str) -> bool:
     words = qualifier.split()
     if len(words) >= 2 and words[1] in ("them", "it", "these", "those"):
         return False
+    if len(words) >= 2 and words[0] not in _markers.SITUATION_QUALIFIERS and words[1] in ("any", "every", "all", "each"):
+        return False  # "on any branch", "for any reason": every case, not a narrower one
     if words[:2] in (["to", "do"], ["for", "this"], ["for", "that"]):
         return False  # "to do so": the purpose said before, not a narrower case
     if words[0] == "from" and any(w in words for w in ("pr", "routine", "branch")):

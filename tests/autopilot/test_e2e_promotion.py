@@ -162,10 +162,10 @@ def test_a_local_ban_is_promoted_on_its_own_deterministic_probe_and_enforced_in_
 
 
 def test_a_rule_the_baseline_already_enforces_gains_nothing_and_is_proposed(project: Path, claude_bin: Path, tmp_path: Path) -> None:
-    # The local rule restates a shared ban in other words: a new rule id, but its probe is
+    # The local rule asks about what a shared rule bans: a new check (ask), but its probe is
     # blocked by the shared ban under both policies, so the A/B shows it adds nothing.
     (project / "CLAUDE.md").write_text(SHARED)
-    (project / "CLAUDE.local.md").write_text("- Do not use `git push --force` on any branch.\n")
+    (project / "CLAUDE.local.md").write_text("- Ask before running `git push --force`.\n")
     settings = Settings.resolve(project, environ={}, apply=True, ab=True, ab_suite="derived", min_delta=0,
                                 replay_paths=[str(tmp_path)])
     report = Autopilot(settings).run_cycle()

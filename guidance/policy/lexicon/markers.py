@@ -164,6 +164,8 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
 QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
     ex("- Never rebase after a failed merge - start over", "warn command git rebase"),
     ex("- Do not run `pnpm build` in watch mode", "warn command pnpm build"),
+    ex("- Do not use `git push --force` on any branch", "deny command git push --force", exact=False),
+    ex("- Never run `git commit` when any test fails", "warn command git commit"),
 )
 
 #: qualifiers that name where the agent's commands run or act anyway ("directly on the host",
@@ -183,6 +185,9 @@ HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
     ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
     ex("- Don't open issues on GitHub", "deny command gh issue create", exact=False),
 )
+
+#: qualifiers that open a situation: "when any test fails" narrows, where "on any branch" does not
+SITUATION_QUALIFIERS: tuple[str, ...] = ("when", "whenever", "if", "while", "after", "during", "unless")
 
 QUALIFIERS: tuple[str, ...] = ("on", "in", "against", "with", "for", "from", "to", "inside", "into", "at", "over", "via",
                                "under", "during", "while", "when", "whenever", "if", "after")
