@@ -499,8 +499,16 @@ def _system_writes(ctx: GateContext, cmd: Command, segment: str, out: list[Findi
         if where is None or where.startswith("/dev/"):
             continue  # devices are CAT003; /dev/null, /dev/tcp and descriptors are not files
         if _in_system_location(where, paths.classify(where)):
-            out.append(finding(GATE, "DST061", ASK, f"{cmd.program} writes {where}, a system location", segment=segment, evidence=target))
+            out.append(finding(GATE, "DST061", ASK, f"{_writer(cmd)} writes {where}, a system location", segment=segment, evidence=target))
             return
+
+
+def _writer(cmd: Command) -> str:
+    """Who writes with a redirection: the interpreter that opened the file (`python -c`), else
+    the program; a bare `> file` is a redirection (the analyser's program for both is `true`)."""
+    if cmd.program != "true" or cmd.argv[1:]:
+        return cmd.program
+    return cmd.origin.rsplit(">", 1)[-1] if cmd.origin else "a redirection"
 
 
 def _file_tool_writes(ctx: GateContext) -> list[Finding]:

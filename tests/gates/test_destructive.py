@@ -138,3 +138,16 @@ def test_allowlist_turns_an_exact_command_into_allow() -> None:
 def test_deny_carries_a_hint() -> None:
     decision = decide(bash("git push --force"))
     assert "--force-with-lease" in decision.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "writer"),
+    [
+        ("python3 -c \"open('/etc/resolv.conf', 'w').write('nameserver 9.9.9.9')\"", "python -c writes /etc/resolv.conf"),
+        ("> /etc/motd", "a redirection writes /etc/motd"),
+        ("echo x | sudo tee /etc/motd", "tee writes /etc/motd"),
+    ],
+)
+def test_a_system_write_names_who_writes(command: str, writer: str) -> None:
+    messages = [f.message for f in decide(bash(command)).findings if f.rule == "DST061"]
+    assert messages and writer in messages[0], messages
