@@ -136,15 +136,8 @@ NON_PRODUCTION_WORK = [
     "gcloud run deploy api --source . --project acme-preview --region europe-west1",
     "gcloud builds submit --tag gcr.io/acme-dev/api:pr-7 --project acme-dev",
     "az webapp deploy -g rg-staging -n api --src-path app.zip",
-    "kubectl --context staging-eu apply -f k8s/",
-    "kubectl -n preview-231 rollout restart deploy/web",
-    "helm upgrade --install web ./chart -n dev --kube-context dev-cluster",
     "minikube start && kubectl apply -f k8s/ && kubectl rollout status deploy/web",
     "kind create cluster --name app && helm install web ./chart",
-    "terraform workspace select staging && terraform apply -auto-approve",
-    "cd infra/envs/dev && terraform apply -auto-approve",
-    "terraform apply -var-file=envs/qa.tfvars",
-    "pulumi up --yes -s acme/dev",
     "curl -X POST https://api.staging.acme.dev/v1/orders -d @fixtures/order.json",
     "curl -X PUT https://qa2.internal.example.com/flags/new-ui -d on",
     "gh workflow run ci.yml --ref feature/login-form",
@@ -154,6 +147,39 @@ NON_PRODUCTION_WORK = [
     "mysql -h 127.0.0.1 app_test -e 'DROP TABLE widgets'",
     "aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.eu-west-1.amazonaws.com",
 ]
+
+#: The tools that reconcile a whole environment (a cluster's objects, a stack's resources) stay
+#: asked on a shared development, staging or preview environment; only this machine passes.
+ENVIRONMENT_CHANGES_ASKED = [
+    "kubectl --context staging-eu apply -f k8s/",
+    "kubectl -n preview-231 rollout restart deploy/web",
+    "helm upgrade --install web ./chart -n dev --kube-context dev-cluster",
+    "kubectl config use-context qa-cluster && kubectl apply -k overlays/qa",
+    "terraform workspace select staging && terraform apply -auto-approve",
+    "cd infra/envs/dev && terraform apply -auto-approve",
+    "terraform apply -var-file=envs/qa.tfvars",
+    "pulumi up --yes -s acme/dev",
+    "pulumi stack select sandbox && pulumi up --skip-preview --yes",
+    "cdk deploy WebDevStack --profile dev --require-approval never",
+]
+ENVIRONMENT_CHANGES_ON_THIS_MACHINE = [
+    "minikube start && helm upgrade --install web ./chart -n staging",
+    "kubectl --context kind-staging apply -f k8s/",
+    "k3d cluster create preview && kubectl apply -k overlays/preview",
+    "tflocal apply -auto-approve -var-file=envs/dev.tfvars",
+    "cdklocal deploy WebDevStack",
+]
+
+
+@pytest.mark.parametrize("command", ENVIRONMENT_CHANGES_ASKED)
+def test_a_shared_development_environment_is_still_asked(command: str) -> None:
+    assert_stopped(bash(command), "ask", "EFF001")
+
+
+@pytest.mark.parametrize("command", ENVIRONMENT_CHANGES_ON_THIS_MACHINE)
+def test_an_environment_on_this_machine_passes(command: str) -> None:
+    assert_passes(bash(command))
+
 
 #: The mirror image: a production or shared marker anywhere wins, and a development marker
 #: never relaxes a delete, a wholesale destroy, a command run remotely or an administrator grant.

@@ -41,9 +41,12 @@ minikube context, localhost, LocalStack, also chosen earlier on the line: `minik
 kubectl apply`); it is for development when a context, profile, namespace, project, workspace,
 stack, host or database (never a resource's own name) holds dev, test, staging, preview,
 sandbox, local and the like (`--profile dev`, `--context staging`, `api.staging.acme.dev`,
-`app_test`). A change to a development target is allowed; a delete there is asked; a wholesale
-destroy there is denied unless it is also this machine (`dropdb app_test`). A target chosen
-earlier on the line (`kubectl config use-context prod && ...`) counts as named (selection.py). Each entry carries the rule code that reports it
+`app_test`). A change to a development target is allowed (`aws s3 cp ... --profile dev`),
+except by the tools that reconcile a whole environment the team shares (kubectl, helm,
+terraform, pulumi, cdk: `--context staging apply` is asked, `Table.dev_passes`); a delete
+there is asked; a wholesale destroy there is denied unless it is also this machine (`dropdb
+app_test`). A target chosen earlier on the line (`kubectl config use-context prod && ...`)
+counts as named (selection.py). Each entry carries the rule code that reports it
 (the gate that registers the code reports the finding) and the command lines it must block
 and must leave alone; tests/gates/commands/test_effect_tables.py runs every example through
 the whole engine.
@@ -208,7 +211,7 @@ class Table:
 
     __slots__ = (
         "programs", "options", "entries", "always", "always_if", "context", "env", "wide", "local", "local_name", "shared_only", "split", "names",
-        "cwd", "instead", "_index", "_any", "triggers",
+        "cwd", "instead", "dev_passes", "_index", "_any", "triggers",
     )
 
     def __init__(
@@ -229,6 +232,7 @@ class Table:
         names: bool | Callable[[Parsed], list[str]] = True,
         cwd: bool = False,
         instead: str = "",
+        dev_passes: bool = True,
     ) -> None:
         self.programs = programs
         self.entries = entries
@@ -261,6 +265,10 @@ class Table:
         self.cwd = cwd
         #: what to do instead of a remote change (EFF001) of this program (`{program}` is replaced)
         self.instead = instead
+        #: whether a development marker makes a change ordinary work: not for the tools that
+        #: reconcile a whole environment (a cluster's objects, a stack's resources), whose dev or
+        #: staging environment the team shares; a local one (kind, minikube, LocalStack) still passes
+        self.dev_passes = dev_passes
         index: dict[str, list[Entry]] = {}
         anywhere: list[Entry] = []
         for entry in entries:
@@ -475,7 +483,7 @@ def _weigh(entry: Entry, parsed: Parsed, detail: str, cmd: Command, analysis: Sh
                 return None
             exported = _exported(analysis) if analysis is not None else ()
             shared, dev = target_marks(table, parsed, cmd, exported, where if table.cwd else "", chosen)
-            if dev and not shared and effect == CHANGE:
+            if dev and not shared and effect == CHANGE and table.dev_passes:
                 return None  # a development, test, staging or preview target: ordinary work
             verdict = DENY if shared else ASK
             if shared:

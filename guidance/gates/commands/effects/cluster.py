@@ -140,9 +140,10 @@ _KUBECTL = Table(
         Entry("apply|create|replace|patch|edit|scale|set|label|annotate|taint|cordon|uncordon|drain|expose|autoscale", CHANGE,
               "EFF001", "{program} {verb} changes the cluster", unless=("--dry-run",),
               block=("kubectl apply -f k8s/", "kubectl scale deploy web --replicas=0", "kubectl apply -f k8s/ --context prod",
-                     "kubectl -n kube-system patch ds kube-proxy -p '{}'", "KUBECONFIG=~/.kube/prod.yaml kubectl apply -f app.yaml"),
+                     "kubectl -n kube-system patch ds kube-proxy -p '{}'", "KUBECONFIG=~/.kube/prod.yaml kubectl apply -f app.yaml",
+                     "kubectl --context staging apply -f k8s/", "kubectl apply -f k8s/ -n preview-142"),
               allow=("kubectl apply -f k8s/ --dry-run=client", "kubectl apply -f k8s/ --context kind-dev", "kubectl create deployment x --image=nginx --context minikube",
-                     "kubectl --context staging apply -f k8s/", "kubectl apply -f k8s/ -n preview-142", "kubectl --context dev-eu scale deploy web --replicas=2")),
+                     "kubectl --context docker-desktop scale deploy web --replicas=2")),
         Entry("rollout restart|undo|pause|resume", CHANGE, "EFF001", "kubectl rollout changes running workloads",
               block=("kubectl rollout restart deployment/web", "kubectl rollout undo deploy/api -n prod"),
               allow=("kubectl rollout status deployment/web",)),
@@ -165,7 +166,8 @@ _KUBECTL = Table(
     wide=("--all", "-A", "--all-namespaces"),
     local=local_cluster,
     local_name=local_context,
-    instead="preview with `{program} diff` or `--dry-run=server`, use a local or development context (`--context kind-dev`), or ask the user"
+    dev_passes=False,
+    instead="preview with `{program} diff` or `--dry-run=server`, use a local cluster (`--context kind-dev`, minikube), or ask the user"
 )
 
 
@@ -179,7 +181,8 @@ _HELM = Table(
               allow=("helm uninstall web --kube-context kind-dev", "helm list")),
         Entry("install|upgrade|rollback", CHANGE, "EFF001", "helm {verb} changes what runs in the cluster", unless=("--dry-run",),
               block=("helm upgrade --install web ./chart", "helm rollback web 3", "helm upgrade api ./chart -n production -f values-prod.yaml"),
-              allow=("helm upgrade --install web ./chart --dry-run", "helm install web ./chart --kube-context kind-dev")),
+              allow=("helm upgrade --install web ./chart --dry-run", "helm install web ./chart --kube-context kind-dev",
+                     "minikube start && helm upgrade --install web ./chart -n staging")),
         Entry("push", CHANGE, "EFF001", "helm push uploads a chart to a registry", block=("helm push web-1.2.0.tgz oci://registry.example.com/charts",),
               allow=("helm package ./chart",)),
         Entry("plugin install", SUPPLY, "SUP001", "helm plugin install runs code from a repository", verdict="ask",
@@ -193,7 +196,8 @@ _HELM = Table(
     env=("KUBECONFIG", "HELM_KUBECONTEXT"),
     local=local_cluster,
     local_name=local_context,
-    instead="preview with `helm template` or `helm upgrade --dry-run`, use a local or development context, or ask the user"
+    dev_passes=False,
+    instead="preview with `helm template` or `helm upgrade --dry-run`, use a local cluster (kind, minikube), or ask the user"
 )
 
 TABLES = (_KUBECTL, _HELM)

@@ -82,7 +82,8 @@ _TERRAFORM = Table(
     split=_single_dash_split,
     local=_tf_local,
     cwd=True,
-    instead="preview with `{program} plan` and let the user apply, or select a development workspace"
+    dev_passes=False,
+    instead="preview with `{program} plan` and let the user apply (`tflocal` for LocalStack)"
 )
 
 _PULUMI = Table(
@@ -97,7 +98,8 @@ _PULUMI = Table(
         Entry("stack|config", CREDENTIAL, "EFF004", "pulumi --show-secrets prints the stack's secrets", flags=("--show-secrets",),
               block=("pulumi stack output --show-secrets", "pulumi config --show-secrets"), allow=("pulumi stack output",)),
         Entry("up|update|import|refresh|cancel|state", CHANGE, "EFF001", "pulumi {verb} changes the stack's infrastructure",
-              block=("pulumi up --yes", "pulumi up -s acme/prod --yes", "pulumi refresh -y"), allow=()),
+              block=("pulumi up --yes", "pulumi up -s acme/prod --yes", "pulumi refresh -y", "pulumi up -s acme/staging --yes"),
+              allow=("pulumi preview -s dev",)),
         Entry("preview|stack|config|whoami|logs|about|plugin|new|login|logout|version|watch|org|schema|convert|policy|env|install",
               READ, allow=("pulumi preview --diff", "pulumi stack select dev", "pulumi config set aws:region eu-west-1")),
     ),
@@ -105,7 +107,8 @@ _PULUMI = Table(
     context=("-s", "--stack", "-C", "--cwd", "--config-file"),
     env=("PULUMI_STACK",),
     cwd=True,
-    instead="preview with `pulumi preview` and let the user update, or select a development stack"
+    dev_passes=False,
+    instead="preview with `pulumi preview` and let the user update"
 )
 
 _CDK = Table(
@@ -125,7 +128,8 @@ _CDK = Table(
     wide=("--all",),
     local=_tf_local,
     cwd=True,
-    instead="preview with `{program} diff` and let the user deploy, or deploy to a development account"
+    dev_passes=False,
+    instead="preview with `{program} diff` and let the user deploy (`cdklocal` for LocalStack)"
 )
 
 TABLES = (_TERRAFORM, _PULUMI, _CDK)
