@@ -97,8 +97,9 @@ RULES = (
        "Asks before dropping stashes or deleting refs.", "Stashed work is not on any branch.", "git stash clear", "git stash list"),
     rule("DST018", "git-delete-remote-ref", ASK, "git push --delete / :branch / --prune",
        "Asks before deleting branches or tags on a remote (`git push --delete`, `:branch`, `--prune`, `gh api -X DELETE "
-       ".../git/refs/...`); denies deleting the default branch through the API (main, master, trunk, develop, production, "
-       "release*).", "Others may still need the branch; the remote keeps no copy.",
+       ".../git/refs/...`); denies deleting a branch others build on (main, master, trunk, develop, production, "
+       "release*) or a version tag (`v1.2.0`, `refs/tags/...`). A topic branch (`feature/...`, `fix/...`, `dependabot/...`) "
+       "deleted after its merge passes.", "Others may still need the branch; the remote keeps no copy.",
        "git push origin --delete feature\ngit push origin :feature", "git push origin feature"),
     rule("DST019", "git-discard-all-changes", DENY, "git checkout -- . / git restore . / git checkout -f / git switch --discard-changes",
        "Denies discarding every uncommitted change in the working tree: `git checkout -- .`, `git restore .`, "

@@ -24,6 +24,10 @@ MUST_BLOCK = [
     ("git rebase -i HEAD~3", "DST016:warn"),
     ("git stash clear", "DST017:ask"),
     ("git push origin :old", "DST018:ask"),
+    ("git push origin --delete master", "DST018:deny"),
+    ("git push upstream :release/4.x", "DST018:deny"),
+    ("git push origin :refs/tags/v2.0.1", "DST018:deny"),
+    ("git push origin --delete bob-prototype", "DST018:ask"),
     ("git checkout -- .", "DST019:deny"),
     ("git restore src/a.py", "DST020:ask"),
     ("psql -c 'drop table x'", "DST030:deny"),
@@ -65,6 +69,8 @@ MUST_BLOCK = [
 ]
 
 MUST_ALLOW = [
+    "git push origin --delete fix/null-avatar",
+    "git push -d origin feature/search-index chore/bump-eslint",
     "rm -rf ./build",
     "rm -rf /tmp/x",
     "find . -name '*.pyc' -delete",

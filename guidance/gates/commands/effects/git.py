@@ -12,7 +12,7 @@ from cf_guidance.gates.commands import Args
 from cf_guidance.gates.commands.effects import (
     CHANGE, CONTRIBUTE, CREDENTIAL, DELETE, DESTROY, EXEC, LOCAL, READ, SEND, Entry, Parsed, Table, looks_shared,
 )
-from cf_guidance.gates.commands.git import resolved
+from cf_guidance.gates.commands.git import resolved, shared_branch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,11 +51,40 @@ def _push_force(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) ->
     return ""
 
 
+def _deleted_refs(parsed: Parsed) -> list[str]:
+    """The remote refs `git push` deletes: every ref of `--delete`, each `:ref` of a refspec."""
+    refs = parsed.words[2:]
+    if parsed.args.has("-d", "--delete"):
+        return [ref.lstrip(":") for ref in refs if ref != "tag"]
+    return [ref[1:] for ref in refs if ref.startswith(":") and len(ref) > 1]
+
+
+#: Branch prefixes of one person's or one bot's work in progress: deleting it on the remote
+#: (after the merge) is ordinary hygiene.
+_TOPIC_PREFIXES = ("feature/", "feat/", "fix/", "bugfix/", "chore/", "spike/", "wip/", "experiment/", "exp/", "tmp/", "temp/",
+                   "docs/", "refactor/", "test/", "tests/", "perf/", "style/", "ci/", "build/", "dependabot/", "renovate/")
+
+
+def _released(ref: str) -> bool:
+    """A tag or a branch others build on: `main`, `release/2.3`, `v1.4.0`, `refs/tags/...`."""
+    if ref.startswith("refs/tags/"):
+        return True
+    name = ref.removeprefix("refs/heads/")
+    return shared_branch(name) or (name[:1] in "vV" and name[1:2].isdigit()) or (name[:1].isdigit() and "." in name)
+
+
+def _push_delete_released(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
+    for ref in _deleted_refs(parsed):
+        if _released(ref):
+            return f"git push deletes {ref} on the remote, a branch others build on or a published tag"
+    return ""
+
+
 def _push_delete(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
-    args = parsed.args
-    if args.has("-d", "--delete") or any(ref.startswith(":") and len(ref) > 1 for ref in parsed.words[2:]):
-        return "git push --delete removes a branch or tag on the remote"
-    if "--prune" in args.long:
+    refs = _deleted_refs(parsed)
+    if refs and not all(ref.removeprefix("refs/heads/").startswith(_TOPIC_PREFIXES) for ref in refs):
+        return f"git push deletes {', '.join(refs)} on the remote"
+    if "--prune" in parsed.args.long:
         return "git push --prune removes remote branches that have no local counterpart"
     return ""
 
@@ -171,9 +200,17 @@ _GIT = Table(
               block=("git push --force origin main", "git push -f", "git push origin +main", "git push --mirror backup",
                      "git -c alias.p='push --force' p origin main"),
               allow=("git push --force-with-lease origin feature/login", "git push origin feature/login")),
+        Entry("push", DESTROY, "DST018", test=_push_delete_released,
+              block=("git push origin --delete master", "git push upstream :release/4.x", "git push origin :refs/tags/v2.0.1",
+                     "git push origin --delete v3.1.0 feature/old", "git push --delete origin refs/heads/develop"),
+              allow=("git push origin --delete feature/checkout-v2",),
+              instead="leave it; a release branch, the default branch or a published tag is deleted on the Git host by its owners"),
         Entry("push", DELETE, "DST018", test=_push_delete,
-              block=("git push origin --delete feature", "git push origin :feature", "git push --prune origin"),
-              allow=("git push origin feature/x:feature/x",)),
+              block=("git push origin --delete feature", "git push origin :feature", "git push --prune origin",
+                     "git push origin --delete alice-experiments", "git push origin :nightly-build-tag"),
+              allow=("git push origin feature/x:feature/x", "git push origin --delete fix/null-avatar",
+                     "git push origin :dependabot/npm_and_yarn/vite-5.2.1", "git push -d origin feature/search spike/graphql"),
+              instead="delete only your own merged topic branches (`feature/...`, `fix/...`), or ask the user whose branch it is"),
         Entry("push", EXEC, "REP006", test=_runs_program, verdict=ASK,
               block=("git push --receive-pack='touch /tmp/x; git-receive-pack' ../mirror main",), allow=("git push -u origin HEAD",)),
         Entry("push", SEND, "EFF006", test=_push_address, verdict=ASK,
