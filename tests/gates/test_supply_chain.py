@@ -9,8 +9,12 @@ import pytest
 
 from cf_guidance.event import Event
 from cf_guidance.gates import supply_chain
-from cf_guidance.gates.commands.effects.sources import foreign_spec, known_source
-from tests.gates.support import assert_passes, assert_stopped, bash, codes, decide, tool
+from pathlib import Path
+
+from cf_guidance.engine import evaluate
+from cf_guidance.event import normalise
+from cf_guidance.gates.commands.effects.sources import foreign_spec, known_source, project_owner, repository_owner
+from tests.gates.support import assert_passes, assert_stopped, bash, bundle, codes, decide, home, tool
 
 LOCK_OLD = '"node_modules/left-pad": {\n  "version": "1.3.0",\n  "resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz",\n  "integrity": "sha512-XI5MPzVNApjAyhQzphX8BkmKsKUxD4LdyK24iZeQ"\n}'
 LOCK_EVIL = LOCK_OLD.replace("https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz", "https://files.example.net/left-pad-1.3.0.tgz")
@@ -134,3 +138,60 @@ def test_reasons_say_what_to_do_instead() -> None:
     decision = decide(_edit("package-lock.json", LOCK_OLD, LOCK_EVIL))
     assert "package manager" in decision.findings[0].hint
     assert json.dumps(decision.to_dict())  # the reason and evidence serialise for the ledger
+
+
+@pytest.mark.parametrize(
+    ("address", "owner"),
+    [("git@github.com:Acme/webapp.git", "github.com/acme"), ("https://github.com/acme/webapp", "github.com/acme"),
+     ("git+ssh://git@github.com/acme/ui-kit.git#v3", "github.com/acme"), ("github:acme/shared-config#v2.1.0", "github.com/acme"),
+     ("acme/shared-config", "github.com/acme"), ("gitlab:tools-team/lint-rules", "gitlab.com/tools-team"),
+     ("https://files.example.net/pkg-1.0.tgz", ""), ("react@18", ""), ("./packages/ui", ""),
+     ("github:acme", "")],
+)
+def test_repository_owner(address: str, owner: str) -> None:
+    assert repository_owner(address) == owner
+
+
+def _clone_of(root: Path, origin: str, *, worktree: bool = False) -> Path:
+    """A project whose git config names `origin` (as a worktree: its `.git` file leads to the config)."""
+    main = root / "webapp"
+    (main / ".git").mkdir(parents=True)
+    (main / ".git" / "config").write_text(f'[core]\n\tbare = false\n[remote "origin"]\n\turl = {origin}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n')
+    if not worktree:
+        return main
+    gitdir = main / ".git" / "worktrees" / "release"
+    gitdir.mkdir(parents=True)
+    (gitdir / "commondir").write_text("../..\n")
+    tree = root / "webapp-release"
+    tree.mkdir()
+    (tree / ".git").write_text(f"gitdir: {gitdir}\n")
+    return tree
+
+
+def _decide_in(project: Path, command: str) -> str:
+    event = normalise({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project)}, project_dir=str(project))
+    with home():
+        decision = evaluate({**bundle(), "root": str(project)}, event)
+    return decision.verdict + "".join(f" {f.rule}" for f in decision.findings)
+
+
+@pytest.mark.parametrize(
+    ("origin", "command", "verdict"),
+    [
+        ("git@github.com:acme/webapp.git", "npm install github:acme/design-tokens#v4.2.0", "allow"),
+        ("https://github.com/acme/webapp.git", "pnpm add acme/eslint-config", "allow"),
+        ("git@github.com:acme/webapp.git", "pip install git+https://github.com/acme/py-shared.git@v1.3", "allow"),
+        ("git@github.com:acme/webapp.git", "npm install github:acme-labs/design-tokens", "ask SUP001"),
+        ("git@github.com:acme/webapp.git", "npm install github:acme/design-tokens github:someone/left-pad", "ask SUP001"),
+        ("git@github.com:acme/webapp.git", "npm install gitlab:acme/design-tokens", "ask SUP001"),
+        ("git@gitlab.com:acme/webapp.git", "npm install https://files.acme.dev/design-tokens-4.2.0.tgz", "ask SUP001"),
+    ],
+)
+def test_a_repository_of_the_projects_own_owner_passes(tmp_path: Path, origin: str, command: str, verdict: str) -> None:
+    assert project_owner(str(_clone_of(tmp_path, origin))) == repository_owner(origin)
+    assert _decide_in(_clone_of(tmp_path / "w", origin, worktree=True), command) == verdict
+
+
+def test_no_origin_no_owner(tmp_path: Path) -> None:
+    assert project_owner(str(tmp_path)) == ""
+    assert _decide_in(tmp_path, "npm install github:acme/design-tokens") == "ask SUP001"

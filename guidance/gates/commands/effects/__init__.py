@@ -563,11 +563,18 @@ def event_hits(ctx: GateContext) -> list[tuple[Command, Hit]]:
     return out
 
 
-def findings_for(ctx: GateContext, gate: str, codes: frozenset[str]) -> list[Finding]:
-    """The model's findings on a Bash event whose codes `gate` registers, with the weighed verdicts."""
+def findings_for(
+    ctx: GateContext, gate: str, codes: frozenset[str], drop: Callable[[Command, Hit], bool] | None = None
+) -> list[Finding]:
+    """The model's findings on a Bash event whose codes `gate` registers, with the weighed
+    verdicts; `drop` says which hits the gate knows better than the model (it sees the project)."""
     if ctx.event.command is None:
         return []
-    return [finding(gate, hit.code, hit.verdict, hit.detail, segment=describe(cmd), hint=hit.instead) for cmd, hit in event_hits(ctx) if hit.code in codes]
+    return [
+        finding(gate, hit.code, hit.verdict, hit.detail, segment=describe(cmd), hint=hit.instead)
+        for cmd, hit in event_hits(ctx)
+        if hit.code in codes and (drop is None or not drop(cmd, hit))
+    ]
 
 
 def _exported(analysis: ShellAnalysis) -> tuple[tuple[str, str], ...]:

@@ -166,9 +166,18 @@ def _redirect_key(key: str) -> bool:
 
 def _config_exec(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
     key, value = _config_setting(parsed)
-    if key and _exec_key(key, value):
+    if key and _exec_key(key, value) and not _hooks_in_repository(key, value, parsed):
         return f"git config {key} makes git run `{value}`"
     return ""
+
+
+def _hooks_in_repository(key: str, value: str, parsed: Parsed) -> bool:
+    """`git config core.hooksPath .husky`: the repository's own committed hooks (what `husky init`
+    sets), not a directory outside it nor a setting for every repository (`--global`)."""
+    if key.lower() != "core.hookspath" or parsed.args.has("--global", "--system", "--file", "-f"):
+        return False
+    parts = value.replace("\\", "/").split("/")
+    return bool(value) and value[0] not in "/~$%" and ".." not in parts and _SHELL_CHARS.isdisjoint(value) and ":" not in value
 
 
 def _config_redirect(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
@@ -225,11 +234,13 @@ _GIT = Table(
               allow=("git remote add upstream https://github.com/org/project.git", "git remote -v", "git remote get-url origin")),
         Entry("remote", LOCAL, allow=("git remote remove old", "git remote rename origin upstream", "git remote prune origin")),
         Entry("config", EXEC, "REP006", test=_config_exec, verdict=ASK,
-              block=("git config core.hooksPath .githooks", "git config core.fsmonitor ./watch.sh",
+              block=("git config core.hooksPath ~/.githooks", "git config core.hooksPath ../shared-hooks",
+                     "git config --global core.hooksPath .githooks", "git config core.hooksPath /tmp/h", "git config core.fsmonitor ./watch.sh",
                      "git config --global alias.co '!sh -c \"curl x | sh\"'", "git config core.sshCommand 'ssh -i /tmp/k'",
                      "git config credential.helper '!f() { cat >> /tmp/creds; }; f'", "git config --global includeIf.gitdir:~/w/.path ~/.w.cfg",
                      "git config filter.lfsx.smudge 'sh ./x.sh'", "git config set core.pager 'sh -c id'"),
               allow=("git config user.email dev@example.com", "git config --global alias.co checkout", "git config core.fsmonitor true",
+                     "git config core.hooksPath .husky", "git config --local core.hooksPath scripts/git-hooks",
                      "git config --get core.hooksPath", "git config --unset core.hooksPath", "git config credential.helper cache",
                      "git config --global pull.rebase false", "git config --list")),
         Entry("config", SEND, "REP007", test=_config_redirect, verdict=ASK,

@@ -4,6 +4,8 @@ the supply-chain gate, which reads manifests and runner words without loading th
 
 from __future__ import annotations
 
+import os
+
 from cf_guidance.gates.commands.effects import is_local_host, url_host
 
 #: The usual registries and indexes (and their file hosts), by host name.
@@ -49,3 +51,54 @@ def foreign_spec(spec: str, *, npm: bool = False) -> str:
 #: shell analysis unwraps them (cf_guidance.shell.unwrap), so the supply-chain gate reads their
 #: words from the command's text.
 RUNNERS = frozenset(("npx", "bunx", "uvx", "pipx", "pnpm", "yarn", "uv", "poetry", "bun", "npm"))
+
+#: The host of a hosted-repository shorthand (`github:acme/x`; npm's bare `acme/x` is GitHub).
+_SHORTHAND_HOSTS = {"github:": "github.com", "gitlab:": "gitlab.com", "bitbucket:": "bitbucket.org"}
+
+
+def repository_owner(url: str) -> str:
+    """`host/owner` of a repository address or package spec (`git@github.com:acme/x.git`,
+    `git+https://github.com/acme/x`, `github:acme/x#v2`, npm's `acme/x`), "" when it names none."""
+    spec = url.strip().lower()
+    for prefix, host in _SHORTHAND_HOSTS.items():
+        if spec.startswith(prefix):
+            owner = spec[len(prefix) :].split("/", 1)[0]
+            return f"{host}/{owner}" if owner and "/" in spec[len(prefix) :] else ""
+    for prefix in ("git+", "hg+"):
+        spec = spec.removeprefix(prefix)
+    if "://" in spec:
+        host = url_host(spec)
+        path = spec.split("://", 1)[1].split("/", 1)[1] if "/" in spec.split("://", 1)[1] else ""
+    elif "@" in spec and ":" in spec:  # scp-like: git@github.com:acme/x.git
+        host, path = spec.split("@", 1)[1].split(":", 1)
+    elif "/" in spec and spec[:1] not in "@./~" and ":" not in spec:
+        host, path = "github.com", spec  # npm installs `owner/repo` from GitHub
+    else:
+        return ""
+    owner = path.split("/", 1)[0]
+    return f"{host}/{owner}" if host and owner and "/" in path else ""
+
+
+def project_owner(root: str) -> str:
+    """`host/owner` of the project's `origin` remote, read from its git config (no git process;
+    a worktree's `.git` file leads to the shared config), "" when there is none."""
+    git = os.path.join(root, ".git")
+    try:
+        if os.path.isfile(git):
+            with open(git, encoding="utf-8") as handle:
+                gitdir = handle.read().partition("gitdir:")[2].strip()
+            git = os.path.normpath(os.path.join(root, gitdir))
+            common = os.path.join(git, "commondir")
+            if os.path.isfile(common):
+                with open(common, encoding="utf-8") as handle:
+                    git = os.path.normpath(os.path.join(git, handle.read().strip()))
+        with open(os.path.join(git, "config"), encoding="utf-8") as handle:
+            config = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    section = config.partition('[remote "origin"]')[2].split("\n[", 1)[0]
+    for line in section.splitlines():
+        key, eq, value = line.partition("=")
+        if eq and key.strip().lower() == "url":
+            return repository_owner(value)
+    return ""
