@@ -463,7 +463,7 @@ def _split_commands(code: str) -> list[str]:
 
 
 def _mentions(toks: list[Token]) -> list[Obj]:
-    """What a sentence mentions that a later pronoun may mean: code spans, programs, paths."""
+    """What a sentence mentions that a later pronoun may mean: code spans, programs, paths, branches."""
     out: list[Obj] = []
     example = False
     for k, tok in enumerate(toks):
@@ -472,7 +472,11 @@ def _mentions(toks: list[Token]) -> list[Obj]:
             continue
         if example:
             continue  # "(e.g., `/workspace/x`)": an illustration, not what a later "them" means
-        if tok.kind == CODE:
+        named = match(toks, k, "nouns") if tok.kind == WORD else None
+        if named is not None and named[1][0] == "branch":
+            # "never change the release branch ... never push to it": what "to it" means
+            out.append(Obj("branch", " ".join(t.text for t in toks[k:named[0]]), "to", {"branch": named[1][1]}))
+        elif tok.kind == CODE:
             out.append(Obj("code", tok.text))
         elif tok.kind == WORD and tok.low in KNOWN_PROGRAMS:
             out.append(Obj("program", tok.low))

@@ -1420,6 +1420,16 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
     return frame
 
 
+def _labels_own_instruction(tokens: list[Token], first: int) -> bool:
+    """"- Branch naming: Use short names like `feat/x`" under "**Never change main directly:**": the
+    item is a label over an instruction of its own, not one more object of the intro's ban."""
+    colon = next((k for k in range(first, len(tokens)) if tokens[k].kind == PUNCT and tokens[k].text == ":"), None)
+    if colon is None or colon + 1 >= len(tokens):
+        return False
+    after = tokens[colon + 1:]
+    return _imperative(after, len(after))
+
+
 def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     """A clause without a cue: an item under a heading or intro that has one, or a substitution
     ("Use `yarn` not `npm`", "Prefer X over Y", "use X to create releases (not Y)")."""
@@ -1448,6 +1458,8 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
                     joined.condition, joined.condition_text = ctx.condition, ctx.condition_text
             frame.notes.insert(0, f"'{ctx.cue}' from the heading or intro")
             return frame
+        if starts_with_object and _labels_own_instruction(tokens, first):
+            return None
         if starts_with_object:
             frame = Frame(ctx.modality, ctx.cue, inherited=True, actions=list(ctx.actions) or ["bare"], verb=ctx.verb)
             objects, stop, notes = read_objects(tokens, first, len(tokens))

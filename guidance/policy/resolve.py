@@ -415,8 +415,11 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
                 out += place.following
                 frame.notes.append(f"'{obj.text}' is the list that follows")
             elif place.antecedents:
-                wanted = place.antecedents
-                if "tools" in obj.text or "commands" in obj.text:
+                branches = [o for o in place.antecedents if o.kind == "branch"]
+                wanted = [o for o in place.antecedents if o.kind != "branch"]
+                if branches and obj.role in ("to", "into", "on", "onto"):
+                    wanted = branches  # "push to it": the branch named before, not a program or a path
+                elif "tools" in obj.text or "commands" in obj.text:
                     wanted = [o for o in wanted if o.kind in ("program", "code")]
                 elif "files" in obj.text or "directories" in obj.text:
                     wanted = [o for o in wanted if o.kind in ("path", "code")]

@@ -183,6 +183,12 @@ OUTSIDE_BULLETS = [
      [("write", "deny", "src/q/a.ts"), ("write", "deny", "src/q/b.ts")] + [("write", "deny", g) for g in ENV_FAMILY]
      + [("read", "deny", g) for g in ENV_FAMILY]),
     ("- Always open a PR — no direct push to `develop`", [("target", "deny", "develop")]),
+    # an item that labels an instruction of its own is not one more object of the intro's ban;
+    # "to it" is the branch the intro named, not every push
+    ("**Never make changes directly to the develop branch:**\n\n- Work on topic branches\n"
+     "- Branch naming: use short names like `feat/login`\n- Never push to it without the user's permission",
+     [("target", "deny", "develop"), ("target", "ask", "develop")]),
+    ("**Never edit these by hand:**\n\n- Generated code: `src/gen/`", [("write", "deny", "src/gen/**")]),
     # a heading that states a rule is one (a heading of rule words alone gives its section a force)
     ("# Never run `git push --force`", [("command", "deny", "git push --force")]),
     ("## Do not edit `migrations/`", [("write", "deny", "migrations/**")]),
