@@ -42,7 +42,7 @@ from cf_guidance.policy.frames import (
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
 from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve
-from cf_guidance.policy.text import CJK, CODE, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences, tokenize
+from cf_guidance.policy.text import CJK, CODE, COLONS, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences, tokenize
 
 _SHELL_FENCES = frozenset(("", "bash", "sh", "shell", "console", "zsh", "terminal", "shell-session", "cmd", "powershell",
                            "ps1", "fish"))
@@ -343,7 +343,7 @@ def _intro(blocks: list[Block], index: int) -> int | None:
     if block.kind == "bullet" and block.list_id > 0:
         before = blocks[block.list_id - 1]
         if before.kind in ("paragraph", "bullet") and before.section == block.section and (
-                before.inline.masked.rstrip().endswith((":", "\uff1a")) or _is_label(before) or _lead_in(before)):
+                before.inline.masked.rstrip().endswith(COLONS) or _is_label(before) or _lead_in(before)):
             return block.list_id - 1
     if block.kind == "row":
         return None
@@ -380,10 +380,10 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
     last = parts[-1]
     # "NEVER push directly to main: All changes must go through this workflow:": the part before
     # the final colon introduces the list
-    colons = [k for k, t in enumerate(last[:-1]) if t.kind == PUNCT and t.text == ":"]
+    colons = [k for k, t in enumerate(last[:-1]) if t.kind == PUNCT and t.text in COLONS]
     if colons and colons[-1] + 1 < len(last):
         last = last[colons[-1] + 1 :]
-    if not (blocks[intro].inline.masked.rstrip().endswith((":", "\uff1a")) or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
+    if not (blocks[intro].inline.masked.rstrip().endswith(COLONS) or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
         return
     inner = Context(modality=ctx.modality, cue=ctx.cue)
     for clause in clauses(last):
@@ -434,7 +434,7 @@ _LABEL_WORDS = frozenset("the a real actual local generated file files directory
 def _following(blocks: list[Block], index: int, tokens_of: Callable[[int], list[Token]]) -> list[Obj]:
     """Objects the list after an intro names (code spans, split at `&&`; paths; file nouns)."""
     block = blocks[index]
-    if not block.inline.masked.rstrip().endswith((":", "\uff1a")):
+    if not block.inline.masked.rstrip().endswith(COLONS):
         return []
     out: list[Obj] = []
     after = blocks[index + 1] if index + 1 < len(blocks) else None

@@ -9,8 +9,7 @@ checks (guidance.policy.resolve does). Every decision it makes is written to the
 English is read in word order: an optional subject, a cue ("never"), adverbs ("directly"), one
 or more verbs ("delete or modify"), then the object phrase up to a word that ends it ("unless",
 "instead of", "before", a comma that starts a new clause). Chinese, Japanese and Korean
-clauses are read as a whole: a cue, a verb and objects anywhere in the clause, with the ordering
-words 前に / 之前 / 전에 splitting what comes first from what it gates.
+clauses are read by guidance.policy.cjk into the same frames.
 """
 
 from __future__ import annotations
@@ -119,7 +118,8 @@ class Frame:
     ordering: Ordering | None = None
     #: "you never invoke `x`": a description of practice, softer than an order
     indicative: bool = False
-    #: requirement forms: "branch names must start with", "commit as", "sign"
+    #: requirement forms: "branch names must start with", "commit as", "sign"; "list": the sentence
+    #: introduces the list below ("以下は禁止："), whose items carry its objects (no check of its own)
     requirement: str = ""
     #: the words of the object phrase before its first preposition
     phrase: str = ""
@@ -177,18 +177,18 @@ def _index(table: str) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
     """First word -> [(words, entry)], longest first, for one of the English phrase tables."""
     pairs: list[tuple[str, Any]] = []
     if table == "cues":
-        pairs = [(p, cue) for cue in _cues.CUES if cue.lang == "en" for p in cue.phrases]
+        pairs = [(p, cue) for cue in _cues.CUES for p in cue.phrases]
     elif table == "heading":
         pairs = [(p, cue) for cue in _cues.HEADING_CUES for p in cue.phrases]
-        pairs += [(p, cue) for cue in _cues.CUES if cue.lang == "en" and cue.modality in (BAN, AVOID) for p in cue.phrases]
+        pairs += [(p, cue) for cue in _cues.CUES if cue.modality in (BAN, AVOID) for p in cue.phrases]
     elif table == "actions":
         pairs = [(w, action) for action in _actions.ACTIONS for w in action.words]
     elif table == "adverbs":
         pairs = [(a, a) for a in _markers.ADVERBS]
     elif table == "conditions":
-        pairs = [(p, cond) for cond in _markers.CONDITIONS if cond.lang == "en" for p in cond.phrases]
+        pairs = [(p, cond) for cond in _markers.CONDITIONS for p in cond.phrases]
     elif table == "examples":
-        pairs = [(m, m) for m in _markers.EXAMPLE_MARKERS if m.isascii()]
+        pairs = [(m, m) for m in _markers.EXAMPLE_MARKERS]
     elif table == "nouns":
         pairs = _noun_pairs()
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
@@ -205,13 +205,13 @@ def _noun_pairs() -> list[tuple[str, Any]]:
     pairs: list[tuple[str, Any]] = []
     for noun in _nouns.PATH_NOUNS:
         pairs += [(w, ("path", noun.globs)) for w in noun.words]
-    pairs += [(w, ("self", True)) for w in _nouns.SELF_NOUNS if w.isascii()]
+    pairs += [(w, ("self", True)) for w in _nouns.SELF_NOUNS]
     for content in _nouns.CONTENT_NOUNS:
         pairs += [(w, ("content", content.phrases)) for w in content.words]
     for credential in _nouns.CREDENTIALS:
         pairs += [(w, ("credential", (credential.files, credential.variables))) for w in credential.words]
     for category in _categories.CATEGORIES:
-        pairs += [(w, ("category", category.name)) for w in category.words if w.isascii()]
+        pairs += [(w, ("category", category.name)) for w in category.words]
     for tool in _programs.TOOL_NAMES:
         pairs += [(w, ("program", tool.program)) for w in tool.names]
     pairs += [(w, ("branch", "main" if "main" in w or "default" in w or "trunk" in w else w.split()[-1]))
@@ -1586,250 +1586,11 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
     return None
 
 
-# --- Chinese, Japanese, Korean -----------------------------------------------------------------
-
-
-def _lang(text: str) -> str:
-    if any(0x3040 <= ord(c) <= 0x30FF for c in text):
-        return "ja"
-    if any(0xAC00 <= ord(c) <= 0xD7AF for c in text):
-        return "ko"
-    return "zh"
-
-
-_ASCII_VERBS = {"push": "push", "commit": "commit", "merge": "merge", "deploy": "deploy", "install": "install",
-                "publish": "publish", "rebase": "rebase", "force push": "force-push", "force-push": "force-push"}
-
-
-def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
-    """A Chinese, Japanese or Korean clause read as a whole (cue, verb and objects anywhere)."""
-    text = " ".join(t.text for t in tokens)
-    compact = text.replace(" ", "")
-    lang = _lang(text)
-    start = tokens[0].start if tokens else 0
-    # ordering: "<then>する前に ... <first> を実行する", "提交之前 ... 运行 <first>"
-    for position, tok in enumerate(tokens):
-        marker = next((m for m in ("前に", "之前", "以前", "전에", "前") if tok.kind == CJK and m in tok.text), "")
-        if not marker:
-            continue
-        cut = tok.text.index(marker)
-        then_text = " ".join(t.text for t in tokens[:position]) + " " + tok.text[:cut]
-        first_text = tok.text[cut + len(marker):] + " " + " ".join(t.text for t in tokens[position + 1:])
-        then = _cjk_then(then_text)
-        if then is None:
-            if _cjk_then(first_text) is not None and _cjk_cue(first_text.replace(" ", ""), lang) is not None:
-                # "動作確認前にコミットしないでください": a ban limited to a moment is no ban
-                return [Frame("", start=start, text=text.strip(), notes=["a ban limited to a moment (前に): no check"])]
-            continue
-        first = [Obj("code", t.text) for t in tokens[position + 1:] if t.kind == CODE]
-        block = [o for o in ctx.following if o.role == "block"]
-        if not first and block and tokens[-1].kind == PUNCT and tokens[-1].text in (":", "\uff1a"):
-            first = list(block)  # "GitHub 操作前，需先切换：" and the commands of the code block below
-        if not first and any(w in first_text for w in ("確認", "确认", "확인")) and any(
-                w in first_text for w in ("変更", "差分", "diff", "改动", "변경")):
-            first = [Obj("noun", "review changes", meaning={"category": "review-changes"})]
-        if not first:
-            continue
-        target = "main" if any(w in then_text.lower().split() or w in then_text for w in ("main", "master")) else ""
-        return [Frame(REQUIRE, ordering=Ordering(first, then, target=target, soft=not _cjk_cue(compact, lang)),
-                      start=start, text=text.strip(), notes=[f"ordering ({marker}): {first_text.strip()[:40]} before {then}"])]
-    # "不要使用 `npm`，请使用 `pnpm`": the part that names what to use instead is not banned
-    instead_at = _cjk_instead(tokens)
-    banned_part = tokens[:instead_at]
-    outside = _outside_parentheses(banned_part)
-    outside_text = "".join(t.text for t in outside)
-    cue = _cjk_cue(outside_text, lang) or _cjk_cue("".join(t.text for t in banned_part), lang)
-    modality = cue[0] if cue else ctx.modality
-    cue_words = cue[1] if cue else ctx.cue
-    if not modality:
-        return []
-    situation = next((w for w in _markers.CJK_SITUATIONS if w in outside_text), "")
-    if situation and cue is None:
-        # "`gh` の認証エラーなら作業を止める" under 禁止事項: a case and what to do then, no ban
-        return [Frame("", start=start, text=text.strip(), notes=[f"'{situation}' states a situation; no rule word of its own"])]
-    frame = Frame(modality, cue_words, inherited=cue is None, start=start, text=text.strip())
-    banned_compact = "".join(t.text for t in banned_part).replace(" ", "")
-    for action in _actions.ACTIONS:
-        for word in action.cjk:
-            if word in banned_compact and action.name not in frame.actions:
-                frame.actions.append(action.name)
-                frame.verb = frame.verb or word
-    banned_low = " ".join(t.text for t in banned_part if t.kind == WORD).lower()
-    for word, name in _ASCII_VERBS.items():
-        if f" {word} " in f" {banned_low} " and name not in frame.actions:
-            frame.actions.append(name)
-    own_verbs = list(frame.actions)
-    if not frame.actions and ctx.actions:
-        frame.actions = list(ctx.actions)
-    examples = _cjk_example_spans(banned_part)
-    for k, tok in enumerate(banned_part):
-        if k in examples:
-            continue
-        if tok.kind == CODE:
-            frame.objects.append(Obj("code", tok.text))
-        elif tok.kind == WORD:
-            low = tok.low
-            if low in _programs.KNOWN_PROGRAMS and low not in _ASCII_VERBS:
-                after = banned_part[k + 1].text if k + 1 < len(banned_part) and banned_part[k + 1].kind == CJK else ""
-                # "Git 操作" (git operations), "npm コマンド": some of its commands, which the words do not say
-                subset = after.startswith(("操作", "コマンド", "命令", "명령", "작업", "関連", "相关", "相關"))
-                frame.objects.append(Obj("program", low, meaning={"subset": True} if subset else {}))
-            elif low in ("main", "master") and ("push" in frame.actions or "commit" in frame.actions or "merge" in frame.actions):
-                frame.targets.append(low)
-            elif _pathlike(tok.text):
-                frame.objects.append(Obj("path", tok.text))
-            elif low in ("secrets", "secret", "credentials", "api", "token", "tokens"):
-                frame.objects.append(Obj("noun", low, meaning={"credential": _secret_meaning()}))
-    if examples:
-        frame.notes.append(f"{len(examples)} code span(s) given as examples (等, など, ...): examples of a kind, not banned whole")
-    if instead_at < len(tokens):
-        frame.alternatives = [Obj("code", t.text) for t in tokens[instead_at:] if t.kind == CODE]
-        frame.notes.append("what follows names what to use instead")
-    if not (set(own_verbs) & {"use", "run", "install"}):
-        # "Git 操作中のエディタ待ち", "`gh` 認証/権限...": a program named without a verb that runs it is not banned
-        whole = [o for o in frame.objects if (o.kind == "program" or (o.kind == "code" and " " not in o.text.strip()
-                                                                       and o.text.strip().lower() in _programs.KNOWN_PROGRAMS))]
-        if whole:
-            frame.objects = [o for o in frame.objects if o not in whole]
-            frame.notes.append(f"{', '.join(o.text for o in whole)}: a program named without a verb that runs it is not banned")
-    if not frame.actions and _cjk_other_words(banned_part):
-        # "`TASKS.md` の台帳化": a path and words that are not a verb the tables know
-        paths = [o for o in frame.objects if o.kind in ("code", "path") and ("/" in o.text or "." in o.text)]
-        if paths:
-            frame.objects = [o for o in frame.objects if o not in paths]
-            frame.notes.append("a path with words that name no action the tables know: what not to do to it is unclear")
-    for noun, kind, value in _cjk_nouns():
-        if noun in banned_compact:
-            frame.objects.append(Obj("noun", noun, meaning={kind: value}))
-    lowered = banned_compact.lower()
-    for thing in _things.THINGS:
-        word = next((w for w in thing.cjk if w.lower() in lowered), "")
-        if not word and thing.name == "pull-request" and ("pr" in lowered.replace("prefix", "")):
-            word = "PR"  # "PR 作成", "PR생성"
-        if word and thing.name not in frame.actions:  # コミット is the verb already: not also its object
-            meaning: dict[str, Any] = {"thing": thing.name}
-            if thing.name == "pull-request":
-                meaning["category"] = "pull-request"  # "PR 作成": opening one is the pull-request category
-            frame.objects.append(Obj("noun", word.lower(), meaning=meaning))
-    for cond in _markers.CONDITIONS:
-        if cond.lang in ("ja", "zh", "ko"):
-            for phrase in cond.phrases:
-                if phrase.replace(" ", "") in compact:
-                    if cond.kind == "permission" or not frame.condition:
-                        frame.condition, frame.condition_text = cond.kind, phrase
-    own = next((w for w in _markers.CJK_ON_YOUR_OWN if w in compact), "")
-    if own and frame.condition != "permission":
-        frame.condition, frame.condition_text = "permission", own
-    if situation and not frame.condition:
-        frame.condition, frame.condition_text = "judgment", situation
-    without = next((w for w in _markers.CJK_WITHOUT if w in outside_text), "")
-    if without and not frame.condition:
-        # "Issue 番号なしの PR 作成": a condition no tool call shows
-        frame.condition, frame.condition_text = "unchecked", without
-    if frame.modality == ONLY and frame.condition == "permission":
-        frame.modality = BAN
-    if ctx.condition and not frame.condition:
-        frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
-    frame.notes.append(f"{lang} clause: cue '{cue_words}', verbs {frame.actions or 'none'}")
-    return [frame]
-
-
-def _outside_parentheses(tokens: list[Token]) -> list[Token]:
-    out: list[Token] = []
-    depth = 0
-    for tok in tokens:
-        if tok.kind == PUNCT and tok.text in ("(", "\uff08"):
-            depth += 1
-        elif tok.kind == PUNCT and tok.text in (")", "\uff09"):
-            depth = max(0, depth - 1)
-        elif depth == 0:
-            out.append(tok)
-    return out
-
-
-def _cjk_instead(tokens: list[Token]) -> int:
-    """Where the part that names what to use instead starts (after "，"), or len(tokens)."""
-    for k, tok in enumerate(tokens):
-        if tok.kind == PUNCT and tok.text in ("\uff0c", ",", "\u3001") and k > 0:
-            rest = "".join(t.text for t in tokens[k + 1:]).replace(" ", "")
-            if any(w in rest for w in _markers.CJK_INSTEAD) and _cjk_cue(rest, _lang(rest)) is None:
-                return k
-    return len(tokens)
-
-
-def _cjk_example_spans(tokens: list[Token]) -> set[int]:
-    """Code spans given as examples: those before 等/など/之类/등 (a list of them ends with it)."""
-    out: set[int] = set()
-    for k, tok in enumerate(tokens):
-        if tok.kind != CJK or not any(tok.text.startswith(m) for m in _markers.CJK_EXAMPLES):
-            continue
-        m = k - 1
-        while m >= 0 and (tokens[m].kind == CODE or (tokens[m].kind == PUNCT and tokens[m].text in (",", "\u3001", "\uff0c", "/"))):
-            if tokens[m].kind == CODE:
-                out.add(m)
-            m -= 1
-    return out
-
-
-#: particles and file words that leave a clause about a path without naming an action
-_CJK_NEUTRAL = ("の", "を", "は", "が", "に", "へ", "で", "と", "や", "和", "与", "及", "의", "을", "를", "은", "는", "에", "와", "과",
-                "ファイル", "ディレクトリ", "フォルダ", "配下", "以下", "文件", "目录", "文件夹", "下", "파일", "디렉토리", "폴더",
-                "全般", "全体", "内", "中", "手動", "直接", "禁止", "厳禁", "不要", "금지")
-
-
-def _cjk_other_words(tokens: list[Token]) -> bool:
-    text = "".join(t.text for t in tokens if t.kind == CJK)
-    for word in sorted(_CJK_NEUTRAL, key=len, reverse=True):
-        text = text.replace(word, "")
-    return bool(text)
-
-
-def _cjk_cue(text: str, lang: str) -> tuple[str, str] | None:
-    best: tuple[int, str, str] | None = None
-    text = text.replace(" ", "")
-    for cue in _cues.CUES:
-        if cue.lang not in (lang, "cjk") and not (cue.lang == "zh" and lang == "ja" and cue.phrases[0] == "禁止"):
-            continue
-        for phrase in cue.phrases:
-            at = text.find(phrase.replace(" ", ""))
-            if at != -1 and (best is None or len(phrase) > len(best[2])):
-                best = (at, cue.modality, phrase)
-    if best is None and "禁止" in text:
-        return BAN, "禁止"
-    return (best[1], best[2]) if best else None
-
-
-def _cjk_then(text: str) -> str | None:
-    low = text.lower()
-    for words, name in ((("コミット", "提交", "커밋", "commit"), "commit"), (("プッシュ", "推送", "푸시", "push"), "push"),
-                        (("マージ", "合并", "병합", "merge"), "merge"), (("pr", "プルリク"), "pr"),
-                        (("github", "gh "), "github"), (("远程操作", "リモート操作", "원격 작업"), "remote")):
-        if any(w in low for w in words):
-            return name
-    return None
-
-
-@lru_cache(maxsize=None)
-def _cjk_nouns() -> tuple[tuple[str, str, Any], ...]:
-    out: list[tuple[str, str, Any]] = []
-    for category in _categories.CATEGORIES:
-        out += [(w, "category", category.name) for w in category.words if not w.isascii()]
-    for noun in _nouns.SELF_NOUNS:
-        if not noun.isascii():
-            out.append((noun, "self", True))
-    return tuple(out)
-
-
-def _secret_meaning() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    for credential in _nouns.CREDENTIALS:
-        if "secrets" in credential.words:
-            return credential.files, credential.variables
-    return (), ()
-
-
 def read_clause(tokens: list[Token], ctx: Context) -> list[Frame]:
     cjk = sum(len(t.text) for t in tokens if t.kind == CJK)
     if cjk and sum(1 for t in tokens if t.kind == WORD) <= 3 * cjk:
+        from cf_guidance.policy.cjk import read_cjk  # the CJK reader builds on this module's frames
+
         return read_cjk(tokens, ctx)
     return read_english(tokens, ctx)  # an English sentence that quotes a word ("禁止 (forbidden) lists with ...")
 
@@ -1856,12 +1617,9 @@ def label_modality(words: list[Token]) -> tuple[str, str] | None:
 def heading_modality(tokens: list[Token]) -> tuple[str, str] | None:
     """The force a heading gives the section below it ("## NEVER", "### What to AVOID")."""
     if any(t.kind == CJK for t in tokens):
-        text = "".join(t.text for t in tokens)
-        for cue in _cues.HEADING_CUES:
-            for phrase in cue.phrases:
-                if not phrase.isascii() and phrase in text:
-                    return cue.modality, phrase
-        return None
+        from cf_guidance.policy.cjk import heading_force
+
+        return heading_force(tokens)
     for k in range(len(tokens)):
         found = match(tokens, k, "heading")
         if found is not None:

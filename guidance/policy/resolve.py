@@ -261,6 +261,8 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
     """The checks one frame states (possibly none; the frame's notes say why)."""
     if frame.ordering is not None:
         return _sequence(frame, place)
+    if frame.requirement == "list":
+        return []  # the items below carry the objects; they inherit this frame's force and verbs
     if frame.requirement == "branch":
         return _branch(frame, place)
     if frame.requirement in ("commit-form", "arguments"):
@@ -576,6 +578,8 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
 
 
 _COMMIT_NOUNS = ("commit", "commits", "git commits", "new commits")
+#: programs that are families of commands (a list item "- git" under "## Forbidden" bans none of them)
+_FAMILIES = frozenset(("git", "gh"))
 
 
 def _action_kind(action: str) -> str:
@@ -634,6 +638,9 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
     if obj.kind == "program":
         if obj.meaning.get("subset"):
             return []  # "other destructive git commands": which of git's commands is not said
+        if obj.meaning.get("program", obj.text) in _FAMILIES:
+            frame.notes.append(f"a bare `{obj.text}` names a family of commands, not one: never banned whole")
+            return []
         spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
         spec.exempt = _exemptions(spec.pattern, place)
         spec.via = _wrappers_of(spec.pattern[0], place)

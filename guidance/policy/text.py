@@ -3,8 +3,9 @@
 A block's masked text (guidance.policy.markdown) becomes tokens: words (lowercased in `low`,
 with ’ read as '), code spans (their code in `text`), quoted phrases ("Generated with Claude
 Code"), punctuation, and runs of Chinese/Japanese/Korean text. Sentences end at . ! ? ;
-(not after an abbreviation of lexicon.markers) and at 。！？; a sentence is then cut into
-clauses at dashes set off by spaces (" - ", " — "), which in CLAUDE.md separate a command
+(not after an abbreviation of lexicon.markers), at 。！？ and where a line of CJK text ends (a
+line break or two spaces after it: these authors often write no full stop); a sentence is then
+cut into clauses at dashes set off by spaces (" - ", " — "), which in CLAUDE.md separate a command
 from what is said about it. Sentence splitting is its own layer, as in LanguageTool (SRX).
 """
 
@@ -22,10 +23,14 @@ QUOTE = "q"
 PUNCT = "p"
 CJK = "j"
 SYMBOL = "s"
+#: the end of a line of CJK text (a sentence end the text does not mark)
+LINE_END = "\n"
+#: colons that introduce a list ("Never edit these:", "以下は禁止：")
+COLONS = (":", "\uff1a")
 
 _QUOTES = {'"': '"', "\u201c": "\u201d", "\u201e": "\u201c", "\u300c": "\u300d", "\u300e": "\u300f"}
 _WORD_INNER = set("-_./@+#*~<>:'=$%&")
-_SENTENCE_END = (".", "!", "?", ";", "\u3002", "\uff01", "\uff1f", "\uff1b")
+_SENTENCE_END = (".", "!", "?", ";", "\u3002", "\uff01", "\uff1f", "\uff1b", LINE_END)
 _DASHES = ("-", "--", "\u2013", "\u2014", "\u2192", "=>", "->")
 _ABBREVIATIONS = frozenset(a.rstrip(".") for a in ABBREVIATIONS)
 
@@ -80,7 +85,11 @@ def tokenize(masked: str, codes: tuple[str, ...]) -> list[Token]:
         kind = found.lastgroup
         j = found.end()
         if kind == "space":
-            pass
+            if tokens and tokens[-1].kind == CJK and ("\n" in found.group() or len(found.group()) >= 2) and j < n:
+                # Chinese, Japanese and Korean lines often end without a full stop ("禁止使用 pip\n不要提交"),
+                # and some authors separate sentences with two spaces: a line break or a double space
+                # after CJK text ends the sentence (in English a line break inside a paragraph does not)
+                tokens.append(Token(PUNCT, LINE_END, LINE_END, i))
         elif kind == "index":
             index = int(found.group("index"))
             if index < len(codes):
@@ -148,6 +157,8 @@ def join(tokens: list[Token]) -> str:
     """Readable text of tokens (code spans in backticks), for traces and messages."""
     parts: list[str] = []
     for tok in tokens:
+        if tok.kind == PUNCT and tok.text == LINE_END:
+            continue
         if tok.kind == CODE:
             parts.append(f"`{tok.text}`")
         elif tok.kind == QUOTE:

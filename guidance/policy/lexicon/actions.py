@@ -19,8 +19,8 @@
   branches); guidance.policy.lexicon.things says which commands do each.
 
 `words` are English forms (base and -ing; a third-person "-s" form makes a sentence
-descriptive: "the script deletes `x`"); `cjk` are Chinese, Japanese and Korean verbs matched
-as substrings.
+descriptive: "the script deletes `x`"); the verbs of Chinese, Japanese and Korean are in
+lexicon/cjk.py.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ class Action:
     name: str
     kind: str
     words: tuple[str, ...]
-    cjk: tuple[str, ...] = ()
     #: the command patterns the action is, when it needs no object ("never amend commits")
     commands: tuple[str, ...] = ()
     examples: tuple[Example, ...] = ()
@@ -45,7 +44,6 @@ ACTIONS: tuple[Action, ...] = (
     Action("run", "run",
            ("run", "running", "execute", "executing", "invoke", "invoking", "call", "calling", "type", "typing",
             "issue", "issuing", "launch", "launching", "trigger", "triggering", "start", "starting", "fire off"),
-           cjk=("运行", "执行", "実行", "走らせ", "起動", "실행", "구동"),
            examples=(
                ex("- Never run `make clean`", "deny command make clean"),
                ex("- Do not execute `./scripts/reset-db.sh`", "deny command reset-db.sh"),
@@ -53,7 +51,6 @@ ACTIONS: tuple[Action, ...] = (
                ex("- Never run tests like the ones in `tests/slow/`"),
            )),
     Action("use", "use", ("use", "using", "utilize", "utilise", "employ"),
-           cjk=("使用", "使う", "使わ", "사용"),
            examples=(
                ex("- Never use `docker system prune`", "deny command docker system prune"),
                ex("- Never use `any` in TypeScript"),
@@ -70,8 +67,6 @@ ACTIONS: tuple[Action, ...] = (
             "hand edit", "rename", "renaming", "move", "moving", "bump", "bumping", "tamper with", "mess with",
             "commit changes to", "make changes to", "make changes", "change anything in", "edit anything in", "add rules to",
             "add anything to", "write into"),
-           cjk=("编辑", "修改", "更改", "改动", "覆盖", "編集", "変更", "修正", "更新", "書き換え", "上書き", "改変",
-                "편집", "수정", "변경", "업데이트", "덮어쓰"),
            examples=(
                ex("- Never edit `migrations/`", "deny write migrations/**"),
                ex("- Do not modify `package-lock.json`", "deny write package-lock.json", "ask command <writes package-lock.json>"),
@@ -83,7 +78,6 @@ ACTIONS: tuple[Action, ...] = (
     Action("delete", "write",
            ("delete", "deleting", "remove", "removing", "rm", "wipe", "wiping", "clean up", "cleaning up", "purge",
             "purging", "erase", "erasing", "truncate", "truncating", "drop", "dropping"),
-           cjk=("删除", "移除", "削除", "消去", "消す", "삭제", "제거"),
            examples=(
                ex("- Never delete or modify files under `data/`", "deny write data/**"),
                ex("- Never delete the old branches of `origin`", "warn command git branch -d"),
@@ -91,7 +85,6 @@ ACTIONS: tuple[Action, ...] = (
     Action("create", "create",
            ("create", "creating", "add", "adding", "introduce", "introducing", "generate new", "make new",
             "write new"),
-           cjk=("创建", "新建", "作成", "作る", "作ら", "新規作成", "생성", "만들"),
            examples=(
                ex("- Don't create `middleware.ts`", "deny create middleware.ts"),
                ex("- Never create files in `src/legacy`", "deny create src/legacy/**"),
@@ -102,14 +95,12 @@ ACTIONS: tuple[Action, ...] = (
             "displaying", "show", "showing", "dump", "dumping", "look at", "looking at", "look into", "search",
             "searching", "grep", "inspect", "inspecting", "load", "loading", "browse", "browsing", "explore",
             "exploring", "access", "accessing"),
-           cjk=("读取", "查看", "打开", "読む", "読み", "読ま", "参照", "閲覧", "읽", "열람", "조회"),
            examples=(
                ex("- Never read `.env`", "deny read .env", exact=False),
                ex("- Do not read files in `examples/` unless asked", "ask read examples/**"),
                ex("- Never read `$SECRET` aloud"),
            )),
-    Action("commit", "git", ("commit", "committing", "check in", "checking in"),
-           cjk=("提交", "コミット", "커밋"), commands=("git commit",),
+    Action("commit", "git", ("commit", "committing", "check in", "checking in"), commands=("git commit",),
            examples=(
                ex("- Don't commit unless the user explicitly asks you to", "ask command git commit"),
                ex("- Never commit `.env` files", "deny stage .env .env.local .env.*.local .env.development .env.production "
@@ -119,21 +110,19 @@ ACTIONS: tuple[Action, ...] = (
                ex("- Ask the user before committing anything or pushing", "ask command git commit",
                   "ask command git push"),
            )),
-    Action("push", "git", ("push", "pushing", "push up", "pushing up"),
-           cjk=("推送", "プッシュ", "푸시"), commands=("git push",),
+    Action("push", "git", ("push", "pushing", "push up", "pushing up"), commands=("git push",),
            examples=(
                ex("- Never push without an explicit instruction to push", "ask command git push"),
                ex("- NEVER push directly to main", "deny target push main"),
            )),
     Action("force-push", "git", ("force push", "force-push", "force pushing", "force-pushing", "force-pushes",
-                                  "force pushes", "forcepush", "push --force", "push -f"),
-           cjk=("强制推送", "強制プッシュ", "강제 푸시"), commands=("git push --force",),
+                                  "force pushes", "forcepush", "push --force", "push -f"), commands=("git push --force",),
            examples=(ex("- Make sure to never force push", "deny command <force-push>"),)),
     Action("amend", "git", ("amend", "amending"), commands=("git commit --amend",),
            examples=(ex("- Never amend commits", "deny command git commit --amend"),)),
     Action("squash", "git", ("squash", "squashing"), commands=("git rebase -i",),
            examples=(ex("- Never squash pushed commits", "deny command git rebase -i"),)),
-    Action("merge", "git", ("merge", "merging"), cjk=("合并", "マージ", "병합"), commands=("git merge",),
+    Action("merge", "git", ("merge", "merging"), commands=("git merge",),
            examples=(ex("- Never merge to main directly", "deny target merge main"),)),
     Action("rebase", "git", ("rebase", "rebasing"), commands=("git rebase",),
            examples=(ex("- Don't rebase without asking", "ask command git rebase"),)),
@@ -144,36 +133,29 @@ ACTIONS: tuple[Action, ...] = (
            examples=(ex("- Don't open PRs for features without discussion", "ask command <pull-request>"),)),
     Action("comment", "thing", ("comment", "commenting", "comment on", "commenting on", "reply", "replying", "reply to",
                                 "replying to", "respond to", "responding to", "post", "posting", "leave", "leaving"),
-           cjk=("评论", "コメントする", "コメントを付け", "댓글"),
            examples=(ex("- Do not comment on the PR", "deny command gh pr comment"),
                      ex("- Never post comments on GitHub issues", "deny command gh issue comment", exact=False),
                      ex("- Do not leave the build directory dirty"))),
-    Action("close", "thing", ("close", "closing", "reopen", "reopening"), cjk=("クローズ", "关闭", "닫"),
+    Action("close", "thing", ("close", "closing", "reopen", "reopening"),
            examples=(ex("- Never close issues", "deny command gh issue close", exact=False),
                      ex("- Do not close the terminal"))),
-    Action("approve", "thing", ("approve", "approving"), cjk=("承認する", "批准", "승인하"),
+    Action("approve", "thing", ("approve", "approving"),
            examples=(ex("- Never approve pull requests", "deny command gh pr review --approve", exact=False),)),
     Action("switch", "thing", ("switch", "switching", "switch to", "check out", "checkout", "checking out"),
-           cjk=("切り替え", "切替", "切换", "전환"),
            examples=(ex("- Never switch branches", "deny command git checkout *", exact=False),
                      ex("- Never switch to Yarn 2"))),
     Action("install", "install", ("install", "installing", "pip install", "npm install"),
-           cjk=("安装", "インストール", "설치"),
            examples=(
                ex("- Do not install `left-pad`", "deny command pip install left-pad"),
                ex("- Never install new dependencies without asking", "ask command <add-dependency>"),
            )),
     Action("add", "add", ("add", "adding", "introduce", "introducing", "pull in"),
-           cjk=("添加", "追加", "导入", "추가"),
            examples=(ex("- Do not add new dependencies", "deny command <add-dependency>"),)),
     Action("update", "update", ("update", "updating", "upgrade", "upgrading", "bump", "bumping"),
-           cjk=("升级", "アップデート", "업그레이드"),
            examples=(ex("- Don't upgrade dependencies unless asked", "ask command <update-dependency>"),)),
     Action("publish", "publish", ("publish", "publishing", "release", "releasing"),
-           cjk=("发布",),
            examples=(ex("- Never publish packages yourself", "deny command <publish>"),)),
     Action("deploy", "deploy", ("deploy", "deploying", "ship to production"),
-           cjk=("部署", "デプロイ"),
            examples=(ex("- Never deploy to production", "ask command <deploy>"),)),
     Action("login", "login", ("log in", "login", "logging in", "authenticate", "authenticating", "sign in",
                               "signing in", "attempt manual authentication", "manual authentication"),
@@ -181,7 +163,6 @@ ACTIONS: tuple[Action, ...] = (
     Action("expose", "expose", ("share", "sharing", "expose", "exposing", "leak", "leaking", "reveal", "revealing",
                                 "echo", "echoing", "output", "outputting", "paste", "pasting",
                                 "print out", "hardcode", "hard-code"),
-           cjk=("泄露", "노출"),
            examples=(ex("- NEVER share or expose npm credentials", "deny read ~/.npmrc", "deny read .npmrc",
                         "deny variable NPM_TOKEN NODE_AUTH_TOKEN"),)),
     Action("content", "content", ("add", "adding", "include", "including", "append", "appending", "emit",

@@ -1,4 +1,4 @@
-"""Cues: the words that give a sentence its force, per language.
+"""Cues: the words that give an English sentence its force.
 
 A cue's modality decides what a clause does with its action and objects:
 
@@ -11,11 +11,10 @@ A cue's modality decides what a clause does with its action and objects:
 - `only`: "only use X for linting", "only push after X": everything else of that kind is
   banned, or the action waits for something.
 
-English cues are matched as whole words on the lowercased text; Chinese, Japanese and Korean
-cues as substrings of a clause (`lang` "zh", "ja", "ko"; "cjk" for words the three share).
-`after` marks cues written after the verb they negate (しないでください, 하지 마세요). A cue
-written in a heading or in the sentence introducing a list ("## NEVER", "以下は禁止:") applies
-to the items below it that carry no cue of their own.
+English cues are matched as whole words on the lowercased text; the cues of Chinese, Japanese
+and Korean are in lexicon/cjk.py. A cue written in a heading or in the sentence introducing a
+list ("## NEVER", "Never edit these files:") applies to the items below it that carry no cue
+of their own.
 """
 
 from __future__ import annotations
@@ -30,8 +29,6 @@ class Cue:
     name: str
     modality: str
     phrases: tuple[str, ...]
-    lang: str = "en"
-    after: bool = False
     examples: tuple[Example, ...] = ()
 
 
@@ -132,109 +129,15 @@ CUES: tuple[Cue, ...] = (
             ex("- Only run `npm run build` when the change is large"),
         ),
     ),
-    # --- Chinese, Japanese, Korean: substrings of a clause -------------------------------------
-    Cue(
-        "zh-ban",
-        "ban",
-        ("禁止", "不要", "不能", "不得", "严禁", "请勿", "切勿", "不许", "不准", "不可以", "不允许", "绝对不要", "别"),
-        lang="zh",
-        examples=(
-            ex("- 禁止修改 `migrations/` 目录", "deny write migrations/**"),
-            ex("- 不要运行 `npm publish`", "deny command npm publish"),
-            ex("- 不能直接编辑 `docs/api.md`", "deny write docs/api.md"),
-            ex("- 这个项目使用 `pnpm` 管理依赖"),
-        ),
-    ),
-    Cue(
-        "zh-avoid",
-        "avoid",
-        ("避免", "尽量不要", "尽量避免"),
-        lang="zh",
-        examples=(ex("- 避免运行 `npm audit fix`", "warn command npm audit fix"),),
-    ),
-    Cue(
-        "zh-require",
-        "require",
-        ("必须", "务必", "一定要", "始终", "总是"),
-        lang="zh",
-        examples=(ex("- 提交之前必须运行 `make test`", "deny sequence make test -> git commit"),),
-    ),
-    Cue(
-        "ja-ban",
-        "ban",
-        ("禁止", "しないでください", "しないで", "しないこと", "してはいけない", "してはならない", "するな", "しない",
-         "行わない", "やめてください", "厳禁", "ないでください", "てはいけません", "ないこと"),
-        lang="ja",
-        after=True,
-        examples=(
-            ex("- `docs/api.md` を編集しないでください", "deny write docs/api.md"),
-            ex("- `examples/` 以下のファイルは依頼がない限り読まないでください", "ask read examples/**"),
-            ex("- `npm publish` の実行は禁止", "deny command npm publish"),
-            ex("以下は禁止:\n\n- `dist/` の変更\n", "deny write dist/**"),
-            ex("- `npm run build` でビルドを確認する"),
-        ),
-    ),
-    Cue(
-        "ja-avoid",
-        "avoid",
-        ("避ける", "避けて", "控える", "控えて", "避けること"),
-        lang="ja",
-        after=True,
-        examples=(ex("- `npm audit fix` の実行は避ける", "warn command npm audit fix"),),
-    ),
-    Cue(
-        "ja-require",
-        "require",
-        ("必ず", "必須", "すること"),
-        lang="ja",
-        examples=(ex("- コミット前に必ず `make test` を実行する", "deny sequence make test -> git commit"),),
-    ),
-    Cue(
-        "ja-only",
-        "only",
-        ("のみ", "だけ"),
-        lang="ja",
-        after=True,
-        examples=(ex("- `package.json` の更新は依頼時のみ", "ask write package.json", exact=False),),
-    ),
-    Cue(
-        "ko-ban",
-        "ban",
-        ("하지 마세요", "하지 마십시오", "하지 말 것", "하지 말고", "하지 마", "금지", "하면 안 됩니다", "안 됩니다",
-         "하지 않습니다", "하지 않는다"),
-        lang="ko",
-        after=True,
-        examples=(
-            ex("- `docs/api.md` 파일을 수정하지 마세요", "deny write docs/api.md"),
-            ex("- `npm publish` 실행 금지", "deny command npm publish"),
-            ex("- `npm run build`로 빌드합니다"),
-        ),
-    ),
-    Cue(
-        "ko-avoid",
-        "avoid",
-        ("피하세요", "피하십시오", "지양"),
-        lang="ko",
-        after=True,
-        examples=(ex("- `npm audit fix` 실행은 피하세요", "warn command npm audit fix"),),
-    ),
-    Cue(
-        "ko-require",
-        "require",
-        ("반드시", "필수", "항상"),
-        lang="ko",
-        examples=(ex("- 커밋하기 전에 반드시 `make test`를 실행하세요", "deny sequence make test -> git commit"),),
-    ),
 )
 
 #: Heading words that make a section a list of rules of one force ("## NEVER", "### What to
-#: AVOID", "## 禁止事項"), matched like cues; a heading's own cue counts too.
+#: AVOID"), matched like cues; a heading's own cue counts too (CJK headings: lexicon/cjk.py).
 HEADING_CUES: tuple[Cue, ...] = (
     Cue("heading-ban", "ban", ("never", "forbidden", "forbidden patterns", "prohibited", "don'ts", "donts",
-                               "do not", "don't", "anti-patterns", "never do", "not allowed", "禁止事項", "禁止",
-                               "금지 사항", "금지"), lang="en",
+                               "do not", "don't", "anti-patterns", "never do", "not allowed"),
         examples=(ex("## NEVER\n\n- use `--no-verify` on git commits\n", "deny command git commit --no-verify"),)),
-    Cue("heading-avoid", "avoid", ("avoid", "what to avoid", "things to avoid", "pitfalls to avoid", "避免", "避けること"),
+    Cue("heading-avoid", "avoid", ("avoid", "what to avoid", "things to avoid", "pitfalls to avoid"),
         examples=(ex("## What to avoid\n\n- `npm audit fix --force`\n", "warn command npm audit fix --force"),)),
     Cue("heading-ask", "ask", ("ask before", "ask first", "requires approval", "requires confirmation", "stop conditions",
                                "when to ask", "need approval", "needs approval"),

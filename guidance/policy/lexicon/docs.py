@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cf_guidance.policy.lexicon import Example
-from cf_guidance.policy.lexicon import actions, categories, cues, markers, nouns, programs, things
+from cf_guidance.policy.lexicon import actions, categories, cjk, cues, markers, nouns, programs, things
 
 
 def entries() -> list[tuple[str, Any]]:
@@ -28,6 +28,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"content:{n.words[0]}", n) for n in nouns.CONTENT_NOUNS]
     out += [(f"condition:{c.phrases[0]}", c) for c in markers.CONDITIONS if c.examples] + [
         (f"condition-list:{c.phrases[0]}", c) for c in markers.CONDITIONS if not c.examples]
+    out += [(f"cjk-{table}:{e.name}", e) for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),) for e in entries]
     return out
 
 
@@ -41,7 +42,6 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
-    out += [("cjk-clause", e) for e in markers.CJK_EXAMPLES_TABLE]
     out += [("on-your-own", e) for e in markers.ON_YOUR_OWN_EXAMPLES]
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
@@ -62,9 +62,9 @@ def _examples(items: tuple[Example, ...]) -> str:
 
 def markdown() -> str:
     lines = ["<!-- lexicon:begin (generated from guidance/policy/lexicon; do not edit by hand) -->", ""]
-    lines += ["### Cues", "", "| Cue | Force | Language | Words | Examples |", "|---|---|---|---|---|"]
+    lines += ["### Cues", "", "| Cue | Force | Words | Examples |", "|---|---|---|---|"]
     for cue in cues.CUES:
-        lines.append(f"| {cue.name} | {cue.modality} | {cue.lang} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
+        lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
     lines += ["", "Headings that give their section a force:", "", "| Heading | Force | Words |", "|---|---|---|"]
     for cue in cues.HEADING_CUES:
         lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} |")
@@ -74,18 +74,17 @@ def markdown() -> str:
         lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
     lines += ["", "\"No\" opening a clause before a git action or a lone command is a ban: "
               + _examples(cues.NO_ACTION_EXAMPLES).replace("<br>", "; ") + "."]
-    lines += ["", "### Actions", "", "| Action | Kind | Words | Other languages | Examples |", "|---|---|---|---|---|"]
+    lines += ["", "### Actions", "", "| Action | Kind | Words | Examples |", "|---|---|---|---|"]
     for action in actions.ACTIONS:
-        lines.append(f"| {action.name} | {action.kind} | {_cell(', '.join(action.words))} | {', '.join(action.cjk)} | "
-                     f"{_examples(action.examples)} |")
+        lines.append(f"| {action.name} | {action.kind} | {_cell(', '.join(action.words))} | {_examples(action.examples)} |")
     lines += ["", "### Categories of commands", "", "| Category | Named by | Commands | Package scripts |", "|---|---|---|---|"]
     for category in categories.CATEGORIES:
         lines.append(f"| {category.name} | {_cell(', '.join(category.words))} | {_cell(', '.join(category.commands))} | "
                      f"{', '.join(category.scripts)} |")
-    lines += ["", "### Things named in words", "", "| Thing | Words | Other languages | Commands per verb |", "|---|---|---|---|"]
+    lines += ["", "### Things named in words", "", "| Thing | Words | Commands per verb |", "|---|---|---|"]
     for thing in things.THINGS:
         per_verb = "; ".join(f"{verb}: {', '.join(commands)}" for verb, commands in thing.commands.items())
-        lines.append(f"| {thing.name} | {_cell(', '.join(thing.words))} | {', '.join(thing.cjk)} | {_cell(per_verb)} |")
+        lines.append(f"| {thing.name} | {_cell(', '.join(thing.words))} | {_cell(per_verb)} |")
     lines += ["", "Files commands write without naming them:", "", "| File | Commands |", "|---|---|"]
     for glob, commands in categories.IMPLIED_WRITES:
         lines.append(f"| `{glob}` | {_cell(', '.join(commands))} |")
@@ -113,10 +112,10 @@ def markdown() -> str:
     lines += ["", "| Credentials | Files | Variables |", "|---|---|---|"]
     for credential in nouns.CREDENTIALS:
         lines.append(f"| {_cell(', '.join(credential.words))} | {', '.join(credential.files)} | {', '.join(credential.variables)} |")
-    lines += ["", "### Markers", "", "| Condition | Decided by | Language | Phrases |", "|---|---|---|---|"]
+    lines += ["", "### Markers", "", "| Condition | Decided by | Phrases |", "|---|---|---|"]
     for cond in markers.CONDITIONS:
         lines.append(f"| {cond.phrases[0]} | {'the user (ask)' if cond.kind == 'permission' else 'the agent (warn)'} | "
-                     f"{cond.lang} | {_cell(', '.join(cond.phrases))} |")
+                     f"{_cell(', '.join(cond.phrases))} |")
     lines += ["", f"Substitution markers: {', '.join(m for m, _ in markers.SUBSTITUTIONS)}.",
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
@@ -124,13 +123,30 @@ def markdown() -> str:
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",
-              f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.",
-              f"Chinese, Japanese, Korean: situations {', '.join(markers.CJK_SITUATIONS)}; without "
-              f"{', '.join(markers.CJK_WITHOUT)}; examples after code "
-              f"{', '.join(markers.CJK_EXAMPLES)}; what to use instead {', '.join(markers.CJK_INSTEAD)}; "
-              f"on one's own (asks) {', '.join(markers.CJK_ON_YOUR_OWN)}.", "",
-              "<!-- lexicon:end -->", ""]
+              f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.", ""]
+    lines += _cjk_tables()
+    lines += ["<!-- lexicon:end -->", ""]
     return "\n".join(lines)
+
+
+_CJK_TITLES = {"cue": "Cues", "condition": "Conditions", "neutral": "Words that hold another table's word without its meaning",
+               "action": "Actions (verbs and the nouns that stand for them)", "noun": "Nouns", "place": "Places and markers",
+               "substitution": "Substitutions (the banned side)", "ordering": "Orderings", "heading": "Headings"}
+
+
+def _cjk_tables() -> list[str]:
+    """lexicon/cjk.py, one table per kind of word: entry, language, meaning, words, examples."""
+    lines = ["### Chinese, Japanese and Korean", ""]
+    for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),):
+        lines += [f"{_CJK_TITLES[table]}:", "", "| Entry | Language | Meaning | Words | Examples |", "|---|---|---|---|---|"]
+        for entry in entries:
+            meaning = entry.meaning + (" (weak)" if entry.weak else "")
+            lines.append(f"| {entry.name} | {entry.lang} | {meaning or '-'} | {_cell(', '.join(entry.words))} | "
+                         f"{_examples(entry.examples)} |")
+        lines.append("")
+    nouns_actions = ", ".join(f"{noun} → {action}" for noun, action in cjk.NOUN_ACTIONS.items())
+    lines += [f"Nouns that stand for an action when the segment has no verb of their kind: {nouns_actions}.", ""]
+    return lines
 
 
 BEGIN = "<!-- lexicon:begin"

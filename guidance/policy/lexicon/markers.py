@@ -1,7 +1,8 @@
 """Markers: the small words around a rule's action that change what it means.
 
 - `CONDITIONS`: "unless asked", "without approval" make a ban a question (ask); "unless
-  necessary" leaves the call to the agent (warn). Chinese, Japanese and Korean forms included.
+  necessary" leaves the call to the agent (warn). Chinese, Japanese and Korean forms are in
+  lexicon/cjk.py.
 - `SUBSTITUTIONS`: "use X instead of Y", "X, not Y", "prefer X over Y": Y is what the rule is
   against, X is what the reason tells the agent to do.
 - `ORDERING`: "before", "after", "only after", "prior to": X must run before the action.
@@ -30,7 +31,6 @@ class Condition:
     phrases: tuple[str, ...]
     #: "permission": a human decides (ask); "judgment": the agent decides (warn)
     kind: str
-    lang: str = "en"
     examples: tuple[Example, ...] = ()
 
 
@@ -67,33 +67,7 @@ CONDITIONS: tuple[Condition, ...] = (
                "only when necessary", "only if necessary", "when absolutely necessary"),
               "judgment",
               examples=(ex("- `yarn vitest` - Run all tests (slow, avoid unless necessary)", "warn command yarn vitest"),)),
-    Condition(("依頼なし", "依頼なく", "依頼時のみ", "指示なし", "指示なく", "指示がない限り", "許可なく", "許可なし", "無断で",
-               "確認なしに", "依頼がない限り", "要求するまで", "依頼するまで", "指示するまで", "指示があるまで", "許可するまで",
-               "許可があるまで", "明示的に依頼"), "permission", lang="ja",
-              examples=(ex("- 依頼なしの `package.json` 更新は禁止", "ask write package.json", exact=False),)),
-    Condition(("未经允许", "未经同意", "未经确认", "除非用户要求", "除非明确要求"), "permission", lang="zh",
-              examples=(ex("- 未经允许不要运行 `git push`", "ask command git push"),)),
-    Condition(("허락 없이", "요청 없이", "승인 없이", "요청하지 않는 한"), "permission", lang="ko"),
-    Condition(("不要な", "不必要な", "不要不急"), "judgment", lang="ja",
-              examples=(ex("以下は禁止:\n\n- 不要な `pages/_document.js` 変更\n", "warn write pages/_document.js"),)),
 )
-
-#: Chinese, Japanese and Korean clause words that change what a list item or sentence states:
-#: `situation` words make it a case ("if gh cannot log in, stop"): a ban there is a warning at
-#: most, and an item that only inherits its force from a heading states none; `examples` words
-#: after code spans make them examples of a kind ("`git commit` 等"), never banned whole;
-#: `instead` words mark the part of a sentence that names what to use ("，请使用 `pnpm`").
-CJK_SITUATIONS: tuple[str, ...] = ("なら", "たら", "場合", "ときは", "時は", "際は", "如果", "若是", "的话", "时，", "時，",
-                                   "경우", "때는", "때에는", "으면", "다면", "라면")
-CJK_EXAMPLES: tuple[str, ...] = ("等", "など", "などの", "之类", "等等", "등", "등의", "なんか")
-CJK_INSTEAD: tuple[str, ...] = ("请使用", "請使用", "请用", "改用", "应使用", "應使用", "而是使用", "代わりに", "を使う", "を使用する",
-                                "を使ってください", "대신", "를 사용하세요", "을 사용하세요", "를 사용", "을 사용")
-#: "without ..." in a clause ("番号なしの PR 作成"): a condition no tool call shows (warn)
-CJK_WITHOUT: tuple[str, ...] = ("なしの", "なしで", "無しで", "せずに", "未起票", "未作成", "未指定", "未確認", "未レビュー", "未テスト",
-                                "未実施", "未登録", "없이", "没有", "不带", "不帶")
-#: doing it on one's own: the user decides each time (ask)
-CJK_ON_YOUR_OWN: tuple[str, ...] = ("自律的に", "勝手に", "自動で", "自主的に", "独断で", "擅自", "自行", "自动", "자율적으로", "임의로",
-                                    "마음대로", "자동으로", "멋대로")
 
 #: English words for doing it on one's own, wherever they stand in the clause: a person decides (ask)
 ON_YOUR_OWN: tuple[str, ...] = ("automatically", "proactively", "autonomously", "on your own", "of your own accord",
@@ -102,19 +76,6 @@ ON_YOUR_OWN: tuple[str, ...] = ("automatically", "proactively", "autonomously", 
 ON_YOUR_OWN_EXAMPLES: tuple[Example, ...] = (
     ex("- Do NOT run `git commit` automatically", "ask command git commit"),
     ex("- Never push proactively", "ask command git push"),
-)
-
-CJK_EXAMPLES_TABLE: tuple[Example, ...] = (
-    ex("## 禁止事項\n\n- `gh` の認証エラーなら作業を止めて報告する。\n"),
-    ex("## 禁止事項\n\n- Git 操作中のエディタ待ち。\n"),
-    ex("- 禁止: エディタが開く Git 操作（`git commit`, `git merge` 等）。"),
-    ex("- 不要使用 `npm`，请使用 `pnpm`", "deny command npm"),
-    ex("- 절대로 커밋을 자율적으로 하지 말 것", "ask command git commit"),
-    ex("- テストが失敗したらコミットしないでください", "warn command git commit"),
-    ex("## 禁止事項\n\n- Issue 番号なしの PR 作成\n", "warn command <pull-request>"),
-    ex("## 禁止事項\n\n- `.env` ファイルの Git コミット\n", "deny stage .env .env.local .env.*.local .env.development "
-       ".env.production .env.test .env.staging .env.prod .env.dev"),
-    ex("## 禁止事項\n\n- Issue 未起票のコミット\n", "warn command git commit"),
 )
 
 #: (marker, which side is banned): "left" = the words before the marker are the alternative
@@ -135,7 +96,7 @@ SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
 )
 
 ORDERING: tuple[str, ...] = ("before", "prior to", "after", "only after", "until", "before every", "before each",
-                             "before any", "ahead of", "前に", "之前", "전에")
+                             "before any", "ahead of")
 
 ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
@@ -198,8 +159,7 @@ ADVERBS: tuple[str, ...] = ("ever", "directly", "manually", "locally", "yourself
                             "on your own", "in any form", "under any circumstances", "at all", "try to", "attempt to",
                             "go and", "be tempted to", "up")
 
-EXAMPLE_MARKERS: tuple[str, ...] = ("e.g.", "e.g", "eg.", "for example", "for instance", "i.e.", "such as:", "例えば",
-                                    "例如", "比如", "예를 들어")
+EXAMPLE_MARKERS: tuple[str, ...] = ("e.g.", "e.g", "eg.", "for example", "for instance", "i.e.", "such as:")
 
 PRONOUNS: tuple[str, ...] = ("them", "these", "those", "it", "this", "that", "these tools", "these commands",
                              "these files", "those files", "those commands", "such files", "such commands",

@@ -45,8 +45,7 @@ PATH_NOUNS: tuple[PathNoun, ...] = (
     PathNoun(("snapshot files", "snapshots"), ("*.snap", "**/__snapshots__/**")),
 )
 
-SELF_NOUNS: tuple[str, ...] = ("this file", "this document", "this claude.md", "this claude.md file", "this page",
-                               "このファイル", "本ファイル", "此文件", "这个文件", "이 파일")
+SELF_NOUNS: tuple[str, ...] = ("this file", "this document", "this claude.md", "this claude.md file", "this page")
 
 SELF_EXAMPLES: tuple[Example, ...] = (
     ex("**Never add rules to this file unless explicitly instructed.**", "ask write CLAUDE.md"),

@@ -2,9 +2,9 @@
 "ブランチ作成", "브랜치 생성") and the commands that do each thing to them.
 
 A rule often names the action as a verb and a noun instead of a command. `THINGS` lists, per
-thing, the words that name it (English nouns; Chinese, Japanese and Korean words matched inside a
-clause) and, per kind of verb, the command patterns that do it (`<name>` is one argument). The
-verb kinds come from `VERB_KINDS`: the action names of guidance.policy.lexicon.actions and the
+thing, the English words that name it (the Chinese, Japanese and Korean ones are the nouns
+`thing:NAME` of lexicon/cjk.py) and, per kind of verb, the command patterns that do it (`<name>`
+is one argument). The verb kinds come from `VERB_KINDS`: the action names of guidance.policy.lexicon.actions and the
 words of the verb as written ("rename", "switch"). A verb the thing has no commands for leaves
 the rule advisory ("never discuss the issue": no command discusses).
 
@@ -23,8 +23,6 @@ from cf_guidance.policy.lexicon import Example, ex
 class Thing:
     name: str
     words: tuple[str, ...]
-    #: Chinese, Japanese and Korean words (matched as substrings of a clause, case-insensitively)
-    cjk: tuple[str, ...]
     #: verb kind -> the commands that do it to the thing
     commands: dict[str, tuple[str, ...]] = field(default_factory=dict)
     examples: tuple[Example, ...] = ()
@@ -45,7 +43,6 @@ VERB_KINDS: dict[str, str] = {
 THINGS: tuple[Thing, ...] = (
     Thing("branch", ("branch", "branches", "a branch", "new branch", "new branches", "a new branch", "feature branch",
                      "feature branches", "git branch", "git branches", "local branches", "remote branches"),
-          ("ブランチ", "分支", "브랜치"),
           {"create": ("git checkout -b", "git switch -c", "git branch <name>", "git worktree add"),
            "delete": ("git branch -d", "git branch -D", "git push --delete", "git push origin --delete"),
            "switch": ("git checkout <name>", "git switch <name>"),
@@ -54,17 +51,13 @@ THINGS: tuple[Thing, ...] = (
            ex("- Do not create new branches without asking", "ask command git checkout -b", exact=False),
            ex("- Never delete remote branches", "deny command git branch -d", exact=False),
            ex("- Never delete old branches", "warn command git branch -d", exact=False),
-           ex("- ブランチ作成は禁止", "deny command git checkout -b", exact=False),
-           ex("- 브랜치 생성하지 마세요", "deny command git checkout -b", exact=False),
            ex("- Never work directly on a shared branch"))),
     Thing("commit", ("commit", "commits", "git commits", "new commits", "a commit", "any commits", "any commit"),
-          ("コミット", "提交", "커밋"),
           {"create": ("git commit",)},
           (ex("- Do not make git commits.", "deny command git commit"),
            ex("- Do not make commits unless I tell you to.", "ask command git commit"))),
     Thing("comment", ("comment", "comments", "a comment", "review comments", "pr comments", "issue comments",
                       "github comments", "replies"),
-          ("コメント", "评论", "評論", "댓글", "코멘트"),
           {"create": ("gh pr comment", "gh issue comment", "gh pr review"),
            "comment": ("gh pr comment", "gh issue comment", "gh pr review")},
           (ex("- When reviewing PRs, do not make comments on the PR.", "deny command gh pr comment", exact=False),
@@ -75,7 +68,6 @@ THINGS: tuple[Thing, ...] = (
                    "mr", "merge request", "discussion", "thread", "gh", "コメント", "评论", "댓글", "코멘트")),
     Thing("pull-request", ("pr", "prs", "the pr", "a pr", "pull request", "pull requests", "the pull request",
                            "a pull request", "merge request", "merge requests"),
-          ("プルリクエスト", "プルリク", "拉取请求", "풀 리퀘스트", "풀리퀘스트"),
           {"create": ("gh pr create", "glab mr create", "hub pull-request", "gt submit"),
            "merge": ("gh pr merge", "glab mr merge"),
            "close": ("gh pr close", "glab mr close"),
@@ -87,7 +79,6 @@ THINGS: tuple[Thing, ...] = (
            ex("- Never close PRs", "deny command gh pr close", exact=False))),
     Thing("issue", ("issue", "issues", "an issue", "new issue", "new issues", "github issue", "github issues",
                     "the issue", "the issues"),
-          ("イシュー", "이슈", "议题", "議題"),
           {"create": ("gh issue create", "glab issue create"),
            "close": ("gh issue close", "glab issue close"),
            "comment": ("gh issue comment",),
@@ -97,18 +88,17 @@ THINGS: tuple[Thing, ...] = (
            ex("- Never close issues", "deny command gh issue close", exact=False),
            ex("- Never ignore an issue"))),
     Thing("release", ("release", "releases", "a release", "github release", "github releases", "new release"),
-          ("リリース", "릴리스", "릴리즈"),
           {"create": ("gh release create", "glab release create"),
            "delete": ("gh release delete",),
            "edit": ("gh release edit",)},
           (ex("- Never create GitHub releases", "deny command gh release create", exact=False),)),
-    Thing("stash", ("stash", "stashes", "the stash", "git stash"), ("スタッシュ",),
+    Thing("stash", ("stash", "stashes", "the stash", "git stash"),
           {"create": ("git stash",), "delete": ("git stash drop", "git stash clear")},
           (ex("- Never drop stashes", "deny command git stash drop", exact=False),)),
-    Thing("worktree", ("worktree", "worktrees", "git worktree", "git worktrees"), ("ワークツリー", "워크트리"),
+    Thing("worktree", ("worktree", "worktrees", "git worktree", "git worktrees"),
           {"create": ("git worktree add",), "delete": ("git worktree remove", "git worktree prune")},
           (ex("- Do not create worktrees", "deny command git worktree add"),)),
-    Thing("remote", ("remote", "remotes", "git remote", "git remotes", "the remotes"), ("リモート", "원격"),
+    Thing("remote", ("remote", "remotes", "git remote", "git remotes", "the remotes"),
           {"create": ("git remote add",), "rename": ("git remote rename",), "delete": ("git remote remove", "git remote rm"),
            "edit": ("git remote set-url", "git remote rename")},
           (ex("- Never rename remotes", "deny command git remote rename"),)),

@@ -1,0 +1,646 @@
+"""Chinese, Japanese and Korean clauses read into frames (their words are in lexicon/cjk.py).
+
+A clause is scanned into units: the table words its CJK text holds (longest match first, so 用户
+"user" is not 用 "use"), its code spans, paths, program names and commands written without
+backticks ("git reset --hard"), and the punctuation that separates clauses in these languages
+(，、；：() and their ASCII forms). Units are grouped into segments at that punctuation. A segment
+that only names things (an enumeration: "`a`、`b` は編集しない", "禁止使用 pip、conda") joins the
+nearest segment with a cue, first on the side where the language puts its cue (after the verb in
+Japanese and Korean, before it in Chinese).
+
+Each segment becomes a frame of the model the English reader uses (guidance.policy.frames), so
+verdicts, confidences, alternatives, conditions and orderings are resolved by the same code:
+the segment's cue (or the heading's or the intro's), its verbs, its objects and target branches,
+the sentence's condition. A substitution ("X ではなく Y", "用 Y 代替 X", "X 대신 Y") warns about
+one side and names the other; an ordering (前に, 之前, 전에; してから, 再, 후에) becomes a
+sequence, or a question when what comes first is asking the user. Nouns that stand for actions
+(ブランチ作成, PR 作成, 提交, 브랜치 생성) are given the actions they stand for. Every decision
+is written to the frame's notes (`cf-guidance compile --explain LINE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Context, Frame, Obj, Ordering
+from cf_guidance.policy.frames import _pathlike as pathlike
+from cf_guidance.policy.lexicon import cjk as _lex
+from cf_guidance.policy.lexicon import nouns as _nouns
+from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
+from cf_guidance.policy.text import CJK, CODE, COLONS, PUNCT, QUOTE, SYMBOL, WORD, Token, join
+
+#: punctuation that separates the clauses of a CJK sentence
+_BOUNDARIES = frozenset(("\uff0c", ",", "\u3001", "\uff1b", ";", "\uff1a", ":", "\u2192", "->", "=>"))
+_OPEN, _CLOSE = frozenset(("(", "\uff08")), frozenset((")", "\uff09"))
+#: the force of a segment's cues, strongest first
+_FORCE_ORDER = (BAN, ASK, AVOID, ONLY, REQUIRE)
+#: actions the ordering words gate ("提交之前", "プッシュする前に")
+_GATED = {"commit": "commit", "push": "push", "merge": "merge", "open": "pr"}
+#: git actions whose object must be a path, a secret or a branch (anything else: no check)
+_GIT_ACTIONS = frozenset(("commit", "push", "merge", "rebase"))
+#: actions on files: a command named beside them is how it is done ("`rm` などのファイル削除")
+_FILE_ACTIONS = frozenset(("edit", "delete", "create", "read", "update"))
+
+
+@dataclass
+class _Unit:
+    #: a table of lexicon/cjk.py (cue, condition, neutral, action, noun, place, substitution,
+    #: ordering) or what the text is: code | command | program | path | word | quote | open | close | stop
+    kind: str
+    text: str
+    meaning: str = ""
+    weak: bool = False
+    start: int = 0
+    #: unknown text stands between this unit and the one before it
+    gap: bool = False
+
+
+# --- scanning ----------------------------------------------------------------------------------
+
+
+def language(tokens: list[Token]) -> str:
+    """ja (kana), ko (hangul), or han: Chinese, or Japanese written in kanji only."""
+    text = "".join(t.text for t in tokens if t.kind == CJK)
+    if any(0x3040 <= ord(c) <= 0x30FF for c in text):
+        return "ja"
+    if any(0xAC00 <= ord(c) <= 0xD7AF or 0x1100 <= ord(c) <= 0x11FF for c in text):
+        return "ko"
+    return "han"
+
+
+def _has_kana(word: str) -> bool:
+    return any(0x3040 <= ord(c) <= 0x30FF for c in word)
+
+
+@lru_cache(maxsize=None)
+def _index(lang: str) -> dict[str, list[tuple[str, str, _lex.Entry]]]:
+    """First character -> [(word without spaces, table, entry)], longest first, for one language
+    ("han" reads Chinese and the kanji-only words of Japanese)."""
+    out: dict[str, list[tuple[str, str, _lex.Entry]]] = {}
+    seen: set[str] = set()
+    for table, entries in _lex.TABLES:
+        for entry in entries:
+            if not (entry.lang in (lang, "cjk") or (lang == "han" and (entry.lang == "zh" or entry.lang == "ja"))):
+                continue
+            for word in entry.words:
+                key = word.replace(" ", "").lower()
+                if not key or key.isascii() or key in seen or (lang == "han" and entry.lang == "ja" and _has_kana(key)):
+                    continue
+                seen.add(key)
+                out.setdefault(key[0], []).append((key, table, entry))
+    for candidates in out.values():
+        candidates.sort(key=lambda c: -len(c[0]))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _ascii_index() -> dict[str, list[tuple[tuple[str, ...], str, _lex.Entry]]]:
+    """Words written in Latin letters inside CJK text ("PR 作成", "push しない", "main"): first word ->
+    [(words, table, entry)], longest first."""
+    out: dict[str, list[tuple[tuple[str, ...], str, _lex.Entry]]] = {}
+    for table, entries in _lex.TABLES:
+        for entry in entries:
+            for word in entry.words:
+                if word.isascii() and word.strip() and any(c.isalpha() for c in word):
+                    words = tuple(word.lower().split())
+                    out.setdefault(words[0], []).append((words, table, entry))
+    for candidates in out.values():
+        candidates.sort(key=lambda c: -len(c[0]))
+    return out
+
+
+def scan(tokens: list[Token], lang: str) -> list[_Unit]:
+    """The units of a clause, in order."""
+    units: list[_Unit] = []
+    index = _index(lang)
+    k = 0
+    n = len(tokens)
+    while k < n:
+        tok = tokens[k]
+        if tok.kind == CJK:
+            # a run of CJK tokens (Korean puts spaces between words): scanned as one text
+            chars: list[tuple[str, int]] = []
+            while k < n and tokens[k].kind == CJK:
+                chars += [(c, tokens[k].start + m) for m, c in enumerate(tokens[k].text)]
+                k += 1
+            _scan_run(chars, index, units)
+            continue
+        if tok.kind == CODE:
+            units.append(_Unit("code", tok.text, start=tok.start))
+        elif tok.kind == QUOTE:
+            units.append(_Unit("quote", tok.low, start=tok.start))
+        elif tok.kind == WORD:
+            k = _scan_words(tokens, k, units)
+            continue
+        elif tok.kind == SYMBOL and tok.text in _cue_symbols():
+            entry = _cue_symbols()[tok.text]
+            units.append(_Unit("cue", tok.text, entry.meaning, start=tok.start))
+        elif tok.kind == PUNCT and tok.text in _OPEN:
+            units.append(_Unit("open", tok.text, start=tok.start))
+        elif tok.kind == PUNCT and tok.text in _CLOSE:
+            units.append(_Unit("close", tok.text, start=tok.start))
+        elif tok.kind in (PUNCT, SYMBOL) and tok.text in _BOUNDARIES:
+            units.append(_Unit("stop", tok.text, start=tok.start))
+        k += 1
+    return units
+
+
+@lru_cache(maxsize=None)
+def _cue_symbols() -> dict[str, _lex.Entry]:
+    return {word: entry for entry in _lex.CUES if entry.lang == "cjk" for word in entry.words}
+
+
+def _scan_run(chars: list[tuple[str, int]], index: dict[str, list[tuple[str, str, _lex.Entry]]], units: list[_Unit]) -> None:
+    text = "".join(c for c, _ in chars)
+    i = 0
+    gap = False
+    while i < len(text):
+        found = next(((word, table, entry) for word, table, entry in index.get(text[i], ()) if text.startswith(word, i)), None)
+        if found is None:
+            i += 1
+            gap = True
+            continue
+        word, table, entry = found
+        if table != "neutral":
+            units.append(_Unit(table, word, entry.meaning, entry.weak, chars[i][1], gap))
+        gap = False
+        i += len(word)
+
+
+def _scan_words(tokens: list[Token], k: int, units: list[_Unit]) -> int:
+    """Latin-letter words at `k`: a command written without backticks, a table word, a program, a path."""
+    tok = tokens[k]
+    low = tok.low
+    if low in KNOWN_PROGRAMS and tok.text[:1].islower():
+        words = [low]
+        m = k + 1
+        while m < len(tokens) and tokens[m].kind == WORD and len(words) < 5 and (
+                tokens[m].text.startswith("-") or (tokens[m].low.replace("-", "").isalnum() and tokens[m].text[:1].islower()
+                                                    and tokens[m].low not in KNOWN_PROGRAMS)):
+            words.append(tokens[m].low if not tokens[m].text.startswith("-") else tokens[m].text)
+            m += 1
+        if len(words) > 1:
+            units.append(_Unit("command", " ".join(words), start=tok.start))
+            return m
+    for phrase, table, entry in _ascii_index().get(low, ()):
+        if all(k + w < len(tokens) and tokens[k + w].kind == WORD and tokens[k + w].low == phrase[w] for w in range(len(phrase))):
+            units.append(_Unit(table, " ".join(phrase), entry.meaning, entry.weak, tok.start))
+            return k + len(phrase)
+    if low in KNOWN_PROGRAMS:
+        units.append(_Unit("program", low, start=tok.start))
+    elif pathlike(tok.text):
+        units.append(_Unit("path", tok.text, start=tok.start))
+    else:
+        units.append(_Unit("word", tok.text, start=tok.start))
+    return k + 1
+
+
+# --- segments ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Segment:
+    units: list[_Unit]
+    paren: bool = False
+
+    def has(self, kind: str, *meanings: str) -> bool:
+        return any(u.kind == kind and (not meanings or u.meaning in meanings) for u in self.units)
+
+    @property
+    def cued(self) -> bool:
+        return any(u.kind == "cue" and u.meaning != "never" for u in self.units) or self.has("substitution")
+
+    @property
+    def verbal(self) -> bool:
+        return self.has("action") or self.has("noun", *_lex.NOUN_ACTIONS) or self.has("place", "and")
+
+    @property
+    def named(self) -> bool:
+        return any(u.kind in ("code", "command", "program", "path") or (u.kind == "noun" and u.meaning not in ("verify",))
+                   for u in self.units)
+
+
+def _segments(units: list[_Unit]) -> list[_Segment]:
+    out: list[_Segment] = []
+    current: list[_Unit] = []
+    depth = 0
+    for unit in units:
+        if unit.kind in ("stop", "open", "close"):
+            if current:
+                out.append(_Segment(current, depth > 0))
+            current = []
+            depth = depth + 1 if unit.kind == "open" else max(0, depth - 1) if unit.kind == "close" else depth
+            continue
+        current.append(unit)
+    if current:
+        out.append(_Segment(current, depth > 0))
+    return out
+
+
+def _groups(segments: list[_Segment], lang: str) -> list[_Segment]:
+    """Segments with enumerations joined to the segment whose cue governs them."""
+    right_first = lang in ("ja", "ko")
+    target: dict[int, int] = {}
+    for k, seg in enumerate(segments):
+        if seg.cued or seg.verbal or not seg.named:
+            continue
+        sides = (1, -1) if right_first else (-1, 1)
+        for step in sides:
+            m = k + step
+            while 0 <= m < len(segments) and not segments[m].cued and not segments[m].verbal and segments[m].paren == seg.paren:
+                m += step
+            if 0 <= m < len(segments) and segments[m].cued and segments[m].paren == seg.paren:
+                target[k] = m
+                break
+    # "編集したり、削除したりしない": verbs listed with たり share the cue after them
+    for k, seg in enumerate(segments):
+        if not seg.cued and seg.units and seg.units[-1].kind == "place" and seg.units[-1].meaning == "and":
+            m = k + 1
+            while m < len(segments) and not segments[m].cued:
+                m += 1
+            if m < len(segments):
+                target[k] = m
+    merged: dict[int, list[_Unit]] = {}
+    for k, seg in enumerate(segments):
+        home = k
+        while home in target:
+            home = target[home]
+        merged.setdefault(home, [])
+    for k, seg in enumerate(segments):
+        home = k
+        while home in target:
+            home = target[home]
+        merged[home] += seg.units
+    return [_Segment(sorted(merged[k], key=lambda u: u.start), segments[k].paren) for k in sorted(merged)]
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
+    """The frames of a Chinese, Japanese or Korean clause."""
+    lang = language(tokens)
+    units = scan(tokens, lang)
+    text = join(tokens).strip()
+    start = tokens[0].start if tokens else 0
+    note = f"{'zh/ja' if lang == 'han' else lang} clause"
+    first = next((u for u in units if u.kind not in ("stop", "open", "close")), None)
+    if first is not None and first.kind == "place" and first.meaning == "examples":
+        return [Frame("", start=start, text=text, notes=[f"{note}: an example ('{first.text}'), never a rule"])]
+    condition = _condition(units)
+    frames = _ordering(units, ctx, condition)
+    if frames is None:
+        frames = []
+        never = any(u.kind == "cue" and u.meaning == "never" for u in units)
+        allowed_here = any(u.kind == "cue" and u.meaning == "allow" for u in units)
+        segments = _groups(_segments(units), lang)
+        substituted = _substitutions(segments)
+        for k, seg in enumerate(segments):
+            frames += [substituted[k]] if k in substituted else _segment_frames(seg, ctx, never, allowed_here, lang in ("ja", "ko"))
+    intro = bool(tokens) and tokens[-1].kind == PUNCT and tokens[-1].text in COLONS
+    for frame in frames:
+        if condition is not None and frame.modality and not frame.condition and frame.ordering is None:
+            frame.condition, frame.condition_text = condition
+        if frame.modality == ONLY and frame.condition == "permission":
+            frame.modality = BAN
+        if intro and frame.modality in (BAN, AVOID, ASK, ONLY) and not frame.objects and not frame.targets:
+            frame.requirement = "list"
+            frame.notes.append("it introduces the list below: the items are its objects")
+        frame.start, frame.text = start, text
+        force = f"force '{frame.cue or 'none'}'{' (inherited)' if frame.inherited else ''}, verbs {', '.join(frame.actions) or 'none'}"
+        frame.notes.insert(0, f"{note}: " + ("ordering" if frame.ordering is not None else force))
+    if not frames and units:
+        frames.append(Frame("", start=start, text=text, notes=[f"{note}: no cue, verb or object a check can be made of"]))
+    return frames
+
+
+def _condition(units: list[_Unit]) -> tuple[str, str] | None:
+    found = [u for u in units if u.kind == "condition"]
+    for kind in ("permission", "only-permission", "judgment", "situation"):
+        for unit in found:
+            if unit.meaning == kind:
+                return ("permission" if kind == "only-permission" else kind), unit.text
+    return None
+
+
+def _force(units: list[_Unit], ctx: Context, never: bool) -> tuple[str, str]:
+    """The strongest cue of a segment: (modality, words), or ("", "")."""
+    cues = [u for u in units if u.kind == "cue" and u.meaning in _FORCE_ORDER]
+    if not cues and any(u.kind == "condition" and u.meaning == "only-permission" for u in units):
+        # "依頼時のみ", "요청할 때만": only when asked
+        return ONLY, next(u.text for u in units if u.kind == "condition" and u.meaning == "only-permission")
+    rule_place = ctx.item or bool(ctx.modality) or never
+    for modality in _FORCE_ORDER:
+        for unit in cues:
+            if unit.meaning == modality and (not unit.weak or rule_place):
+                return modality, unit.text
+    return "", ""
+
+
+def _segment_frames(seg: _Segment, ctx: Context, never: bool, allowed_here: bool, head_final: bool) -> list[Frame]:
+    units = seg.units
+    modality, cue = _force(units, ctx, never)
+    inherited = False
+    allowed = next((u.text for u in units if u.kind == "cue" and u.meaning == "allow"), "")
+    last = next((u for u in reversed(units) if u.kind == "cue" and u.meaning != "never"), None)
+    if allowed and (modality not in (BAN, AVOID, ASK) or (head_final and last is not None and last.meaning == "allow")):
+        # "Claude APIを使わないものは手動確認してよい": the predicate at the end says what is allowed
+        return [Frame("", "allow", notes=[f"'{allowed}': allowed, never banned"])]
+    if not modality and not allowed_here and not any(u.kind == "cue" for u in units) and ctx.modality in (BAN, AVOID, ASK, ONLY):
+        modality, cue, inherited = ctx.modality, ctx.cue, True
+    frames = _fill(units, ctx, lambda: Frame(modality, cue, inherited=inherited))
+    out = []
+    for frame in frames:
+        if not frame.actions and not frame.objects and not frame.targets and not modality:
+            continue
+        if not modality:
+            frame.notes.append("no cue: what it names is what the text says to use")
+        out.append(frame)
+    return out
+
+
+def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Frame]:
+    """The verbs, objects and target branches of a segment, as frames: one for new branches, one
+    for commands named beside a verb about files ("`rm` などのファイル削除"), one for the rest."""
+    frame = new()
+    actions: list[str] = []
+    objects: list[Obj] = []
+    targets: list[str] = []
+    unresolved: list[str] = []
+    nouns = [u for u in units if u.kind == "noun"]
+    has_branch = any(u.meaning == "branch" for u in nouns)
+    following = any(u.kind == "place" and u.meaning == "following" and not _after_path(units, k) for k, u in enumerate(units))
+    examples = False
+    for k, unit in enumerate(units):
+        after = units[k + 1] if k + 1 < len(units) else None
+        if unit.kind == "place" and unit.meaning == "examples":
+            examples = True
+            frame.notes.append(f"'{unit.text}': what follows illustrates, it is never banned")
+            continue
+        if examples:
+            continue
+        if unit.kind == "action" and unit.meaning not in actions:
+            actions.append(unit.meaning)
+        elif unit.kind in ("code", "command", "path"):
+            if unit.text.lower() in ("main", "master", "develop", "trunk") and (has_branch or unit.kind == "code"):
+                targets.append(unit.text.lower())
+                continue
+            role, file_noun = _role(units, k)
+            objects.append(Obj("code" if unit.kind != "path" else "path", unit.text, role, after_file_noun=file_noun))
+        elif unit.kind == "program":
+            objects.append(Obj("program", unit.text, "like" if after is not None and after.meaning == "like" else ""))
+        elif unit.kind == "noun":
+            obj = _noun(unit)
+            if obj is not None:
+                objects.append(obj)
+            elif unit.meaning == "branch-name":
+                targets.append(unit.text.lower())
+        elif unit.kind == "word" or (unit.kind == "place" and unit.meaning == "file" and not _after_path(units, k)):
+            unresolved.append(unit.text)
+        elif unit.kind == "quote":
+            objects.append(Obj("quote", unit.text))
+    out: list[Frame] = []
+    if has_branch and "create" in actions and not targets:
+        # "ブランチ作成", "新建分支", "브랜치 생성": new branches
+        branch = new()
+        branch.actions = ["create"]
+        branch.objects = [Obj("noun", next(u.text for u in nouns if u.meaning == "branch"), meaning={"new-branch": True})]
+        branch.notes.append("a branch with a verb of creating: new branches")
+        out.append(branch)
+        actions.remove("create")
+    for unit in nouns:
+        implied = _lex.NOUN_ACTIONS.get(unit.meaning)
+        if implied == "open" and "merge" not in actions:
+            # "PR 作成", "提 PR", "PRを投げる": opening a pull request
+            actions = [a for a in actions if a not in ("create", "open")] + ["open"]
+        elif implied and not actions:
+            actions.append(implied)
+    if not actions and frame.inherited and ctx.actions:
+        actions = [a for a in ctx.actions if a != "bare"]
+    if any(a in _FILE_ACTIONS for a in actions):
+        commands = [o for o in objects if o.kind == "code" and _command_like(o)]
+        if commands:
+            # "`git rm`や`rm`などのファイル削除は禁止": the commands that do it
+            run = new()
+            run.actions, run.objects = ["run"], commands
+            run.notes.append(f"{', '.join(o.text for o in commands)}: commands named for what they do")
+            out.append(run)
+            objects = [o for o in objects if o not in commands]
+    git = [a for a in actions if a in _GIT_ACTIONS]
+    if git and unresolved and not following and not targets and not any(
+            o.kind in ("code", "path") or "credential" in o.meaning for o in objects):
+        # "社外秘のファイルは公開リポジトリへ push しない": what is pushed is not a path or a branch
+        frame.notes.append(f"{', '.join(git)} of something no check can name ({', '.join(unresolved[:3])}): no check")
+        actions = [a for a in actions if a not in _GIT_ACTIONS]
+    frame.actions, frame.objects, frame.targets = actions, objects, list(dict.fromkeys(targets))
+    frame.verb = ", ".join(u.text for u in units if u.kind == "action")
+    if frame.actions or frame.objects or frame.targets or not out:
+        out.append(frame)
+    return out
+
+
+def _command_like(obj: Obj) -> bool:
+    first = obj.text.split()[0] if obj.text.split() else ""
+    return not pathlike(obj.text) and (first in KNOWN_PROGRAMS or obj.role == "like")
+
+
+def _after_path(units: list[_Unit], k: int) -> bool:
+    m = k - 1
+    while m >= 0 and units[m].kind == "place":
+        m -= 1
+    return m >= 0 and units[m].kind in ("code", "path")
+
+
+def _role(units: list[_Unit], k: int) -> tuple[str, bool]:
+    """What the words right after a path make of it: a directory (`x` 配下, `x` 下的文件), one of a
+    kind (`rm` など), a file (`x` ファイル)."""
+    role, file_noun = "", False
+    m = k + 1
+    while m < len(units) and units[m].kind == "place" and not units[m].gap:
+        meaning = units[m].meaning
+        if meaning == "dir" or (meaning == "following" and units[m].text.startswith("以下")):
+            role, file_noun = "dir", True  # "`x` 目录", "`x` 配下": the directory and what is in it
+        elif meaning == "like":
+            role = role or "like"
+        m += 1
+    return role, file_noun
+
+
+def _noun(unit: _Unit) -> Obj | None:
+    meaning = unit.meaning
+    if meaning.startswith("category:"):
+        return Obj("noun", unit.text, meaning={"category": meaning.split(":", 1)[1]})
+    if meaning == "credential":
+        return Obj("noun", unit.text, meaning={"credential": _secret_meaning()})
+    if meaning == "self":
+        return Obj("noun", unit.text, meaning={"self": True})
+    if meaning == "hooks":
+        return Obj("noun", unit.text, meaning={"hooks": True})
+    return None
+
+
+@lru_cache(maxsize=None)
+def _secret_meaning() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    for credential in _nouns.CREDENTIALS:
+        if "secrets" in credential.words:
+            return credential.files, credential.variables
+    return (), ()
+
+
+# --- substitutions -----------------------------------------------------------------------------
+
+
+def _substitutions(segments: list[_Segment]) -> dict[int, Frame]:
+    """"X ではなく Y", "X 대신 Y", "用 Y 代替 X", "Y 而不是 X": a warning about the banned side whose
+    reason names the other; a side left empty in the segment is the neighbouring one."""
+    out: dict[int, Frame] = {}
+    for k, seg in enumerate(segments):
+        marks = [m for m, u in enumerate(seg.units) if u.kind == "substitution"]
+        if not marks:
+            continue
+        m = marks[0]
+        left, right = seg.units[:m], seg.units[m + 1:]
+        if not _runnable(left) and k > 0 and not segments[k - 1].cued:
+            left = segments[k - 1].units + left
+        if not _runnable(right) and k + 1 < len(segments) and not segments[k + 1].cued:
+            right = right + segments[k + 1].units
+            out[k + 1] = _positive(segments[k + 1].units)
+        side = seg.units[m].meaning
+        banned, wanted = (left, right) if side == "left" else (right, left)
+        banned_objects = _runnable(banned)
+        wanted_objects = _runnable(wanted)
+        if not banned_objects or not wanted_objects:
+            continue
+        strong = any(u.kind == "cue" and u.meaning == BAN and not u.weak for u in banned)
+        frame = Frame(BAN if strong else AVOID, seg.units[m].text, actions=["use"], objects=banned_objects,
+                      alternatives=wanted_objects,
+                      notes=[f"substitution '{seg.units[m].text}': {', '.join(o.text for o in banned_objects)} instead of "
+                             f"{', '.join(o.text for o in wanted_objects)}"])
+        out[k] = frame
+    return out
+
+
+def _runnable(units: list[_Unit]) -> list[Obj]:
+    """Commands and programs a substitution side names."""
+    out: list[Obj] = []
+    for unit in units:
+        if unit.kind in ("code", "command"):
+            out.append(Obj("code", unit.text))
+        elif unit.kind == "program":
+            out.append(Obj("program", unit.text))
+    return out
+
+
+def _positive(units: list[_Unit]) -> Frame:
+    frame = Frame("", notes=["what the substitution says to use"])
+    frame.objects = _runnable(units)
+    return frame
+
+
+# --- orderings ---------------------------------------------------------------------------------
+
+
+def _ordering(units: list[_Unit], ctx: Context, condition: tuple[str, str] | None) -> list[Frame] | None:
+    """"提交之前必须运行 `x`", "`x` を実行してからコミット", "커밋 전에 `x`", "테스트 없이 푸시 금지": a
+    sequence; "pushする前に確認を求める": a question before the action. None: no ordering here."""
+    for k, unit in enumerate(units):
+        kind = unit.meaning
+        if unit.kind == "condition" and kind == "situation":
+            kind = "after"  # "X なしで Y しない": Y waits for X, when X is something to run
+        elif unit.kind != "ordering":
+            continue
+        if kind.endswith("-action"):
+            if k == 0 or unit.gap or not _is_action(units[k - 1]):
+                continue
+            kind = kind[: -len("-action")]
+        before, after = units[:k], units[k + 1:]
+        then_part, first_part = (before, after) if kind == "before" else (after, before)
+        asked, question = _force(first_part, ctx, True)
+        if kind == "before" and asked == ASK:
+            # "pushする前に確認を求める", "`terraform apply` の前にユーザーに確認": ask before it
+            for part in _fill(then_part, ctx, lambda: Frame(ASK, question)):
+                if part.actions or part.objects:
+                    part.condition, part.condition_text = "permission", question
+                    part.notes.append(f"asking the user ('{question}') before it ('{unit.text}')")
+                    return [part]
+            continue
+        then = _gated(then_part, nearest_last=kind == "before")
+        if then is None and kind == "before":
+            gated = _gated(after, nearest_last=False)
+            if gated is not None and _force(after, ctx, True)[0] == BAN:
+                # "テスト前にコミットしないでください": what comes before the word must run first
+                first = _firsts(before)
+                if not first:
+                    return [Frame("", notes=[f"a ban limited to a moment ('{unit.text}'): no check"])]
+                return [Frame(REQUIRE, ordering=Ordering(first, gated),
+                              notes=[f"ordering ('{unit.text}'): {', '.join(o.text for o in first)} before {gated}"])]
+        if then is None:
+            continue
+        first = _firsts(first_part)
+        if not first:
+            continue
+        modality, cue = _force(units, ctx, True)
+        target = next((u.text.lower() for u in then_part if u.meaning == "branch-name" or (
+            u.kind == "code" and u.text.lower() in ("main", "master"))), "")
+        soft = modality not in (BAN, REQUIRE, ONLY) or (condition is not None and condition[0] != "situation")
+        return [Frame(REQUIRE, cue, ordering=Ordering(first, then, soft=soft, target=target),
+                      notes=[f"ordering ('{unit.text}'): {', '.join(o.text for o in first)} before {then}"
+                             + (" (no cue makes it required: a warning)" if soft else "")])]
+    return None
+
+
+def _is_action(unit: _Unit) -> bool:
+    return unit.kind == "action" or (unit.kind == "noun" and unit.meaning in _lex.NOUN_ACTIONS) or unit.kind in ("code", "command")
+
+
+def _gated(units: list[_Unit], *, nearest_last: bool) -> str | None:
+    """The action an ordering gates: a git action (commit, push, merge, a PR) or a command."""
+    found: list[str] = []
+    for unit in units:
+        if unit.kind == "action" and unit.meaning in _GATED:
+            found.append(_GATED[unit.meaning])
+        elif unit.kind == "noun" and unit.meaning == "category:pull-request":
+            found.append("pr")
+        elif unit.kind in ("code", "command") and unit.text.split()[:1] in (["git"], ["gh"]):
+            found.append("`" + unit.text)
+    if not found:
+        return None
+    return found[-1] if nearest_last else found[0]
+
+
+def _firsts(units: list[_Unit]) -> list[Obj]:
+    """What must run first: commands, tasks (テスト, 构建, 린트), or reviewing the changes."""
+    out: list[Obj] = []
+    for unit in units:
+        if unit.kind in ("code", "command"):
+            out.append(Obj("code", unit.text))
+    if out:
+        return out
+    for unit in units:
+        if unit.kind == "noun" and unit.meaning.startswith("category:") and unit.meaning not in _lex.NOUN_ACTIONS:
+            out.append(Obj("noun", unit.text, meaning={"category": unit.meaning.split(":", 1)[1]}))
+    if out:
+        return out
+    if any(u.meaning == "verify" for u in units) and any(u.meaning == "changes" for u in units):
+        return [Obj("noun", "review changes", meaning={"category": "review-changes"})]
+    return []
+
+
+# --- headings ----------------------------------------------------------------------------------
+
+
+def heading_force(tokens: list[Token]) -> tuple[str, str] | None:
+    """The force a CJK heading gives its section ("## 禁止事項"; "## 允许的操作" says its items are allowed)."""
+    text = "".join(t.text.lower() for t in tokens if t.kind in (CJK, WORD))
+    best: tuple[int, str, str] | None = None
+    for entry in _lex.HEADINGS:
+        for word in entry.words:
+            key = word.replace(" ", "")
+            if key in text and (best is None or len(key) > best[0]):
+                best = (len(key), entry.meaning, word)
+    return (best[1], best[2]) if best else None
+
+
+__all__ = ["heading_force", "language", "read_cjk", "scan"]
