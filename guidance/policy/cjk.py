@@ -42,12 +42,15 @@ _GATED = {"commit": "commit", "push": "push", "merge": "merge", "open": "pr"}
 _GIT_ACTIONS = frozenset(("commit", "push", "merge", "rebase"))
 #: actions on files: a command named beside them is how it is done ("`rm` などのファイル削除")
 _FILE_ACTIONS = frozenset(("edit", "delete", "create", "read", "update"))
+#: verbs that run a program (a program named in a description without one of them is not banned)
+_RUN_ACTIONS = frozenset(("run", "use", "install"))
 
 
 @dataclass
 class _Unit:
-    #: a table of lexicon/cjk.py (cue, condition, neutral, action, noun, place, substitution,
-    #: ordering) or what the text is: code | command | program | path | word | quote | open | close | stop
+    #: a table of lexicon/cjk.py (cue, condition, action, noun, place, substitution, ordering) or
+    #: what the text is: code | command | program | path | word | quote | open | close | stop, or
+    #: `text`: CJK words no table knows (more than particles), which make a segment a description
     kind: str
     text: str
     meaning: str = ""
@@ -156,17 +159,28 @@ def _scan_run(chars: list[tuple[str, int]], index: dict[str, list[tuple[str, str
     text = "".join(c for c, _ in chars)
     i = 0
     gap = False
+    unknown: list[tuple[str, int]] = []  # the words no table knows since the last unit
     while i < len(text):
         found = next(((word, table, entry) for word, table, entry in index.get(text[i], ()) if text.startswith(word, i)), None)
-        if found is None:
-            i += 1
+        if found is None or found[1] == "particle":
+            if found is None:
+                unknown.append(chars[i])
+            i += len(found[0]) if found else 1
             gap = True
             continue
+        _flush_text(unknown, units)
         word, table, entry = found
         if table != "neutral":
             units.append(_Unit(table, word, entry.meaning, entry.weak, chars[i][1], gap))
         gap = False
         i += len(word)
+    _flush_text(unknown, units)
+
+
+def _flush_text(unknown: list[tuple[str, int]], units: list[_Unit]) -> None:
+    if unknown:
+        units.append(_Unit("text", "".join(c for c, _ in unknown), start=unknown[0][1], gap=True))
+        unknown.clear()
 
 
 def _scan_words(tokens: list[Token], k: int, units: list[_Unit]) -> int:
@@ -256,7 +270,8 @@ def _groups(segments: list[_Segment], lang: str) -> list[_Segment]:
                 break
     # "編集したり、削除したりしない": verbs listed with たり share the cue after them
     for k, seg in enumerate(segments):
-        if not seg.cued and seg.units and seg.units[-1].kind == "place" and seg.units[-1].meaning == "and":
+        words = [u for u in seg.units if u.kind != "text"]
+        if not seg.cued and words and words[-1].kind == "place" and words[-1].meaning == "and":
             m = k + 1
             while m < len(segments) and not segments[m].cued:
                 m += 1
@@ -282,7 +297,8 @@ def _groups(segments: list[_Segment], lang: str) -> list[_Segment]:
 def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
     """The frames of a Chinese, Japanese or Korean clause."""
     lang = language(tokens)
-    units = scan(tokens, lang)
+    scanned = scan(tokens, lang)
+    units = [u for u in scanned if u.kind != "text"]
     text = join(tokens).strip()
     start = tokens[0].start if tokens else 0
     note = f"{'zh/ja' if lang == 'han' else lang} clause"
@@ -295,7 +311,7 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
         frames = []
         never = any(u.kind == "cue" and u.meaning == "never" for u in units)
         allowed_here = any(u.kind == "cue" and u.meaning == "allow" for u in units)
-        segments = _groups(_segments(units), lang)
+        segments = _groups(_segments(scanned), lang)
         substituted = _substitutions(segments)
         for k, seg in enumerate(segments):
             frames += [substituted[k]] if k in substituted else _segment_frames(seg, ctx, never, allowed_here, lang in ("ja", "ko"))
@@ -364,6 +380,8 @@ def _segment_frames(seg: _Segment, ctx: Context, never: bool, allowed_here: bool
 def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Frame]:
     """The verbs, objects and target branches of a segment, as frames: one for new branches, one
     for commands named beside a verb about files ("`rm` などのファイル削除"), one for the rest."""
+    described = any(u.kind == "text" for u in units)
+    units = [u for u in units if u.kind != "text"]
     frame = new()
     actions: list[str] = []
     objects: list[Obj] = []
@@ -390,8 +408,16 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
             role, file_noun = _role(units, k)
             objects.append(Obj("code" if unit.kind != "path" else "path", unit.text, role, after_file_noun=file_noun))
         elif unit.kind == "program":
+            own = _tool_credential(unit.text) if after is not None and after.meaning == "credential" else None
+            if own is not None:
+                # "npm 凭证", "npm のトークン": that tool's credentials (its files and variables)
+                objects.append(Obj("noun", f"{unit.text} {after.text}" if after else unit.text, meaning={"credential": own}))
+                continue
             objects.append(Obj("program", unit.text, "like" if after is not None and after.meaning == "like" else ""))
         elif unit.kind == "noun":
+            before = units[k - 1] if k > 0 else None
+            if unit.meaning == "credential" and before is not None and before.kind == "program" and _tool_credential(before.text):
+                continue  # read with the program before it
             obj = _noun(unit)
             if obj is not None:
                 objects.append(obj)
@@ -419,6 +445,8 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
             actions.append(implied)
     if not actions and frame.inherited and ctx.actions:
         actions = [a for a in ctx.actions if a != "bare"]
+    if described:
+        objects = _named_in_passing(frame, actions, objects)
     if any(a in _FILE_ACTIONS for a in actions):
         commands = [o for o in objects if o.kind == "code" and _command_like(o)]
         if commands:
@@ -439,6 +467,23 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
     if frame.actions or frame.objects or frame.targets or not out:
         out.append(frame)
     return out
+
+
+def _named_in_passing(frame: Frame, actions: list[str], objects: list[Obj]) -> list[Obj]:
+    """A segment with words no table knows names things in passing unless a verb acts on them:
+    "Git 操作中のエディタ待ち", "`gh` の認証エラーなら" (a program not run), "`TASKS.md` の台帳化"
+    (a path and no verb the tables know)."""
+    if not set(actions) & _RUN_ACTIONS:
+        programs = [o for o in objects if o.kind == "program" or (o.kind == "code" and o.text.strip().lower() in KNOWN_PROGRAMS)]
+        if programs:
+            frame.notes.append(f"{', '.join(o.text for o in programs)}: a program named without a verb that runs it is not banned")
+            objects = [o for o in objects if o not in programs]
+    if not actions:
+        paths = [o for o in objects if o.kind in ("code", "path") and pathlike(o.text)]
+        if paths:
+            frame.notes.append(f"{', '.join(o.text for o in paths)}: a path with words that name no action the tables know")
+            objects = [o for o in objects if o not in paths]
+    return objects
 
 
 def _command_like(obj: Obj) -> bool:
@@ -478,6 +523,14 @@ def _noun(unit: _Unit) -> Obj | None:
         return Obj("noun", unit.text, meaning={"self": True})
     if meaning == "hooks":
         return Obj("noun", unit.text, meaning={"hooks": True})
+    return None
+
+
+def _tool_credential(program: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The credentials of one tool ("npm credentials": ~/.npmrc, NPM_TOKEN), when the tables know them."""
+    for credential in _nouns.CREDENTIALS:
+        if any(w.split()[0] == program.lower() and len(w.split()) > 1 for w in credential.words):
+            return credential.files, credential.variables
     return None
 
 

@@ -62,3 +62,11 @@ def test_docs_tables_are_current() -> None:
     document = (REPO / "docs" / "policy-grammar.md").read_text(encoding="utf-8")
     assert embedded(document) == markdown(), (
         "regenerate with: python -m cf_guidance.policy.lexicon.docs docs/policy-grammar.md")
+
+
+def test_every_cjk_entry_has_must_and_must_not_examples() -> None:
+    from cf_guidance.policy.lexicon import cjk
+
+    lacking = [f"{table}:{entry.name}" for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),) for entry in entries
+               if not any(e.checks for e in entry.examples) or not any(not e.checks for e in entry.examples)]
+    assert lacking == []

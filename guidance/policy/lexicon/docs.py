@@ -130,6 +130,7 @@ def markdown() -> str:
 
 
 _CJK_TITLES = {"cue": "Cues", "condition": "Conditions", "neutral": "Words that hold another table's word without its meaning",
+               "particle": "Particles and copulas (no meaning for a rule; other unknown words make a description)",
                "action": "Actions (verbs and the nouns that stand for them)", "noun": "Nouns", "place": "Places and markers",
                "substitution": "Substitutions (the banned side)", "ordering": "Orderings", "heading": "Headings"}
 
