@@ -348,6 +348,9 @@ def _force(units: list[_Unit], ctx: Context, never: bool) -> tuple[str, str]:
         # "依頼時のみ", "요청할 때만": only when asked
         return ONLY, next(u.text for u in units if u.kind == "condition" and u.meaning == "only-permission")
     rule_place = ctx.item or bool(ctx.modality) or never
+    if any(u.text not in _cue_symbols() and (not u.weak or rule_place) for u in cues):
+        # "❌ Push 必须用户授权", "❌ 避免 `x`": the mark says a rule follows, its words say which
+        cues = [u for u in cues if u.text not in _cue_symbols()]
     for modality in _FORCE_ORDER:
         for unit in cues:
             if unit.meaning == modality and (not unit.weak or rule_place):
