@@ -44,6 +44,10 @@ _GIT_ACTIONS = frozenset(("commit", "push", "merge", "rebase"))
 _FILE_ACTIONS = frozenset(("edit", "delete", "create", "read", "update"))
 #: verbs that run a program (a program named in a description without one of them is not banned)
 _RUN_ACTIONS = frozenset(("run", "use", "install"))
+#: particles that mark an object ("差分を確認": the diff is what is checked)
+_OBJECT_PARTICLES = frozenset(("を", "을", "를", "把"))
+#: particles that mark a topic ("`x` は確認してから実行": `x` is what waits)
+_TOPIC_PARTICLES = frozenset(("は", "은", "는"))
 
 
 @dataclass
@@ -58,6 +62,8 @@ class _Unit:
     start: int = 0
     #: unknown text stands between this unit and the one before it
     gap: bool = False
+    #: the particle right before it ("差分を確認": を marks what is checked)
+    particle: str = ""
 
 
 # --- scanning ----------------------------------------------------------------------------------
@@ -160,19 +166,24 @@ def _scan_run(chars: list[tuple[str, int]], index: dict[str, list[tuple[str, str
     i = 0
     gap = False
     unknown: list[tuple[str, int]] = []  # the words no table knows since the last unit
+    particle = ""
     while i < len(text):
         found = next(((word, table, entry) for word, table, entry in index.get(text[i], ()) if text.startswith(word, i)), None)
         if found is None or found[1] == "particle":
             if found is None:
                 unknown.append(chars[i])
+                particle = ""
+            else:
+                _flush_text(unknown, units)
+                particle = found[0]
             i += len(found[0]) if found else 1
             gap = True
             continue
         _flush_text(unknown, units)
         word, table, entry = found
         if table != "neutral":
-            units.append(_Unit(table, word, entry.meaning, entry.weak, chars[i][1], gap))
-        gap = False
+            units.append(_Unit(table, word, entry.meaning, entry.weak, chars[i][1], gap, particle))
+        gap, particle = False, ""
         i += len(word)
     _flush_text(unknown, units)
 
@@ -608,11 +619,20 @@ def _ordering(units: list[_Unit], ctx: Context, condition: tuple[str, str] | Non
         elif unit.kind != "ordering":
             continue
         if kind.endswith("-action"):
-            if k == 0 or unit.gap or not _is_action(units[k - 1]):
+            if k == 0 or unit.gap or not (_is_action(units[k - 1]) or _confirmed(units, k)):
                 continue
             kind = kind[: -len("-action")]
         before, after = units[:k], units[k + 1:]
         then_part, first_part = (before, after) if kind == "before" else (after, before)
+        if kind == "after" and _confirmed(units, k):
+            # "确认后再执行 `pnpm publish`", "デプロイは確認してから実行する": once the user has confirmed
+            rest = [u for m, u in enumerate(units) if m not in (k - 1, k)]
+            for part in _fill(rest, ctx, lambda: Frame(ASK, units[k - 1].text + unit.text)):
+                if part.actions or part.objects:
+                    part.condition, part.condition_text = "permission", units[k - 1].text + unit.text
+                    part.notes.append(f"'{units[k - 1].text}{unit.text}' with nothing named to check: after the user confirms")
+                    return [part]
+            continue
         asked, question = _force(first_part, ctx, True)
         if kind == "before" and asked == ASK:
             # "pushする前に確認を求める", "`terraform apply` の前にユーザーに確認": ask before it
@@ -645,6 +665,21 @@ def _ordering(units: list[_Unit], ctx: Context, condition: tuple[str, str] | Non
                       notes=[f"ordering ('{unit.text}'): {', '.join(o.text for o in first)} before {then}"
                              + (" (no cue makes it required: a warning)" if soft else "")])]
     return None
+
+
+def _confirmed(units: list[_Unit], k: int) -> bool:
+    """確認/确认/확인 right before an after-word, with nothing named as what is checked (no object
+    particle を/을/를, no command or task before it, not part of a compound such as 動作確認)."""
+    if k == 0 or units[k].gap:
+        return False
+    verify = units[k - 1]
+    if verify.kind != "noun" or verify.meaning != "verify" or verify.particle in _OBJECT_PARTICLES:
+        return False
+    if not verify.particle and (verify.gap or (k >= 2 and units[k - 2].kind == "noun")):
+        return False  # "動作確認後", "テスト確認後": a compound that names what is checked
+    if verify.particle in _TOPIC_PARTICLES:
+        return True  # "`terraform apply` は確認してから": what comes before is what is done
+    return not _firsts(units[: k - 1]) and not any(u.kind == "noun" and u.meaning == "changes" for u in units[:k])
 
 
 def _is_action(unit: _Unit) -> bool:
