@@ -44,6 +44,8 @@ _GIT_ACTIONS = frozenset(("commit", "push", "merge", "rebase"))
 _FILE_ACTIONS = frozenset(("edit", "delete", "create", "read", "update"))
 #: verbs that run a program (a program named in a description without one of them is not banned)
 _RUN_ACTIONS = frozenset(("run", "use", "install"))
+#: verbs that do something to a branch itself (make, delete, switch to, rename it)
+_BRANCH_VERBS = frozenset(("create", "delete", "switch", "rename"))
 #: particles that mark an object ("差分を確認": the diff is what is checked)
 _OBJECT_PARTICLES = frozenset(("を", "을", "를", "把"))
 #: particles that mark a topic ("`x` は確認してから実行": `x` is what waits)
@@ -308,7 +310,7 @@ def _groups(segments: list[_Segment], lang: str) -> list[_Segment]:
 def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
     """The frames of a Chinese, Japanese or Korean clause."""
     lang = language(tokens)
-    scanned = scan(tokens, lang)
+    scanned = _illustrations(scan(tokens, lang))
     units = [u for u in scanned if u.kind != "text"]
     text = join(tokens).strip()
     start = tokens[0].start if tokens else 0
@@ -317,16 +319,22 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
     if first is not None and first.kind == "place" and first.meaning == "examples":
         return [Frame("", start=start, text=text, notes=[f"{note}: an example ('{first.text}'), never a rule"])]
     condition = _condition(units)
-    frames = _ordering(units, ctx, condition)
+    intro = bool(tokens) and tokens[-1].kind == PUNCT and tokens[-1].text in COLONS
+    frames = _ordering(units, ctx, condition, intro)
     if frames is None:
         frames = []
         never = any(u.kind == "cue" and u.meaning == "never" for u in units)
         allowed_here = any(u.kind == "cue" and u.meaning == "allow" for u in units)
-        segments = _groups(_segments(scanned), lang)
+        segments = _groups(_segments(_situational(scanned)), lang)
         substituted = _substitutions(segments)
         for k, seg in enumerate(segments):
-            frames += [substituted[k]] if k in substituted else _segment_frames(seg, ctx, never, allowed_here, lang in ("ja", "ko"))
-    intro = bool(tokens) and tokens[-1].kind == PUNCT and tokens[-1].text in COLONS
+            found = [substituted[k]] if k in substituted else _segment_frames(seg, ctx, never, allowed_here, lang in ("ja", "ko"))
+            _instead(frames, found)
+            frames += found
+    case = next((u.text for u in units if u.kind == "condition" and u.meaning in ("case", "case-open")), "")
+    if case and any(f.inherited for f in frames):
+        # "`gh` の認証エラーなら作業を止める" under 禁止事項: a case and what to do then, no rule of its own
+        frames = [f for f in frames if not f.inherited] or [Frame("", notes=[f"'{case}' states a situation, no rule word of its own"])]
     for frame in frames:
         if condition is not None and frame.modality and not frame.condition and frame.ordering is None:
             frame.condition, frame.condition_text = condition
@@ -345,10 +353,11 @@ def read_cjk(tokens: list[Token], ctx: Context) -> list[Frame]:
 
 def _condition(units: list[_Unit]) -> tuple[str, str] | None:
     found = [u for u in units if u.kind == "condition"]
-    for kind in ("permission", "only-permission", "judgment", "situation"):
+    for kind in ("permission", "only-permission", "judgment", "case", "case-open", "unchecked"):
         for unit in found:
             if unit.meaning == kind:
-                return ("permission" if kind == "only-permission" else kind), unit.text
+                # a case ("テストが失敗したら") narrows a ban to a moment the agent judges (warn)
+                return {"only-permission": "permission", "case": "judgment", "case-open": "judgment"}.get(kind, kind), unit.text
     return None
 
 
@@ -402,7 +411,7 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
     targets: list[str] = []
     unresolved: list[str] = []
     nouns = [u for u in units if u.kind == "noun"]
-    has_branch = any(u.meaning == "branch" for u in nouns)
+    has_branch = any(u.meaning == "thing:branch" for u in nouns)
     following = any(u.kind == "place" and u.meaning == "following" and not _after_path(units, k) for k, u in enumerate(units))
     examples = False
     for k, unit in enumerate(units):
@@ -442,14 +451,16 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
         elif unit.kind == "quote":
             objects.append(Obj("quote", unit.text))
     out: list[Frame] = []
-    if has_branch and "create" in actions and not targets:
-        # "ブランチ作成", "新建分支", "브랜치 생성": new branches
-        branch = new()
-        branch.actions = ["create"]
-        branch.objects = [Obj("noun", next(u.text for u in nouns if u.meaning == "branch"), meaning={"new-branch": True})]
-        branch.notes.append("a branch with a verb of creating: new branches")
-        out.append(branch)
-        actions.remove("create")
+    branches = [o for o in objects if o.meaning.get("thing") == "branch"]
+    if branches and set(actions) & _GIT_ACTIONS:
+        if set(actions) & _BRANCH_VERBS:
+            # "브랜치 생성이나 커밋": making branches, and committing
+            made = new()
+            made.actions, made.objects = [a for a in actions if a in _BRANCH_VERBS], branches
+            out.append(made)
+            actions = [a for a in actions if a not in _BRANCH_VERBS]
+        # "mainブランチには直接コミットしない": the branch is where it goes, not what is made
+        objects = [o for o in objects if o not in branches]
     for unit in nouns:
         implied = _lex.NOUN_ACTIONS.get(unit.meaning)
         if implied == "open" and "merge" not in actions:
@@ -500,6 +511,68 @@ def _named_in_passing(frame: Frame, actions: list[str], objects: list[Obj]) -> l
     return objects
 
 
+#: units that name something (what a case or a missing thing is about, not what the rule bans)
+_NAMING = frozenset(("code", "command", "program", "path", "noun", "action", "word", "quote"))
+
+
+def _situational(units: list[_Unit]) -> list[_Unit]:
+    """What a case or a missing thing names is not what the rule is about: "テストが失敗したら
+    コミットしない" (the tests are the case's), "Issue 未起票のコミット" (the issue is what is missing)."""
+    out = list(units)
+    for k, unit in enumerate(units):
+        if unit.kind == "condition" and unit.meaning == "case-open":
+            # "如果测试失败，": the words up to the comma are the case's
+            m = k + 1
+            while m < len(out) and out[m].kind not in ("stop", "open", "close", "cue"):
+                if out[m].kind in _NAMING:
+                    out[m] = _Unit("text", out[m].text, start=out[m].start, gap=True)
+                m += 1
+            continue
+        if unit.kind != "condition" or unit.meaning not in ("case", "unchecked"):
+            continue
+        m = k - 1
+        while m >= 0 and out[m].kind not in ("stop", "open", "close", "cue") and (unit.meaning == "case" or out[m].kind in _NAMING):
+            if out[m].kind in _NAMING:
+                out[m] = _Unit("text", out[m].text, start=out[m].start, gap=True)
+            if unit.meaning == "unchecked":
+                break  # only the word right before "未起票", "なしの"
+            m -= 1
+    return out
+
+
+def _illustrations(units: list[_Unit]) -> list[_Unit]:
+    """Code and programs inside parentheses that end with 等/など ("Git 操作（`git commit`, `git merge`
+    等）") illustrate the words before them: never banned themselves."""
+    out: list[_Unit] = []
+    inside: list[_Unit] = []
+    depth = 0
+    for unit in units:
+        if unit.kind == "open":
+            depth += 1
+        elif unit.kind == "close" and depth:
+            depth -= 1
+            if not depth:
+                if any(u.kind == "place" and u.meaning == "like" for u in inside):
+                    inside = [_Unit("text", u.text, start=u.start, gap=True) if u.kind in ("code", "command", "program") else u
+                              for u in inside]
+                out += inside
+                inside = []
+        (inside if depth and not (unit.kind == "open" and depth == 1) else out).append(unit)
+    return out + inside
+
+
+def _instead(before: list[Frame], found: list[Frame]) -> None:
+    """"不要使用 `npm`，请使用 `pnpm`": a clause that says what to use after a ban names the ban's
+    alternative; it bans nothing itself."""
+    banned = [f for f in before if f.modality in (BAN, AVOID) and f.objects and not f.alternatives]
+    use = [f for f in found if f.modality in (REQUIRE, "") and "use" in f.actions and f.objects]
+    if banned and use:
+        banned[-1].alternatives = [o for f in use for o in f.objects]
+        banned[-1].notes.append(f"what to use instead: {', '.join(o.text for o in banned[-1].alternatives)}")
+        for frame in use:
+            found.remove(frame)
+
+
 def _command_like(obj: Obj) -> bool:
     first = obj.text.split()[0] if obj.text.split() else ""
     return not pathlike(obj.text) and (first in KNOWN_PROGRAMS or obj.role == "like")
@@ -529,8 +602,13 @@ def _role(units: list[_Unit], k: int) -> tuple[str, bool]:
 
 def _noun(unit: _Unit) -> Obj | None:
     meaning = unit.meaning
+    if meaning == "category:pull-request":
+        # "PR 作成" opens one (the pull-request category); "PR をクローズ", "PR にコメント" are its commands
+        return Obj("noun", unit.text, meaning={"category": "pull-request", "thing": "pull-request"})
     if meaning.startswith("category:"):
         return Obj("noun", unit.text, meaning={"category": meaning.split(":", 1)[1]})
+    if meaning.startswith("thing:"):
+        return Obj("noun", unit.text, meaning={"thing": meaning.split(":", 1)[1]})
     if meaning == "credential":
         return Obj("noun", unit.text, meaning={"credential": _secret_meaning()})
     if meaning == "self":
@@ -609,12 +687,12 @@ def _positive(units: list[_Unit]) -> Frame:
 # --- orderings ---------------------------------------------------------------------------------
 
 
-def _ordering(units: list[_Unit], ctx: Context, condition: tuple[str, str] | None) -> list[Frame] | None:
+def _ordering(units: list[_Unit], ctx: Context, condition: tuple[str, str] | None, intro: bool) -> list[Frame] | None:
     """"提交之前必须运行 `x`", "`x` を実行してからコミット", "커밋 전에 `x`", "테스트 없이 푸시 금지": a
     sequence; "pushする前に確認を求める": a question before the action. None: no ordering here."""
     for k, unit in enumerate(units):
         kind = unit.meaning
-        if unit.kind == "condition" and kind == "situation":
+        if unit.kind == "condition" and kind == "unchecked":
             kind = "after"  # "X なしで Y しない": Y waits for X, when X is something to run
         elif unit.kind != "ordering":
             continue
@@ -655,12 +733,15 @@ def _ordering(units: list[_Unit], ctx: Context, condition: tuple[str, str] | Non
         if then is None:
             continue
         first = _firsts(first_part)
+        if not first and intro:
+            # "每次 GitHub 操作前先切换账户：" over a code block: the block's commands come first
+            first = [o for o in ctx.following if o.role == "block"]
         if not first:
             continue
         modality, cue = _force(units, ctx, True)
         target = next((u.text.lower() for u in then_part if u.meaning == "branch-name" or (
             u.kind == "code" and u.text.lower() in ("main", "master"))), "")
-        soft = modality not in (BAN, REQUIRE, ONLY) or (condition is not None and condition[0] != "situation")
+        soft = modality not in (BAN, REQUIRE, ONLY) or (condition is not None and condition[0] != "unchecked")
         return [Frame(REQUIRE, cue, ordering=Ordering(first, then, soft=soft, target=target),
                       notes=[f"ordering ('{unit.text}'): {', '.join(o.text for o in first)} before {then}"
                              + (" (no cue makes it required: a warning)" if soft else "")])]
@@ -694,6 +775,8 @@ def _gated(units: list[_Unit], *, nearest_last: bool) -> str | None:
             found.append(_GATED[unit.meaning])
         elif unit.kind == "noun" and unit.meaning == "category:pull-request":
             found.append("pr")
+        elif unit.kind == "noun" and unit.meaning.startswith("gated:"):
+            found.append(unit.meaning.split(":", 1)[1])  # "GitHub 操作", "リモート操作"
         elif unit.kind in ("code", "command") and unit.text.split()[:1] in (["git"], ["gh"]):
             found.append("`" + unit.text)
     if not found:

@@ -16,25 +16,30 @@ and a `meaning`; tables:
   that makes a plain negative a rule). `weak` cues are plain negatives ("コミットしない",
   "커밋하지 않음", "不提交"), which are rules in a list item or under a heading's force but
   descriptions elsewhere.
-- `CONDITIONS`: `permission` (未经允许, 許可なく, 허락 없이: ask), `only-permission` (依頼時のみ,
-  요청할 때만: only when asked, which is a question), `judgment` (除非必要, 不要な: warn),
-  `situation` ("Issue番号なし", "리뷰 없이": without something no pattern can see: ask; without
-  a command or a task, such as テストなしで, it is an ordering).
+- `CONDITIONS`: `permission` (未经允许, 許可なく, 허락 없이, and doing it on one's own: 勝手に,
+  自律的に, 자율적으로: ask), `only-permission` (依頼時のみ, 요청할 때만: only when asked, which is
+  a question), `judgment` (除非必要, 不要な: warn), `unchecked` ("Issue番号なし", "리뷰 없이":
+  without something no tool call shows: warn; without a command or a task, such as テストなしで,
+  it is an ordering), `case` (なら, 的话, 경우, after the words of the situation; `case-open`,
+  如果, before them: a clause with no rule word of its own states no rule, one with a rule word
+  warns).
 - `NEUTRAL`: words that hold a shorter word of another table without its meaning (用户 holds
   用, プッシュ通知 holds プッシュ, 不需要 holds 不要); they mean nothing to the reader.
 - `ACTIONS`: verbs and the nouns that stand for actions, to an action of lexicon/actions.py
   (提交 and コミット are the commit, 推送 the push, PR 作成 opens a pull request).
-- `NOUNS`: things a rule can be about: `branch` (ブランチ, 分支: with a verb of creating, new
-  branches), `branch-name` (main, master), `category:NAME` (依赖, テスト, 린트), `credential`
+- `NOUNS`: things a rule can be about: `thing:NAME` (ブランチ, 分支, イシュー: the things of
+  lexicon/things.py, whose commands per verb say what "ブランチ作成" means), `branch-name` (main, master), `category:NAME` (依赖, テスト, 린트), `credential`
   (機密情報, 密钥, 비밀), `self` (このファイル), `surface` (commit messages), `hooks`.
 - `PLACES`: after a path, `dir` makes it a directory (`x` 配下, `x` 下的, `x` 폴더); `file`
   marks a file noun (ファイル, 文件); `following` is "the list below" (以下の, 如下); `like`
-  marks examples of a kind (`rm` など); `and` lists verbs that share the cue after them
+  marks examples of a kind (`rm` など: banned as members of a banned kind; inside parentheses,
+  "Git 操作（`git commit` 等）", only illustrations, never banned); `and` lists verbs that share the cue after them
   (編集したり、削除したりしない); `examples` starts an illustration (例えば, 例如), whose
   objects are never banned.
 - `SUBSTITUTIONS`: "X ではなく Y", "X 대신 Y" (`left`: the words before are banned), "用 Y 代替
   X", "Y 而不是 X" (`right`): the banned side is warned about, the other side is the reason's
-  alternative.
+  alternative. A ban followed by a clause that says what to use ("不要使用 `npm`，请使用
+  `pnpm`") bans the first and names the second.
 - `ORDERINGS`: `before` (前に, 之前, 전에: what comes before the word waits for what comes after
   it), `after` (してから, 再, 후에: the other way round); `-action` variants count only right
   after an action word (提交前, 커밋 전, 提交后).
@@ -73,13 +78,13 @@ CUES: tuple[Entry, ...] = (
            ex("- 不要直接修改 `src/generated/` 下的文件", "deny write src/generated/**"),
            ex("- 不能运行 `npm publish`", "deny command npm publish"),
            ex("- `git push --force` 禁止", "deny command git push --force"),
-           ex("- 严禁读取 `.env` 文件", "deny read .env"),
+           ex("- 严禁读取 `.env` 文件", "deny read .env", exact=False),
            ex("- 不要提交", "deny command git commit"),
            ex("- 这个项目使用 `pnpm` 管理依赖"),
            ex("- 不需要运行 `npm install`"))),
     Entry("zh-ban-weak", "zh", "ban", ("不",), weak=True,
           examples=(ex("- 不使用 `git commit --amend`", "deny command git commit --amend"),
-                    ex("- 不提交 `.env`", "deny stage .env"),
+                    ex("- 不提交 `.env`", "deny stage .env .env.local .env.*.local .env.development .env.production .env.test .env.staging .env.prod .env.dev"),
                     ex("这个脚本不修改 `config/` 目录。"))),
     Entry("zh-avoid", "zh", "avoid", ("避免", "尽量不要", "尽量避免", "不建议", "不推荐", "最好不要", "少用"),
           (ex("- 避免运行 `npm audit fix --force`", "warn command npm audit fix --force"),
@@ -110,7 +115,7 @@ CUES: tuple[Entry, ...] = (
            "ないでください", "ないで下さい", "てはいけない", "てはいけません", "ではいけない", "てはならない", "ないこと",
            "禁じる", "禁じます", "使用不可", "NG"),
           (ex("- `docs/api.md` を編集しないでください", "deny write docs/api.md"),
-           ex("- `.env` は読まないでください", "deny read .env"),
+           ex("- `.env` は読まないでください", "deny read .env", exact=False),
            ex("- `npm publish` の実行は禁止", "deny command npm publish"),
            ex("- `git rm`や`rm`などのファイル削除は禁止", "deny command git rm", "deny command rm"),
            ex("以下は禁止:\n\n- `dist/` の変更\n", "deny write dist/**"),
@@ -157,7 +162,7 @@ CUES: tuple[Entry, ...] = (
           (ex("- `docs/api.md` 파일을 수정하지 마세요", "deny write docs/api.md"),
            ex("- `npm publish` 실행 금지", "deny command npm publish"),
            ex("- 절대 `main` 브랜치에 직접 푸시하지 마세요", "deny target push main"),
-           ex("- `.env` 파일은 읽지 마세요", "deny read .env"),
+           ex("- `.env` 파일은 읽지 마세요", "deny read .env", exact=False),
            ex("- `npm run build`로 빌드합니다"))),
     Entry("ko-ban-weak", "ko", "ban", ("하지 않습니다", "하지 않는다", "하지 않음", "지 않습니다", "지 않는다", "지 않음",
                                         "지 않기", "지 않도록"), weak=True,
@@ -186,7 +191,7 @@ CUES: tuple[Entry, ...] = (
           (ex("- 절대 성능을 희생하지 마세요"),
            ex("이 저장소에서는 절대 `git push --force`를 실행하지 않습니다.", "deny command git push --force"),)),
     Entry("zh-never", "zh", "never", ("绝对", "絕對", "决不", "永远", "永遠"),
-          (ex("- 永远不要提交 `.env`", "deny stage .env"), ex("- 这是绝对路径"),
+          (ex("- 永远不要提交 `.env`", "deny stage .env .env.local .env.*.local .env.development .env.production .env.test .env.staging .env.prod .env.dev"), ex("- 这是绝对路径"),
            ex("这个仓库绝对不使用 `yarn`。", "deny command yarn"),)),
     # --- shared marks ----------------------------------------------------------------------------
     Entry("cross-mark", "cjk", "ban", ("\u274c", "\U0001f6ab", "\u26d4"),
@@ -234,9 +239,15 @@ CONDITIONS: tuple[Entry, ...] = (
                                               "できるだけ", "なるべく"),
           (ex("- 不要なコメントは書かない"),
            ex("以下は禁止:\n\n- 不要な `pages/_document.js` 変更\n", "warn write pages/_document.js"),)),
-    Entry("ja-situation", "ja", "situation", ("なしで", "なしの", "なし", "せずに"),
+    Entry("ja-unchecked", "ja", "unchecked", ("なしで", "なしの", "なし", "無しで", "せずに", "未起票", "未作成", "未指定", "未確認",
+                                                "未レビュー", "未テスト", "未実施", "未登録"),
           (ex("- テストなしでも動く"),
-           ex("## 禁止事項\n\n- Issue番号なし PR 作成\n", "ask command <pull-request>"),)),
+           ex("## 禁止事項\n\n- Issue番号なし PR 作成\n", "warn command <pull-request>"),
+           ex("## 禁止事項\n\n- Issue 番号なしの PR 作成\n", "warn command <pull-request>"),
+           ex("## 禁止事項\n\n- Issue 未起票のコミット\n", "warn command git commit"))),
+    Entry("ja-case", "ja", "case", ("なら", "たら", "場合", "ときは", "時は", "際は"),
+          (ex("- テストが失敗したらコミットしないでください", "warn command git commit"),
+           ex("## 禁止事項\n\n- `gh` の認証エラーなら作業を止めて報告する。\n"))),
     Entry("ko-permission", "ko", "permission",
           ("허락 없이", "허가 없이", "요청 없이", "승인 없이", "확인 없이", "동의 없이", "지시 없이", "요청하지 않는 한",
            "요청하지 않은", "명시적으로 요청", "임의로", "임의", "마음대로", "명령하기 전까지", "자율적으로", "자동으로",
@@ -248,10 +259,22 @@ CONDITIONS: tuple[Entry, ...] = (
     Entry("ko-judgment", "ko", "judgment", ("불필요한", "필요한 경우가 아니라면", "가급적", "되도록"),
           (ex("- 불필요한 주석은 쓰지 마세요"),
            ex("- 필요한 경우가 아니라면 `npm run build`를 실행하지 마세요", "warn command npm run build"),)),
-    Entry("ko-situation", "ko", "situation", ("없이",),
+    Entry("ko-unchecked", "ko", "unchecked", ("없이",),
           (ex("- 설명 없이 코드를 남기지 마세요"),
            ex("- 테스트 통과 없이 `git push` 금지", "deny sequence <test> -> git push"),
-           ex("- 리뷰 없이 머지 금지", "ask command git merge"))),
+           ex("- 리뷰 없이 머지 금지", "warn command git merge"))),
+    Entry("ko-case", "ko", "case", ("경우", "때는", "때에는", "으면", "하면", "되면", "다면", "라면"),
+          (ex("- 테스트가 실패하면 커밋하지 마세요", "warn command git commit"),
+           ex("## 금지 사항\n\n- 빌드가 깨진 경우 작업을 멈추고 보고\n"))),
+    Entry("zh-unchecked", "zh", "unchecked", ("没有", "不带", "不帶"),
+          (ex("- 没有评审不要合并", "warn command git merge"),
+           ex("- 没有测试的代码很难维护"))),
+    Entry("zh-case", "zh", "case", ("的话",),
+          (ex("- 测试失败的话不要提交", "warn command git commit"),
+           ex("## 禁止事项\n\n- 构建失败的话，停止并报告\n"))),
+    Entry("zh-case-open", "zh", "case-open", ("如果", "若是", "假如", "万一"),
+          (ex("- 如果测试失败，不要提交", "warn command git commit"),
+           ex("## 禁止事项\n\n- 如果构建失败，停止并报告\n"))),
 )
 
 NEUTRAL: tuple[Entry, ...] = (
@@ -266,10 +289,10 @@ NEUTRAL: tuple[Entry, ...] = (
           ("プッシュ通知", "未コミット", "コミットメッセージ", "コミットログ", "必要ない", "必要はない", "少ない", "ない場合",
            "しない限り", "しないと", "しなくて", "以前", "前提", "名前", "目の前", "事前", "直前", "午前", "不可能", "例外", "内容", "以内",
            "例外なし", "例外なく"),
-          (ex("- 未コミットの `.env` をコミットしない", "deny stage .env"),
+          (ex("- 未コミットの `.env` をコミットしない", "deny stage .env .env.local .env.*.local .env.development .env.production .env.test .env.staging .env.prod .env.dev"),
            ex("- `git status` で未コミット変更を確認する"),)),
     Entry("ko-neutral", "ko", "",
-          ("푸시 알림", "커밋 메시지", "자동화", "않으면", "지 않는 한", "전체", "전역", "전부", "이전", "전송", "전환", "전략", "후보",
+          ("푸시 알림", "커밋 메시지", "자동화", "않으면", "지 않는 한", "전체", "전역", "전부", "이전", "전송", "전략", "후보",
            "이후", "사용자", "불가능", "가능한"),
           (ex("- 사용자 설정 파일 `config.json` 을 수정하지 마세요", "deny write config.json"),
            ex("- 커밋 메시지는 한국어로 작성합니다"),)),
@@ -317,8 +340,8 @@ ACTIONS: tuple[Entry, ...] = (
     Entry("create", "cjk", "create", ("创建", "新建", "新增", "建立", "作成", "作る", "作ら", "新規作成", "생성", "만들", "만드"),
           (ex("- 새 파일은 `src/` 아래에 생성합니다"),
            ex("- 禁止在 `src/legacy/` 下新建文件", "deny create src/legacy/**"),
-           ex("- ブランチ作成は禁止", "deny branch <no new branches>"),
-           ex("- 절대로 브랜치 생성이나 커밋을 자율적으로 하지 말 것", "ask branch <no new branches>", "ask command git commit"))),
+           ex("- ブランチ作成は禁止", "deny command git checkout -b", exact=False),
+           ex("- 절대로 브랜치 생성이나 커밋을 자율적으로 하지 말 것", "ask command git checkout -b", "ask command git commit", exact=False))),
     Entry("read", "cjk", "read", ("读取", "查看", "打开", "阅读", "読む", "読み", "読ま", "参照", "閲覧", "開く", "開か", "읽",
                                    "열람", "조회", "열어"),
           (ex("- まず `README.md` を読んでください"),
@@ -326,7 +349,7 @@ ACTIONS: tuple[Entry, ...] = (
            ex("- `examples/` 以下のファイルは依頼がない限り読まないでください", "ask read examples/**"))),
     Entry("commit", "cjk", "commit", ("提交", "提交代码", "コミット", "커밋", "commit"),
           (ex("- 未经允许不要提交", "ask command git commit"),
-           ex("- `.env` ファイルの Git コミットは禁止", "deny stage .env"),
+           ex("- `.env` ファイルの Git コミットは禁止", "deny stage .env .env.local .env.*.local .env.development .env.production .env.test .env.staging .env.prod .env.dev"),
            ex("- 提交信息使用中文"))),
     Entry("push", "cjk", "push", ("推送", "推到", "プッシュ", "푸시", "push"),
           (ex("- 不要推送到 `main` 分支", "deny target push main"),
@@ -360,6 +383,18 @@ ACTIONS: tuple[Entry, ...] = (
           (ex("- 不要泄露 npm 凭证", "deny read ~/.npmrc", "deny read .npmrc", "deny variable NPM_TOKEN NODE_AUTH_TOKEN"),
            ex("- npm のトークンを漏洩しないこと", "deny read ~/.npmrc", "deny read .npmrc", "deny variable NPM_TOKEN NODE_AUTH_TOKEN"),
            ex("- 不要泄露 `~/.npmrc`"))),
+    Entry("comment", "cjk", "comment", ("コメントする", "コメントを付け", "コメントを残", "评论", "댓글 달", "댓글을 달"),
+          (ex("- 不要在 PR 上评论", "deny command gh pr comment", exact=False),
+           ex("- 代码里的评论写中文"))),
+    Entry("close", "cjk", "close", ("クローズ", "关闭", "닫"),
+          (ex("- イシューをクローズしないこと", "deny command gh issue close", exact=False),
+           ex("- 关闭浏览器后重新运行"))),
+    Entry("approve", "cjk", "approve", ("承認する", "批准", "승인하"),
+          (ex("- PR を承認するのは禁止", "deny command gh pr review --approve", exact=False),
+           ex("- 承認するのはレビュアーです"))),
+    Entry("switch", "cjk", "switch", ("切り替え", "切替", "切换", "전환"),
+          (ex("- ブランチを切り替えないでください", "deny command git checkout *", exact=False),
+           ex("- 表示モードを切り替える"))),
     Entry("bypass", "cjk", "bypass", ("跳过", "绕过", "スキップ", "迂回", "건너뛰", "우회"),
           (ex("- 失敗するテストをスキップしない理由を書く"),
            ex("- 禁止跳过 pre-commit 钩子", "deny command git commit --no-verify", exact=False),)),
@@ -372,9 +407,32 @@ NOUNS: tuple[Entry, ...] = (
           (ex("- 禁止创建 PR", "deny command <pull-request>"),
            ex("- 勝手にPRを投げたりしない", "ask command <pull-request>"),
            ex("- PR 作成後はレビューを待つ"))),
-    Entry("branch", "cjk", "branch", ("ブランチ", "分支", "브랜치"),
-          (ex("- 在新分支上工作"),
-           ex("- 新建分支需要用户确认", "ask branch <no new branches>"),)),
+    Entry("branch", "cjk", "thing:branch", ("ブランチ", "分支", "브랜치"),
+          (ex("- ブランチ作成は禁止", "deny command git checkout -b", exact=False),
+           ex("- 新建分支需要用户确认", "ask command git checkout -b", exact=False),
+           ex("- 브랜치 생성하지 마세요", "deny command git checkout -b", exact=False),
+           ex("- 在新分支上工作"),
+           ex("- feature ブランチを作成してください"),
+           ex("- 请创建分支"),
+           ex("- 브랜치를 만드세요"))),
+    Entry("comment", "cjk", "thing:comment", ("コメント", "評論", "코멘트", "댓글"),
+          (ex("- PR にコメントを付けないでください", "deny command gh pr comment", exact=False),
+           ex("- 自明なコードコメントは書かないでください"))),
+    Entry("issue", "cjk", "thing:issue", ("イシュー", "이슈", "议题", "議題"),
+          (ex("- 이슈를 닫지 마세요", "deny command gh issue close", exact=False),
+           ex("- 이슈 번호를 커밋 메시지에 적으세요"))),
+    Entry("release", "cjk", "thing:release", ("リリース", "릴리스", "릴리즈"),
+          (ex("- GitHub リリースを作成しないでください", "deny command gh release create", exact=False),
+           ex("- リリースのみmainブランチにマージ"))),
+    Entry("stash", "cjk", "thing:stash", ("スタッシュ",),
+          (ex("- スタッシュを削除しないこと", "deny command git stash drop", exact=False),
+           ex("- スタッシュの使い方は `docs/git.md`"))),
+    Entry("worktree", "cjk", "thing:worktree", ("ワークツリー", "워크트리"),
+          (ex("- ワークツリーを作成しないでください", "deny command git worktree add"),
+           ex("- 워크트리는 `../wt` 에 있습니다"))),
+    Entry("remote", "cjk", "thing:remote", ("リモート", "원격"),
+          (ex("- リモートを削除しないでください", "deny command git remote remove", exact=False),
+           ex("- リモートの設定は `docs/git.md` を参照"))),
     Entry("branch-name", "cjk", "branch-name", ("main", "master", "develop", "trunk"),
           (ex("- main 分支用于发布"),
            ex("- 禁止直接推送到 master", "deny target push master"),)),
@@ -411,6 +469,13 @@ NOUNS: tuple[Entry, ...] = (
     Entry("format", "cjk", "category:format", ("フォーマット", "格式化", "포맷"),
           (ex("- フォーマットは Prettier で行う"),
            ex("- コミット前にフォーマットを実行すること", "deny sequence <format> -> git commit"),)),
+    Entry("gated", "cjk", "gated:github", ("github",),
+          (ex("- 每次 GitHub 操作前先切换账户：\n\n  ```bash\n  gh auth switch --user alice\n  ```\n",
+              "warn sequence gh auth switch -> gh pr create", exact=False),
+           ex("- GitHub の Issue 番号をコミットに書く"))),
+    Entry("remote-operations", "cjk", "gated:remote", ("远程操作", "リモート操作", "원격 작업"),
+          (ex("- リモート操作の前に `git remote -v` を実行すること：", "deny sequence git remote -> git push", exact=False),
+           ex("- 远程操作很慢"))),
     Entry("self", "cjk", "self", ("このファイル", "本ファイル", "此文件", "这个文件", "本文件", "이 파일"),
           (ex("- このファイルは日本語で書く"),
            ex("- このファイルは編集しないでください", "deny write CLAUDE.md"),)),
@@ -449,7 +514,7 @@ PLACES: tuple[Entry, ...] = (
     Entry("following", "cjk", "following", ("以下の", "以下は", "下記", "次の", "如下", "以下", "下面", "下列", "다음", "아래의"),
           (ex("- 以下の手順で進める"),
            ex("以下のコマンドは実行しないでください：\n\n- `make nuke`\n", "deny command make nuke"),
-           ex("以下文件不应提交到仓库：\n\n- `.env`\n", "deny stage .env"))),
+           ex("以下文件不应提交到仓库：\n\n- `.env`\n", "deny stage .env .env.local .env.*.local .env.development .env.production .env.test .env.staging .env.prod .env.dev"))),
     Entry("like", "cjk", "like", ("など", "などの", "等", "等等", "とか", "등", "같은"),
           (ex("- `eslint` などのツールを使う"),
            ex("- `curl` など外部通信コマンドの実行は禁止", "deny command curl"),)),
