@@ -14,6 +14,7 @@ clauses are read by guidance.policy.cjk into the same frames.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -584,7 +585,14 @@ def _bare_command(tokens: list[Token], k: int, end: int) -> list[str]:
             and not _thing_noun(tokens, m, end) and tokens[m].low not in _FILE_NOUNS and tokens[m].low not in _COMMAND_NOUNS:
         words.append(tokens[m].low)
         m += 1
+    # "git push --force", "git reset --hard": the flags that follow are part of what is named
+    while len(words) > 1 and m < end and tokens[m].kind == WORD and _FLAG.match(tokens[m].text):
+        words.append(tokens[m].text)
+        m += 1
     return words
+
+
+_FLAG = re.compile(r"--?[A-Za-z][\w-]*$")
 
 
 def _thing_noun(tokens: list[Token], m: int, end: int) -> bool:

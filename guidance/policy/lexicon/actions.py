@@ -47,6 +47,7 @@ ACTIONS: tuple[Action, ...] = (
            examples=(
                ex("- Never run `make clean`", "deny command make clean"),
                ex("- Do not execute `./scripts/reset-db.sh`", "deny command reset-db.sh"),
+               ex("- Never run git push --force", "deny command git push --force"),
                ex("- Don't invoke `frobnicate --all` directly", "deny command frobnicate --all"),
                ex("- Never run tests like the ones in `tests/slow/`"),
            )),
