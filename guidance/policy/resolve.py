@@ -319,6 +319,7 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
     for spec in specs:
         spec.why = why + spec.why
         qualifier = frame.qualifier or next((f"on {o.text}" for o in objects if o.kind == "branch" and o.role in ("on", "to")), "")
+        qualifier = qualifier or next((f"{o.role} {o.text}" for o in objects if o.kind == "noun" and o.role in ("with", "without")), "")
         if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.wrapped:
             frame.qualifier = qualifier
             if _narrowing(frame.qualifier):
@@ -938,9 +939,12 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
             o.kind in ("code", "path") and o.role not in ("with", "paren") for o in objects):
         frame.notes.append(f"{action} with an object it cannot check ({', '.join(o.text for o in objects)})")
         return []
+    flags = [o.text for o in objects if o.kind in ("code", "flag") and o.role == "with" and o.text.startswith("-")]
     for command in entry.commands:
-        pattern = grammar.placeholder_words(_split(command))
-        specs.append(_command(pattern, verdict, line, f"`{command}`", 0.95 if not frame.inherited else 0.9))
+        # "Never commit with `--no-verify`": the verb's command with that option, not every commit
+        for written in [f"{command} {flag}" for flag in flags] or [command]:
+            pattern = grammar.placeholder_words(_split(written))
+            specs.append(_command(pattern, verdict, line, f"`{written}`", 0.95 if not frame.inherited else 0.9))
     return specs
 
 

@@ -189,6 +189,10 @@ OUTSIDE_BULLETS = [
      "- Branch naming: use short names like `feat/login`\n- Never push to it without the user's permission",
      [("target", "deny", "develop"), ("target", "ask", "develop")]),
     ("**Never edit these by hand:**\n\n- Generated code: `src/gen/`", [("write", "deny", "src/gen/**")]),
+    # an option the verb is used "with" narrows its command; a situation it is used in narrows to a warning
+    ("- Never commit with `--no-verify`", [("command", "deny", "git commit --no-verify")]),
+    ("- Never commit with --no-verify", [("command", "deny", "git commit --no-verify")]),
+    ("- No commits with failing tests", [("command", "warn", "git commit")]),
     # a heading that states a rule is one (a heading of rule words alone gives its section a force)
     ("# Never run `git push --force`", [("command", "deny", "git push --force")]),
     ("## Do not edit `migrations/`", [("write", "deny", "migrations/**")]),
