@@ -750,6 +750,10 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             if left:
                 return Frame(REQUIRE, ordering=Ordering(left, then[1]), start=tokens[0].start,
                              notes=[f"ordering: {join(tokens[:m])} before {then[1]}"])
+            if _commands_only(tokens, m):
+                # "`make lint` before committing": an order without its verb, said tersely (a warning)
+                return Frame(REQUIRE, ordering=Ordering([Obj("code", t.text) for t in tokens[:m] if t.kind == CODE], then[1], soft=True),
+                             start=tokens[0].start, notes=[f"ordering without a verb: {join(tokens[:m])} before {then[1]}"])
             # "Before committing, make sure to run X" / "Before committing, make sure X is run"
             right = _first_objects(tokens, then[0], n)
             if right:
@@ -836,6 +840,12 @@ def _imperative(tokens: list[Token], end: int) -> bool:
             continue
         return action_at(tokens, k, end) is not None or _checks_code(tokens, k, end)
     return False
+
+
+def _commands_only(tokens: list[Token], end: int) -> bool:
+    """Nothing but code spans (joined by punctuation, "and", "then") before `end`."""
+    return any(t.kind == CODE for t in tokens[:end]) and all(
+        t.kind in (CODE, PUNCT, SYMBOL) or (t.kind == WORD and t.low in ("and", "then", "or")) for t in tokens[:end])
 
 
 def _checks_code(tokens: list[Token], k: int, end: int) -> bool:
@@ -1157,6 +1167,8 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
             if not frame.actions:
                 frame.actions = ["bare"]
         _read_tail(tokens, stop, end, frame)
+        if objects:
+            _read_joined(tokens, stop, end, modality, words, ctx, frame, words)
         return frame
     stop_verbs, names, surface = found
     frame.actions = names
@@ -1187,27 +1199,36 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
         return frame
     frame.notes += notes
     _read_tail(tokens, stop, end, frame)
-    # "Never start the dev server or run builds": a second verb phrase under the same cue
+    if objects or stop > k:
+        _read_joined(tokens, stop, end, modality, words, ctx, frame, surface)
+    return frame
+
+
+def _read_joined(tokens: list[Token], stop: int, end: int, modality: str, words: str, ctx: Context, frame: Frame,
+                 surface: str) -> None:
+    """"Never start the dev server or run builds", "commit secrets, edit `node_modules/`, or push to
+    `main`", "never rewrite history, force-push, or delete branches": a further verb phrase under
+    the same cue, read into `frame.more`."""
     m = stop
     comma = m < end and tokens[m].kind == PUNCT and tokens[m].text == ","
     if comma:
         m += 1
     joined = m < end and tokens[m].kind == WORD and tokens[m].low in ("or", "and", "nor")
-    # "commit secrets, edit `node_modules/`, or push to `main`": a list of verb phrases under one cue
     listed = comma and not joined and m < end and action_at(tokens, m, end) is not None
-    if (objects or stop > k) and (joined or listed):
-        after_word = m + 1 if joined else m
-        following = skip_adverbs(tokens, after_word, end)
-        if action_at(tokens, following, end) is not None:
-            more = read_action_frame(tokens, after_word, after_word, end, modality, words, ctx)
-            if more.objects or (more.actions and all(_action_kind_of(a) == "git" for a in more.actions)):
-                more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low if joined else ','}'")
-                frame.more.append(more)
-                if more.qualifier and not frame.qualifier:
-                    # "never push commits or create PRs against the fork": the qualifier ends both
-                    frame.qualifier = more.qualifier
-                    frame.notes.append(f"'{more.qualifier}' ends the joined phrase: it narrows this verb too")
-    return frame
+    if not (joined or listed):
+        return
+    after_word = m + 1 if joined else m
+    following = skip_adverbs(tokens, after_word, end)
+    if action_at(tokens, following, end) is None:
+        return
+    more = read_action_frame(tokens, after_word, after_word, end, modality, words, ctx)
+    if more.objects or (more.actions and all(_action_kind_of(a) == "git" for a in more.actions)):
+        more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low if joined else ','}'")
+        frame.more.append(more)
+        if more.qualifier and not frame.qualifier:
+            # "never push commits or create PRs against the fork": the qualifier ends both
+            frame.qualifier = more.qualifier
+            frame.notes.append(f"'{more.qualifier}' ends the joined phrase: it narrows this verb too")
 
 
 def _named_words(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int] | None:
@@ -1411,6 +1432,11 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
                 frame.notes.append("'only' after the object: the rest of the sentence says when")
         return frame
     stop_verbs, names, surface = found
+    if modality == REQUIRE and ("use" in names or "run" in names):
+        run_under = runner_rule(tokens, k, end)
+        if run_under is not None:
+            run_under.notes.insert(0, f"'{words}' with a runner")
+            return run_under
     if "use" in names or "run" in names:
         swapped = substitution(tokens, k)
         if swapped is not None:
@@ -1436,6 +1462,36 @@ def _labels_own_instruction(tokens: list[Token], first: int) -> bool:
         return False
     after = tokens[colon + 1:]
     return _imperative(after, len(after))
+
+
+_RUNNER_PREPOSITIONS = frozenset(("through", "via", "with", "using", "under"))
+
+
+def runner_rule(tokens: list[Token], first: int, end: int) -> Frame | None:
+    """"Run Python through `uv run`", "always run pytest via poetry": the program named is to be
+    run under the runner, so running it bare is discouraged (a warning; the reason names the
+    runner). None when the sentence is not of that form."""
+    found = action_at(tokens, first, end)
+    if found is None or not {"run", "use"} & set(found[1]):
+        return None
+    at = next((m for m in range(found[0], end - 1) if tokens[m].kind == WORD and tokens[m].low in _RUNNER_PREPOSITIONS), None)
+    if at is None:
+        return None
+    objects, _, _ = read_objects(tokens, skip_adverbs(tokens, found[0], at), at)
+    named = [t for t in tokens[found[0]:at] if t.kind != PUNCT and t.low not in _CONJUNCTIONS and t.low not in _DETERMINERS]
+    if not objects and named and all(t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS for t in named):
+        objects = [Obj("program", t.low) for t in named]  # "Run Python via uv": the language is its interpreter here
+    programs = [o for o in objects if o.kind == "program" and not o.meaning.get("subset")]
+    if not programs or len(programs) != len(objects):
+        return None
+    marker, runner = tokens[at], tokens[at + 1]
+    head = runner.text.split()[0].rsplit("/", 1)[-1].lower() if runner.kind in (CODE, WORD) and runner.text.split() else ""
+    if head not in _programs.WRAPPER_RUNNERS or any(o.text == head for o in programs):
+        return None
+    frame = Frame(AVOID, marker.low, actions=["use"], verb="use", objects=programs, alternatives=[Obj("code", runner.text)],
+                  notes=[f"run {', '.join(o.text for o in programs)} {marker.low} {runner.text}: bare runs are discouraged"])
+    frame.start = tokens[0].start
+    return frame
 
 
 def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
@@ -1489,7 +1545,7 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     disclosure = _disclosure(tokens, first)
     if disclosure is not None:
         return disclosure
-    return substitution(tokens, first)
+    return runner_rule(tokens, first, len(tokens)) or substitution(tokens, first)
 
 
 _DISCLOSE = frozenset(("disclose", "mention", "state", "note", "include", "say", "indicate", "declare"))

@@ -91,13 +91,17 @@ class Inventory:
         if words and len(self.entries) < 2000:
             self.entries.append((words, frozenset(context.lower().replace(":", " ").replace(",", " ").split()), section, positive))
 
-    def for_category(self, category: str) -> list[list[str]]:
+    def for_category(self, category: str, *, named: bool = False) -> list[list[str]]:
+        """The document's commands mentioned near the category's words; `named`: only those whose
+        own words name it (`pnpm build`, not the `pnpm` or `uv run` listed under a "Build" heading)."""
         names = _category(category)
         if names is None:
             return []
         keys = {phrase for phrase in names.words if " " not in phrase}
         out: list[list[str]] = []
         for words, context, _, positive in self.entries:
+            if named and not any(key in word.lower() for word in words for key in keys):
+                continue
             if positive and context & keys and words not in out:
                 out.append(words)
         return out
@@ -634,7 +638,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
         spec.exempt = _exemptions(pattern, place)
         if len(pattern) == 1:
-            spec.via = _wrappers_of(pattern[0], place)
+            spec.via = _wrappers_of(pattern[0], place, frame)
         return [spec]
     if obj.kind == "program":
         if obj.meaning.get("subset"):
@@ -644,7 +648,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             return []
         spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
         spec.exempt = _exemptions(spec.pattern, place)
-        spec.via = _wrappers_of(spec.pattern[0], place)
+        spec.via = _wrappers_of(spec.pattern[0], place, frame)
         return [spec]
     if obj.kind == "noun":
         meaning = obj.meaning
@@ -663,7 +667,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
                 return out
         if "category" in meaning:
             if not _names_commands(obj.text, meaning["category"]):
-                own = place.inventory.for_category(meaning["category"])
+                own = place.inventory.for_category(meaning["category"], named=True)
                 if verdict == "ask" and own:
                     # "ask before running build": the commands this document builds with
                     out = []
@@ -692,10 +696,15 @@ def _names_commands(words: str, category: str) -> bool:
     return found is not None and words in found.objects
 
 
-def _wrappers_of(program: str, place: Place) -> list[str]:
-    """Runners the document itself runs `program` under (`uv run --project x pytest ...`): a ban on
-    running the program bare does not reach the way the document prescribes."""
+def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
+    """Runners the document itself runs `program` under (`uv run --project x pytest ...`), or the
+    rule names as its alternative ("run Python through `uv run`"): a ban on running the program
+    bare does not reach the way the document prescribes."""
     out: list[str] = []
+    for alternative in frame.alternatives:
+        head = alternative.text.split()[0].rsplit("/", 1)[-1].lower() if alternative.text.split() else ""
+        if head in _programs.WRAPPER_RUNNERS and head != program and head not in out:
+            out.append(head)
     for words in place.inventory.positives():
         head = words[0].rsplit("/", 1)[-1] if words else ""
         if head in _programs.WRAPPER_RUNNERS and program in words[1:] and head not in out:

@@ -134,10 +134,16 @@ def sentences(tokens: list[Token]) -> list[list[Token]]:
 
 
 def clauses(sentence: list[Token]) -> list[list[Token]]:
-    """A sentence cut at dashes set off by spaces ("`yarn vitest` - Run all tests")."""
+    """A sentence cut at dashes set off by spaces ("`yarn vitest` - Run all tests"); a dash before
+    "not" keeps the clause whole ("`pnpm` for all package management — not npm or yarn")."""
     out: list[list[Token]] = []
     current: list[Token] = []
-    for tok in sentence:
+    for index, tok in enumerate(sentence):
+        after = sentence[index + 1] if index + 1 < len(sentence) else None
+        if tok.kind == PUNCT and tok.spaced and tok.text in _DASHES and after is not None and after.kind == WORD \
+                and after.low == "not":
+            current.append(Token(PUNCT, ",", ",", tok.start))
+            continue
         if tok.kind == PUNCT and tok.spaced and tok.text in _DASHES:
             if current:
                 out.append(current)

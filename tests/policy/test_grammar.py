@@ -198,6 +198,12 @@ OUTSIDE_BULLETS = [
     ("## Do not edit `migrations/`", [("write", "deny", "migrations/**")]),
     # a glob with no name in it protects nothing a rule could mean (`**/*` would also deny `npm install`)
     ("- Never edit `**/*` or `/`", []),
+    # a list of nouns then a verb phrase under the same cue: the verb phrase is read too
+    ("- Never rewrite history, force-push, or delete branches.",
+     [("command", "deny", "git reset --hard"), ("command", "deny", "git push --force"), ("command", "deny", "git branch -d")]),
+    # "build" asked about is the document's commands that name it, not a runner listed under "Build"
+    ("## Build\n\n- Build: `pnpm build`\n- Scripts run with `uv run`\n- Do not run build automatically\n",
+     [("command", "ask", "pnpm build")]),
     # some of a thing ("the old branches"): which ones a pattern cannot say, a warning
     ("- Never delete the old branches of `origin`", [("command", "warn", "git branch -d")]),
     # a ban limited to a situation a pattern cannot express asks

@@ -85,10 +85,12 @@ SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
 )
 
 SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
-    ex("- Use `uv` instead of `pip`", "warn command pip"),
+    ex("- Use `uv` instead of `pip`", "warn command pip via uv"),  # `uv pip install` is the way it names
     ex("- Use `yarn` not `npm` - packageManager field enforces this", "warn command npm"),
     ex("- Prefer `rg` over `grep -r`", "warn command grep -r"),
     ex("- Use `pnpm` - never use npm or yarn", "deny command npm", "deny command yarn"),
+    ex("- `pnpm` for all package management — not npm or yarn.", "warn command npm", "warn command yarn"),
+    ex("- `legacy/` — not maintained anymore"),
     ex("- use `npm run release:*` to create releases (not manual git tag commands)", "warn command <tag>"),
     ex("- Always use `git commit -S --signoff` (not `--signoff` alone)", "warn arguments git commit needs -S --signoff"),
     ex("- CRITICAL: this repo uses `pnpm`, NOT `npm`.", "warn command npm"),
@@ -111,6 +113,8 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Run `cargo dev generate-all` after changes"),
     ex("- We run `make test` before every push"),
     ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
+    ex("- `make lint` before committing.", "warn sequence make lint -> git commit"),
+    ex("- `pre-commit` hooks run before committing"),
     ex("Before pushing, rebase onto the latest `main`:\n\n```bash\ngit fetch origin main\ngit rebase origin/main\n```\n",
        "warn sequence git fetch origin main -> git push", "warn sequence git rebase origin/main -> git push"),
     ex("- Before running any remote command, run `git remote -v`", "deny sequence git remote -> git push",

@@ -48,6 +48,11 @@ WRAPPER_RUNNERS: frozenset[str] = frozenset("uv poetry pipenv pdm hatch conda ma
 WRAPPER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly - use the project runner\n\nRun the tests:\n\n```bash\nuv run --project core pytest tests/\n```\n",
        "deny command pytest via uv"),
+    # a program to be run under a runner: running it bare is discouraged, the runner is the way
+    ex("- Run Python through `uv run`.", "warn command python via uv"),
+    ex("- Always run pytest via poetry", "warn command pytest via poetry"),
+    ex("- Run everything through `uv run`."),
+    ex("- Run the tests with `make test`."),
 )
 
 
