@@ -32,10 +32,12 @@ from cf_guidance.policy.frames import (
     Context,
     Frame,
     Obj,
+    action_at,
     find_cues,
     heading_modality,
     label_modality,
     match,
+    outside_parentheses,
     read_clause,
     then_at,
 )
@@ -385,6 +387,12 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
         last = last[colons[-1] + 1 :]
     if not (blocks[intro].inline.masked.rstrip().endswith(COLONS) or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
         return
+    outside = outside_parentheses(last)
+    if len(outside) < len(last) and not find_cues(outside) and any(action_at(outside, k, len(outside)) for k in range(len(outside))):
+        # "update the V2 docs (do not modify the legacy ones):": the list is what the main clause
+        # names; the ban in parentheses is an aside about other files
+        last = outside
+        unit.context.append(f"intro (line {blocks[intro].line}): a ban in parentheses is an aside")
     inner = Context(modality=ctx.modality, cue=ctx.cue)
     for clause in clauses(last):
         for frame in read_clause(clause, inner):

@@ -842,6 +842,20 @@ def _imperative(tokens: list[Token], end: int) -> bool:
     return False
 
 
+def outside_parentheses(tokens: list[Token]) -> list[Token]:
+    """The tokens not inside (round or full-width) parentheses."""
+    out: list[Token] = []
+    depth = 0
+    for tok in tokens:
+        if tok.kind == PUNCT and tok.text in ("(", "\uff08"):
+            depth += 1
+        elif tok.kind == PUNCT and tok.text in (")", "\uff09"):
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(tok)
+    return out
+
+
 def _commands_only(tokens: list[Token], end: int) -> bool:
     """Nothing but code spans (joined by punctuation, "and", "then") before `end`."""
     return any(t.kind == CODE for t in tokens[:end]) and all(

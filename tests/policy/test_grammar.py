@@ -216,6 +216,12 @@ def test_rules_outside_bullets(markdown: str, expected: list[tuple[Any, ...]]) -
     assert checks_of(markdown + "\n") == expected
 
 
+def test_a_ban_in_parentheses_does_not_reach_the_list_the_intro_prescribes() -> None:
+    # the list is what to update; the aside bans other files
+    markdown = "- When you change the API, update these docs (do not modify the old `v1/` docs):\n  - `docs/api.md`\n"
+    assert not [c for c in checks_of(markdown) if c[0] == "write" and c[2] == "docs/api.md"]
+
+
 @pytest.mark.parametrize("markdown", MENTIONS)
 def test_mentions_never_compile(markdown: str) -> None:
     assert checks_of(markdown + "\n") == []
