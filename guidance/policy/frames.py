@@ -812,8 +812,9 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
     return None
 
 
-_APPROVAL = ("approval", "approve", "permission", "confirmation", "confirm", "sign-off", "signoff", "go-ahead", "consent",
-             "wait for instruction", "wait for instructions", "wait for the user")
+#: "confirm" alone is the agent checking ("confirm the remote setup matches"); with a person it is approval
+_APPROVAL = ("approval", "approve", "permission", "confirmation", "confirm with the user", "confirm with me", "user confirm",
+             "sign-off", "signoff", "go-ahead", "consent", "wait for instruction", "wait for instructions", "wait for the user")
 
 
 def _approval(tokens: list[Token], i: int, end: int) -> str:

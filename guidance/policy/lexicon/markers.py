@@ -113,6 +113,8 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Run `cargo dev generate-all` after changes"),
     ex("- We run `make test` before every push"),
     ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
+    ex("- Before pushing, confirm the branch name matches the issue."),
+    ex("- Before pushing, confirm with the user.", "ask command git push"),
     ex("- `make lint` before committing.", "warn sequence make lint -> git commit"),
     ex("- `pre-commit` hooks run before committing"),
     ex("Before pushing, rebase onto the latest `main`:\n\n```bash\ngit fetch origin main\ngit rebase origin/main\n```\n",
