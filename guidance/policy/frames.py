@@ -1237,7 +1237,11 @@ def _read_joined(tokens: list[Token], stop: int, end: int, modality: str, words:
     if action_at(tokens, following, end) is None:
         return
     more = read_action_frame(tokens, after_word, after_word, end, modality, words, ctx)
-    if more.objects or (more.actions and all(_action_kind_of(a) == "git" for a in more.actions)):
+    if listed and "use" in more.actions and more.objects:
+        # "Never edit `Cargo.toml`, use `cargo add` instead": what to do, not one more ban
+        frame.alternatives += more.objects
+        frame.notes.append(f"what to use instead: {', '.join(o.text for o in more.objects)}")
+    elif more.objects or (more.actions and all(_action_kind_of(a) == "git" for a in more.actions)):
         more.notes.insert(0, f"joined to '{surface}' by '{tokens[m].low if joined else ','}'")
         frame.more.append(more)
         if more.qualifier and not frame.qualifier:

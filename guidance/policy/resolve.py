@@ -320,6 +320,9 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         specs += _by_action(action, frame, objects, place, verdict)
         if specs and action in ("bare",):
             break
+    if frame.alternatives or place.instead:
+        # "Never edit `Cargo.toml`; use `cargo add`": the commands that write it are how it is meant to change
+        specs = [s for s in specs if not s.category.startswith("writes ")]
     for spec in specs:
         spec.why = why + spec.why
         qualifier = frame.qualifier or next((f"on {o.text}" for o in objects if o.kind == "branch" and o.role in ("on", "to")), "")
@@ -827,7 +830,7 @@ def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> l
         bare = not any(c in glob for c in "*?[") and "." not in glob.rsplit("/", 1)[-1]
         for member in _family(glob):
             specs.append(Spec(kind, verdict, line, pattern=member, confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))
-        if kind == "write" and not any(w in frame.text.lower() for w in ("manually", "by hand", "hand-edit", "directly")):
+        if kind == "write" and not any(w in frame.text.lower() for w in _categories.BY_HAND):
             specs += _implied_writes(glob, verdict, line, confidence)
         if bare:
             specs.append(Spec(kind, verdict, line, pattern=glob + "/**", confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))

@@ -193,6 +193,8 @@ OUTSIDE_BULLETS = [
     ("- Never commit with `--no-verify`", [("command", "deny", "git commit --no-verify")]),
     ("- Never commit with --no-verify", [("command", "deny", "git commit --no-verify")]),
     ("- No commits with failing tests", [("command", "warn", "git commit")]),
+    # after a comma, "use X" is what to do instead, never one more ban
+    ("- Never edit `pyproject.toml`, use `uv add` instead", [("write", "deny", "pyproject.toml")]),
     # a heading that states a rule is one (a heading of rule words alone gives its section a force)
     ("# Never run `git push --force`", [("command", "deny", "git push --force")]),
     ("## Do not edit `migrations/`", [("write", "deny", "migrations/**")]),

@@ -179,6 +179,17 @@ IMPLIED_WRITES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("composer.lock", ("composer require", "composer update", "composer install")),
 )
 
+#: words that limit a ban on editing a file to editing it by hand: the commands that write it stay
+#: allowed ("don't edit `package.json` directly" is how one says "use `npm install`")
+BY_HAND: tuple[str, ...] = ("manually", "by hand", "hand-edit", "hand edit", "directly",
+                            "直接", "手动", "手動", "手で", "직접", "수동")
+
 IMPLIED_WRITE_EXAMPLES: tuple[Example, ...] = (
     ex("- Never modify `package.json` without asking", "ask write package.json", "ask command <writes package.json>"),
+    ex("- Don't edit `package.json` by hand", "deny write package.json"),
+    ex("- `pyproject.toml` 직접 수정 금지", "deny write pyproject.toml"),
+    ex("- 不要直接修改 `Cargo.toml`", "deny write Cargo.toml"),
+    ex("- `go.mod` を手で編集しないでください", "deny write go.mod"),
+    # the text names the command to use: the commands that write the file are how it is meant to change
+    ex("- Never edit `Cargo.toml`, use `cargo add` instead", "deny write Cargo.toml"),
 )
