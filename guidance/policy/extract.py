@@ -239,9 +239,12 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
                 sentence_frames.append((line, frame))
         positive = [o for _, f in sentence_frames if f.modality in ("require", "only", "") and not f.ordering
                     for o in f.objects if o.kind in ("code", "program")]
+        before = place.antecedents
         for line, frame in sentence_frames:
             place.line = line
             place.instead = positive or place.instead
+            # "Main branch is protected - never push to it": what the sentence named before the clause
+            place.antecedents = before + _mentions([t for t in sentence if t.start < frame.start])
             frame_specs = [cap(spec) for spec in resolve(frame, place)]
             for spec in frame_specs:
                 spec.line = line
@@ -253,7 +256,7 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
                     spec.why.append("a program named alone in a table cell: a warning")
             unit.specs += frame_specs
         unit.frames += sentence_frames
-        place.antecedents = place.antecedents + _mentions(sentence)
+        place.antecedents = before + _mentions(sentence)
 
 
 def _force_label(toks: list[Token]) -> tuple[str, str, int] | None:

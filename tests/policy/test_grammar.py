@@ -193,6 +193,9 @@ OUTSIDE_BULLETS = [
     ("- Never commit with `--no-verify`", [("command", "deny", "git commit --no-verify")]),
     ("- Never commit with --no-verify", [("command", "deny", "git commit --no-verify")]),
     ("- No commits with failing tests", [("command", "warn", "git commit")]),
+    # "it" may be what the same sentence named before the clause
+    ("- The develop branch is protected - never push to it without the user's permission",
+     [("target", "ask", "develop")]),
     # after a comma, "use X" is what to do instead, never one more ban
     ("- Never edit `pyproject.toml`, use `uv add` instead", [("write", "deny", "pyproject.toml")]),
     # a heading that states a rule is one (a heading of rule words alone gives its section a force)
