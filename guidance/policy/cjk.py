@@ -266,9 +266,22 @@ def _segments(units: list[_Unit]) -> list[_Segment]:
     return out
 
 
+def _glossed(segments: list[_Segment]) -> list[_Segment]:
+    """"マイグレーションファイル（`prisma/migrations/`）", "문서 파일(`docs/`)": a parenthesis that only
+    names things glosses the words before it, and stands where they stand."""
+    out: list[_Segment] = []
+    for seg in segments:
+        if seg.paren and seg.named and not seg.cued and not seg.verbal and out and not out[-1].paren:
+            out[-1] = _Segment(out[-1].units + seg.units, False)
+        else:
+            out.append(seg)
+    return out
+
+
 def _groups(segments: list[_Segment], lang: str) -> list[_Segment]:
     """Segments with enumerations joined to the segment whose cue governs them."""
     right_first = lang in ("ja", "ko")
+    segments = _glossed(segments)
     target: dict[int, int] = {}
     for k, seg in enumerate(segments):
         if seg.cued or seg.verbal or not seg.named:
