@@ -1002,6 +1002,12 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 frame.start, frame.text = tokens[i].start, join(tokens)
                 frames.append(frame)
                 continue
+        if not allowed and modality in (BAN, AVOID):
+            passive = _passive(tokens, i, j, end, modality, words)
+            if passive is not None:
+                passive.text = join(tokens)
+                frames.append(passive)
+                continue
         if not allowed:
             frames.append(Frame(modality, words, start=tokens[i].start, text=join(tokens),
                                 notes=[f"'{words}' has a subject ({join(tokens[:i])}): a description, not an instruction"]))
@@ -1031,6 +1037,28 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             frame.text = join(tokens)
             frames += _with_joined(frame)
     return frames
+
+
+def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str) -> Frame | None:
+    """"`gen/` must not be edited", "These files are generated and should not be modified:": a ban
+    in the passive protects its subject (paths, or the list a pronoun points to); None when the
+    subject names no path or the verb is not one of lexicon.markers.PASSIVE_PARTICIPLES."""
+    k = skip_adverbs(tokens, j, end)
+    if not (k < end and tokens[k].kind == WORD and tokens[k].low == "be"):
+        return None
+    k = skip_adverbs(tokens, k + 1, end)
+    action = _markers.PASSIVE_PARTICIPLES.get(tokens[k].low) if k < end and tokens[k].kind == WORD else None
+    if action is None:
+        return None
+    start = max((m + 1 for m, t in enumerate(tokens[:i]) if t.kind == PUNCT and t.text in (";", ":")), default=0)
+    objects, _, notes = read_objects(tokens, start, i)
+    objects = [o for o in objects if o.kind in ("code", "path") or (o.kind == "pronoun" and "file" in o.text or o.text == "the following")]
+    if not objects:
+        return None
+    frame = Frame(modality, words, actions=[action], verb=tokens[k].low, objects=objects, start=tokens[i].start,
+                  notes=[f"passive: what '{join(tokens[start:i])}' names must not be {tokens[k].low}"] + notes)
+    _read_tail(tokens, k + 1, end, frame)
+    return frame
 
 
 def _with_joined(frame: Frame) -> list[Frame]:

@@ -824,6 +824,9 @@ def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> l
         if glob is None:
             frame.notes.append(f"`{obj.text}` is not a path")
             return []
+        if obj.after_file_noun and glob.startswith(".") and not any(c in glob for c in "/*?[") \
+                and not any(glob == stem for stem, _ in _nouns.FILE_FAMILIES):
+            glob = "*" + glob  # "`.snap` files", "`.lock.yml` files": files with that ending
         if obj.kind == "path" and not _looks_like_path(obj.text):
             return []
         confidence = _confidence(obj, frame, 1.0 if obj.kind == "code" else 0.9)

@@ -39,6 +39,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
+    out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
@@ -117,6 +118,8 @@ def markdown() -> str:
         lines.append(f"| {cond.phrases[0]} | {'the user (ask)' if cond.kind == 'permission' else 'the agent (warn)'} | "
                      f"{_cell(', '.join(cond.phrases))} |")
     lines += ["", f"Substitution markers: {', '.join(m for m, _ in markers.SUBSTITUTIONS)}.",
+              "Bans in the passive (the subject's paths, or the list after the intro): "
+              + ", ".join(f"be {p} ({a})" for p, a in markers.PASSIVE_PARTICIPLES.items()) + ".",
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
               f"Qualifiers that do not narrow (where commands run anyway): {', '.join(markers.HOST_QUALIFIERS)}.",

@@ -147,6 +147,26 @@ HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machi
                                     "to the repository", "on the pr", "on prs", "on pull requests", "on the pull request",
                                     "on issues", "on the issue", "in the pr", "in prs")
 
+#: a ban in the passive: "`gen/` must not be edited", "These files are generated and should not be
+#: modified by hand:" (the subject, or the list the intro names, is what the ban protects)
+PASSIVE_PARTICIPLES: dict[str, str] = {
+    "edited": "edit", "modified": "edit", "changed": "edit", "touched": "edit", "updated": "edit", "altered": "edit",
+    "overwritten": "edit", "hand-edited": "edit", "rewritten": "edit", "deleted": "delete", "removed": "delete",
+    "committed": "commit",
+}
+
+PASSIVE_EXAMPLES: tuple[Example, ...] = (
+    ex("- `src/gen/` must not be edited", "deny write src/gen/**"),
+    ex("- Compiled `.lock.yml` files are auto-generated and should not be edited manually", "warn write *.lock.yml"),
+    ex("The following files are auto-generated and should not be edited manually:\n\n- `plugins.md`\n- `docs/install.md`\n",
+       "warn write plugins.md", "warn write docs/install.md"),
+    ex("- Tests must not be modified to make them pass"),
+    ex("- Files are auto-generated and should not be edited manually"),
+    ex("- `main` must never be force-pushed"),
+    ex("- `.env` files must never be committed", "deny stage .env .env.local .env.*.local .env.development .env.production "
+       ".env.test .env.staging .env.prod .env.dev"),
+)
+
 HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest"),
     ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
