@@ -279,11 +279,14 @@ def action_at(tokens: list[Token], i: int, end: int) -> tuple[int, list[str], st
     phrase = " ".join(t.low for t in tokens[i:j])
     names.extend(_action_names(phrase))
     surface.append(phrase)
+    series = False
     while j < end:
         k = j
         if tokens[k].kind == PUNCT and tokens[k].text in (",", "/"):
+            series = series or tokens[k].text == ","
             k += 1
-        if k < end and tokens[k].kind == WORD and tokens[k].low in _CONJUNCTIONS:
+        conjunction = k < end and tokens[k].kind == WORD and tokens[k].low in _CONJUNCTIONS
+        if conjunction:
             k += 1
         if k < end and tokens[k].low == "otherwise":
             k += 1
@@ -291,6 +294,11 @@ def action_at(tokens: list[Token], i: int, end: int) -> tuple[int, list[str], st
             break
         k = skip_adverbs(tokens, k, end)
         more = match(tokens, k, "actions", end)
+        if more is None and series and k < end and _unknown_verb_in_series(tokens, k, end, last=conjunction):
+            # "start, stop, restart, or kill dev servers": a verb the tables do not know, inside a
+            # series of verbs, is passed over; the known ones and the object still count
+            j = k + 1
+            continue
         if more is None:
             break
         phrase = " ".join(t.low for t in tokens[k : more[0]])
@@ -298,6 +306,19 @@ def action_at(tokens: list[Token], i: int, end: int) -> tuple[int, list[str], st
         surface.append(phrase)
         j = more[0]
     return j, names, " or ".join(surface)
+
+
+def _unknown_verb_in_series(tokens: list[Token], k: int, end: int, *, last: bool) -> bool:
+    """A plain word at `k` that is one more item of a comma series of verbs: followed by a comma or
+    a conjunction, or (`last`, after "or"/"and") by the object."""
+    tok = tokens[k]
+    if tok.kind != WORD or not tok.low.isalpha() or tok.low in _DETERMINERS or tok.low in _STOPS or tok.low in _PREPOSITIONS \
+            or match(tokens, k, "nouns", end) is not None:
+        return False
+    nxt = tokens[k + 1] if k + 1 < end else None
+    if nxt is not None and (nxt.kind == PUNCT and nxt.text == "," or nxt.kind == WORD and nxt.low in _CONJUNCTIONS):
+        return True
+    return last and nxt is not None and nxt.kind in (WORD, CODE)
 
 
 @lru_cache(maxsize=None)

@@ -43,13 +43,18 @@ class Action:
 ACTIONS: tuple[Action, ...] = (
     Action("run", "run",
            ("run", "running", "execute", "executing", "invoke", "invoking", "call", "calling", "type", "typing",
-            "issue", "issuing", "launch", "launching", "trigger", "triggering", "start", "starting", "fire off"),
+            "issue", "issuing", "launch", "launching", "trigger", "triggering", "start", "starting", "fire off",
+            "restart", "restarting", "spin up", "spinning up"),
            examples=(
                ex("- Never run `make clean`", "deny command make clean"),
                ex("- Do not execute `./scripts/reset-db.sh`", "deny command reset-db.sh"),
                ex("- Never run git push --force", "deny command git push --force"),
                ex("- Don't invoke `frobnicate --all` directly", "deny command frobnicate --all"),
                ex("- Never run tests like the ones in `tests/slow/`"),
+               # a series of verbs: those the table does not know ("stop", "kill") are passed over
+               ex("- Do not start, stop, restart, or kill dev servers (`npm run dev`, etc.)", "deny command npm run dev",
+                  exact=False),
+               ex("- Never read, parse, or edit `secrets/`", "deny write secrets/**", exact=False),
            )),
     Action("use", "use", ("use", "using", "utilize", "utilise", "employ"),
            examples=(
