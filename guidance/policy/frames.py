@@ -782,7 +782,14 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                              notes=[f"ordering: before {then[1]}, {join(tokens[then[0]:])}"])
             approval = _approval(tokens, then[0], n) or _approval(tokens, 0, m)
             if approval and not any(c[2] == ASK for c in cues) and (then[1] in ("commit", "push", "merge") or then[1].startswith("`")):
-                # "Before running `git push`, stop and get explicit human approval"
+                # "Before running `git push`, stop and get explicit human approval"; "get confirmation
+                # before merging any PR": the action with what it names (`gh pr merge`)
+                named = read_action_frame(tokens, m, start, then_end, ASK, approval, Context()) if (
+                    then_end := _clause_end(tokens, start)) > start else None
+                if named is not None and named.objects and named.actions:
+                    named.start = tokens[0].start
+                    named.notes.insert(0, f"'{approval}' before {then[1].lstrip('`')}: ask")
+                    return named
                 frame = Frame(ASK, approval, start=tokens[0].start, notes=[f"'{approval}' before {then[1].lstrip('`')}: ask"])
                 if then[1].startswith("`"):
                     frame.actions, frame.verb, frame.objects = ["run"], "run", [Obj("code", then[1][1:])]
@@ -836,6 +843,11 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
 #: "confirm" alone is the agent checking ("confirm the remote setup matches"); with a person it is approval
 _APPROVAL = ("approval", "approve", "permission", "confirmation", "confirm with the user", "confirm with me", "user confirm",
              "sign-off", "signoff", "go-ahead", "consent", "wait for instruction", "wait for instructions", "wait for the user")
+
+
+def _clause_end(tokens: list[Token], i: int) -> int:
+    """Where the phrase from `i` ends: the next comma, semicolon or colon, or the clause's end."""
+    return next((k for k in range(i, len(tokens)) if tokens[k].kind == PUNCT and tokens[k].text in (",", ";", ":")), len(tokens))
 
 
 def _approval(tokens: list[Token], i: int, end: int) -> str:

@@ -115,6 +115,7 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
     ex("- Before pushing, confirm the branch name matches the issue."),
     ex("- Before pushing, confirm with the user.", "ask command git push"),
+    ex("- Always get user confirmation before merging any PR", "ask command gh pr merge"),
     ex("- `make lint` before committing.", "warn sequence make lint -> git commit"),
     ex("- `pre-commit` hooks run before committing"),
     ex("Before pushing, rebase onto the latest `main`:\n\n```bash\ngit fetch origin main\ngit rebase origin/main\n```\n",
