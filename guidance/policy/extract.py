@@ -237,6 +237,9 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
             for frame in frames:
                 line = block.inline.line_of(frame.start, block.line) if block.kind != "row" else block.line
                 sentence_frames.append((line, frame))
+        named = {o.text for _, f in sentence_frames if not f.preference for o in f.objects}
+        # "Use `pnpm` - never use npm or yarn": what the text names says which others it means
+        sentence_frames = [(line, f) for line, f in sentence_frames if not (f.preference and named & {o.text for o in f.objects})]
         positive = [o for _, f in sentence_frames if f.modality in ("require", "only", "") and not f.ordering
                     for o in f.objects if o.kind in ("code", "program")]
         before = place.antecedents
@@ -507,7 +510,10 @@ def _merge(specs: list[Spec]) -> list[Spec]:
             by_key[key] = spec
             out.append(spec)
             continue
-        if spec.verdict == "ask" and spec.condition and previous.verdict == "deny":
+        if previous.verdict == "warn" and spec.verdict in ("deny", "ask"):
+            # "Use pnpm. Never use npm.": the explicit rule is the stronger one
+            out[out.index(previous)] = by_key[key] = spec
+        elif spec.verdict == "ask" and spec.condition and previous.verdict == "deny":
             previous.verdict = "ask"
             previous.condition = spec.condition
             previous.why.append(f"line {spec.line} allows it when the user asks ({spec.condition})")

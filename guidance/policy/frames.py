@@ -100,6 +100,8 @@ class Frame:
     cue: str = ""
     #: the modality came from a heading or the sentence introducing a list
     inherited: bool = False
+    #: inferred from the project's choice of a tool ("use pnpm"): yields to what the text names
+    preference: bool = False
     actions: list[str] = field(default_factory=list)
     verb: str = ""
     objects: list[Obj] = field(default_factory=list)
@@ -1522,6 +1524,11 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
         if swapped is not None:
             swapped.notes.insert(0, f"'{words}' with a substitution")
             return swapped
+    if modality == REQUIRE and "use" in names:
+        preferred = preferred_tool(tokens, k, end)
+        if preferred is not None:
+            preferred.notes.insert(0, f"'{words}' with the project's tool")
+            return preferred
     frame.actions = names
     frame.verb = surface
     objects, stop, notes = read_objects(tokens, skip_adverbs(tokens, stop_verbs, end), end)
@@ -1570,6 +1577,31 @@ def runner_rule(tokens: list[Token], first: int, end: int) -> Frame | None:
         return None
     frame = Frame(AVOID, marker.low, actions=["use"], verb="use", objects=programs, alternatives=[Obj("code", runner.text)],
                   notes=[f"run {', '.join(o.text for o in programs)} {marker.low} {runner.text}: bare runs are discouraged"])
+    frame.start = tokens[0].start
+    return frame
+
+
+_PURPOSE_WORDS = frozenset(("for", "to", "as", "when", "in", "with"))
+
+
+def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
+    """"Use pnpm for package management", "Always use `uv` to manage dependencies": one tool of
+    those that do one job (lexicon RIVALS) is the project's, so the others are discouraged (a
+    warning whose reason names it). None unless the verb's object is that bare program."""
+    found = action_at(tokens, first, end)
+    if found is None or "use" not in found[1]:
+        return None
+    k = skip_determiner(tokens, skip_adverbs(tokens, found[0], end), end)
+    if k >= end or tokens[k].kind not in (WORD, CODE):
+        return None
+    name = tokens[k].text.strip().lower()
+    family = next((f for f in _programs.RIVALS if name in f), None)
+    after = k + 1
+    if family is None or (after < end and not (tokens[after].kind == PUNCT or tokens[after].low in _PURPOSE_WORDS)):
+        return None  # "use yarn workspaces", "use npm's flag": a feature of the tool, not the tool
+    rivals = [Obj("program", other) for other in family if other != name]
+    frame = Frame(AVOID, "use", actions=["use"], verb="use", objects=rivals, alternatives=[Obj("program", name)], preference=True,
+                  notes=[f"'{name}' is the project's tool of its kind: {', '.join(o.text for o in rivals)} are discouraged"])
     frame.start = tokens[0].start
     return frame
 
@@ -1625,7 +1657,7 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     disclosure = _disclosure(tokens, first)
     if disclosure is not None:
         return disclosure
-    return runner_rule(tokens, first, len(tokens)) or substitution(tokens, first)
+    return runner_rule(tokens, first, len(tokens)) or substitution(tokens, first) or preferred_tool(tokens, first, len(tokens))
 
 
 _DISCLOSE = frozenset(("disclose", "mention", "state", "note", "include", "say", "indicate", "declare"))

@@ -45,6 +45,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
     out += [("on-your-own", e) for e in markers.ON_YOUR_OWN_EXAMPLES]
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
+    out += [("rival-tools", e) for e in programs.RIVAL_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
     return out
 

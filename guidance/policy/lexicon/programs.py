@@ -3,6 +3,8 @@
 - `KNOWN_PROGRAMS`: programs people ban by name. A bare word ("use yarn not npm") or a one-word
   span after "use"/"avoid" is a program only when it is one of these.
 - `TOOL_NAMES`: names of tools as people write them, and their program ("Graphite" is `gt`).
+- `RIVALS`: tools that do one job, of which a project uses one ("use pnpm": npm, yarn and bun
+  are discouraged).
 - `EQUIVALENTS`: commands that do the same thing. A check on the first also covers the others
   (a ban on `pip` covers `pip3` and `python -m pip`; a ban on `npm login` covers `npm adduser`).
 - `OPTION_ALIASES`: options that mean the same to one command (`git commit -n` is `--no-verify`).
@@ -62,6 +64,26 @@ class ToolName:
     program: str
     examples: tuple[Example, ...] = ()
 
+
+#: tools that do one job, of which a project uses one: "use pnpm" warns on the others (the reason
+#: names the one to use). Only the bare program after "use" counts ("use `pnpm test`" prescribes
+#: a command, not a tool).
+RIVALS: tuple[tuple[str, ...], ...] = (
+    ("npm", "yarn", "pnpm", "bun"),
+    ("pip", "pip3", "poetry", "pipenv", "conda", "uv", "pdm"),
+    ("stack", "cabal"),
+)
+
+RIVAL_EXAMPLES: tuple[Example, ...] = (
+    ex("- Use pnpm for package management", "warn command npm", "warn command yarn", "warn command bun"),
+    # `uv` also runs the others (`uv pip install`): that form passes
+    ex("- Always use `uv` to manage Python dependencies", "warn command pip via uv", "warn command pip3 via uv",
+       "warn command poetry via uv", "warn command pipenv via uv", "warn command conda via uv", "warn command pdm via uv"),
+    ex("- Use cabal for builds", "warn command stack"),
+    ex("- Use `pnpm test` to run the tests"),
+    ex("- Use yarn workspaces for new packages"),
+    ex("- Use npm's `--workspace` flag for one package"),
+)
 
 TOOL_NAMES: tuple[ToolName, ...] = (
     ToolName(("graphite",), "gt", (ex("- Use Graphite instead of raw git commands", "warn command <git-write>"),)),
