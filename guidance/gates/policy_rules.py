@@ -33,6 +33,7 @@ from cf_guidance.gates.patterns import leading_positionals, matches, required_wo
 from cf_guidance.gates.reasons import doc
 from cf_guidance.gates.scope import touches
 from cf_guidance.shell.model import Command
+from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -254,6 +255,7 @@ def _check(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
     event = ctx.event
     globs = index.glob_programs
     if found is not None and (globs or not PREFILTER or not found.programs.isdisjoint(index.programs)
+                              or not found.wrappers.isdisjoint(index.programs)
                               or (index.scripts and any(is_interpreter(p) for p in found.programs))):
         _commands(ctx, index, found.analysis.commands, out)
     if event.tool:
@@ -275,6 +277,11 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
     globs = index.glob_programs
     for cmd in commands:
         _command_checks(ctx, index, cmd, cmd, globs, fired, out)
+        for wrapper in cmd.wrappers:
+            if wrapper in index.by_program:
+                # "Never use `npx`" / "never use `sudo`": the wrapper is what the rule names, not what it runs
+                run = RUNNER_SUBCOMMANDS.get(wrapper, ())[:1]
+                _command_checks(ctx, index, Command([wrapper, *run, *cmd.argv], text=cmd.text), cmd, (), fired, out)
         if index.scripts and is_interpreter(cmd.program):
             script = _script(cmd)
             if script is not None and script.program in index.scripts:

@@ -139,6 +139,12 @@ def _runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tuple[s
     return strip
 
 
+#: The subcommand through which a runner runs a command (`uv run pytest`): how a rule names it.
+RUNNER_SUBCOMMANDS: dict[str, tuple[str, ...]] = {
+    "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "pdm": ("run",), "hatch": ("run",), "conda": ("run",),
+    "mamba": ("run",), "pnpm": ("exec", "dlx"), "pipx": ("run",),
+}
+
 #: Wrapper name -> function returning the index of the wrapped command (or -1: not a wrapper).
 WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "sudo": _simple("ugpCrtUDRT", ("user", "group", "prompt", "close-from", "role", "type", "other-user", "chdir", "chroot", "command-timeout", "host")),
@@ -167,18 +173,18 @@ WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "xvfb-run": _simple("nselpaf", ("server-num", "server-args", "error-file", "auth-file", "xauth-protocol")),
     "coproc": _simple(),
     "runuser": _runuser,
-    "uv": _runner(("run",), "p", ("with", "python", "project", "directory", "env-file", "extra", "group", "package", "with-requirements", "index", "index-url")),
-    "poetry": _runner(("run",), "C", ("directory", "project")),
-    "pipenv": _runner(("run",)),
-    "pdm": _runner(("run",), "p", ("project",)),
-    "hatch": _runner(("run",), "e", ("env",)),
-    "conda": _runner(("run",), "np", ("name", "prefix", "cwd")),
-    "mamba": _runner(("run",), "np", ("name", "prefix", "cwd")),
+    "uv": _runner(RUNNER_SUBCOMMANDS["uv"], "p", ("with", "python", "project", "directory", "env-file", "extra", "group", "package", "with-requirements", "index", "index-url")),
+    "poetry": _runner(RUNNER_SUBCOMMANDS["poetry"], "C", ("directory", "project")),
+    "pipenv": _runner(RUNNER_SUBCOMMANDS["pipenv"]),
+    "pdm": _runner(RUNNER_SUBCOMMANDS["pdm"], "p", ("project",)),
+    "hatch": _runner(RUNNER_SUBCOMMANDS["hatch"], "e", ("env",)),
+    "conda": _runner(RUNNER_SUBCOMMANDS["conda"], "np", ("name", "prefix", "cwd")),
+    "mamba": _runner(RUNNER_SUBCOMMANDS["mamba"], "np", ("name", "prefix", "cwd")),
     "npx": _runner((), "pc", ("package", "call")),
     "bunx": _runner(()),
-    "pnpm": _runner(("exec", "dlx"), "C", ("dir",)),
+    "pnpm": _runner(RUNNER_SUBCOMMANDS["pnpm"], "C", ("dir",)),
     "uvx": _runner((), "p", ("from", "with", "python")),
-    "pipx": _runner(("run",), "", ("spec", "python")),
+    "pipx": _runner(RUNNER_SUBCOMMANDS["pipx"], "", ("spec", "python")),
 }
 #: `env` is a wrapper with its own rules (assignments, -S), handled apart from WRAPPERS.
 _ENV = "env"

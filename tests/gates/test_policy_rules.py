@@ -14,6 +14,9 @@ CHECKS = [
     {"id": "R6#1", "rule": "R6", "kind": "tool", "verdict": "deny", "pattern": "mcp__jira__*", "message": "t", "source": "CLAUDE.md:8"},
     {"id": "R7#1", "rule": "R7", "kind": "command", "verdict": "bogus", "pattern": ["make", "nuke"], "message": "x", "source": "CLAUDE.md:9"},
     {"id": "R8#1", "rule": "R8", "kind": "sequence", "verdict": "deny", "before": ["make", "test"], "then": ["git", "commit"], "message": "s"},
+    {"id": "R9#1", "rule": "R9", "kind": "command", "verdict": "deny", "pattern": ["npx"], "message": "no npx", "source": "CLAUDE.md:10"},
+    {"id": "R10#1", "rule": "R10", "kind": "command", "verdict": "deny", "pattern": ["sudo"], "message": "no sudo", "source": "CLAUDE.md:11"},
+    {"id": "R11#1", "rule": "R11", "kind": "command", "verdict": "deny", "pattern": ["poetry", "run"], "message": "no", "source": "CLAUDE.md:12"},
 ]
 
 
@@ -34,6 +37,14 @@ CHECKS = [
         (tool("mcp__jira__create", summary="x"), ["R6:deny"]),
         (bash("make nuke"), ["R7:deny"]),
         (bash("git commit -m x"), []),
+        # a ban on a wrapper holds for what it runs: `npx tsc` runs tsc, but under npx
+        (bash("npx tsc --noEmit"), ["R9:deny"]),
+        (bash("npx -y prettier --write ."), ["R9:deny"]),
+        (bash("sudo apt-get install jq"), ["R10:deny"]),
+        (bash("poetry run pytest"), ["R11:deny"]),
+        (bash("poetry install"), []),
+        (bash("npm exec tsc"), []),
+        (bash("echo npx tsc"), []),
     ],
 )
 def test_checks(event, expected) -> None:  # type: ignore[no-untyped-def]

@@ -25,13 +25,14 @@ class Summary:
     """OR over all commands of one analysis of the conditions the gates' pre-filters test."""
 
     __slots__ = (
-        "analysis", "programs", "redirects", "sockets", "code", "language", "reads", "writes", "files", "sudo", "pipes_into", "dot_c",
+        "analysis", "programs", "wrappers", "redirects", "sockets", "code", "language", "reads", "writes", "files", "sudo", "pipes_into", "dot_c",
         "nopasswd", "dynamic", "mkfs", "interpreter", "decoders", "unpublish",
     )
 
     def __init__(self, analysis: ShellAnalysis) -> None:
         self.analysis = analysis
         programs: set[str] = set()
+        wrappers: set[str] = set()
         pipes_into: set[str] = set()
         words: list[str] = []
         codes: list[str] = []
@@ -53,8 +54,10 @@ class Summary:
                 pipes_into.add(cmd.pipe_next)
                 if program in DECODERS:
                     decoders = True
-            if cmd.wrappers and "sudo" in cmd.wrappers:
-                sudo = True
+            if cmd.wrappers:
+                wrappers.update(cmd.wrappers)
+                if "sudo" in cmd.wrappers:
+                    sudo = True
             if argv and ("$" in argv[0] or "`" in argv[0]):
                 dynamic = True
             if program.startswith("mkfs"):
@@ -71,6 +74,8 @@ class Summary:
                     writes = True
         #: every command's program (basename after wrappers)
         self.programs = frozenset(programs)
+        #: every wrapper some command runs under (`sudo`, `npx`, `uv` of `uv run`)
+        self.wrappers = frozenset(wrappers)
         #: some command has a redirection / inline code / an inline language
         self.redirects = redirects
         #: some command redirects to a network socket (`/dev/tcp/...`, `/dev/udp/...`)
