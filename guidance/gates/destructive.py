@@ -80,7 +80,9 @@ RULES = (
        "It overwrites the remote branch; commits others pushed are lost for everyone.",
        "git push --force origin main\ngit push origin +main", "git push --force-with-lease origin feature"),
     rule("DST013", "git-branch-force-delete", ASK, "git branch -D",
-       "Asks before `git branch -D` / `--delete --force`.", "The branch's unmerged commits survive only in the reflog.",
+       "Asks before `git branch -D` / `--delete --force`, unless another branch, remote-tracking branch or tag of the "
+       "project's repository points at the same commit (read from its refs: nothing is lost).",
+       "The branch's unmerged commits survive only in the reflog.",
        "git branch -D feature", "git branch -d feature"),
     rule("DST014", "git-history-rewrite", DENY, "git filter-branch / filter-repo",
        "Denies whole-history rewrites.", "Every commit id changes; every clone and open pull request breaks.",
@@ -263,7 +265,8 @@ def check(ctx: GateContext) -> list[Finding]:
         program = cmd.program
         if program == "git":
             for code, detail in git.analyse(cmd.args):
-                out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))
+                if code != "DST013" or not _branches_kept(ctx, cmd):
+                    out.append(finding(GATE, code, _VERDICTS[code], detail, segment=segment))
         elif program in db.SQL_CLIENTS:
             statements = db.analyse(cmd, analysis)
             if statements:
@@ -486,6 +489,13 @@ def _runs_input_as_code(cmd: Command, analysis: ShellAnalysis) -> bool:
         if other.origin == inside and other.program in SHELLS and other.argv[-1][:1] == "-" and "c" in other.argv[-1]:
             return True  # `xargs sh -c`: the input is appended as the code
     return False
+
+
+def _branches_kept(ctx: GateContext, cmd: Command) -> bool:
+    """`git branch -D` in the project of branches whose commits another branch or tag also holds."""
+    paths = resolver_at(ctx, cmd)
+    inside = paths.cwd == paths.root or paths.cwd.startswith(paths.root.rstrip("/") + "/")
+    return inside and git.kept_elsewhere(paths.root, git.deleted_branches(cmd.args))
 
 
 def _system_writes(ctx: GateContext, cmd: Command, segment: str, out: list[Finding]) -> None:

@@ -1,9 +1,15 @@
 from __future__ import annotations
 
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
 
+from cf_guidance.engine import evaluate
+from cf_guidance.event import normalise
 from cf_guidance.gates import destructive
-from tests.gates.support import bash, codes, decide
+from tests.gates.support import bash, bundle, codes, decide, home
 
 MUST_BLOCK = [
     ("rm -rf ../other", "DST001:deny"),
@@ -157,3 +163,59 @@ def test_deny_carries_a_hint() -> None:
 def test_a_system_write_names_who_writes(command: str, writer: str) -> None:
     messages = [f.message for f in decide(bash(command)).findings if f.rule == "DST061"]
     assert messages and writer in messages[0], messages
+
+
+
+def _repository(root: Path) -> Path:
+    """A repository on feature/search (one commit past main), a branch at main's commit
+    (spike/old-idea), one with a commit of its own (wip/unpushed) and one pushed as is (fix/typo)."""
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                       env={**os.environ, "GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.com",
+                            "GIT_COMMITTER_NAME": "Dev", "GIT_COMMITTER_EMAIL": "dev@example.com"})
+
+    root.mkdir()
+    git("init", "-q", "-b", "main")
+    (root / "README.md").write_text("app\n")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    git("branch", "spike/old-idea")
+    for branch in ("wip/unpushed", "fix/typo", "feature/search"):
+        git("checkout", "-q", "-b", branch, "main")
+        (root / f"{branch.replace('/', '-')}.txt").write_text(branch)
+        git("add", "-A")
+        git("commit", "-qm", branch)
+    git("update-ref", "refs/remotes/origin/fix/typo", "fix/typo")
+    return root
+
+
+def _verdict_in(project: Path, command: str, cwd: Path | None = None) -> str:
+    event = normalise({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(cwd or project)}, project_dir=str(project))
+    with home():
+        decision = evaluate({**bundle(), "root": str(project)}, event)
+    return decision.verdict + "".join(f" {f.rule}" for f in decision.findings)
+
+
+#: `git branch -D` in the repository of `_repository`, and the verdict it must get.
+FORCE_DELETES = [
+    ("git branch -D spike/old-idea", "allow"),
+    ("git branch -D fix/typo", "allow"),
+    ("git branch -D spike/old-idea fix/typo", "allow"),
+    ("git branch -D wip/unpushed", "ask DST013"),
+    ("git branch -D spike/old-idea wip/unpushed", "ask DST013"),
+    ("git branch --delete --force no-such-branch", "ask DST013"),
+]
+
+
+def test_a_force_delete_that_loses_no_commit_passes(tmp_path: Path) -> None:
+    project = _repository(tmp_path / "app")
+    assert [(command, _verdict_in(project, command)) for command, _ in FORCE_DELETES] == FORCE_DELETES
+    subprocess.run(["git", "-C", str(project), "pack-refs", "--all"], check=True)  # the same read from packed-refs
+    assert [(command, _verdict_in(project, command)) for command, _ in FORCE_DELETES] == FORCE_DELETES
+
+
+def test_a_force_delete_in_another_repository_is_asked(tmp_path: Path) -> None:
+    project = _repository(tmp_path / "app")
+    _repository(tmp_path / "other")
+    assert _verdict_in(project, "git -C ../other branch -D wip/unpushed") == "ask DST013"
+    assert _verdict_in(project, "git branch -D spike/old-idea", cwd=tmp_path / "other") == "ask DST013"

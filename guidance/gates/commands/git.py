@@ -6,6 +6,8 @@ here."""
 
 from __future__ import annotations
 
+import os
+
 from cf_guidance.gates.commands import Args
 
 #: git options that come before the subcommand and take a value.
@@ -44,6 +46,74 @@ def shared_branch(name: str) -> bool:
     if name.startswith("refs/heads/"):
         name = name[11:]
     return name in SHARED_BRANCHES or name.startswith(_SHARED_PREFIXES)
+
+
+def git_dir(root: str) -> str:
+    """The git directory that holds the config and refs of the repository at `root` (a
+    worktree's `.git` file leads to the shared one), "" when there is none. No git process."""
+    git = os.path.join(root, ".git")
+    try:
+        if os.path.isfile(git):
+            with open(git, encoding="utf-8") as handle:
+                git = os.path.normpath(os.path.join(root, handle.read().partition("gitdir:")[2].strip()))
+            common = os.path.join(git, "commondir")
+            if os.path.isfile(common):
+                with open(common, encoding="utf-8") as handle:
+                    git = os.path.normpath(os.path.join(git, handle.read().strip()))
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return git if os.path.isdir(git) else ""
+
+
+def ref_tips(gitdir: str) -> dict[str, str]:
+    """Every branch, remote-tracking branch and tag of the repository with the commit it names
+    (loose refs win over packed-refs; symbolic refs are left out)."""
+    tips: dict[str, str] = {}
+    try:
+        with open(os.path.join(gitdir, "packed-refs"), encoding="utf-8") as handle:
+            for line in handle:
+                sha, _, name = line.strip().partition(" ")
+                if name.startswith("refs/") and len(sha) >= 40:
+                    tips[name] = sha
+    except (OSError, UnicodeDecodeError):
+        pass
+    top = os.path.join(gitdir, "refs")
+    for folder, _, files in os.walk(top):
+        for file in files:
+            path = os.path.join(folder, file)
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    sha = handle.read().strip()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if not sha.startswith("ref:"):
+                tips["refs/" + os.path.relpath(path, top).replace(os.sep, "/")] = sha
+    return tips
+
+
+def kept_elsewhere(root: str, branches: list[str]) -> bool:
+    """True when each of `branches` names a commit another branch, remote-tracking branch or tag
+    also names: deleting it (`git branch -D`) loses no commit."""
+    gitdir = git_dir(root)
+    if not gitdir or not branches:
+        return False
+    tips = ref_tips(gitdir)
+    for branch in branches:
+        own = "refs/heads/" + branch
+        sha = tips.get(own)
+        if sha is None or not any(tip == sha for ref, tip in tips.items() if ref != own):
+            return False
+    return True
+
+
+def deleted_branches(args: list[str]) -> list[str]:
+    """The local branches `git branch -D NAME...` deletes ([] for another command, or one that
+    runs in another repository: `git -C DIR`, `--git-dir`)."""
+    sub, rest, globals_ = resolved(args)
+    if sub != "branch" or globals_.keys() & {"-C", "--git-dir", "--work-tree"}:
+        return []
+    parsed = Args(rest)
+    return parsed.positionals if "D" in parsed.short or parsed.has("-d", "--delete") else []
 
 
 def analyse(args: list[str]) -> list[tuple[str, str]]:

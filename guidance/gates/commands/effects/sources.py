@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 
 from cf_guidance.gates.commands.effects import is_local_host, url_host
+from cf_guidance.gates.commands.git import git_dir
 
 #: The usual registries and indexes (and their file hosts), by host name.
 KNOWN_SOURCES = frozenset((
@@ -82,17 +83,11 @@ def repository_owner(url: str) -> str:
 def project_owner(root: str) -> str:
     """`host/owner` of the project's `origin` remote, read from its git config (no git process;
     a worktree's `.git` file leads to the shared config), "" when there is none."""
-    git = os.path.join(root, ".git")
+    gitdir = git_dir(root)
+    if not gitdir:
+        return ""
     try:
-        if os.path.isfile(git):
-            with open(git, encoding="utf-8") as handle:
-                gitdir = handle.read().partition("gitdir:")[2].strip()
-            git = os.path.normpath(os.path.join(root, gitdir))
-            common = os.path.join(git, "commondir")
-            if os.path.isfile(common):
-                with open(common, encoding="utf-8") as handle:
-                    git = os.path.normpath(os.path.join(git, handle.read().strip()))
-        with open(os.path.join(git, "config"), encoding="utf-8") as handle:
+        with open(os.path.join(gitdir, "config"), encoding="utf-8") as handle:
             config = handle.read()
     except (OSError, UnicodeDecodeError):
         return ""
