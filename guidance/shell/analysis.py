@@ -88,7 +88,7 @@ def _short(text: str) -> str:
 
 
 class _Analyzer:
-    __slots__ = ("commands", "problems", "chars", "full", "variables", "expanded_chars", "known", "straight", "in_function", "traps")
+    __slots__ = ("commands", "problems", "chars", "full", "variables", "expanded_chars", "known", "straight", "in_function", "traps", "functions")
 
     def __init__(self) -> None:
         self.commands: list[Command] = []
@@ -112,6 +112,9 @@ class _Analyzer:
         #: trap handlers set while variables were known, read at the end of the line (when
         #: an EXIT trap runs): (code, origin, depth, background, known values, their versions)
         self.traps: list[tuple[str, str, int, bool, dict[str, tuple[tuple[str, ...], ...]], dict[str, int]]] | None = None
+        #: functions defined on the line, by name (a call with literal arguments walks the body
+        #: again with `$1`... known: `f() { rm -rf "$1"; }; f dist` deletes dist)
+        self.functions: dict[str, _Defined] | None = None
 
     def problem(self, message: str) -> None:
         message = one_line(message)
@@ -128,6 +131,8 @@ class _Analyzer:
         self.run(src, "", 0)
         if self.traps:
             self.run_traps()
+        if self.functions:
+            self.drop_called_bodies()
         return ShellAnalysis(command, self.commands, self.problems, not self.problems)
 
     # -- walking ------------------------------------------------------------------------
@@ -258,8 +263,12 @@ class _Analyzer:
         elif isinstance(node, FunctionNode):
             in_function, straight = self.in_function, self.straight
             self.in_function, self.straight = True, False
+            start = len(self.commands)
             self.walk_node(node.body, origin, depth, background, redirects)
             self.in_function, self.straight = in_function, straight
+            if self.functions is None:
+                self.functions = {}
+            self.functions[node.name] = _Defined(node, start, len(self.commands), origin, depth)
 
     def walk_compound(self, node: CompoundNode, kind: str, origin: str, depth: int, background: bool, redirects: list[tuple[str, str]], values: tuple[str, ...]) -> None:
         """Branches, loops, subshells: their bodies may not run (assignments there only add
@@ -833,7 +842,63 @@ class _Analyzer:
             self.full = True
             return None
         self.commands.append(cmd)
+        if self.functions is not None and cmd.program in self.functions:
+            self.call(cmd, self.functions[cmd.program])
         return cmd
+
+    def call(self, cmd: Command, defined: _Defined) -> None:
+        """A call of a function defined on the line: with literal arguments in this shell, its
+        body is walked again with `$1`...`$9` known (what it does with these arguments); any
+        other call leaves the body as walked where it was defined (`$1` unknown)."""
+        defined.called = True
+        argv = cmd.argv
+        if (cmd.dynamic or cmd.wrappers or argv[0] != cmd.program or self.in_function or defined.walking or len(argv) > len(_POSITIONAL) + 1
+                or cmd.origin != defined.origin or cmd.depth != defined.depth):
+            defined.resolved = False
+            return
+        known = self.known
+        if known is None:
+            known = self.known = _variables().Known()
+        saved = {name: known.values.get(name) for name in _POSITIONAL}
+        for at, name in enumerate(_POSITIONAL, 1):
+            known.values[name] = ((argv[at] if at < len(argv) else "",),)
+        defined.walking = True
+        self.walk_node(defined.node.body, cmd.origin, cmd.depth, cmd.background, list(cmd.redirects))
+        defined.walking = False
+        for name, values in saved.items():
+            if values is None:
+                known.values.pop(name, None)
+            else:
+                known.values[name] = values
+
+    def drop_called_bodies(self) -> None:
+        """A function every call of which was walked with its arguments: the commands its body
+        gave where it was defined (with `$1` unknown) are not what runs."""
+        assert self.functions is not None
+        for defined in sorted(self.functions.values(), key=lambda d: d.start, reverse=True):
+            if defined.called and defined.resolved:
+                del self.commands[defined.start : defined.end]
+
+
+#: The positional parameters a function call sets.
+_POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9")
+
+
+class _Defined:
+    """A function defined on the line: its node, the commands its body gave where it was
+    defined (`start`..`end`), and whether it was called, each call with literal arguments."""
+
+    __slots__ = ("node", "start", "end", "origin", "depth", "called", "resolved", "walking")
+
+    def __init__(self, node: FunctionNode, start: int, end: int, origin: str, depth: int) -> None:
+        self.node = node
+        self.start = start
+        self.end = end
+        self.origin = origin
+        self.depth = depth
+        self.called = False
+        self.resolved = True
+        self.walking = False
 
 
 def _added_lines(before: list[list[Command]]) -> str | None:

@@ -133,7 +133,8 @@ def segments(raw: str) -> list[tuple[bool, str, bool]] | None:
     """A word as written, split into (is_reference, text, quoted) pieces: literal text and
     references `$NAME`, `${NAME}`, `${NAME[@]}`, `${NAME[*]}`, `${NAME[N]}` (text is the name
     with its index), outside or inside double quotes. None for anything else (single quotes,
-    backslashes, substitutions, `${x:-y}`, `$1`, `$@`): such words are not read."""
+    backslashes, substitutions, `${x:-y}`, `$@`): such words are not read. `$1`...`$9` are
+    references named "1"..."9" (known while a function call with literal arguments is read)."""
     out: list[tuple[bool, str, bool]] = []
     quoted = False
     i = 0
@@ -175,15 +176,22 @@ def _reference(raw: str, i: int) -> tuple[str | None, int]:
         if end == -1:
             return None, n
         body = raw[i + 1 : end]
+        if len(body) == 1 and body in _POSITIONAL_DIGITS:
+            return body, end + 1
         name, bracket, index = body.partition("[")
         if not _is_name(name) or (bracket and (not index.endswith("]") or not _is_index(index[:-1]))):
             return None, n
         return body, end + 1
+    if i < n and raw[i] in _POSITIONAL_DIGITS:
+        return raw[i], i + 1  # `$1`: a function's argument (known only when the call is read)
     j = i
     while j < n and raw[j] in _NAME:
         j += 1
     name = raw[i:j]
     return (name, j) if _is_name(name) else (None, n)
+
+
+_POSITIONAL_DIGITS = frozenset("123456789")
 
 
 def _is_name(text: str) -> bool:

@@ -30,6 +30,9 @@ MUST_BLOCK = [
     ("git rebase -i HEAD~3", "DST016:warn"),
     ("git stash clear", "DST017:ask"),
     ("git push origin :old", "DST018:ask"),
+    ('wipe() { rm -rf "$1"; }; wipe ~/Documents', "DST001:deny"),
+    ('purge() { rm -rf "$1"/*; }; purge ../payments-service', "DST001:deny"),
+    ('f() { rm -rf "$1"; }; f node_modules; f "$CACHE_DIR"', "DST002:ask"),
     ("git push origin --delete master", "DST018:deny"),
     ("git push upstream :release/4.x", "DST018:deny"),
     ("git push origin :refs/tags/v2.0.1", "DST018:deny"),
@@ -75,6 +78,8 @@ MUST_BLOCK = [
 ]
 
 MUST_ALLOW = [
+    'clean() { rm -rf "$1" "$2"; }; clean dist coverage',
+    'reset_dir() { rm -rf "$1" && mkdir -p "$1"; }; reset_dir build/out',
     "git push origin --delete fix/null-avatar",
     "git push -d origin feature/search-index chore/bump-eslint",
     "rm -rf ./build",

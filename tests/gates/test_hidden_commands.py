@@ -101,7 +101,8 @@ KNOWN_VARIABLE_BLOCK = [
     ('tmp=$(mktemp -d); rm -rf "$tmp"/*', "CAT001:deny"),
     ('args=(-rf "$HOME"); rm "${args[@]}"', "CAT001:deny"),
     ('OUT=./build; source ./env.sh; rm -rf "$OUT"', "DST002:ask"),
-    ('f() { OUT=..; }; OUT=./build; f; rm -rf "$OUT"', "DST002:ask"),
+    ('f() { OUT=..; }; OUT=./build; f; rm -rf "$OUT"', "CAT001:deny"),  # the call is read: OUT is ..
+    ('f() { OUT=..; }; OUT=./build; f "$@"; rm -rf "$OUT"', "DST002:ask"),  # a call not read: OUT may be anything
     ('rm -rf "$BUILD_DIR"', "DST002:ask"),
 ]
 

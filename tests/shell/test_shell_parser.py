@@ -97,7 +97,11 @@ COMPOUND = [
     ("select x in a b; do rm $x; done", [("", ["rm", "$x"]), ("", ["rm", "a"]), ("", ["rm", "b"])]),
     ("case $x in a|b) rm a;; (c) rm c;& *) ls;;& esac", [("", ["rm", "a"]), ("", ["rm", "c"]), ("", ["ls"])]),
     ("case x in\n  x)\n    rm a\n    ;;\nesac", [("", ["rm", "a"])]),
-    ("f() { rm -rf /; }; f", [("", ["rm", "-rf", "/"]), ("", ["f"])]),
+    ("f() { rm -rf /; }; f", [("", ["f"]), ("", ["rm", "-rf", "/"])]),  # the body runs where it is called
+    ('clean() { rm -rf "$1" "$2"/tmp; }; clean dist .cache', [("", ["clean", "dist", ".cache"]), ("", ["rm", "-rf", "dist", ".cache/tmp"])]),
+    ('f() { rm -rf "$1"; }; f build; f "$OUT"', [("", ["rm", "-rf", "$1"]), ("", ["f", "build"]), ("", ["rm", "-rf", "build"]), ("", ["f", "$OUT"])]),
+    ('f() { rm -rf "$1"; }', [("", ["rm", "-rf", "$1"])]),  # never called: the body as written
+    ('f() { f "$1"; }; f x', [("", ["f", "$1"]), ("", ["f", "x"]), ("", ["f", "x"])]),  # a recursive call is not followed
     ("function g { rm a; }", [("", ["rm", "a"])]),
     ("function g() ( rm a )", [("", ["rm", "a"])]),
     ("(( i++ )) && rm a", [("", ["rm", "a"])]),

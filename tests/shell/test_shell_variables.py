@@ -116,7 +116,8 @@ SEGMENTS = [
     ("'$tmp'", None),
     ('"${x:-y}"', None),
     ('"$(ls)"', None),
-    ("$1", None),
+    ("$1", [(True, "1", False)]),  # a function's argument, known while a call is read
+    ("$0", None),
     ('"a\\$b"', None),
 ]
 
