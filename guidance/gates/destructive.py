@@ -76,7 +76,8 @@ RULES = (
     rule("DST012", "git-force-push", DENY, "git push --force / -f / +refspec / --mirror",
        "Denies force pushes: `--force`, `-f` in any cluster, `+branch` refspecs and `--mirror`, and a forced ref update "
        "through the API (`gh api -X PATCH .../git/refs/... -F force=true`). `--force-with-lease` and "
-       "`--force-if-includes` are allowed: they refuse to overwrite commits you have not seen.",
+       "`--force-if-includes` are allowed on other branches: they refuse to overwrite commits you have not seen; onto a "
+       "branch others build on (main, master, develop, release/*) they still rewrite its history and are denied.",
        "It overwrites the remote branch; commits others pushed are lost for everyone.",
        "git push --force origin main\ngit push origin +main", "git push --force-with-lease origin feature"),
     rule("DST013", "git-branch-force-delete", ASK, "git branch -D",
@@ -88,7 +89,8 @@ RULES = (
        "Denies whole-history rewrites.", "Every commit id changes; every clone and open pull request breaks.",
        "git filter-branch --tree-filter 'rm secrets' HEAD", "# ask the user to coordinate a history rewrite"),
     rule("DST015", "git-drop-reflog", DENY, "git reflog expire / gc --prune=now",
-       "Denies expiring the reflog and pruning unreachable objects immediately.",
+       "Denies expiring the reflog and pruning unreachable objects immediately, also through one-shot settings "
+       "(`git -c gc.reflogExpire=now -c gc.pruneExpire=now gc`).",
        "The reflog is how lost commits are recovered; this removes the safety net.",
        "git reflog expire --expire=now --all && git gc --prune=now", "git gc"),
     rule("DST016", "git-rebase", WARN, "git rebase",

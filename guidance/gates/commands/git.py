@@ -167,6 +167,8 @@ def _analyse(args: list[str]) -> list[tuple[str, str]]:
         out.append(("DST015", "git reflog expire/delete drops the safety net for lost commits"))
     elif sub == "gc" and any(a.startswith("--prune") and a.split("=", 1)[-1] in ("now", "all") for a in rest):
         out.append(("DST015", "git gc --prune=now removes unreachable commits for good"))
+    elif sub == "gc" and _expires_now(globals_.get("-c", [])):
+        out.append(("DST015", "git -c gc.reflogExpire/pruneExpire=now gc drops the reflog and removes unreachable commits for good"))
     elif sub == "rebase":
         parsed = Args(rest)
         if not parsed.has("--abort", "--continue", "--skip", "--quit", "--edit-todo", "--show-current-patch"):
@@ -202,6 +204,19 @@ def _recreate(rest: list[str], flag: str, out: list[tuple[str, str]]) -> None:
     for name in parsed.value(flag, "--force-create"):
         if shared_branch(name):
             out.append(("DST021", f"git {'checkout -B' if flag == '-B' else 'switch -C'} resets the branch {name}"))
+
+
+#: One-shot settings that make `git gc` expire the reflog and prune at once.
+_EXPIRY_KEYS = ("gc.reflogexpire", "gc.reflogexpireunreachable", "gc.pruneexpire")
+
+
+def _expires_now(settings: list[str]) -> bool:
+    """`git -c gc.reflogExpire=now -c gc.pruneExpire=now gc`: the settings of `reflog expire --expire=now`."""
+    for setting in settings:
+        key, _, value = setting.partition("=")
+        if key.lower() in _EXPIRY_KEYS and value.lower() in ("now", "all"):
+            return True
+    return False
 
 
 def resolved(args: list[str]) -> tuple[str, list[str], dict[str, list[str]]]:
