@@ -76,8 +76,7 @@ RULES = (
     rule("DST012", "git-force-push", DENY, "git push --force / -f / +refspec / --mirror",
        "Denies force pushes: `--force`, `-f` in any cluster, `+branch` refspecs and `--mirror`, and a forced ref update "
        "through the API (`gh api -X PATCH .../git/refs/... -F force=true`). `--force-with-lease` and "
-       "`--force-if-includes` are allowed on other branches: they refuse to overwrite commits you have not seen; onto a "
-       "branch others build on (main, master, develop, release/*) they still rewrite its history and are denied.",
+       "`--force-if-includes` are allowed: they refuse to overwrite commits you have not seen.",
        "It overwrites the remote branch; commits others pushed are lost for everyone.",
        "git push --force origin main\ngit push origin +main", "git push --force-with-lease origin feature"),
     rule("DST013", "git-branch-force-delete", ASK, "git branch -D",

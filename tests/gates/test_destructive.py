@@ -30,8 +30,6 @@ MUST_BLOCK = [
     ("git rebase -i HEAD~3", "DST016:warn"),
     ("git stash clear", "DST017:ask"),
     ("git push origin :old", "DST018:ask"),
-    ("git push --force-with-lease origin develop", "DST012:deny"),
-    ("git fetch && git push --force-with-lease=main origin HEAD:main", "DST012:deny"),
     ("git -c gc.reflogExpire=now -c gc.pruneExpire=now gc --aggressive", "DST015:deny"),
     ('wipe() { rm -rf "$1"; }; wipe ~/Documents', "DST001:deny"),
     ('purge() { rm -rf "$1"/*; }; purge ../payments-service', "DST001:deny"),
@@ -81,7 +79,6 @@ MUST_BLOCK = [
 ]
 
 MUST_ALLOW = [
-    "git push --force-with-lease origin feature/pagination",
     "git -c gc.auto=0 gc",
     "git -c gc.reflogExpire=90.days gc",
     'clean() { rm -rf "$1" "$2"; }; clean dist coverage',

@@ -51,15 +51,6 @@ def _push_force(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) ->
     return ""
 
 
-def _lease_onto_shared(parsed: Parsed, cmd: Command, analysis: ShellAnalysis | None) -> str:
-    if any(arg.startswith(("--force-with-lease", "--force-if-includes")) for arg in cmd.args):
-        for ref in parsed.words[2:]:
-            target = ref.rsplit(":", 1)[-1]
-            if shared_branch(target):
-                return f"git push --force-with-lease rewrites {target}, a branch others build on (the lease only checks it did not move)"
-    return ""
-
-
 def _deleted_refs(parsed: Parsed) -> list[str]:
     """The remote refs `git push` deletes: every ref of `--delete`, each `:ref` of a refspec."""
     refs = parsed.words[2:]
@@ -218,11 +209,6 @@ _GIT = Table(
               block=("git push --force origin main", "git push -f", "git push origin +main", "git push --mirror backup",
                      "git -c alias.p='push --force' p origin main"),
               allow=("git push --force-with-lease origin feature/login", "git push origin feature/login")),
-        Entry("push", DESTROY, "DST012", test=_lease_onto_shared,
-              block=("git push --force-with-lease origin master", "git push --force-with-lease=main:4f2a9c1 origin HEAD:main",
-                     "git push --force-if-includes --force-with-lease upstream release/3.x"),
-              allow=("git push --force-with-lease origin HEAD:fix/main-menu", "git push --force-with-lease -u origin docs/release-notes"),
-              instead="push the rewritten history to a new branch and open a pull request; rewriting a shared branch is the owners' call"),
         Entry("push", DESTROY, "DST018", test=_push_delete_released,
               block=("git push origin --delete master", "git push upstream :release/4.x", "git push origin :refs/tags/v2.0.1",
                      "git push origin --delete v3.1.0 feature/old", "git push --delete origin refs/heads/develop"),
