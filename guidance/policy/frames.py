@@ -1585,13 +1585,18 @@ _PURPOSE_WORDS = frozenset(("for", "to", "as", "when", "in", "with"))
 
 
 def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
-    """"Use pnpm for package management", "Always use `uv` to manage dependencies": one tool of
-    those that do one job (lexicon RIVALS) is the project's, so the others are discouraged (a
-    warning whose reason names it). None unless the verb's object is that bare program."""
-    found = action_at(tokens, first, end)
-    if found is None or "use" not in found[1]:
-        return None
-    k = skip_determiner(tokens, skip_adverbs(tokens, found[0], end), end)
+    """"Use pnpm for package management", "Always use `uv` to manage dependencies", "Package
+    manager: `yarn`": one tool of those that do one job (lexicon RIVALS) is the project's, so the
+    others are discouraged (a warning whose reason names it). None unless the verb's object (or
+    the label's value) is that bare program."""
+    colon = next((m for m in range(first, end) if tokens[m].kind == PUNCT and tokens[m].text == ":"), None)
+    if colon is not None and " ".join(t.low for t in tokens[first:colon]) in _programs.RIVAL_LABELS:
+        k = colon + 1  # "Package manager: `yarn`"
+    else:
+        found = action_at(tokens, first, end)
+        if found is None or "use" not in found[1]:
+            return None
+        k = skip_determiner(tokens, skip_adverbs(tokens, found[0], end), end)
     if k >= end or tokens[k].kind not in (WORD, CODE):
         return None
     name = tokens[k].text.strip().lower()
@@ -1708,7 +1713,8 @@ def _program_named(objects: list[Obj]) -> bool:
     for obj in objects:
         if obj.kind == "program":
             return True
-        if obj.kind == "code" and obj.text.split()[:1] and obj.text.split()[0] in _programs.KNOWN_PROGRAMS:
+        first = obj.text.split()[0] if obj.kind == "code" and obj.text.split() else ""
+        if first and (first in _programs.KNOWN_PROGRAMS or any(first in family for family in _programs.RIVALS)):
             return True
     return False
 
@@ -1748,6 +1754,8 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
             frame.start = tokens[0].start
             return frame
         runnable = [o for o in banned if o.kind in ("code", "program") or (o.kind == "noun" and ("category" in o.meaning or "program" in o.meaning))]
+        if not runnable and after < n and tokens[after].kind == WORD and any(tokens[after].low in f for f in _programs.RIVALS):
+            runnable = [Obj("program", tokens[after].low)]  # "build with `cabal build`, not stack": a tool of the same job
         if not runnable:
             return None
         if not (verb_is_use or prefer) and not (_program_named(wanted) and _program_named(runnable)):

@@ -74,12 +74,20 @@ RIVALS: tuple[tuple[str, ...], ...] = (
     ("stack", "cabal"),
 )
 
+#: words of a label that names the project's tool of a kind ("Package manager: `yarn`")
+RIVAL_LABELS: tuple[str, ...] = ("package manager", "package management", "packages", "dependencies", "build tool")
+
 RIVAL_EXAMPLES: tuple[Example, ...] = (
+    ex("- Package manager: `yarn`", "warn command npm", "warn command pnpm", "warn command bun"),
+    ex("- Package manager: `yarn` (v4)", "warn command npm", "warn command pnpm", "warn command bun"),
+    ex("- Language: Python"),
+    ex("- Package manager: `yarn` or `npm`"),
     ex("- Use pnpm for package management", "warn command npm", "warn command yarn", "warn command bun"),
     # `uv` also runs the others (`uv pip install`): that form passes
     ex("- Always use `uv` to manage Python dependencies", "warn command pip via uv", "warn command pip3 via uv",
        "warn command poetry via uv", "warn command pipenv via uv", "warn command conda via uv", "warn command pdm via uv"),
     ex("- Use cabal for builds", "warn command stack"),
+    ex("- Build with `cabal build`, not stack", "warn command stack"),
     ex("- Use `pnpm test` to run the tests"),
     ex("- Use yarn workspaces for new packages"),
     ex("- Use npm's `--workspace` flag for one package"),
