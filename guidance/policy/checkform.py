@@ -26,7 +26,8 @@ def reason(spec: Spec) -> str:
     if spec.kind == "branch":
         return f"New branch names must match `{spec.pattern}`."
     if spec.kind == "message" and spec.absent:
-        return f"The text must say {' or '.join(repr(p) for p in spec.phrases)} ({spec.what})."
+        shown = " or ".join(repr(p) for p in spec.phrases[:4]) + (", ..." if len(spec.phrases) > 4 else "")
+        return f"The text must say {shown} ({spec.what})."
     if spec.kind == "arguments":
         return f"Commits must be made in the prescribed form: {spec.instead or ' '.join(r[0] for r in spec.requires)}."
     text = f"{_LEAD.get(spec.verdict, 'Not allowed')}: {spec.what}"

@@ -1005,6 +1005,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         ordering.text = join(tokens)
         frames.append(ordering)
         return frames
+    convention = _commit_convention(tokens, cues)
+    if convention is not None:
+        return [convention]
     if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues):
         # an item under "Before every push:" ("Run `npm run lint` and fix any issues")
         first = _first_objects(tokens, 0, len(tokens))
@@ -1690,6 +1693,24 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
     frame = Frame(REQUIRE, tokens[first].low, requirement="message", actions=["content"], verb=tokens[first].low,
                   objects=[Obj("quote", literals[0].lower())], surfaces=surfaces,
                   notes=[f"'{tokens[first].low}': {surfaces[0]} must hold '{literals[0]}'"])
+    frame.start = tokens[0].start
+    return frame
+
+
+_NEGATIONS = frozenset(("no", "not", "never", "don't", "do not", "avoid", "without", "longer"))
+
+
+def _commit_convention(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:
+    """"Use Conventional Commits", "commit messages follow the conventional commit format": each
+    commit message holds one of the convention's prefixes (warned when none is there). Not when
+    the clause bans or drops the convention ("no conventional prefixes")."""
+    text = " ".join(t.low for t in tokens if t.kind == WORD)
+    found = next((prefixes for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)), None)
+    if found is None or any(c[2] in (BAN, AVOID) for c in cues) or _NEGATIONS & set(text.split()):
+        return None
+    frame = Frame(REQUIRE, "convention", requirement="message", actions=["content"], verb="follow",
+                  objects=[Obj("quote", p) for p in found], surfaces=["commit messages"],
+                  notes=[f"a commit message convention: one of {', '.join(found[:3])}, ... must begin the message"])
     frame.start = tokens[0].start
     return frame
 

@@ -281,7 +281,8 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
                 spec.pattern, spec.also = creators[0], creators[1:]
             spec.absent = True
             spec.confidence = 0.8
-            spec.what = f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text"
+            spec.what = (f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text" if frame.cue != "convention"
+                         else "commit messages follow Conventional Commits: begin with a type such as `feat:` or `fix(scope):`")
         return found
     verdict, why = verdict_of(frame)
     if not verdict or frame.modality == REQUIRE:

@@ -37,6 +37,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("self-reference", e) for e in nouns.SELF_EXAMPLES]
     out += [("file-family", e) for e in nouns.FILE_FAMILY_EXAMPLES]
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
+    out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]

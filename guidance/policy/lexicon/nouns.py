@@ -96,6 +96,22 @@ DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
     ex("- Mention the ticket in the commit message"),
 )
 
+#: conventions a commit message follows, named in words ("follow Conventional Commits"): the
+#: prefixes one of which the message must hold (warned when none is there)
+_CONVENTIONAL_PREFIXES = tuple(f"{kind}{mark}" for kind in ("feat", "fix", "docs", "chore", "refactor", "test", "style",
+                                                            "perf", "ci", "build", "revert") for mark in (":", "(", "!:"))
+COMMIT_CONVENTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("conventional commits", "conventional commit", "conventional-commit", "conventional-commits"), _CONVENTIONAL_PREFIXES),
+)
+
+_WITHOUT_CONVENTIONAL = "warn message without " + " | ".join(_CONVENTIONAL_PREFIXES)
+COMMIT_CONVENTION_EXAMPLES: tuple[Example, ...] = (
+    ex("- Use Conventional Commits for commit messages", _WITHOUT_CONVENTIONAL),
+    ex("- Commit messages follow the conventional commit format (`feat:`, `fix:`)", _WITHOUT_CONVENTIONAL),
+    ex("- Do not use conventional commit prefixes"),
+    ex("- We no longer use Conventional Commits"),
+)
+
 SURFACES: tuple[str, ...] = ("commit message", "commit messages", "commits", "commit", "pr description",
                              "pr descriptions", "pr body", "pr bodies", "pr title", "pr titles", "prs", "pr",
                              "pull request", "pull requests", "pull request description", "pr comments",
