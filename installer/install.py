@@ -24,12 +24,12 @@ import time
 
 from cf_guidance.errors import InstallError
 from cf_guidance.hooks.commands import COMMANDS, PRE
-from cf_guidance.state import STATE_TOP, StateLayout
+from cf_guidance.state import STATE_RELATIVE, STATE_TOP, StateLayout
 
 from . import settings as settings_file
 from .report import FileChange, InstallReport
-from .wiring import (AGENTS, CLAUDE, CODEX, DENY, IF_MISSING, LOCAL, PROJECT, SETTINGS_FILES, WIRING, handler_for,
-                     launcher_path, parse, settings_path)
+from .wiring import (AGENTS, CLAUDE, CODEX, DENY, IF_MISSING, LOCAL, PROJECT, SETTINGS_FILES, TOOL, WIRING, handler_for,
+                     installed_tool, launcher_path, parse, settings_path)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -251,6 +251,8 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
     except BaseException:
         undo.roll_back()
         raise
+    if scope == PROJECT:
+        _link_tool(root, report)
     _compile_bytecode()
     if CODEX in agents and not verify:
         report.notes.append(
@@ -262,6 +264,24 @@ def install(target: str, agent: str = CLAUDE, verify: bool = True, dry_run: bool
 
         report.verify = run_verify(root, agent=agent, scope=scope)
     return report
+
+
+def _link_tool(root: str, report: InstallReport) -> None:
+    """The link the portable command tries last (wiring.TOOL_LOCAL_DIR) to this installation's
+    tool: the project works on this machine even when the tool is not on PATH."""
+    tool = installed_tool()
+    if tool is None:
+        return
+    link = os.path.join(root, STATE_RELATIVE, "bin", TOOL)
+    try:
+        os.makedirs(os.path.dirname(link), mode=0o700, exist_ok=True)
+        if os.path.islink(link) or os.path.exists(link):
+            if os.path.realpath(link) == os.path.realpath(tool):
+                return
+            os.unlink(link)
+        os.symlink(tool, link)
+    except OSError as exc:
+        report.notes.append(f"cannot link {link} to {tool}: {exc.strerror or exc}; the hooks need {TOOL} on PATH")
 
 
 class _Undo:

@@ -36,7 +36,8 @@ from .wiring import (
     PROJECT,
     SCOPES,
     TOOL,
-    TOOL_FALLBACK_DIR,
+    TOOL_LOCAL_DIR,
+    TOOL_SEARCH_PATH,
     WIRING,
     codex_home,
     our_command_name,
@@ -159,16 +160,17 @@ def _check_agent(report: VerifyReport, root: str, agent: str, scope: str, path: 
         _codex_trust(report, root, current, path)
 
 
-def find_tool(environ: dict[str, str] | None = None) -> str:
-    """Where a portable command finds `cf-guidance-hook` (PATH, then ~/.local/bin), or ""."""
-    script = f'PATH="$PATH:{TOOL_FALLBACK_DIR}"; command -v {TOOL}'
-    done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, env=environ, check=False)
+def find_tool(environ: dict[str, str] | None = None, root: str | None = None) -> str:
+    """Where a portable command run from `root` finds `cf-guidance-hook` (PATH, ~/.local/bin, the
+    project's link), or ""."""
+    script = f"{TOOL_SEARCH_PATH}; command -v {TOOL}"
+    done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, env=environ, cwd=root, check=False)
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
 def _check_installation(report: VerifyReport, label: str, parsed: Parsed, root: str, agent: str) -> bool:
     if parsed.form == "portable":
-        tool = find_tool()
+        tool = find_tool(root=root)
         if not report.add(f"{label}: {TOOL} found", bool(tool), tool or f"not on PATH or in ~/.local/bin: {PORTABLE_FIX} "
                           "(or wire absolute paths for this machine only: `cf-guidance init --scope local`)"):
             return False
@@ -201,8 +203,9 @@ def _check_missing_answer(report: VerifyReport, root: str, agent: str, label: st
     one the wiring chose, with a line saying what to do, never a silent allow."""
     with tempfile.TemporaryDirectory(prefix="cf-guidance-verify-") as empty:
         env: dict[str, str] = {}
-        if parsed.form == "portable":
+        if parsed.form == "portable":  # nothing on PATH, in ~/.local/bin or linked from the project
             env = {"PATH": empty, "HOME": empty}
+            command = command.replace(TOOL_LOCAL_DIR, empty)
         else:  # the interpreter renamed to a path that does not exist
             command = command.replace(shlex.quote(parsed.python), shlex.quote(os.path.join(empty, "gone", "python")))
         result = run_hook(command, _bash_event(root, agent, SAFE), root, agent, env=env)

@@ -14,8 +14,9 @@ fire are wired (reference/claude-code-protocol.md §7).
 
 Scopes, like Claude Code's own settings files:
 - project (default): the committed `.claude/settings.json` / `.codex/hooks.json`. The command
-  names no path of this machine: it runs `cf-guidance-hook NAME` found on PATH or in
-  ~/.local/bin (where pipx and uv put it), so every clone works once the tool is installed;
+  names no path of this machine: it runs `cf-guidance-hook NAME` found on PATH, in
+  ~/.local/bin (where pipx and uv put it) or, on the machine that wired it, through a link in the
+  project's state; every clone works once the tool is installed;
 - local: `.claude/settings.local.json` (per user, git-ignored by the client), absolute paths;
 - user: `~/.claude/settings.json` (`$CLAUDE_CONFIG_DIR`) / `~/.codex/hooks.json`
   (`$CODEX_HOME`), absolute paths, every project.
@@ -117,6 +118,11 @@ IF_MISSING = (DENY, WARN)
 #: when it is not on PATH.
 TOOL = "cf-guidance-hook"
 TOOL_FALLBACK_DIR = "$HOME/.local/bin"
+#: Last, the link `init` leaves in the project's state (git-ignored, guarded like the rest of it)
+#: to the tool that wired it: a project wired from a venv that is not on PATH works on this
+#: machine; a clone elsewhere still needs the tool installed.
+TOOL_LOCAL_DIR = "${CLAUDE_PROJECT_DIR:-.}/.claude-flow/guidance/bin"
+TOOL_SEARCH_PATH = f'PATH="$PATH:{TOOL_FALLBACK_DIR}:{TOOL_LOCAL_DIR}"'
 
 #: Settings file of each agent in the project scope, relative to the project root.
 SETTINGS_FILES = {CLAUDE: os.path.join(".claude", "settings.json"), CODEX: os.path.join(".codex", "hooks.json")}
@@ -177,8 +183,14 @@ ABSOLUTE_FIX = "reinstall it, or wire this machine again with cf-guidance init"
 
 def portable_command(name: str, if_missing: str = DENY) -> str:
     """The project-scope command: no path of this machine; the tool is found at run time."""
-    return f'PATH="$PATH:{TOOL_FALLBACK_DIR}"; ' + guarded(
+    return f"{TOOL_SEARCH_PATH}; " + guarded(
         name, f"command -v {TOOL} >/dev/null 2>&1", f"{TOOL} {name}", if_missing, PORTABLE_FIX)
+
+
+def installed_tool() -> str | None:
+    """This installation's `cf-guidance-hook` (beside its interpreter), when it has one."""
+    path = os.path.join(os.path.dirname(interpreter()), TOOL)
+    return path if os.path.isfile(path) else None
 
 
 def absolute_command(name: str, if_missing: str = DENY, *, python: str | None = None, launcher: str | None = None) -> str:

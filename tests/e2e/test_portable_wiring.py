@@ -27,7 +27,8 @@ def wired(sandbox: Sandbox) -> Sandbox:
                           env=dict(os.environ, HOME=str(sandbox.home)))
     assert done.returncode == 0, done.stdout + done.stderr
     command = json.loads((project / ".claude/settings.json").read_text())["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-    assert command.startswith('PATH="$PATH:$HOME/.local/bin"; ') and sys.prefix not in command
+    assert command.startswith('PATH="$PATH:$HOME/.local/bin:${CLAUDE_PROJECT_DIR:-.}/.claude-flow/guidance/bin"; ')
+    assert sys.prefix not in command
     return sandbox
 
 
@@ -39,9 +40,19 @@ def test_the_portable_wiring_blocks_with_the_tool_on_path(wired: Sandbox) -> Non
 
 
 def test_without_the_tool_every_call_is_denied_in_one_line(wired: Sandbox) -> None:
-    # A teammate's machine: the committed wiring, but cf-guidance-hook nowhere on PATH or in ~/.local/bin.
+    # A teammate's machine: the committed wiring, but cf-guidance-hook nowhere on PATH or in ~/.local/bin,
+    # and no link from an init of their own.
+    (wired.project / ".claude-flow" / "guidance" / "bin" / "cf-guidance-hook").unlink()
     run = wired.run([bash("touch ran"), {"text": "done"}], env={"PATH": "/usr/bin:/bin"})
     assert run.claude.exit_code == 0, run.claude.stderr
     told = run.told(0)
     assert told.is_error and "cf-guidance is not installed: install it (pipx install cf-guidance" in told.content
     assert not (wired.project / "ran").exists()
+
+
+def test_the_machine_that_wired_it_works_with_the_tool_off_path(wired: Sandbox) -> None:
+    # `init` run from a venv nobody activated: its link in the project's state finds the tool.
+    run = wired.run([bash("make deploy"), bash("touch ok"), {"text": "done"}], env={"PATH": "/usr/bin:/bin"})
+    assert run.claude.exit_code == 0, run.claude.stderr
+    assert "Not allowed: `make deploy`. (CLAUDE.md:5)" in run.told(0).content
+    assert not (wired.project / "deployed").exists() and (wired.project / "ok").exists()

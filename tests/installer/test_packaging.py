@@ -198,13 +198,23 @@ def test_a_clone_elsewhere_with_another_home_works_with_the_tool_and_speaks_up_w
     assert verdict(run_wired(clone, "rm -rf /", with_tool)) == "deny"
     assert verdict(run_wired(clone, "make deploy", with_tool)) == "deny"  # the committed CLAUDE.md's own ban
     assert verdict(run_wired(clone, "git status", with_tool)) == "allow"
+    without = run_wired(clone, "git status", env_without_tool(home))
+    assert without.returncode == 2 and without.stdout == "" and without.stderr.count("\n") == 1
+    assert without.stderr.startswith("cf-guidance is not installed: install it (pipx install cf-guidance")
     # the teammate's own `init` makes the local state (key, CLAUDE.local.md) and changes no committed file
     done = _run([str(installed / "bin" / "cf-guidance"), "init", "--target", str(clone)], env=with_tool)
     assert "verify: all checks passed" in done.stdout, done.stdout
     assert _run(["git", "-C", str(clone), "status", "--porcelain"]).stdout == ""
-    without = run_wired(clone, "git status", env_without_tool(home))
-    assert without.returncode == 2 and without.stdout == "" and without.stderr.count("\n") == 1
-    assert without.stderr.startswith("cf-guidance is not installed: install it (pipx install cf-guidance")
+    # ... and links the tool that wired it into that state: this machine works with the tool off PATH
+    assert verdict(run_wired(clone, "make deploy", env_without_tool(home))) == "deny"
+    assert verdict(run_wired(clone, "git status", env_without_tool(home))) == "allow"
+    # an installation removed under the link is missing again, and says so
+    link = clone / ".claude-flow" / "guidance" / "bin" / "cf-guidance-hook"
+    link.unlink()
+    link.symlink_to(tmp_path / "removed" / "cf-guidance-hook")
+    gone = run_wired(clone, "git status", env_without_tool(home))
+    assert gone.returncode == 2 and gone.stdout == "" and gone.stderr.count("\n") == 1
+    assert gone.stderr.startswith("cf-guidance is not installed: install it (pipx install cf-guidance")
 
 
 def test_a_pipx_install_is_found_in_the_users_bin_dir(tmp_path: Path) -> None:

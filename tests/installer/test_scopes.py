@@ -67,6 +67,7 @@ def test_a_missing_installation_speaks_up_by_the_projects_choice(repo: Path, tmp
     wired = commands(repo / ".claude/settings.json")
     empty = tmp_path / "empty"
     empty.mkdir()
+    (repo / ".claude-flow" / "guidance" / "bin" / "cf-guidance-hook").unlink()  # init's link to the tool
     gone = {"PATH": str(empty), "HOME": str(empty)}  # no cf-guidance-hook anywhere
     pre = run(wired["pre-bash"], repo, gone)
     post = run(wired["post-bash"], repo, gone)
