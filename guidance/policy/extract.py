@@ -44,7 +44,8 @@ from cf_guidance.policy.frames import (
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
 from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve
-from cf_guidance.policy.text import CJK, CODE, COLONS, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences, tokenize
+from cf_guidance.policy.text import (CJK, CODE, COLONS, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences,
+                                     split_at, tokenize)
 
 _SHELL_FENCES = frozenset(("", "bash", "sh", "shell", "console", "zsh", "terminal", "shell-session", "cmd", "powershell",
                            "ps1", "fish"))
@@ -313,18 +314,8 @@ def _row_pieces(block: Block, ctx: Context, unit: Unit) -> list[tuple[list[Token
 
 def _cell_items(toks: list[Token]) -> list[list[Token]]:
     """A table cell's items: parts set apart by `<br>`, bullets (•) or semicolons."""
-    items: list[list[Token]] = []
-    current: list[Token] = []
-    for tok in toks:
-        if tok.low in ("<br>", "<br/>", "<br />", "\u2022", ";") or (tok.kind == SYMBOL and tok.text == "\u2022"):
-            if current:
-                items.append(current)
-            current = []
-            continue
-        current.append(tok)
-    if current:
-        items.append(current)
-    return items
+    return split_at(toks, lambda tok: tok.low in ("<br>", "<br/>", "<br />", "\u2022", ";")
+                    or (tok.kind == SYMBOL and tok.text == "\u2022"))
 
 
 def _about_this_file(text: str) -> bool:

@@ -1697,7 +1697,7 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
     return frame
 
 
-_NEGATIONS = frozenset(("no", "not", "never", "don't", "do not", "avoid", "without", "longer"))
+_NEGATIONS = frozenset(("no", "not", "never", "don't", "avoid", "without"))
 
 
 def _commit_convention(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:

@@ -17,6 +17,10 @@ from dataclasses import dataclass
 from cf_guidance.policy.lexicon.markers import ABBREVIATIONS
 from cf_guidance.policy.markdown import CODE_CLOSE, CODE_OPEN
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 WORD = "w"
 CODE = "c"
 QUOTE = "q"
@@ -133,26 +137,33 @@ def sentences(tokens: list[Token]) -> list[list[Token]]:
     return out
 
 
-def clauses(sentence: list[Token]) -> list[list[Token]]:
-    """A sentence cut at dashes set off by spaces ("`yarn vitest` - Run all tests"); a dash before
-    "not" keeps the clause whole ("`pnpm` for all package management — not npm or yarn")."""
+def split_at(tokens: list[Token], separator: Callable[[Token], bool]) -> list[list[Token]]:
+    """Tokens cut at every separator (dropped with it), no empty part."""
     out: list[list[Token]] = []
     current: list[Token] = []
-    for index, tok in enumerate(sentence):
-        after = sentence[index + 1] if index + 1 < len(sentence) else None
-        if tok.kind == PUNCT and tok.spaced and tok.text in _DASHES and after is not None and after.kind == WORD \
-                and after.low == "not":
-            current.append(Token(PUNCT, ",", ",", tok.start))
-            continue
-        if tok.kind == PUNCT and tok.spaced and tok.text in _DASHES:
+    for tok in tokens:
+        if separator(tok):
             if current:
                 out.append(current)
             current = []
-            continue
-        current.append(tok)
+        else:
+            current.append(tok)
     if current:
         out.append(current)
     return out
+
+
+def _spaced_dash(tok: Token) -> bool:
+    return tok.kind == PUNCT and tok.spaced and tok.text in _DASHES
+
+
+def clauses(sentence: list[Token]) -> list[list[Token]]:
+    """A sentence cut at dashes set off by spaces ("`yarn vitest` - Run all tests"); a dash before
+    "not" keeps the clause whole ("`pnpm` for all package management — not npm or yarn")."""
+    kept = [Token(PUNCT, ",", ",", tok.start) if _spaced_dash(tok) and index + 1 < len(sentence)
+            and sentence[index + 1].kind == WORD and sentence[index + 1].low == "not" else tok
+            for index, tok in enumerate(sentence)]
+    return split_at(kept, _spaced_dash)
 
 
 def has_cjk(tokens: list[Token]) -> bool:
