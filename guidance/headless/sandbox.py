@@ -2,7 +2,8 @@
 
 The whole file system is mounted read-only; only the run's directory (the project, its HOME
 with the client's config dir, its TMPDIR: everything the client, its tools and the guard's
-hooks and worker write) is writable. /tmp is private, /dev and /proc are the sandbox's own,
+hooks and worker write) is writable. /tmp is private (what the run executes from /tmp, such as
+a checkout there, is bound back read-only), /dev and /proc are the sandbox's own,
 and the caller's Claude Code configuration (~/.claude, ~/.claude.json, $CLAUDE_CONFIG_DIR) is
 hidden, so an agent cannot read the user's own CLAUDE.md by its absolute path. The network is
 shared: the scripted executor's model server listens on 127.0.0.1. Processes live in a PID
@@ -17,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,7 +55,10 @@ def check_bwrap() -> None:
 def bwrap_argv(workspace: Workspace, argv: list[str]) -> list[str]:
     """`argv` wrapped so that it runs in the sandbox of `workspace`'s run."""
     root = str(workspace.root)
-    out = [find_bwrap(), "--die-with-parent", "--unshare-pid", *BASE_MOUNTS, "--bind", root, root]
+    out = [find_bwrap(), "--die-with-parent", "--unshare-pid", *BASE_MOUNTS]
+    for top in installs_under_tmp(argv[0]):
+        out += ["--ro-bind", top, top]
+    out += ["--bind", root, root]
     for path in hidden_paths():
         if root == str(path) or root.startswith(f"{path}{os.sep}"):
             continue  # the run itself lives there (an unusual base dir): nothing to hide
@@ -62,6 +67,23 @@ def bwrap_argv(workspace: Workspace, argv: list[str]) -> list[str]:
         elif path.exists():
             out += ["--ro-bind", "/dev/null", str(path)]
     return [*out, "--chdir", str(workspace.project), "--", *argv]
+
+
+def installs_under_tmp(program: str) -> list[str]:
+    """The directories right under /tmp that hold what the run executes (the client, this Python
+    and cf-guidance, whose hooks run inside): the private /tmp would hide them, so they are bound
+    back read-only."""
+    import cf_guidance
+
+    found: list[str] = []
+    for path in (shutil.which(program) or program, sys.prefix, sys.executable, os.path.dirname(cf_guidance.__file__)):
+        for form in (os.path.abspath(path), os.path.realpath(path)):
+            parts = Path(form).parts
+            if len(parts) > 2 and parts[1] == "tmp":
+                top = os.path.join(os.sep, "tmp", parts[2])
+                if top not in found:
+                    found.append(top)
+    return found
 
 
 def hidden_paths() -> list[Path]:

@@ -16,6 +16,13 @@ from cf_guidance.headless.suite import load_suite
 from cf_guidance.headless.workspace import Workspace
 
 
+def test_an_install_under_tmp_is_bound_back_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sandbox.shutil, "which", lambda program: "/tmp/checkout/.tools/bin/claude")
+    assert "/tmp/checkout" in sandbox.installs_under_tmp("claude")
+    monkeypatch.setattr(sandbox.shutil, "which", lambda program: "/usr/local/bin/claude")
+    assert "/tmp/checkout" not in sandbox.installs_under_tmp("claude")
+
+
 def test_bwrap_argv_binds_only_the_run_and_hides_the_users_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     home = tmp_path / "user"
     (home / ".claude").mkdir(parents=True)
@@ -26,7 +33,10 @@ def test_bwrap_argv_binds_only_the_run_and_hides_the_users_config(tmp_path: Path
     ws = Workspace(tmp_path / "run")
     argv = sandbox.bwrap_argv(ws, ["claude", "-p"])
     root = str(ws.root)
-    assert argv[:argv.index("--bind")] == ["/usr/bin/bwrap", "--die-with-parent", "--unshare-pid", *sandbox.BASE_MOUNTS]
+    # what the run executes from under /tmp (a checkout there) comes back read-only over the private /tmp
+    shown_again = [word for top in sandbox.installs_under_tmp("claude") for word in ("--ro-bind", top, top)]
+    assert argv[:argv.index("--bind")] == ["/usr/bin/bwrap", "--die-with-parent", "--unshare-pid", *sandbox.BASE_MOUNTS,
+                                           *shown_again]
     assert argv[argv.index("--bind"):argv.index("--bind") + 3] == ["--bind", root, root]
     assert ["--tmpfs", str(home / ".claude")] == argv[argv.index(str(home / ".claude")) - 1:argv.index(str(home / ".claude")) + 1]
     assert ["--ro-bind", "/dev/null", str(home / ".claude.json")] == argv[argv.index(str(home / ".claude.json")) - 2:
