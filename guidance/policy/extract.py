@@ -34,6 +34,7 @@ from cf_guidance.policy.frames import (
     Obj,
     action_at,
     find_cues,
+    files_title,
     heading_modality,
     label_modality,
     match,
@@ -99,8 +100,9 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
             while headings and headings[-1].level >= block.level:
                 headings.pop()
             toks = tokens(index)
-            modality = heading_modality(toks)
-            if modality is not None and _states_rule(toks):
+            titled = files_title(toks)
+            modality = heading_modality(toks) if titled is None else (titled[0], titled[1])
+            if titled is None and modality is not None and _states_rule(toks):
                 # "### Never run `npm run build`": the heading is a rule, not a force for its section
                 modality = None
                 unit = Unit(block, index)
@@ -120,7 +122,9 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
                 then, soft = "commit", True  # "After every code change": before the next commit
             actions: tuple[str, ...] = ()
             verb = ""
-            if modality is not None and not any(t.kind == CJK for t in toks):
+            if titled is not None:
+                actions, verb = tuple(titled[2]), titled[3]
+            elif modality is not None and not any(t.kind == CJK for t in toks):
                 verbed = next((f for f in read_clause(toks, Context()) if f.actions and f.actions != ["bare"]), None)
                 if verbed is not None:
                     actions, verb = tuple(verbed.actions), verbed.verb
@@ -206,7 +210,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
     if not pieces and label is not None:
         # "**Never:** edit `gen/`; run `make nuke`", "Ask first: adding dependencies": every part
         # of what follows the label has its force
-        modality, cue, after = label
+        modality, cue, after = label[:3]
         body = tokens(index)[after:]
         if modality == REQUIRE:
             modality = cue = ""  # "**Always do:** run X before committing": what follows says it all
@@ -214,7 +218,8 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
             # "**Ask first:** before modifying X": ask before modifying X
             body = [Token(WORD, "ask", "ask", body[0].start)] + body
             modality = cue = ""
-        own = Context(modality=modality, cue=cue, label=ctx.label, following=ctx.following, header=ctx.header, item=True)
+        own = Context(modality=modality, cue=cue, label=ctx.label, following=ctx.following, header=ctx.header, item=True,
+                      actions=label[3], verb=label[4])
         unit.context.append(f"label: '{label[1]}' ({label[0]})")
         pieces = [(body, own, own)]
     if not pieces:
@@ -263,10 +268,11 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
         place.antecedents = before + _mentions(sentence)
 
 
-def _force_label(toks: list[Token]) -> tuple[str, str, int] | None:
+def _force_label(toks: list[Token]) -> tuple[str, str, int, list[str], str] | None:
     """A label that gives what follows it its force ("**Never:**", "❌ Don't", "Ask first",
-    "禁止:", "⚠️ **Ask First** (需审批)"): (modality, its words, the index after the label). The
-    label is every word before the block's first colon, or every word of the block."""
+    "禁止:", "⚠️ **Ask First** (需审批)", "**Files you must not edit:**"): (modality, its words, the
+    index after the label, its actions and verb when it names them). The label is every word
+    before the block's first colon, or every word of the block."""
     colon = next((k for k, t in enumerate(toks[:12]) if t.kind == PUNCT and t.text in (":", "\uff1a")), -1)
     head = toks[:colon] if colon != -1 else toks
     depth = 0
@@ -278,12 +284,16 @@ def _force_label(toks: list[Token]) -> tuple[str, str, int] | None:
             depth = max(0, depth - 1)
         elif depth == 0 and tok.kind in (WORD, CJK, CODE, QUOTE):
             kept.append(tok)
+    after = colon + 1 if colon != -1 else len(toks)
+    titled = files_title(kept)
+    if titled is not None:
+        return titled[0], titled[1], after, titled[2], titled[3]
     if not kept or len(kept) > 6 or any(t.kind in (CODE, QUOTE) for t in kept):
         return None
     found = label_modality(kept)
     if found is None:
         return None
-    return found[0], found[1], (colon + 1 if colon != -1 else len(toks))
+    return found[0], found[1], after, [], ""
 
 
 def _row_pieces(block: Block, ctx: Context, unit: Unit) -> list[tuple[list[Token], Context, Context]]:
@@ -371,6 +381,7 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
     label = _force_label(toks)
     if label is not None and label[2] >= len(toks) and label[0] != REQUIRE:
         ctx.modality, ctx.cue = label[0], label[1]
+        ctx.actions, ctx.verb = label[3], label[4]
         unit.context.append(f"label (line {blocks[intro].line}): '{label[1]}' ({label[0]})")
         return
     parts = sentences(toks)

@@ -186,6 +186,8 @@ def _index(table: str) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
         pairs += [(p, cue) for cue in _cues.CUES if cue.modality in (BAN, AVOID) for p in cue.phrases]
     elif table == "actions":
         pairs = [(w, action) for action in _actions.ACTIONS for w in action.words]
+    elif table == "file-titles":
+        pairs = [(p, cue) for cue in _cues.FILE_TITLES for p in cue.phrases]
     elif table == "adverbs":
         pairs = [(a, a) for a in _markers.ADVERBS]
     elif table == "conditions":
@@ -1817,6 +1819,56 @@ def label_modality(words: list[Token]) -> tuple[str, str] | None:
     else:
         key = " ".join(t.low for t in words)
     return _labels().get(key)
+
+
+#: who acts, between a place noun and its cue ("files you must not edit", "files the agent may not touch")
+_TITLE_SUBJECTS = frozenset(("you", "claude", "agents", "agent", "the", "ai", "assistants", "an", "a"))
+_FILE_PLACES = frozenset(_cues.FILE_PLACES)
+#: the kinds of verb a file title can carry (writing, creating, reading the files)
+_TITLE_KINDS = ("write", "create", "read")
+
+
+def files_title(tokens: list[Token]) -> tuple[str, str, list[str], str] | None:
+    """A title that names files under a force (lexicon.cues.FILE_TITLES): "Protected files",
+    "Read-only directories", "Off limits", "Files you must not edit", "Generated files - DO NOT
+    EDIT": (modality, its words, its actions, its verb); a title without a verb protects the files
+    from edits (its items are paths, even those that look like scripts)."""
+    if any(t.kind in (CODE, QUOTE, CJK) for t in tokens):
+        return None
+    words = [t for t in tokens if t.kind == WORD]
+    if not words or len(words) > 8:
+        return None
+    low = [t.low for t in words]
+    found = match(words, 0, "file-titles")
+    if found is not None:
+        # "Protected files", "Read-only source directories", "Off limits"
+        j, cue = found
+        rest = low[j:]
+        place = next((k for k, w in enumerate(rest) if w in _FILE_PLACES), -1)
+        if (0 <= place <= 2 and place == len(rest) - 1) or (not rest and cue.modality == BAN):
+            return cue.modality, " ".join(low[:j]), ["edit"], "edit"
+        return None
+    place = next((k for k, w in enumerate(low) if w in _FILE_PLACES), -1)
+    if not 0 <= place <= 3:
+        return None
+    q = place + 1
+    while q < len(words) and low[q] in _TITLE_SUBJECTS:
+        q += 1
+    after = match(words, q, "file-titles")
+    if after is not None and after[0] == len(words):
+        return after[1].modality, " ".join(low[q:]), ["edit"], "edit"  # "Files (read-only)"
+    if low[q:q + 2] in (["not", "to"], ["never", "to"], ["to", "never"], ["to", "not"]):
+        modality, cue_words, k = BAN, " ".join(low[q:q + 2]), q + 2
+    else:
+        cued = match(words, q, "cues")
+        if cued is None or cued[1].modality not in (BAN, AVOID, ASK):
+            return None
+        modality, cue_words, k = cued[1].modality, " ".join(low[q:cued[0]]), cued[0]
+    k = skip_adverbs(words, k, len(words))
+    verbs = action_at(words, k, len(words))
+    if verbs is None or not all(_action_kind_of(a) in _TITLE_KINDS for a in verbs[1]):
+        return None
+    return modality, cue_words, verbs[1], verbs[2]
 
 
 def heading_modality(tokens: list[Token]) -> tuple[str, str] | None:

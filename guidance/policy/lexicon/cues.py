@@ -192,6 +192,38 @@ LABEL_CUES: tuple[Cue, ...] = (
         examples=(ex("- **Avoid:** `npm audit fix --force`", "warn command npm audit fix --force"),)),
 )
 
+#: Titles that name files under a force: a heading, a label or a list's intro ("## Files you must
+#: not edit", "**Protected files:**", "### Read-only directories", "Generated files - DO NOT
+#: EDIT") gives the paths below it (or after its colon) that force, about writing them unless its
+#: own verb says otherwise ("Files you must not read"). A title is one of `FILE_PLACES` with a
+#: protecting word before it, or with a cue and a verb after it (its subject may be the agent).
+FILE_PLACES: tuple[str, ...] = ("files", "file", "directories", "directory", "dirs", "folders", "folder", "paths",
+                                "areas", "locations", "zones")
+
+FILE_TITLES: tuple[Cue, ...] = (
+    Cue("title-read-only", "ban", ("read-only", "readonly", "read only", "do-not-edit", "do-not-touch", "do-not-modify",
+                                   "off-limits", "off limits", "immutable", "untouchable", "hands-off", "no-edit", "no-touch",
+                                   "never-edit", "never-touch"),
+        examples=(ex("## Read-only directories\n\n- `packages/legacy/`\n- `third_party/`\n",
+                     "deny write packages/legacy/**", "deny write third_party/**"),
+                  ex("**Off-limits files:** `src/App.jsx`, `src/styles/*`", "deny write src/App.jsx", "deny write src/styles/*"),
+                  ex("## Read-only mode\n\nThe dashboard has a read-only mode for viewers.\n"))),
+    Cue("title-protected", "ask", ("protected", "restricted", "guarded"),
+        examples=(ex("Protected files:\n\n- `README.md`\n- `docs/**`\n", "ask write README.md", "ask write docs/**"),
+                  ex("## Protected routes\n\n- `/admin` requires a session\n"))),
+)
+
+#: the other form of a title: a place noun, its subject, a cue and a verb
+FILE_TITLE_EXAMPLES: tuple[Example, ...] = (
+    ex("## Files you must not edit\n\n- `architecture.md`\n- `specs/spec.md`\n",
+       "deny write architecture.md", "deny write specs/spec.md"),
+    ex("### Files You MUST NOT Edit\n\n| File | Why |\n|---|---|\n| `crm/css/classic.css` | vendor CSS |\n",
+       "deny write crm/css/classic.css"),
+    ex("## Files you should not read\n\n- `data/raw/`\n", "warn read data/raw/**"),
+    ex("### Generated files - DO NOT EDIT\n\n- `docs/api.md`\n", "deny write docs/api.md"),
+    ex("## Files you will work on\n\n- `src/app.ts`\n"),
+)
+
 #: "No" opening a clause before a git action (its noun or -ing form) or a lone command is a ban;
 #: before anything else it is a description ("No tests exist for this module").
 NO_ACTION_EXAMPLES: tuple[Example, ...] = (

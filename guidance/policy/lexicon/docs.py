@@ -18,6 +18,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"cue:{c.name}", c) for c in cues.CUES]
     out += [(f"heading:{c.name}", c) for c in cues.HEADING_CUES]
     out += [(f"label:{c.name}", c) for c in cues.LABEL_CUES]
+    out += [(f"file-title:{c.name}", c) for c in cues.FILE_TITLES]
     out += [(f"action:{a.name}", a) for a in actions.ACTIONS]
     out += [(f"category:{c.name}", c) for c in categories.CATEGORIES if c.examples] + [
         (f"category-list:{c.name}", c) for c in categories.CATEGORIES if not c.examples]
@@ -39,6 +40,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
+    out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
@@ -75,6 +77,12 @@ def markdown() -> str:
               "column):", "", "| Label | Force | Words | Examples |", "|---|---|---|---|"]
     for cue in cues.LABEL_CUES:
         lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
+    lines += ["", "Titles that name files under a force (a heading, a label or a list's intro; a place noun: "
+              + ", ".join(cues.FILE_PLACES) + "; its items are paths, protected from edits unless the title names "
+              "another verb):", "", "| Title | Force | Words before the place noun | Examples |", "|---|---|---|---|"]
+    for cue in cues.FILE_TITLES:
+        lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
+    lines.append(f"| place noun, subject, cue, verb | the cue's | — | {_examples(cues.FILE_TITLE_EXAMPLES)} |")
     lines += ["", "\"No\" opening a clause before a git action or a lone command is a ban: "
               + _examples(cues.NO_ACTION_EXAMPLES).replace("<br>", "; ") + "."]
     lines += ["", "### Actions", "", "| Action | Kind | Words | Examples |", "|---|---|---|---|"]
