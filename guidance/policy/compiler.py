@@ -190,7 +190,7 @@ def stage_extract(c: Compilation) -> None:
     for source in c.sources:
         if not source.blocks:
             continue
-        units = c.units[source.name] = extract(source.name, source.blocks)
+        units = c.units[source.name] = extract(source.name, source.blocks, source.scope)
         by_index = {unit.index: unit for unit in units}
         for index, block in enumerate(source.blocks):
             where = f"{source.name}:{block.line}"

@@ -79,8 +79,9 @@ class _Heading:
     verb: str = ""
 
 
-def extract(source: str, blocks: list[Block]) -> list[Unit]:
-    """Every rule-bearing block of one source, read (units without checks stay advisory)."""
+def extract(source: str, blocks: list[Block], scope: str = "") -> list[Unit]:
+    """Every rule-bearing block of one source, read (units without checks stay advisory); `scope`
+    is the directory a subdirectory's file applies to ("this directory" in it)."""
     tokens_of: dict[int, list[Token]] = {}
 
     def tokens(index: int) -> list[Token]:
@@ -108,7 +109,7 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
                 unit = Unit(block, index)
                 try:
                     _read_block(source, blocks, index, unit, [h for h in headings if h.level < block.level], inventory,
-                                first_text, tokens)
+                                first_text, tokens, scope)
                 except Exception as exc:  # noqa: BLE001 - a bug in reading one block must not lose the others
                     unit.frames, unit.specs = [], []
                     unit.error = f"{type(exc).__name__}: {exc}"
@@ -136,7 +137,7 @@ def extract(source: str, blocks: list[Block]) -> list[Unit]:
             continue  # an HTML comment speaks to the file's editors, unless it marks the file generated
         unit = Unit(block, index)
         try:
-            _read_block(source, blocks, index, unit, headings, inventory, first_text, tokens)
+            _read_block(source, blocks, index, unit, headings, inventory, first_text, tokens, scope)
         except Exception as exc:  # noqa: BLE001 - a bug in reading one block must not lose the others
             unit.frames, unit.specs = [], []
             unit.error = f"{type(exc).__name__}: {exc}"
@@ -174,7 +175,7 @@ def _key(spec: Spec) -> str:
 
 
 def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headings: list[_Heading], inventory: Inventory,
-                first_text: int, tokens: Callable[[int], list[Token]]) -> None:
+                first_text: int, tokens: Callable[[int], list[Token]], scope: str) -> None:
     block = blocks[index]
     ctx = Context(item=block.kind in ("bullet", "row"))
     for heading in reversed(headings):
@@ -198,7 +199,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
     following = _following(blocks, index, tokens)
     ctx.following = following
     place = Place(source, block.line, block.section, label=ctx.label, following=following, header=ctx.header,
-                  inventory=inventory, codes=[Obj("code", t.text) for t in tokens(index) if t.kind == CODE])
+                  inventory=inventory, codes=[Obj("code", t.text) for t in tokens(index) if t.kind == CODE], scope=scope)
     if intro is not None:
         place.antecedents = _mentions(tokens(intro))
     # a heading's or intro's force reaches the item's first clause; what follows explains it

@@ -206,10 +206,25 @@ def _index(table: str) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
     return out
 
 
+def _shared_head(tokens: list[Token], k: int, end: int) -> tuple[str, dict[str, Any]] | None:
+    """"generated or vendored files": a word before "or"/"and" that, with the head noun of the kind
+    of file after it, names a kind of file too ("generated files"): (that phrase, its meaning)."""
+    if k + 3 >= end or tokens[k].kind != WORD or tokens[k + 1].low not in ("or", "and"):
+        return None
+    after = match(tokens, k + 2, "nouns", end)
+    if after is None or after[0] - (k + 2) < 2 or after[1][0] != "path":
+        return None
+    phrase = (tokens[k].low,) + tuple(t.low for t in tokens[k + 3 : after[0]])
+    meaning = {kind: value for words, (kind, value) in _index("nouns").get(tokens[k].low, []) if words == phrase}
+    return (" ".join(phrase), meaning) if "path" in meaning else None
+
+
 def _noun_pairs() -> list[tuple[str, Any]]:
     pairs: list[tuple[str, Any]] = []
     for noun in _nouns.PATH_NOUNS:
         pairs += [(w, ("path", noun.globs)) for w in noun.words]
+        if noun.conventional:
+            pairs += [(w, ("conventional", True)) for w in noun.words]
     pairs += [(w, ("self", True)) for w in _nouns.SELF_NOUNS]
     for content in _nouns.CONTENT_NOUNS:
         pairs += [(w, ("content", content.phrases)) for w in content.words]
@@ -490,6 +505,11 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             command = _bare_command(tokens, k, end)
             objects.append(Obj("code", " ".join(command), role))  # "npm install" written without backticks
             k += len(command)
+            continue
+        shared = _shared_head(tokens, k, end)
+        if shared is not None:
+            objects.append(Obj("noun", shared[0], role, meaning=shared[1], after_file_noun=file_noun))
+            k += 2  # "generated or vendored files": the second is read next
             continue
         found = match(tokens, k, "nouns", end)
         if found is not None and found[0] - k == 1 and low in _programs.KNOWN_PROGRAMS and tok.text[:1].islower() \
@@ -1042,7 +1062,8 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 frame.start, frame.text = tokens[i].start, join(tokens)
                 frames.append(frame)
                 continue
-        if not allowed and modality in (BAN, AVOID):
+        if (not allowed or i > 0) and modality in (BAN, AVOID):
+            # a subject the agent could be ("Generated files must not be edited") is, in the passive, what is protected
             passive = _passive(tokens, i, j, end, modality, words)
             if passive is not None:
                 passive.text = join(tokens)
@@ -1068,6 +1089,10 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         frame.text = join(tokens)
         frames += _with_joined(frame)
     if not cues:
+        frame = _read_only(tokens, ctx)
+        if frame is not None:
+            frame.text = join(tokens)
+            return [frame]
         frame = _no_action(tokens, ctx)
         if frame is not None:
             frames.append(frame)
@@ -1092,13 +1117,50 @@ def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words
         return None
     start = max((m + 1 for m, t in enumerate(tokens[:i]) if t.kind == PUNCT and t.text in (";", ":")), default=0)
     objects, _, notes = read_objects(tokens, start, i)
-    objects = [o for o in objects if o.kind in ("code", "path") or (o.kind == "pronoun" and "file" in o.text or o.text == "the following")]
+    objects = [o for o in objects if o.kind in ("code", "path") or (o.kind == "pronoun" and "file" in o.text or o.text == "the following")
+               or (o.kind == "noun" and "path" in o.meaning)]  # "Generated files must not be edited"
     if not objects:
         return None
     frame = Frame(modality, words, actions=[action], verb=tokens[k].low, objects=objects, start=tokens[i].start,
                   notes=[f"passive: what '{join(tokens[start:i])}' names must not be {tokens[k].low}"] + notes)
     _read_tail(tokens, k + 1, end, frame)
     return frame
+
+
+#: words before a protecting word that make it say what a path is ("`x` is read-only", "treat `x` as read-only")
+_PREDICATE_WORDS = frozenset(("is", "are", "as", "remains", "remain", "stays", "stay", "considered", "kept", "strictly"))
+#: subjects that are the item's path ("- `legacy/` — everything here is read-only")
+_LABEL_SUBJECTS = frozenset(("it", "this", "these", "they", "all", "everything", "here", "in", "files", "file", "directory",
+                             "folder", "the", "whole", "entire", "treat", "consider"))
+
+
+def _read_only(tokens: list[Token], ctx: Context) -> Frame | None:
+    """"`vendor/` is read-only", "`cpp/tests/` — CSV tests (READ-ONLY)", "treat `docs/` as
+    read-only": a path said to be what a protecting word of lexicon.cues.FILE_TITLES (a ban) says
+    is not to be edited. The word must end its phrase (not "read-only mode") and follow "is", "as",
+    an opening parenthesis or the item's label; the paths are the clause's own, else the label's."""
+    for k in range(len(tokens)):
+        found = match(tokens, k, "file-titles")
+        if found is None or found[1].modality != BAN:
+            continue
+        j = found[0]
+        if j < len(tokens) and tokens[j].kind != PUNCT:
+            return None  # "a read-only replica", "read-only mode": a kind of thing, not what a path is
+        before = tokens[k - 1] if k else None
+        if not (before is None or before.kind == PUNCT and before.text in ("(", ":", "-", "—", "–")
+                or before.kind == WORD and before.low in _PREDICATE_WORDS):
+            return None
+        paths = [Obj("code", t.text) for t in tokens[:k] if t.kind == CODE and _pathlike(t.text)]
+        subject = {t.low for t in tokens[: k - 1] if t.kind == WORD}
+        if not paths and before is not None and before.kind == WORD and not subject <= _LABEL_SUBJECTS:
+            return None  # "`src/config.ts` — config objects are immutable": the subject is not the item's path
+        objects = paths or [Obj(o.kind, o.text, o.role, dict(o.meaning), o.after_file_noun, o.glob, o.head) for o in ctx.label]
+        if not objects:
+            return None
+        words = " ".join(t.low for t in tokens[k:j])
+        return Frame(BAN, words, actions=["edit"], verb="edit", objects=objects, start=tokens[k].start,
+                     notes=[f"'{words}': {', '.join(o.text for o in objects)} must not be edited"])
+    return None
 
 
 def _with_joined(frame: Frame) -> list[Frame]:

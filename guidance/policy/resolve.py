@@ -144,6 +144,8 @@ class Place:
     instead: list[Obj] = field(default_factory=list)
     #: every code span of the block ("Always commit as Claude. Use: `git -c ... commit`")
     codes: list[Obj] = field(default_factory=list)
+    #: the directory a subdirectory's file applies to ("" at the root): what "this directory" is there
+    scope: str = ""
 
 
 @lru_cache(maxsize=None)
@@ -454,9 +456,20 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
                 if len(named) == 1:
                     out.append(Obj("code", named[0].text, "dir", {"antecedent": True}, True))
                     frame.notes.append(f"'{obj.text}' is the directory named before: {named[0].text}")
+                elif not named and place.scope:
+                    out.append(_scope_directory(obj, place, frame))
+            elif place.scope and obj.text in ("here", "in here"):
+                out.append(_scope_directory(obj, place, frame))
             continue
         out.append(obj)
     return out
+
+
+def _scope_directory(obj: Obj, place: Place, frame: Frame) -> Obj:
+    """In `src/gen/CLAUDE.md`, "do not edit files in this directory", "never create files here":
+    the file's own directory."""
+    frame.notes.append(f"'{obj.text}' is the directory of {place.source}: {place.scope}/")
+    return Obj("code", place.scope + "/", "dir", {"antecedent": True}, True)
 
 
 def _confidence(obj: Obj, frame: Frame, base: float = 1.0) -> float:
@@ -844,7 +857,8 @@ def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> l
             frame.notes.append(f"'{obj.text}' is scoped by the directory the sentence names")
             return []
         globs = [obj.glob] if obj.glob else list(obj.meaning["path"])
-        confidence = 0.9 if obj.glob else 0.8
+        # a glob the text gives is what it means; a kind of file where such files usually are is a guess
+        confidence = 0.9 if obj.glob else 0.7 if obj.meaning.get("conventional") else 0.8
         for glob in globs:
             clean = grammar.path_glob(glob.replace("\\", ""), directory=False)
             if clean:

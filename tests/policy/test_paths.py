@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from pathlib import Path
+
+from cf_guidance.policy.checkform import short
+from cf_guidance.policy.compiler import compile_project
 from tests.policy.test_lexicon import shorts
 
 MUST = [
@@ -20,6 +24,30 @@ MUST = [
     ("## Off-limits directories\n\n- `infra/prod`\n", ["deny write infra/prod", "deny write infra/prod/**"]),
     ("Restricted paths:\n\n- `deploy/`\n", ["ask write deploy/**"]),
     ("## Protected Files\n\n| File | Reason |\n|---|---|\n| `alembic.ini` | shared config |\n", ["ask write alembic.ini"]),
+    # kinds of files named in words; where such files usually are is a guess, so those ask at most
+    ("- Never hand-edit the generated code", ["ask write **/generated/**", "ask write **/__generated__/**", "ask write **/gen/**",
+                                              "ask write *.generated.*", "ask write *.gen.*", "ask write *_generated.*",
+                                              "ask write *.pb.go", "ask write *_pb2.py", "ask write *_pb2_grpc.py",
+                                              "ask write *.g.dart", "ask write *.freezed.dart"]),
+    ("- Third-party code must not be modified", ["ask write **/vendor/**", "ask write **/vendored/**",
+                                                 "ask write **/third_party/**", "ask write **/third-party/**"]),
+    ("- Do not touch the Prettier configuration", ["deny write .prettierrc", "deny write .prettierrc.*",
+                                                   "deny write prettier.config.*"]),
+    ("- Ask before changing the CI pipelines", ["ask write .github/workflows/**", "ask write .gitlab-ci.yml",
+                                                "ask write .circleci/**", "ask write Jenkinsfile", "ask write azure-pipelines.yml",
+                                                "ask write .buildkite/**", "ask write .travis.yml",
+                                                "ask write bitbucket-pipelines.yml"]),
+    # a path said to be read-only (in parentheses, after "is" or "as", or after the item's label)
+    ("- `bench/` — benchmark inputs (READ-ONLY)", ["deny write bench/**"]),
+    ("- `golden/expected.txt` is read-only", ["deny write golden/expected.txt"]),
+    ("- Treat `spec/api.yaml` as immutable.", ["deny write spec/api.yaml"]),
+    ("- `third_party/` — everything in it is off-limits", ["deny write third_party/**"]),
+    ("- Never edit vendored or generated files", ["ask write **/vendor/**", "ask write **/vendored/**",
+                                                  "ask write **/third_party/**", "ask write **/third-party/**",
+                                                  "ask write **/generated/**", "ask write **/__generated__/**", "ask write **/gen/**",
+                                                  "ask write *.generated.*", "ask write *.gen.*", "ask write *_generated.*",
+                                                  "ask write *.pb.go", "ask write *_pb2.py", "ask write *_pb2_grpc.py",
+                                                  "ask write *.g.dart", "ask write *.freezed.dart"]),
 ]
 
 MUST_NOT = [
@@ -30,6 +58,17 @@ MUST_NOT = [
     "## Read-only replicas\n\n- `db-replica-1` serves reports\n",
     "## Files\n\n- `src/app.ts` - the app\n",
     "## Important files to read first\n\n- `docs/architecture.md`\n",
+    "- Regenerate the generated code with `make gen` after schema changes",
+    "- Vendored code is pinned in `vendor/modules.txt`",
+    "- The ESLint config extends the recommended rules",
+    "- Keep the Dockerfile small",
+    "- Never delete test data in the staging database",
+    "- Never edit files you have not read",
+    "- `src/config.ts` — config objects are immutable",
+    "- The public API is read-only",
+    "- `app.db` is opened read-only by the reporting job",
+    "- Use a read-only token for `gh api` calls",
+    "- `docs/` holds the read-only mirror of the wiki",
 ]
 
 
@@ -41,3 +80,16 @@ def test_path_rules_compile(markdown: str, expected: list[str]) -> None:
 @pytest.mark.parametrize("markdown", MUST_NOT, ids=[m.split("\n")[0][:50] for m in MUST_NOT])
 def test_path_look_alikes_compile_to_nothing(markdown: str) -> None:
     assert shorts(markdown) == []
+
+
+def test_this_directory_in_a_subdirectory_file_is_that_directory(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "CLAUDE.md").write_text("# Project\n\n- Do not edit files in this directory\n", encoding="utf-8")
+    (tmp_path / "src" / "core").mkdir(parents=True)
+    (tmp_path / "src" / "core" / "CLAUDE.md").write_text(
+        "# Core\n\n- DO NOT edit any files in this directory without explicit human approval\n"
+        "- Never create files here\n", encoding="utf-8")
+    bundle = compile_project(tmp_path)
+    found = [(check.get("scope", ""), short(check)) for check in bundle["checks"]]
+    # at the root "this directory" is the whole project: no check would leave ordinary work possible
+    assert found == [("src/core", "ask write src/core/**"), ("src/core", "deny create src/core/**")]

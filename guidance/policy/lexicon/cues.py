@@ -197,6 +197,8 @@ LABEL_CUES: tuple[Cue, ...] = (
 #: EDIT") gives the paths below it (or after its colon) that force, about writing them unless its
 #: own verb says otherwise ("Files you must not read"). A title is one of `FILE_PLACES` with a
 #: protecting word before it, or with a cue and a verb after it (its subject may be the agent).
+#: The protecting words that ban also say it of one path: "`vendor/` is read-only", "`x` — inputs
+#: (READ-ONLY)", "treat `x` as immutable".
 FILE_PLACES: tuple[str, ...] = ("files", "file", "directories", "directory", "dirs", "folders", "folder", "paths",
                                 "areas", "locations", "zones")
 
@@ -207,7 +209,10 @@ FILE_TITLES: tuple[Cue, ...] = (
         examples=(ex("## Read-only directories\n\n- `packages/legacy/`\n- `third_party/`\n",
                      "deny write packages/legacy/**", "deny write third_party/**"),
                   ex("**Off-limits files:** `src/App.jsx`, `src/styles/*`", "deny write src/App.jsx", "deny write src/styles/*"),
-                  ex("## Read-only mode\n\nThe dashboard has a read-only mode for viewers.\n"))),
+                  ex("## Read-only mode\n\nThe dashboard has a read-only mode for viewers.\n"),
+                  ex("- `bench/` \u2014 benchmark inputs (READ-ONLY)", "deny write bench/**"),
+                  ex("- `vendor/` is read-only", "deny write vendor/**"),
+                  ex("- Use a read-only token for `gh api` calls"))),
     Cue("title-protected", "ask", ("protected", "restricted", "guarded"),
         examples=(ex("Protected files:\n\n- `README.md`\n- `docs/**`\n", "ask write README.md", "ask write docs/**"),
                   ex("## Protected routes\n\n- `/admin` requires a session\n"))),

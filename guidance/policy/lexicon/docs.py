@@ -37,6 +37,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out = [(name, example) for name, entry in entries() for example in getattr(entry, "examples", ())]
     out += [("self-reference", e) for e in nouns.SELF_EXAMPLES]
     out += [("file-family", e) for e in nouns.FILE_FAMILY_EXAMPLES]
+    out += [("tool-config", e) for e in nouns.TOOL_CONFIG_EXAMPLES]
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
@@ -114,7 +115,8 @@ def markdown() -> str:
             lines.append(f"- `{prefix}`: `{option}` = " + " = ".join(f"`{a}`" for a in aliases))
     lines += ["", "### Nouns", "", "| Noun | Files |", "|---|---|"]
     for noun in nouns.PATH_NOUNS:
-        lines.append(f"| {_cell(', '.join(noun.words))} | {', '.join(f'`{g}`' for g in noun.globs)} |")
+        where = "where such files usually are (asks at most): " if noun.conventional else ""
+        lines.append(f"| {_cell(', '.join(noun.words))} | {where}{', '.join(f'`{g}`' for g in noun.globs)} |")
     lines += ["", "A file that stands for its family: " + "; ".join(
         f"`{stem}` covers {', '.join(f'`{m}`' for m in members)}" for stem, members in nouns.FILE_FAMILIES) + "."]
     lines += ["", f"The policy file itself: {', '.join(nouns.SELF_NOUNS)}.", "", "| Message content | Phrases |", "|---|---|"]
