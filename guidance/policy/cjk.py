@@ -455,6 +455,8 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
             if unit.meaning == "credential" and before is not None and before.kind == "program" and _tool_credential(before.text):
                 continue  # read with the program before it
             obj = _noun(unit)
+            if obj is not None and "path" in obj.meaning and after is not None and after.kind in ("code", "path"):
+                continue  # "マイグレーションファイル（`prisma/migrations/`）": the paths glossing it win over the kind's globs
             if obj is not None:
                 objects.append(obj)
             elif unit.meaning == "branch-name":
@@ -483,6 +485,8 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
             actions.append(implied)
     if not actions and frame.inherited and ctx.actions:
         actions = [a for a in ctx.actions if a != "bare"]
+    if not actions and any(u.kind == "cue" and u.text.replace(" ", "") in _READ_ONLY for u in units):
+        actions = ["edit"]  # "`vendor/` は読み取り専用": not to be edited
     if described:
         objects = _named_in_passing(frame, actions, objects)
     if any(a in _FILE_ACTIONS for a in actions):
@@ -628,7 +632,21 @@ def _noun(unit: _Unit) -> Obj | None:
         return Obj("noun", unit.text, meaning={"self": True})
     if meaning == "hooks":
         return Obj("noun", unit.text, meaning={"hooks": True})
+    if meaning.startswith("path:"):
+        # "自動生成されたファイル": the kind of file of lexicon/nouns.PATH_NOUNS the English words name
+        noun = _path_noun(meaning.split(":", 1)[1])
+        return Obj("noun", unit.text, meaning={"path": noun.globs, "conventional": noun.conventional} if noun.conventional
+                   else {"path": noun.globs})
     return None
+
+
+#: the words of "read-only" (lexicon/cjk.py), as the reader writes them (without spaces)
+_READ_ONLY = frozenset(w.replace(" ", "") for w in next(e for e in _lex.CUES if e.name == "read-only").words)
+
+
+@lru_cache(maxsize=None)
+def _path_noun(words: str) -> _nouns.PathNoun:
+    return next(noun for noun in _nouns.PATH_NOUNS if words in noun.words)
 
 
 def _tool_credential(program: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:

@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
+from cf_guidance.paths import SYSTEM_DIRS
 from cf_guidance.policy.lexicon import programs as _programs
 from cf_guidance.policy.markdown import CODE_CLOSE, CODE_OPEN
 
@@ -263,8 +264,9 @@ def command_pattern(code: str, *, lenient: bool) -> list[str] | None:
     return [program, *words[1:]]
 
 
-def path_glob(code: str, *, directory: bool) -> str | None:
-    """The path glob a backticked span stands for, or None if it is not a path."""
+def path_glob(code: str, *, directory: bool, prose: bool = False) -> str | None:
+    """The path glob a backticked span stands for, or None if it is not a path. In prose a path
+    from `/` may mean the repository's root (`_root_relative`); a ```guidance line means what it says."""
     text = _PLACEHOLDER.sub("*", code.strip())  # `skills/<name>/SKILL.md` -> skills/*/SKILL.md
     if not text or len(text) > 300 or any(c.isspace() for c in text):
         return None
@@ -274,11 +276,30 @@ def path_glob(code: str, *, directory: bool) -> str | None:
         text = text[2:]
     if not text or text in (".", "..") or not any(c.isalnum() for c in text):
         return None  # `/`, `*`, `{0}`: no path a rule could protect
+    if prose and _root_relative(text):
+        text = text[1:]
     if text.endswith("/"):
         return text + "**"
     if directory and not any(c in text for c in "*?[") and "." not in text.rsplit("/", 1)[-1]:
         return text + "/**"
     return text
+
+
+#: where containers and CI mount a checkout: a path there is the machine's, as written
+_MOUNT_ROOTS = frozenset(("/tmp", "/workspace", "/workspaces", "/app", "/code", "/github", "/builds", "/data"))
+
+
+def _root_relative(text: str) -> bool:
+    """`/src/generated/`, `/crm/css/app.css` in a CLAUDE.md: the repository's root, as in a
+    .gitignore, not the machine's (`/etc/hosts`, `/tmp/x`, `/Users/me/x` stay absolute). Only a
+    path that names a directory or a file is read so (`/api/v1` may be a route)."""
+    if not text.startswith("/") or text.startswith("//"):
+        return False
+    top = "/" + text[1:].split("/", 1)[0]
+    if top in SYSTEM_DIRS or top in _MOUNT_ROOTS:
+        return False
+    last = text.rstrip("/").rsplit("/", 1)[-1]
+    return text.endswith("/") or any(c in text for c in "*?[") or ("." in last and last.rsplit(".", 1)[1].isalnum())
 
 
 # --- ```guidance blocks ------------------------------------------------------------------------

@@ -497,7 +497,7 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
         if kind == "bare":
             for obj in objects:
                 if obj.kind in ("code", "path") and (_data_file(obj.text) or not any(s.kind == "command" for s in specs)):
-                    glob = grammar.path_glob(obj.text, directory=False)
+                    glob = grammar.path_glob(obj.text, directory=False, prose=True)
                     if glob and frame.inherited and _looks_like_path(obj.text):
                         specs += _path_specs("write", obj, frame, verdict, line)
                 elif obj.kind == "noun" and "path" in obj.meaning and frame.inherited:
@@ -834,7 +834,7 @@ def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> l
         if obj.role in ("with", "like", "for", "by"):
             return []
         directory = obj.role == "dir" or obj.after_file_noun and obj.role in ("dir", "at", "from")
-        glob = grammar.path_glob(obj.text, directory=directory)
+        glob = grammar.path_glob(obj.text, directory=directory, prose=True)
         if glob is None:
             frame.notes.append(f"`{obj.text}` is not a path")
             return []
@@ -860,7 +860,7 @@ def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> l
         # a glob the text gives is what it means; a kind of file where such files usually are is a guess
         confidence = 0.9 if obj.glob else 0.7 if obj.meaning.get("conventional") else 0.8
         for glob in globs:
-            clean = grammar.path_glob(glob.replace("\\", ""), directory=False)
+            clean = grammar.path_glob(glob.replace("\\", ""), directory=False, prose=True)
             if clean:
                 specs.append(Spec(kind, verdict, line, pattern=clean, confidence=_confidence(obj, frame, confidence),
                                   what=f"{_verb_ing(kind)} {obj.text}", why=[f"'{obj.text}' means {clean}"]))
@@ -938,12 +938,12 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
                               what=f"{action}ing to {branch}" if action != "commit" else f"committing to {branch}"))
         return specs
     if action == "commit":
-        paths = [o for o in objects if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=False)]
+        paths = [o for o in objects if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=False, prose=True)]
         secrets = [o for o in objects if o.kind == "noun" and ("credential" in o.meaning or o.meaning.get("category") == "env-change")]
         content = [o for o in objects if o.kind == "noun" and "content" in o.meaning]
         if paths or secrets:
             for obj in paths:
-                glob = grammar.path_glob(obj.text, directory=False)
+                glob = grammar.path_glob(obj.text, directory=False, prose=True)
                 family = _family(glob or "")
                 specs.append(Spec("stage", verdict, line, pattern=family if len(family) > 1 else glob,
                                   what=f"committing `{obj.text}`"))

@@ -42,6 +42,13 @@ MUST = [
     ("- `golden/expected.txt` is read-only", ["deny write golden/expected.txt"]),
     ("- Treat `spec/api.yaml` as immutable.", ["deny write spec/api.yaml"]),
     ("- `third_party/` — everything in it is off-limits", ["deny write third_party/**"]),
+    # a path from `/` in prose is the repository's root, as in a .gitignore, unless it is the machine's
+    ("- Never edit `/src/generated/`", ["deny write src/generated/**"]),
+    ("### Files you must not edit\n\n| File | Why |\n|---|---|\n| `/crm/css/classic.css` | vendor CSS |\n",
+     ["deny write crm/css/classic.css"]),
+    ("- Never read `/etc/hosts`", ["deny read /etc/hosts", "deny read /etc/hosts/**"]),
+    ("- Never edit `/opt/service/config.toml`", ["deny write /opt/service/config.toml"]),
+    ("```guidance\ndeny write /srv2/x.txt\n```\n", ["deny write /srv2/x.txt"]),
     ("- Never edit vendored or generated files", ["ask write **/vendor/**", "ask write **/vendored/**",
                                                   "ask write **/third_party/**", "ask write **/third-party/**",
                                                   "ask write **/generated/**", "ask write **/__generated__/**", "ask write **/gen/**",
@@ -69,6 +76,7 @@ MUST_NOT = [
     "- `app.db` is opened read-only by the reporting job",
     "- Use a read-only token for `gh api` calls",
     "- `docs/` holds the read-only mirror of the wiki",
+    "- Never modify `/api/v1` endpoints",
 ]
 
 
