@@ -470,9 +470,10 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
             kind = item["kind"]
             glob = item["pattern"]
             hit = False
-            if kind == "branch" and isinstance(glob, str):
+            if kind == "branch" and isinstance(glob, (str, list)):
                 name = created_branch(args)
-                hit = bool(name) and not _match_segment(glob, name)
+                forms = [glob] if isinstance(glob, str) else [g for g in glob if isinstance(g, str)]
+                hit = bool(name) and bool(forms) and not any(_match_segment(form, name) for form in forms)
             elif kind == "target" and isinstance(glob, str):
                 action = item.get("action")
                 if sub == "push" and action in ("push", "commit"):  # committing to main reaches it by a push too

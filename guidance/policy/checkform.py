@@ -24,6 +24,8 @@ def reason(spec: Spec) -> str:
         text = f"Run {first} and let it pass before `{then}`" + (f" to {spec.target}" if spec.target else "") + "."
         return text
     if spec.kind == "branch":
+        if isinstance(spec.pattern, (list, tuple)):
+            return "New branch names must match one of " + ", ".join(f"`{g}`" for g in spec.pattern) + "."
         return f"New branch names must match `{spec.pattern}`."
     if spec.kind == "message" and spec.absent:
         shown = " or ".join(repr(p) for p in spec.phrases[:4]) + (", ..." if len(spec.phrases) > 4 else "")

@@ -242,8 +242,7 @@ def _noun_pairs() -> list[tuple[str, Any]]:
     pairs += [(w, ("pronoun", w)) for w in _markers.PRONOUNS]
     pairs += [(w, ("deictic", w)) for w in _markers.DEICTICS]
     pairs += [(w, ("timeout", True)) for w in ("timeout", "timeouts", "a timeout", "time limit")]
-    pairs += [(w, ("hooks", True)) for w in ("hooks", "git hooks", "pre-commit hooks", "commit hooks", "the hooks",
-                                              "pre-commit", "verification", "the pre-commit hook", "husky")]
+    pairs += [(w, ("hooks", True)) for w in _nouns.HOOK_NOUNS]
     pairs += [(w, ("other", True)) for w in ("other command", "other commands", "any other command", "any other commands",
                                               "other tools", "other tool", "alternatives", "another command",
                                               "commands other than", "anything else", "other means")]
@@ -392,6 +391,13 @@ def subject_allows(tokens: list[Token], start: int) -> tuple[bool, str]:
     if all(t.kind == WORD and t.low in _ALLOWED_PREFIX for t in words_after):
         subject = "you" if any(t.low == "you" for t in words_after) else ""
         return True, subject
+    if words_after[-1].kind == WORD and words_after[-1].low in ("but", "yet"):
+        # "Commit your work but do not push", "AI agents commit but never push": an instruction
+        # (or the agent's practice) before "but": the ban after it is the agent's too
+        first = next(k for k in range(last_punct + 1, start) if tokens[k].kind in (WORD, CODE, QUOTE))
+        if action_at(tokens, first, start) is not None or tokens[first].low in _markers.AGENT_SUBJECTS \
+                or tokens[first].low in ("ai", "agents"):
+            return True, ""
     # "Make sure to never ...", "Please always ...": a cue of its own before the ban
     k = last_punct + 1
     while k < start:
@@ -702,9 +708,12 @@ def read_conditions(tokens: list[Token], i: int, end: int) -> tuple[str, str]:
             best = (cond.kind, words)
     # "unless the on-call engineer asked for it", "without the team's approval": a person decides
     for k in range(i, end):
-        if tokens[k].kind == WORD and tokens[k].low in ("unless", "without", "until"):
+        if tokens[k].kind == WORD and tokens[k].low in ("unless", "without", "until", "when", "if", "once"):
             window = [t.low for t in tokens[k + 1 : min(end, k + 9)] if t.kind == WORD]
-            if any(w in _PERMISSION_WORDS for w in window):
+            person = any(w in _PERSON_WORDS for w in window[:3])
+            if (tokens[k].low in ("unless", "without", "until") and any(w in _PERMISSION_WORDS for w in window)) or (
+                    person and any(w in _PERMISSION_WORDS or w in _REVIEW_WORDS for w in window)):
+                # "only push when I tell you to", "don't commit until the user has reviewed it"
                 return "permission", " ".join([tokens[k].low] + window[:6])
     # "except for:", "except when": the ban has exceptions a pattern cannot list
     for k in range(i, end):
@@ -721,6 +730,11 @@ def read_conditions(tokens: list[Token], i: int, end: int) -> tuple[str, str]:
             return "unchecked", " ".join(shown)
     return best
 
+
+#: a person who decides, named right after "when" / "until" ("when I tell you", "until the user has reviewed it")
+_PERSON_WORDS = frozenset(("i", "me", "user", "users", "human", "maintainer", "maintainers", "owner", "reviewer"))
+#: a person's review as the go-ahead ("until the user has reviewed them")
+_REVIEW_WORDS = frozenset(("reviewed", "reviews", "review", "verified", "verifies", "okays", "okayed", "signs", "signed"))
 
 _PERMISSION_WORDS = frozenset("asked asks ask told tells tell says say approves approved approval approve permission consent "
                               "requests requested request instructs instructed instruction authorizes authorized "
@@ -791,6 +805,10 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             if any(b[0] < m for b in bans):
                 # "Don't run `make test` before committing": a ban limited to a moment is no ban
                 return Frame("", start=tokens[0].start, notes=["a ban limited to a moment ('before ...'): no check"])
+            hooks = _hooks_named(tokens, 0, m) if _imperative(tokens, m) else []
+            if hooks and then[1] in ("commit", "push", "merge"):
+                # "Always run the git hooks before pushing": they run inside the push unless skipped
+                return _no_skipping(tokens, hooks, f"the hooks run inside {then[1]}: a ban on skipping them")
             left = _first_objects(tokens, 0, m) if _imperative(tokens, m) else []
             if left:
                 return Frame(REQUIRE, ordering=Ordering(left, then[1]), start=tokens[0].start,
@@ -852,6 +870,11 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 found = action_at(tokens, skip_adverbs(tokens, cue[1], m), m)
                 if found is not None and found[1] and found[1][0] in ("commit", "push", "merge"):
                     then = (found[0], found[1][0])
+            hooks = _hooks_named(tokens, m + 1, n)
+            if hooks and then is not None:
+                # "never commit without running the pre-commit checks": they run inside the commit
+                # unless skipped (`--no-verify`); no other command has to come first
+                return _no_skipping(tokens, hooks, f"the hooks run inside {then[1]}: a ban on skipping them", cue)
             first = _first_objects(tokens, m + 1, n)
             soft = False
             if not first and low == "without" and read_conditions(tokens, m, n)[0] not in ("permission", "judgment"):
@@ -861,6 +884,58 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             if then is not None and first:
                 return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=soft), start=tokens[0].start,
                              notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
+    return _work_state(tokens, bans)
+
+
+def _hooks_named(tokens: list[Token], i: int, end: int) -> list[Obj]:
+    """The git hooks (lexicon.nouns.HOOK_NOUNS) the words from `i` run, when that is all they name."""
+    k = i
+    while k < end:
+        found = action_at(tokens, k, end)
+        if found is not None:
+            if "run" not in found[1] and "use" not in found[1]:
+                return []
+            k = found[0]
+            break
+        k += 1
+    objects, _, _ = read_objects(tokens, k if k < end else i, end)
+    if objects and all(o.kind == "noun" and "hooks" in o.meaning for o in objects):
+        return objects
+    return []
+
+
+def _no_skipping(tokens: list[Token], hooks: list[Obj], note: str,
+                 cue: tuple[int, int, str, str] | None = None) -> Frame:
+    """A ban on skipping the git hooks (the force of the ban `cue`, else a ban)."""
+    modality, words = (cue[2], cue[3]) if cue is not None else (BAN, "must")
+    return Frame(modality, words, actions=["bypass"], verb="skip", objects=hooks, start=tokens[0].start, notes=[note])
+
+
+def _work_state(tokens: list[Token], bans: list[tuple[int, int, str, str]]) -> Frame | None:
+    """"Never commit untested code", "don't push code that fails the tests": a ban on committing
+    or pushing work in a state (lexicon.markers.WORK_STATES) is an order to run the task that
+    shows it first, stated softly; a state only the agent can judge gives no check. None when
+    the clause names a path, a command or a text (those are what it bans), or no work."""
+    if not bans or any(t.kind in (CODE, QUOTE) for t in tokens):
+        return None
+    n = len(tokens)
+    found = action_at(tokens, skip_adverbs(tokens, bans[0][1], n), n)
+    if found is None or not found[1] or found[1][0] not in ("commit", "push", "merge"):
+        return None
+    words = [t.low for t in tokens[found[0]:] if t.kind == WORD]
+    rest = f" {' '.join(words)} "
+    if not any(f" {w} " in rest for w in _markers.WORK_NOUNS):
+        return None
+    for state in _markers.WORK_STATES:
+        phrase = next((p for p in state.phrases if f" {p} " in rest), None)
+        if phrase is None:
+            continue
+        if not state.category:
+            return Frame(bans[0][2], bans[0][3], start=tokens[0].start,
+                         notes=[f"'{phrase}' work: no tool call shows that state, it leaves the call to the agent"])
+        task = Obj("noun", phrase, meaning={"category": state.category})
+        return Frame(REQUIRE, ordering=Ordering([task], found[1][0], soft=True), start=tokens[0].start,
+                     notes=[f"'{found[2]} ... {phrase}': run the {state.category} step before {found[1][0]} (stated as a state)"])
     return None
 
 
@@ -1201,11 +1276,30 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
         objects, stop, notes = read_objects(tokens, k, len(tokens))
         frame.objects, frame.notes = objects, notes
         _read_tail(tokens, stop, len(tokens), frame)
+    elif found is None and _text_named(tokens, k):
+        # "No AI attribution in commits or PRs", "No "Co-Authored-By" lines": text not to write
+        frame = Frame(BAN, "no", actions=["content"], verb="add")
+        objects, stop, notes = read_objects(tokens, k, len(tokens))
+        frame.objects, frame.notes = objects, notes
+        _read_tail(tokens, stop, len(tokens), frame)
+        if not frame.surfaces and not any(o.kind == "noun" and "content" in o.meaning for o in objects):
+            if not any(":" in o.text or o.text.endswith("-by") for o in objects if o.kind == "quote"):
+                return None  # "No "magic numbers" in the code": not a message's text
+            frame.surfaces.append("commit messages")  # a trailer ("Co-Authored-By") is commit text
+            frame.notes.append("a quoted trailer: text of commit messages")
     else:
         return None
     frame.start, frame.text = tokens[first].start, join(tokens)
     frame.notes.append("'no' before an action: a ban")
     return frame
+
+
+def _text_named(tokens: list[Token], k: int) -> bool:
+    """Text for a message at `k`: a quoted text, or a noun of lexicon.nouns.CONTENT_NOUNS."""
+    if tokens[k].kind == QUOTE:
+        return True
+    found = match(tokens, k, "nouns", len(tokens))
+    return found is not None and found[1][0] == "content"
 
 
 def _plural_action(tokens: list[Token], k: int) -> tuple[int, list[str], str] | None:
@@ -1474,8 +1568,9 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
         if obj.kind == "branch" and obj.role in ("to", "on"):
             frame.targets.append(obj.meaning.get("branch", "main"))
         elif obj.kind == "code" and _branch_name(obj.text) and (
-                obj.role in ("to", "on") or (obj.role == "" and "push" in frame.actions and obj.text in _BRANCHES)):
-            if any(a in ("commit", "push", "merge", "edit") for a in frame.actions):
+                obj.role in ("to", "on") or (obj.role == "" and ("push" in frame.actions or "work-on" in frame.actions)
+                                             and obj.text in _BRANCHES)):
+            if any(a in ("commit", "push", "merge", "edit", "work-on") for a in frame.actions):
                 frame.targets.append(obj.text)
         if obj.kind == "noun" and "surface" in obj.meaning and obj.role in ("to", "dir", "on", "for", "from"):
             frame.surfaces.append(obj.meaning["surface"])
@@ -1560,9 +1655,9 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
     text = " ".join(low)
     codes = [t for t in tokens if t.kind == CODE]
     # branch names: "Branch names must start with `claude/`", "Always prefix branch names with `x-`"
-    if "branch" in text and any(w in text for w in ("start with", "begin with", "prefix", "prefixed with", "named")) and codes:
+    if "branch" in text and any(w in text for w in _BRANCH_FORM_WORDS) and _branch_forms(tokens):
         frame.requirement = "branch"
-        frame.objects = [Obj("code", codes[0].text)]
+        frame.objects = _branch_forms(tokens)
         frame.notes.append("branch naming rule")
         return frame
     k = skip_adverbs(tokens, j, end)
@@ -1605,7 +1700,43 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
     if "commit" in names and any(t.low == "as" for t in tokens[stop_verbs:end]):
         frame.requirement = "commit-form"
         frame.notes.append("commits must be made in a prescribed form ('commit as')")
+    elif ("commit" in names or "use" in names) and _commit_options(objects):
+        # "Always commit with `git commit -s`", "always use `git commit -S`": every commit needs its options
+        frame.requirement = "arguments"
+        frame.notes.append("commits must carry the options of the form the rule names")
     return frame
+
+
+def _commit_options(objects: list[Obj]) -> bool:
+    """A `git commit` form among `objects` with options of its own (not only a message or -a)."""
+    for obj in objects:
+        words = obj.text.split() if obj.kind == "code" else []
+        if words[:2] == ["git", "commit"] and any(w.startswith("-") and w not in ("-m", "--message", "-a", "--all", "-am")
+                                                   for w in words[2:]):
+            return True
+    return False
+
+
+#: words that make a sentence about branches a naming rule ("Branch names must start with `x/`")
+_BRANCH_FORM_WORDS = ("start with", "begin with", "prefix", "prefixed with", "named", "naming", "branch names follow",
+                      "branch names should follow", "branch names must follow", "branch names use", "name branches",
+                      "branches follow", "branch name format", "branch format")
+
+
+def _branch_forms(tokens: list[Token]) -> list[Obj]:
+    """The branch name forms a naming rule allows: every code span outside an example
+    ("`feature/<name>` or `fix/<name>`", "prefixed: `feat/`, `fix/`, `chore/`"); a rule that
+    lists several allows any of them."""
+    forms: list[Obj] = []
+    k = 0
+    while k < len(tokens):
+        if tokens[k].kind == PUNCT and tokens[k].text == "(" and match(tokens, k + 1, "examples") is not None:
+            k = next((m for m in range(k + 1, len(tokens)) if tokens[m].kind == PUNCT and tokens[m].text == ")"), len(tokens))
+            continue  # "(e.g., `feature/add-auth`)": names that fit, not the form
+        if tokens[k].kind == CODE and " " not in tokens[k].text.strip():
+            forms.append(Obj("code", tokens[k].text))
+        k += 1
+    return forms
 
 
 def _labels_own_instruction(tokens: list[Token], first: int) -> bool:
@@ -1721,11 +1852,20 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     # branch naming: "Use the branch naming convention `claude/<name>`"
     low = " ".join(t.low for t in tokens)
     codes = [t for t in tokens if t.kind == CODE]
-    if "branch" in low and any(w in low for w in ("naming", "prefix", "named", "start with")) and codes:
-        frame = Frame(REQUIRE, "convention", requirement="branch", objects=[Obj("code", codes[0].text)],
+    if "branch" in low and any(w in low for w in _BRANCH_FORM_WORDS) and _branch_forms(tokens):
+        frame = Frame(REQUIRE, "convention", requirement="branch", objects=_branch_forms(tokens),
                       notes=["branch naming convention"])
         frame.start = tokens[0].start
         return frame
+    found = action_at(tokens, first, len(tokens))
+    if found is not None and ("use" in found[1] or "commit" in found[1]):
+        objects = [Obj("code", t.text) for t in tokens if t.kind == CODE]
+        if _commit_options(objects) and substitution(tokens, first) is None:
+            # "Use `git commit -S --signoff` for every commit": the options every commit needs
+            frame = Frame(REQUIRE, found[2], requirement="arguments", actions=found[1], verb=found[2], objects=objects,
+                          notes=["an imperative naming the commit form: every commit needs its options"])
+            frame.start = tokens[0].start
+            return frame
     disclosure = _disclosure(tokens, first)
     if disclosure is not None:
         return disclosure

@@ -931,6 +931,16 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         return specs
     if action == "merge" and any(o.kind == "noun" and o.meaning.get("category") == "pull-request" for o in objects):
         return [_command(["gh", "pr", "merge"], verdict, line, "merging pull requests", 0.95)]
+    if action == "work-on":
+        # "never work directly on main": a commit while on it, or a push to it
+        branches = frame.targets or [o.meaning.get("branch", "main") for o in objects if o.kind == "branch"]
+        for branch in dict.fromkeys(branches):
+            for target in ("commit", "push"):
+                specs.append(Spec("target", verdict, line, pattern=branch, target=target, confidence=0.9,
+                                  what=f"{'committing' if target == 'commit' else 'pushing'} to {branch}"))
+        if not specs:
+            frame.notes.append("working on something other than a named branch: advisory")
+        return specs
     if action in ("commit", "push", "merge") and (frame.targets or any(o.kind == "branch" for o in objects)):
         branches = frame.targets or [o.meaning.get("branch", "main") for o in objects if o.kind == "branch"]
         for branch in dict.fromkeys(branches):
@@ -1182,15 +1192,24 @@ def _script_forms(before: list[str], place: Place) -> list[list[str]]:
 
 
 def _branch(frame: Frame, place: Place) -> list[Spec]:
-    code = frame.objects[0].text if frame.objects else ""
-    glob = "".join("*" if part.startswith("<") else part for part in _placeholder_split(code))
-    if not glob or " " in glob:
+    """New branch names must match one of the forms the rule names (`feature/<name>` or
+    `fix/<name>`: `feature/*` or `fix/*`)."""
+    globs: list[str] = []
+    for obj in frame.objects:
+        glob = "".join("*" if part.startswith("<") else part for part in _placeholder_split(obj.text))
+        if not glob or " " in glob:
+            continue
+        if not glob.endswith("*"):
+            glob += "*"
+        if glob.strip("*/") and glob not in globs:
+            globs.append(glob)
+    if not globs:
         return []
-    if not glob.endswith("*"):
-        glob += "*"
     verdict = "deny" if frame.cue in ("must", "is required", "are required", "required to", "has to", "have to") else "warn"
-    return [Spec("branch", verdict, place.line, pattern=glob, confidence=0.9, what=f"branch names that do not match {glob}",
-                 why=["branch naming rule: new branches must match the prefix"])]
+    shown = " or ".join(globs)
+    return [Spec("branch", verdict, place.line, pattern=globs[0] if len(globs) == 1 else globs, confidence=0.9,
+                 what=f"branch names that match none of {shown}" if len(globs) > 1 else f"branch names that do not match {shown}",
+                 why=["branch naming rule: new branches must match " + ("one of the forms" if len(globs) > 1 else "the prefix")])]
 
 
 def _placeholder_split(text: str) -> list[str]:

@@ -171,3 +171,22 @@ KINDS = [
 )
 def test_extracted_check_kinds(event, expected) -> None:  # type: ignore[no-untyped-def]
     assert sorted(codes(policy_rules, event, checks=KINDS)) == sorted(expected)
+
+
+#: a naming rule that lists several forms allows any of them ("`feat/`, `fix/`, `chore/`")
+BRANCH_FORMS = [_check(1, "branch", pattern=["feat/*", "fix/*", "chore/*"])]
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("git checkout -b fix/leak", []),
+        ("git switch -c chore/deps", []),
+        ("git worktree add ../x -b feat/parser", []),
+        ("git checkout -b wip-parser", ["K1:deny"]),
+        ("git branch docs/readme", ["K1:deny"]),
+        ("git checkout fix/leak", []),
+    ],
+)
+def test_branch_names_may_match_any_listed_form(command: str, expected: list[str]) -> None:
+    assert codes(policy_rules, bash(command), checks=BRANCH_FORMS) == expected

@@ -45,7 +45,7 @@ EXPECTED_CHECKS = {
     ("03-microsoft-playwright.md", 133, "deny message test plan"),
     ("03-microsoft-playwright.md", 134, "warn branch fix-*"),
     ("03-microsoft-playwright.md", 143, "deny message co-authored-by | generated with | created with"),
-    ("03-microsoft-playwright.md", 153, "deny command git commit --amend"),
+    ("03-microsoft-playwright.md", 153, "ask command git commit --amend"),
     ("03-microsoft-playwright.md", 155, "ask command git push"),
     ("04-astral-sh-uv.md", 655, "deny write docs/reference/cli.md"),
     ("04-astral-sh-uv.md", 656, "deny write docs/reference/settings.md"),

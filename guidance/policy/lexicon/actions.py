@@ -130,6 +130,13 @@ ACTIONS: tuple[Action, ...] = (
            examples=(ex("- Never squash pushed commits", "deny command git rebase -i"),)),
     Action("merge", "git", ("merge", "merging"), commands=("git merge",),
            examples=(ex("- Never merge to main directly", "deny target merge main"),)),
+    # working on a branch is committing to it and pushing it: "never work directly on main"
+    Action("work-on", "git", ("work on", "working on", "work directly on", "working directly on", "develop on",
+                              "developing on", "develop directly on", "make changes on", "making changes on",
+                              "make changes directly on", "make changes to", "making changes to", "do work on"),
+           examples=(ex("- Never work directly on main", "deny target commit main", "deny target push main"),
+                     ex("- Don't develop on `master`", "deny target commit master", "deny target push master"),
+                     ex("- Never work on more than one issue at a time"))),
     Action("rebase", "git", ("rebase", "rebasing"), commands=("git rebase",),
            examples=(ex("- Don't rebase without asking", "ask command git rebase"),)),
     Action("tag", "git", ("tag", "tagging"), commands=("git tag <name>", "git push --tags"),

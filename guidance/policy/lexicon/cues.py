@@ -46,6 +46,8 @@ CUES: tuple[Cue, ...] = (
             ex("- You must not run `kubectl delete namespace prod`", "deny command kubectl delete namespace prod"),
             ex("- The deploy script never runs `terraform destroy`"),
             ex("- Don't worry if `git status` shows untracked files"),
+            ex("- Commit your work but do not push", "deny command git push"),
+            ex("- The release job tags builds but never pushes"),
         ),
     ),
     Cue(
@@ -238,4 +240,9 @@ NO_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex("- No `git stash` in shared checkouts", "warn command git stash"),
     ex("- No tests exist for the legacy importer"),
     ex("- No need to run `make` first"),
+    ex("- No AI attribution in commits or PRs", "deny message generated with | created with | \U0001f916 generated | "
+       "claude.com/claude-code | claude.ai/code | co-authored-by: claude"),
+    ex('- No "Co-Authored-By" lines', "deny message co-authored-by"),
+    ex('- No "WIP" in PR titles', "deny message wip"),
+    ex('- No "magic numbers" in the code'),
 )

@@ -27,6 +27,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"equivalent:{e.forms[0]}", e) for e in programs.EQUIVALENTS]
     out += [(f"path-noun:{n.words[0]}", n) for n in nouns.PATH_NOUNS]
     out += [(f"content:{n.words[0]}", n) for n in nouns.CONTENT_NOUNS]
+    out += [(f"work-state:{w.phrases[0]}", w) for w in markers.WORK_STATES]
     out += [(f"condition:{c.phrases[0]}", c) for c in markers.CONDITIONS if c.examples] + [
         (f"condition-list:{c.phrases[0]}", c) for c in markers.CONDITIONS if not c.examples]
     out += [(f"cjk-{table}:{e.name}", e) for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),) for e in entries]
@@ -40,6 +41,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("tool-config", e) for e in nouns.TOOL_CONFIG_EXAMPLES]
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
+    out += [("hooks", e) for e in nouns.HOOK_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
@@ -122,7 +124,8 @@ def markdown() -> str:
     lines += ["", f"The policy file itself: {', '.join(nouns.SELF_NOUNS)}.", "", "| Message content | Phrases |", "|---|---|"]
     for content in nouns.CONTENT_NOUNS:
         lines.append(f"| {_cell(', '.join(content.words))} | {_cell(', '.join(content.phrases))} |")
-    lines += ["", "| Credentials | Files | Variables |", "|---|---|---|"]
+    lines += ["", "The git hooks (they run inside `git commit` and `git push`: a rule that they run bans skipping them): "
+              + ", ".join(nouns.HOOK_NOUNS) + ".", "", "| Credentials | Files | Variables |", "|---|---|---|"]
     for credential in nouns.CREDENTIALS:
         lines.append(f"| {_cell(', '.join(credential.words))} | {', '.join(credential.files)} | {', '.join(credential.variables)} |")
     lines += ["", "### Markers", "", "| Condition | Decided by | Phrases |", "|---|---|---|"]
@@ -139,6 +142,13 @@ def markdown() -> str:
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",
               f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.", ""]
+    lines += ["The state of the work a ban on committing or pushing names (with one of "
+              f"{', '.join(markers.WORK_NOUNS)}): the task run first, as a warning, or no check when only the agent can "
+              "judge it:", "", "| Task | Words | Examples |", "|---|---|---|"]
+    for state in markers.WORK_STATES:
+        lines.append(f"| {state.category or '(the agent judges)'} | {_cell(', '.join(state.phrases))} | "
+                     f"{_examples(state.examples)} |")
+    lines.append("")
     lines += _cjk_tables()
     lines += ["<!-- lexicon:end -->", ""]
     return "\n".join(lines)

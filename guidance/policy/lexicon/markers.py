@@ -17,6 +17,9 @@
 - `DESCRIPTIVE_SUBJECTS`: a subject before the cue makes a sentence a description ("the CI
   never runs `x`"), unless it is the agent ("you", "Claude", "agents").
 - `ABBREVIATIONS`: words ending in a period that do not end a sentence.
+- `WORK_STATES`: the state of the work a ban on committing or pushing names ("never commit
+  untested code", "don't push code that fails the tests"): the task that shows it, run before
+  the action (a warning), or nothing a tool call shows ("code you don't understand").
 """
 
 from __future__ import annotations
@@ -59,7 +62,10 @@ CONDITIONS: tuple[Condition, ...] = (
                         ex("- Create commits only when explicitly requested", "ask command git commit"),
                         ex("- Never change `deploy.yml`'s `jobs:` block silently; show the diff first", "ask write deploy.yml"),
                         ex("- Don't `git push` without asking", "ask command git push"),
-                        ex("- Never add rules to this file unless explicitly instructed.", "ask write CLAUDE.md"))),
+                        ex("- Never add rules to this file unless explicitly instructed.", "ask write CLAUDE.md"),
+                        ex("- Only push when I tell you to", "ask command git push"),
+                        ex("- Do not commit changes until the user has reviewed them", "ask command git commit"),
+                        ex("- Only push when the build is green"))),
     Condition(("unless necessary", "unless absolutely necessary", "unless needed", "unless required",
                "unless unavoidable", "unless completely unavoidable", "unless it is necessary", "unless they're absolutely necessary",
                "unless they are absolutely necessary", "if possible", "where possible", "when possible",
@@ -93,6 +99,9 @@ SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
     ex("- `legacy/` — not maintained anymore"),
     ex("- use `npm run release:*` to create releases (not manual git tag commands)", "warn command <tag>"),
     ex("- Always use `git commit -S --signoff` (not `--signoff` alone)", "warn arguments git commit needs -S --signoff"),
+    ex("- Always commit with `git commit -s`", "warn arguments git commit needs -s"),
+    ex("- Use `git commit -S` for every commit", "warn arguments git commit needs -S"),
+    ex("- Use `git commit -m` with a short message"),
     ex("- CRITICAL: this repo uses `pnpm`, NOT `npm`.", "warn command npm"),
     ex("- `(app)/x/page.tsx` maps to `/x`, not `/app/x`"),
 )
@@ -205,3 +214,53 @@ AGENT_SUBJECTS: tuple[str, ...] = ("you", "claude", "agents", "the agent", "ai",
 
 ABBREVIATIONS: tuple[str, ...] = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "no.", "eg.", "ie.", "incl.",
                                   "resp.", "esp.", "min.", "max.", "dept.", "fig.", "ca.", "mr.", "ms.", "dr.")
+
+
+@dataclass(frozen=True)
+class WorkState:
+    """Words for the state of committed or pushed work, and the task whose run shows it ("" when
+    only the agent can judge it)."""
+
+    phrases: tuple[str, ...]
+    category: str
+    examples: tuple[Example, ...] = ()
+
+
+#: what a ban on committing or pushing is about when it names work, not a path or a text
+WORK_NOUNS: tuple[str, ...] = ("code", "changes", "change", "work", "commits", "commit", "anything", "something", "files",
+                               "a branch", "branches", "features", "fixes")
+
+#: "never commit untested code": a ban on committing such work is an order to run the task before
+#: committing, stated softly (a warning: which run showed it is the agent's to say); a state no
+#: command shows ("broken", "code you don't understand") is advice the agent judges (no check)
+WORK_STATES: tuple[WorkState, ...] = (
+    WorkState(("untested", "without tests", "that fails the tests", "that fails tests", "that fail tests",
+               "that fail the tests", "that breaks the tests", "that breaks tests", "that break tests",
+               "with failing tests", "failing tests", "that fails ci", "that hasn't been tested",
+               "that has not been tested", "that haven't been tested", "that have not been tested", "failing"),
+              "test",
+              (ex("- Never commit untested code", "warn sequence <test> -> git commit"),
+               ex("- Don't push code that fails the tests", "warn sequence <test> -> git push"))),
+    WorkState(("unlinted", "with lint errors", "with linting errors", "that fails lint", "that fails linting",
+               "with lint warnings"),
+              "lint",
+              (ex("- Never commit code with lint errors", "warn sequence <lint> -> git commit"),)),
+    WorkState(("unformatted", "that is not formatted", "that isn't formatted", "that fails formatting"),
+              "format",
+              (ex("- Never push unformatted code", "warn sequence <format> -> git push"),)),
+    WorkState(("with type errors", "that fails type checking", "that fails typecheck", "with typescript errors"),
+              "typecheck",
+              (ex("- Never commit changes with type errors", "warn sequence <typecheck> -> git commit"),)),
+    WorkState(("that doesn't compile", "that does not compile", "that doesn't build", "that does not build",
+               "that fails to build", "that fails to compile", "uncompilable", "with build errors", "with compile errors"),
+              "build",
+              (ex("- Never commit code that doesn't compile", "warn sequence <build> -> git commit"),)),
+    WorkState(("broken", "you don't understand", "you do not understand", "you don't fully understand",
+               "you do not fully understand", "you haven't reviewed", "you have not reviewed", "unreviewed", "half-finished",
+               "incomplete", "unfinished", "work in progress", "wip", "that doesn't work", "that does not work",
+               "unverified", "unrelated", "debug", "commented-out", "experimental"),
+              "",
+              (ex("- NEVER commit code you don't fully understand"),
+               ex("- Never commit broken code"),
+               ex("- Never commit `dist/` or broken code", "deny stage dist/**"))),
+)

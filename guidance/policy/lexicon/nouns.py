@@ -9,6 +9,8 @@
 - `SURFACES`: where such text goes (commit messages, PR titles and descriptions, comments).
 - `CREDENTIALS`: credentials of a tool: the files that hold them and the variables that carry them.
 - `BRANCH_NOUNS`: words that name protected branches ("main", "the default branch").
+- `HOOK_NOUNS`: the git hooks, which run inside `git commit` and `git push` themselves: "never
+  commit without running the pre-commit checks" bans skipping them, not every commit.
 """
 
 from __future__ import annotations
@@ -169,7 +171,8 @@ SELF_WORDS: tuple[str, ...] = ("yourself", "you", "claude", "ai", "the ai", "the
 #: Phrases are matched case-insensitively in the message text.
 CONTENT_NOUNS: tuple[ContentNoun, ...] = (
     ContentNoun(("co-authored-by", "co-author", "co-authors", "co-author footers", "co-author credits",
-                 "co-authored-by trailer", "co-author trailer", "co-author trailers", "coauthor"),
+                 "co-authored-by trailer", "co-author trailer", "co-author trailers", "coauthor", "co-author lines",
+                 "co-author line", "co-authored-by lines", "co-authored-by line", "co-authored-by trailers"),
                 ("co-authored-by",),
                 (ex("- Do not add `Co-Authored-By` trailers to commits.", "deny message co-authored-by"),
                  ex("- NEVER add Co-Authored-By with yourself as co-author of a commit.",
@@ -177,13 +180,20 @@ CONTENT_NOUNS: tuple[ContentNoun, ...] = (
                 own_phrases=("co-authored-by: claude", "noreply@anthropic.com")),
     ContentNoun(("generated with claude code", "generated with", "created with", "attribution", "ai attribution",
                  "agent attribution", "tool attribution", "model attribution", "attribution footers", "claude code footer",
-                 "generated-by footer"),
+                 "generated-by footer", "attribution lines", "attribution footer", "claude attribution", "claude signature",
+                 "claude signatures", "claude signature block", "signature block", "ai signature", "claude branding",
+                 "ai assistance", "ai credit", "ai credits", "ai co-author", "ai co-authors", "llm attribution",
+                 "ai/llm attribution", "ai-generated footers", "ai footer", "ai footers"),
                 ("generated with", "created with", "\U0001f916 generated", "claude.com/claude-code",
                  "claude.ai/code", "co-authored-by: claude"),
                 (ex('- Do NOT add "Generated with Claude Code" or co-author footers to commits or PRs',
                     "deny message generated with claude code | co-authored-by"),
                  ex("- Never add AI attribution to PRs", "deny message generated with | created with | \U0001f916 generated | "
-                    "claude.com/claude-code | claude.ai/code | co-authored-by: claude"))),
+                    "claude.com/claude-code | claude.ai/code | co-authored-by: claude"),
+                 ex("- Never include the Claude signature block in commits", "deny message generated with | created with | "
+                    "\U0001f916 generated | claude.com/claude-code | claude.ai/code | co-authored-by: claude"),
+                 ex("- Do not mention AI assistance in commit messages", "deny message generated with | created with | "
+                    "\U0001f916 generated | claude.com/claude-code | claude.ai/code | co-authored-by: claude"))),
 )
 
 #: "Disclose that the PR was written with Claude", "Mention `Fixes` in PR descriptions": a text
@@ -253,3 +263,18 @@ FILE_FAMILY_EXAMPLES: tuple[Example, ...] = (
 
 BRANCH_NOUNS: tuple[str, ...] = ("main", "master", "the main branch", "the master branch", "the default branch",
                                  "production", "trunk", "develop", "main branch", "master branch")
+
+#: the git hooks: they run inside the git command itself, so a rule that they run ("never commit
+#: without running the pre-commit checks") is a ban on skipping them (`--no-verify`), never an
+#: order that some other command run first
+HOOK_NOUNS: tuple[str, ...] = ("hooks", "git hooks", "the git hooks", "pre-commit hooks", "pre-commit hook", "the pre-commit hook",
+                               "commit hooks", "the hooks", "pre-commit", "pre-commit checks", "pre-commit check",
+                               "pre-push hooks", "pre-push hook", "pre-push checks", "hook checks", "verification", "husky")
+
+HOOK_EXAMPLES: tuple[Example, ...] = (
+    ex("- NEVER commit without running pre-commit checks", "deny command git commit --no-verify"),
+    ex("- Never commit without running the pre-commit hooks", "deny command git commit --no-verify"),
+    ex("- Always run the git hooks before pushing", "deny command git commit --no-verify"),
+    ex("- Never commit without running `pre-commit run --all-files`", "deny sequence pre-commit run -> git commit"),
+    ex("- The pre-commit hooks run before every commit"),
+)
