@@ -1540,6 +1540,9 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
             frame.notes.append(f"the alternative it names: {join(tokens[m + 2:])}")
             frame.alternatives += alts
             break
+    # a relative clause right after the object: "never push code that fails the tests" is some pushes
+    if k == stop and k < end and frame.phrase and tokens[k].kind == WORD and tokens[k].low in ("that", "which", "who"):
+        frame.qualifier = " ".join(t.low for t in tokens[k:end] if t.kind == WORD)
     # qualifiers: "on main", "in watch mode", "against production", "on Git commits"
     if k < end and tokens[k].kind == WORD and tokens[k].low in _markers.QUALIFIERS and (frame.objects or (
             frame.actions and all(_action_kind_of(a) == "git" for a in frame.actions))):
@@ -1549,6 +1552,8 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
         branch = match(tokens, skip_determiner(tokens, k + 1, end), "nouns", end)
         if then is not None and branch is not None and branch[1][0] == "surface" and branch[0] > then[0]:
             then = None  # "in commit messages": the text, not the commit
+        if then is not None and tokens[k].low == "after":
+            then = None  # "never rebase after merge": a situation, not the action the ban is about
         if then is not None:
             frame.qualifier_action = then[1]
             frame.notes.append(f"'{tokens[k].low} {phrase}' names the action the object applies to")

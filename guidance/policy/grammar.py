@@ -188,13 +188,18 @@ def _lstrip_noise(sentence: str) -> str:
     return sentence[i:]
 
 
-def placeholder_words(words: list[str]) -> list[str]:
+def placeholder_words(words: list[str], *, filled: bool = False) -> list[str]:
     """Placeholders as pattern words: `<file>` matches an argument that looks like a file
     (`*.*`), `<name>` exactly one argument (`?*`), a trailing one any further arguments (`*`);
-    a version written with letters (`v0.3.x`) matches any version (`v0.3.*`)."""
+    a version written with letters (`v0.3.x`) matches any version (`v0.3.*`).
+
+    `filled`: a trailing placeholder stands for at least one argument, as in the lexicon's own
+    commands (`npm install <pkg>` adds a package; a bare `npm install` installs the lockfile, and
+    `git tag <name>` creates a tag where a bare `git tag` lists them). A document's command is
+    read leniently: "run `pytest <file>`" is satisfied by `pytest`."""
     out: list[str] = []
     for index, word in enumerate(words):
-        last = index == len(words) - 1
+        last = index == len(words) - 1 and not filled
         if index and word.lower() in _NAMED_PLACEHOLDERS:
             out.append("*" if last else "?*")  # `npm install package-name`: a name the reader fills in
         elif word.lower() in _FILE_PLACEHOLDERS:

@@ -199,9 +199,12 @@ def category_patterns(name: str) -> tuple[tuple[str, ...], ...]:
         return ()
     out: list[tuple[str, ...]] = []
     for command in category.commands:
-        out.append(tuple(grammar.placeholder_words(_split(command))))
+        words = grammar.placeholder_words(_split(command), filled=True)
+        out.append(tuple(words))
+        if words[0] in _categories.JS_TOOLS:
+            out += [tuple(_split(runner) + words) for runner in _categories.TOOL_RUNNERS]
     for script in category.scripts:
-        for runner in ("npm run", "yarn", "yarn run", "pnpm", "pnpm run", "bun run"):
+        for runner in _categories.SCRIPT_RUNNERS:
             out.append(tuple(_split(runner) + [script]))
     return tuple(out)
 
@@ -377,7 +380,7 @@ def _thing_specs(frame: Frame, objects: list[Obj], verdict: str, place: Place) -
         if not commands:
             left.append(obj)
             continue
-        patterns = [grammar.placeholder_words(_split(c)) for c in commands]
+        patterns = [grammar.placeholder_words(_split(c), filled=True) for c in commands]
         spec = _patterns_spec(patterns, verdict, place.line, f"{_verb_ing_thing(used)} {obj.text}",
                               _confidence(obj, frame, 0.9))
         spec.why.append(f"'{frame.verb} {obj.text}' is {', '.join(commands[:3])}")
@@ -770,6 +773,9 @@ def _category_spec(category: str, verdict: str, line: int, frame: Frame, obj: Ob
     spec = _patterns_spec(patterns, verdict, line, _category_what(category),
                           0.9 if obj is None or not obj.meaning.get("antecedent") else 0.8, category)
     spec.why.append(f"'{obj.text if obj else category}' is the {category} category ({len(patterns)} command forms)")
+    found = _category(category)
+    if found is not None:
+        spec.exempt += [_split(command) for command in found.exempt]
     if obj is not None and obj.meaning.get("qualified") and spec.verdict != "warn":
         spec.verdict = "warn"
         spec.why.append(f"'{obj.meaning['qualified']} {obj.text}' is some of them, which ones a pattern cannot say (warn)")
@@ -811,7 +817,7 @@ def _only_for(frame: Frame, place: Place, verdict: str) -> list[Spec]:
         elif obj.kind == "program":
             allowed.append([obj.text])
     allowed += place.inventory.for_category(category)
-    spec.exempt = allowed
+    spec.exempt += allowed
     spec.what = f"{_category_what(category)} other than " + (" or ".join(f"`{' '.join(a)}`" for a in allowed[:3]) or "the ones it names")
     if not allowed:
         spec.confidence = min(spec.confidence, 0.7)
@@ -879,7 +885,7 @@ def _implied_writes(glob: str, verdict: str, line: int, confidence: float) -> li
     specs = []
     for name, commands in _categories.IMPLIED_WRITES:
         if glob_match(glob, name):
-            patterns = [grammar.placeholder_words(_split(c)) for c in commands]
+            patterns = [grammar.placeholder_words(_split(c), filled=True) for c in commands]
             # an inference about tools, not what the text names: it asks at most
             spec = _patterns_spec(patterns, verdict, line, f"commands that change `{name}`", min(confidence, 0.75),
                                   f"writes {name}")
@@ -928,6 +934,8 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
                 spec = _category_spec("pull-request", verdict, line, frame, obj)
                 spec.what = "opening pull requests"
                 specs.append(spec)
+            elif obj.kind == "noun" and obj.meaning.get("category") == "tag":
+                specs.append(_category_spec("tag", verdict, line, frame, obj))  # "never create tags"
         return specs
     if action == "merge" and any(o.kind == "noun" and o.meaning.get("category") == "pull-request" for o in objects):
         return [_command(["gh", "pr", "merge"], verdict, line, "merging pull requests", 0.95)]
@@ -968,6 +976,13 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
             return []
     if action == "force-push" or (action == "push" and any(o.kind == "noun" and o.meaning.get("category") == "force-push" for o in objects)):
         return [_category_spec("force-push", verdict, line, frame, None)]
+    if action == "push" and any(o.kind == "noun" and o.meaning.get("category") == "tag" for o in objects):
+        # "do not push tags": the pushes that carry tags, not every push
+        return [_command(["git", "push", flag], verdict, line, "pushing tags", 0.9) for flag in ("--tags", "--follow-tags")]
+    if action == "push" and any(o.kind == "noun" and "credential" in o.meaning for o in objects):
+        # "never push secrets": what gets pushed was committed first; the commit of a secret file is the call to stop
+        return [Spec("stage", verdict, line, pattern=list(SECRET_GLOBS), confidence=0.9,
+                     what="committing files that hold secrets (.env files, keys)")]
     if action == "tag":
         return [_category_spec("tag", verdict, line, frame, None)]
     commands = [o for o in objects if o.kind == "code" and len(o.text.split()) > 1
@@ -979,12 +994,18 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
             o.kind in ("code", "path") and o.role not in ("with", "paren") for o in objects):
         frame.notes.append(f"{action} with an object it cannot check ({', '.join(o.text for o in objects)})")
         return []
+    some = action in ("push", "merge", "rebase", "amend", "squash") and bool(frame.phrase) and not any(
+        o.kind in ("code", "flag") for o in objects) and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS
     flags = [o.text for o in objects if o.kind in ("code", "flag") and o.role == "with" and o.text.startswith("-")]
     for command in entry.commands:
         # "Never commit with `--no-verify`": the verb's command with that option, not every commit
         for written in [f"{command} {flag}" for flag in flags] or [command]:
-            pattern = grammar.placeholder_words(_split(written))
-            specs.append(_command(pattern, verdict, line, f"`{written}`", 0.95 if not frame.inherited else 0.9))
+            pattern = grammar.placeholder_words(_split(written), filled=True)
+            spec = _command(pattern, "warn" if some else verdict, line, f"`{written}`", 0.95 if not frame.inherited else 0.9)
+            if some:
+                # "never merge both the old and the new versions": some merges, which no pattern tells apart
+                spec.why.append(f"'{frame.verb} {frame.phrase}' is some of them, which ones a pattern cannot say (warn)")
+            specs.append(spec)
     return specs
 
 

@@ -127,7 +127,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("amend", "git", ("amend", "amending"), commands=("git commit --amend",),
            examples=(ex("- Never amend commits", "deny command git commit --amend"),)),
     Action("squash", "git", ("squash", "squashing"), commands=("git rebase -i",),
-           examples=(ex("- Never squash pushed commits", "deny command git rebase -i"),)),
+           examples=(ex("- Never squash pushed commits", "warn command git rebase -i"),)),
     Action("merge", "git", ("merge", "merging"), commands=("git merge",),
            examples=(ex("- Never merge to main directly", "deny target merge main"),)),
     # working on a branch is committing to it and pushing it: "never work directly on main"
@@ -155,7 +155,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("approve", "thing", ("approve", "approving"),
            examples=(ex("- Never approve pull requests", "deny command gh pr review --approve", exact=False),)),
     Action("switch", "thing", ("switch", "switching", "switch to", "check out", "checkout", "checking out"),
-           examples=(ex("- Never switch branches", "deny command git checkout *", exact=False),
+           examples=(ex("- Never switch branches", "deny command git checkout ?*", exact=False),
                      ex("- Never switch to Yarn 2"))),
     Action("install", "install", ("install", "installing", "pip install", "npm install"),
            examples=(

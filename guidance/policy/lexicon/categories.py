@@ -32,9 +32,17 @@ class Category:
     #: an ordering ("run the tests before pushing") or a purpose ("only use X for linting") uses
     objects: tuple[str, ...] = ()
     examples: tuple[Example, ...] = ()
+    #: commands of the category's shape that do not do its task: `git tag -l` lists tags, `pip
+    #: install -e .` installs the project itself (a trailing `*`: any further arguments)
+    exempt: tuple[str, ...] = ()
 
 
-_RUNNERS = ("npm run", "yarn", "yarn run", "pnpm", "pnpm run", "bun run")
+#: package managers that run a package's scripts by name (`pnpm lint`, `npm run lint:js`)
+SCRIPT_RUNNERS = ("npm run", "yarn", "yarn run", "pnpm", "pnpm run", "bun run")
+#: package managers that also run an installed tool by name (`pnpm vitest run`, `yarn eslint .`):
+#: a category's JavaScript tools run this way do its task too
+TOOL_RUNNERS = ("pnpm", "yarn", "bun run")
+JS_TOOLS = frozenset("jest vitest mocha eslint prettier tsc vue-tsc biome oxlint stylelint playwright".split())
 
 CATEGORIES: tuple[Category, ...] = (
     Category("build", ("build", "builds", "building", "the build", "compile the project", "build commands", "build scripts",
@@ -102,7 +110,9 @@ CATEGORIES: tuple[Category, ...] = (
              objects=("dependencies", "dependency", "new dependencies", "new dependency", "packages", "new packages",
                       "libraries", "new libraries", "deps", "third-party packages", "npm packages"),
              examples=(ex("- Ask before adding new dependencies", "ask command <add-dependency>"),
-                       ex("- Never add dependencies", "deny command <add-dependency>"))),
+                       ex("- Never add dependencies", "deny command <add-dependency>")),
+             exempt=("pip install -e *", "pip install --editable *", "pip install .*", "uv pip install -e *",
+                     "uv pip install --editable *", "uv pip install .*")),
     Category("update-dependency", ("library updates", "dependency updates", "library update", "upgrades"),
              ("npm update", "npm upgrade", "npm install <pkg>@latest", "yarn upgrade", "yarn up", "pnpm update",
               "pnpm up", "bun update", "pip install --upgrade", "pip install -U", "uv lock --upgrade",
@@ -156,7 +166,9 @@ CATEGORIES: tuple[Category, ...] = (
                      "version tags"),
              ("git tag <name>", "git push --tags", "git push --follow-tags"),
              objects=("tags", "a tag", "release tags", "git tags", "git tag commands", "manual git tag commands",
-                      "version tags")),
+                      "version tags"),
+             exempt=("git tag -l *", "git tag --list *", "git tag -n *", "git tag --contains *", "git tag --merged *",
+                     "git tag --no-merged *", "git tag --points-at *", "git tag -v *", "git tag --verify *")),
 )
 
 #: (file glob, the commands that write it without naming it)

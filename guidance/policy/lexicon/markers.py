@@ -140,6 +140,7 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
 #: after a command or path: the ban holds only in a situation no pattern can express
 QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
     ex("- Never rebase after a failed merge - start over", "warn command git rebase"),
+    ex("- Never rebase after merge.", "warn command git rebase"),
     ex("- Do not run `pnpm build` in watch mode", "warn command pnpm build"),
     ex("- Do not use `git push --force` on any branch", "deny command git push --force", exact=False),
     ex("- Never run `git commit` when any test fails", "warn command git commit"),
@@ -184,6 +185,25 @@ HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
 )
 
 #: qualifiers that open a situation: "when any test fails" narrows, where "on any branch" does not
+#: objects of a git verb that mean the action itself ("never push your changes"): the ban is on the
+#: verb's command. Any other object ("never merge both the old and the new versions") is some of
+#: those calls, which no pattern tells apart: the agent is warned, never stopped.
+WHOLE_ACTION_OBJECTS: frozenset[str] = frozenset(
+    """anything everything something it them this that these those changes change code commits commit work
+    stuff updates edits branch branches your my our any all the new local current latest own""".split())
+
+WHOLE_ACTION_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never push your changes.", "deny command git push"),
+    ex("- Do not merge anything.", "deny command git merge"),
+    ex("- Never merge both the pre-rebase and the post-rebase versions.", "warn command git merge"),
+    ex("- Do not push half-finished experiments.", "warn command git push"),
+    ex("- Never push tags.", "deny command git push --tags", "deny command git push --follow-tags"),
+    ex("- Never push secrets.", "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key "
+       "id_rsa id_ed25519 credentials.json *.p12 secrets.*"),
+    # a relative clause narrows the object to some cases: warned, not stopped
+    ex("- Never push code that fails the tests.", "warn command git push"),
+)
+
 SITUATION_QUALIFIERS: tuple[str, ...] = ("when", "whenever", "if", "while", "after", "during", "unless")
 
 QUALIFIERS: tuple[str, ...] = ("on", "in", "against", "with", "for", "from", "to", "inside", "into", "at", "over", "via",
