@@ -9,8 +9,9 @@ import pytest
 
 from pathlib import Path
 
+from cf_guidance._glob import glob_match
 from cf_guidance.policy.checkform import short
-from cf_guidance.policy.compiler import compile_project
+from cf_guidance.policy.compiler import compile_project, compile_sources
 from tests.policy.test_lexicon import shorts
 
 MUST = [
@@ -101,3 +102,11 @@ def test_this_directory_in_a_subdirectory_file_is_that_directory(tmp_path: Path)
     found = [(check.get("scope", ""), short(check)) for check in bundle["checks"]]
     # at the root "this directory" is the whole project: no check would leave ordinary work possible
     assert found == [("src/core", "ask write src/core/**"), ("src/core", "deny create src/core/**")]
+
+
+@pytest.mark.parametrize("markdown", ["- Never read env files", "- Never read secrets",
+                                      "- NEVER read `.env`, `.env.local`, or any file containing API keys or secrets."])
+def test_env_rules_leave_the_committed_example_readable(markdown: str) -> None:
+    patterns = [check["pattern"] for check in compile_sources(markdown + "\n")["checks"] if check["kind"] == "read"]
+    assert any(glob_match(p, ".env.production") for p in patterns)
+    assert not any(glob_match(p, ".env.example") or glob_match(p, "config/.env.sample") for p in patterns)
