@@ -201,7 +201,7 @@ WHOLE_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Never push secrets.", "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key "
        "id_rsa id_ed25519 credentials.json *.p12 secrets.*"),
     # a relative clause narrows the object to some cases: warned, not stopped
-    ex("- Never push code that fails the tests.", "warn command git push"),
+    ex("- Never push commits which other people have not reviewed.", "warn command git push"),
 )
 
 SITUATION_QUALIFIERS: tuple[str, ...] = ("when", "whenever", "if", "while", "after", "during", "unless")
