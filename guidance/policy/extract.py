@@ -40,6 +40,7 @@ from cf_guidance.policy.frames import (
     match,
     outside_parentheses,
     read_clause,
+    read_conditions,
     then_at,
 )
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
@@ -77,6 +78,9 @@ class _Heading:
     #: the heading's verbs ("## Do not edit"): what its items without a verb are about
     actions: tuple[str, ...] = ()
     verb: str = ""
+    #: the heading's condition ("## Do not edit without approval", "### Prohibited (Without Approval)")
+    condition: str = ""
+    condition_text: str = ""
 
 
 def extract(source: str, blocks: list[Block], scope: str = "") -> list[Unit]:
@@ -129,8 +133,9 @@ def extract(source: str, blocks: list[Block], scope: str = "") -> list[Unit]:
                 verbed = next((f for f in read_clause(toks, Context()) if f.actions and f.actions != ["bare"]), None)
                 if verbed is not None:
                     actions, verb = tuple(verbed.actions), verbed.verb
+            condition, condition_text = read_conditions(toks, 0, len(toks)) if modality is not None else ("", "")
             headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft,
-                                     actions, verb))
+                                     actions, verb, condition, condition_text))
             continue
         if block.kind not in _RULE_KINDS or block.kind == "html" and not (
                 _generated_notice(block.inline.masked) or "generated file" in block.inline.masked.lower()):
@@ -182,6 +187,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         if heading.modality and not ctx.modality:
             ctx.modality, ctx.cue = heading.modality, heading.cue
             ctx.actions, ctx.verb = list(heading.actions), heading.verb
+            ctx.condition, ctx.condition_text = heading.condition, heading.condition_text
             unit.context.append(f"heading: '{heading.cue}' ({heading.modality})")
         if heading.then and not ctx.then:
             ctx.then, ctx.soft = heading.then, heading.soft
@@ -251,6 +257,9 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
                     for o in f.objects if o.kind in ("code", "program")]
         before = place.antecedents
         for line, frame in sentence_frames:
+            if ctx.condition and frame.modality == BAN and not frame.condition:
+                # "### Prohibited (Without Approval)" over "- ❌ Edit `x`": the heading's condition holds for its items
+                frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
             place.line = line
             place.instead = positive or place.instead
             # "Main branch is protected - never push to it": what the sentence named before the clause

@@ -25,6 +25,10 @@ MUST = [
     ("## Off-limits directories\n\n- `infra/prod`\n", ["deny write infra/prod", "deny write infra/prod/**"]),
     ("Restricted paths:\n\n- `deploy/`\n", ["ask write deploy/**"]),
     ("## Protected Files\n\n| File | Reason |\n|---|---|\n| `alembic.ini` | shared config |\n", ["ask write alembic.ini"]),
+    # a heading's condition holds for its items, with or without a cue of their own
+    ("## Do not edit without approval\n\n- `schema.sql`\n- `infra/`\n", ["ask write schema.sql", "ask write infra/**"]),
+    ("### Prohibited operations (without approval)\n\n- \u274c Edit `config/prod.yml`\n", ["ask write config/prod.yml"]),
+    ("## Never\n\n- Edit `dist/`\n", ["deny write dist/**"]),
     # kinds of files named in words; where such files usually are is a guess, so those ask at most
     ("- Never hand-edit the generated code", ["ask write **/generated/**", "ask write **/__generated__/**", "ask write **/gen/**",
                                               "ask write *.generated.*", "ask write *.gen.*", "ask write *_generated.*",
