@@ -9,7 +9,9 @@ into. Command-like checks (command, message, arguments) match each of their patt
 test`), options listed in `values` taking the next word. A command in `except` (leading
 NAME=value words are required assignments) is exempt, and so is one run under a wrapper in `via`
 (`uv run pytest` when the document runs pytest that way). A script run through an interpreter
-(`python scripts/x.py`, `bash x.sh`) is also matched as the script itself.
+(`python scripts/x.py`, `bash x.sh`) is also matched as the script itself. A command check
+marked `published` (a rewrite of pushed commits: amend, rebase) holds only after a successful
+`git push` of the session with no commit since (the session history); before that it warns.
 
 The checks are indexed once per bundle (command checks by program name, path checks by
 their first literal path segment or file suffix), so an event only meets the rules that
@@ -22,7 +24,7 @@ from __future__ import annotations
 import os
 
 from cf_guidance._glob import _match_segment, glob_match
-from cf_guidance.decision import DENY, SEVERITY, Finding
+from cf_guidance.decision import DENY, SEVERITY, WARN, Finding
 from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
@@ -32,6 +34,7 @@ from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import leading_positionals, matches, required_words, tool_matches
 from cf_guidance.gates.reasons import doc
 from cf_guidance.gates.scope import touches
+from cf_guidance import shell as _shell_analysis
 from cf_guidance.shell.model import Command
 from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS
 
@@ -335,7 +338,41 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
         if kind == "arguments" and not _lacks(item, cmd):
             continue
         fired.add(id(item))
+        if item.get("published") and not _pushed_since_commit(ctx):
+            # "never amend pushed commits": this session has not pushed what the command rewrites;
+            # commits pushed before it no call shows, so the rule is a reminder (warn)
+            out.append(_finding(dict(item, verdict=WARN, message=f"{item.get('message') or ''} (no push of this session "
+                                                                 "since the last commit: if these commits were pushed "
+                                                                 "before, do not rewrite them)"), describe(shown)))
+            continue
         out.append(_finding(item, describe(shown)))
+
+
+def _pushed_since_commit(ctx: GateContext) -> bool:
+    """A successful `git push` in this session's history with no `git commit` after it: the
+    commits a rewrite (amend, rebase) would change are on the remote."""
+    history = ctx.extra("history")
+    if not isinstance(history, list):
+        return False
+    for entry in reversed(history):
+        command = entry.get("command") if isinstance(entry, dict) else None
+        if not isinstance(command, str) or entry.get("ok") is not True or "git" not in command:
+            continue
+        analyses = ctx._history
+        if analyses is None:
+            analyses = ctx._history = {}
+        analysis = analyses.get(command)
+        if analysis is None:
+            analysis = analyses[command] = _shell_analysis.analyze(command)  # shared with the sequence gate
+        for cmd in reversed(analysis.commands):
+            if cmd.program != "git":
+                continue
+            sub = git_split(cmd.args)[0]
+            if sub == "commit":
+                return False
+            if sub == "push" and "--dry-run" not in cmd.args and "-n" not in cmd.args:
+                return True
+    return False
 
 
 def _exempt(words: list[str], cmd: Command) -> bool:

@@ -64,6 +64,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["wrapped"] = spec.wrapped
         if spec.via:
             check["via"] = list(spec.via)
+        if spec.published:
+            check["published"] = True
     if spec.kind == "message":
         check["phrases"] = list(spec.phrases)
         if spec.absent:
@@ -107,4 +109,6 @@ def short(check: dict[str, Any]) -> str:
         shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
     if check.get("via"):
         shown += " via " + " ".join(check["via"])
+    if check.get("published"):
+        shown += " once pushed"
     return f"{verdict} {kind} {shown}"

@@ -104,6 +104,8 @@ class CheckModel(_Strict):
     wrapped: Literal["timeout"] | None = None
     #: command: wrappers (`uv` of `uv run pytest`) under which the check does not apply (the document runs it so)
     via: list[str] | None = None
+    #: command: a rewrite of published commits: held after a `git push` of the session with no commit since, warned before
+    published: bool | None = None
     #: sequence: any of these also satisfies the rule; the gated command's target branch
     before_any: list[list[str]] | None = None
     target: str | None = None

@@ -70,6 +70,8 @@ class Spec:
     phrases: list[str] = field(default_factory=list)
     #: message: the phrases must be there (a required text), not absent
     absent: bool = False
+    #: command: a rewrite of published commits, which the gate holds only after a push of the session
+    published: bool = False
     category: str = ""
     confidence: float = 1.0
     what: str = ""
@@ -333,7 +335,7 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         spec.why = why + spec.why
         qualifier = frame.qualifier or next((f"on {o.text}" for o in objects if o.kind == "branch" and o.role in ("on", "to")), "")
         qualifier = qualifier or next((f"{o.role} {o.text}" for o in objects if o.kind == "noun" and o.role in ("with", "without")), "")
-        if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.wrapped:
+        if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.wrapped and not spec.published:
             frame.qualifier = qualifier
             if _narrowing(frame.qualifier):
                 # "in watch mode", "from inside a worktree": only some calls are meant, which the call
@@ -997,12 +999,20 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
     some = action in ("push", "merge", "rebase", "amend", "squash") and bool(frame.phrase) and not any(
         o.kind in ("code", "flag") for o in objects) and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS
     flags = [o.text for o in objects if o.kind in ("code", "flag") and o.role == "with" and o.text.startswith("-")]
+    published = action in ("amend", "squash", "rebase") and _mentions_any(frame.text, _markers.PUBLISHED)
     for command in entry.commands:
         # "Never commit with `--no-verify`": the verb's command with that option, not every commit
         for written in [f"{command} {flag}" for flag in flags] or [command]:
             pattern = grammar.placeholder_words(_split(written), filled=True)
-            spec = _command(pattern, "warn" if some else verdict, line, f"`{written}`", 0.95 if not frame.inherited else 0.9)
-            if some:
+            spec = _command(pattern, "warn" if some and not published else verdict, line, f"`{written}`",
+                            0.95 if not frame.inherited else 0.9)
+            if published:
+                # "never amend pushed commits": held once this session pushed them (the gate reads its history)
+                spec.published = True
+                spec.verdict = verdict_of(Frame(frame.modality, condition=frame.condition))[0] or verdict
+                spec.what += " of commits already pushed"
+                spec.why.append("the commits it rewrites were pushed: held after a push of the session, warned before")
+            elif some:
                 # "never merge both the old and the new versions": some merges, which no pattern tells apart
                 spec.why.append(f"'{frame.verb} {frame.phrase}' is some of them, which ones a pattern cannot say (warn)")
             specs.append(spec)

@@ -190,3 +190,38 @@ BRANCH_FORMS = [_check(1, "branch", pattern=["feat/*", "fix/*", "chore/*"])]
 )
 def test_branch_names_may_match_any_listed_form(command: str, expected: list[str]) -> None:
     assert codes(policy_rules, bash(command), checks=BRANCH_FORMS) == expected
+
+
+#: "never amend pushed commits": held once this session pushed with no commit since, warned before
+PUBLISHED = [_check(1, "command", pattern=["git", "commit", "--amend"], anchor=True, published=True),
+             _check(2, "command", pattern=["git", "rebase"], anchor=True, published=True)]
+
+
+def _entry(command: str, ok: bool = True) -> dict[str, object]:
+    return {"command": command, "ok": ok, "seq": None, "ts": ""}
+
+
+@pytest.mark.parametrize(
+    ("command", "history", "expected"),
+    [
+        ("git commit --amend --no-edit", [_entry("git commit -m a"), _entry("git push -u origin feat/x")], ["K1:deny"]),
+        ("git commit --amend --no-edit", [_entry("git add a && git commit -m a && git push")], ["K1:deny"]),
+        ("git rebase -i HEAD~3", [_entry("git push origin feat/x")], ["K2:deny"]),
+        # a commit after the push is not on the remote yet; a failed or dry-run push published nothing
+        ("git commit --amend --no-edit", [_entry("git push"), _entry("git commit -m b")], ["K1:warn"]),
+        ("git commit --amend --no-edit", [_entry("git push", ok=False)], ["K1:warn"]),
+        ("git commit --amend --no-edit", [_entry("git push --dry-run")], ["K1:warn"]),
+        ("git commit --amend --no-edit", [], ["K1:warn"]),
+        ("git commit -m c", [_entry("git push")], []),
+    ],
+)
+def test_rewrites_of_published_commits_hold_after_a_push(command: str, history: list[dict[str, object]],
+                                                         expected: list[str]) -> None:
+    from cf_guidance.event import Event
+    from cf_guidance.gates._base import GateContext
+    from tests.gates.support import bundle, home
+
+    event = Event(tool="Bash", command=command, session_id="s", cwd="/p")
+    with home():
+        found = policy_rules.check(GateContext(event, bundle(checks=PUBLISHED), extras={"history": history}))
+    assert [f"{f.rule}:{f.verdict}" for f in found] == expected

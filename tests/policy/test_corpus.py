@@ -122,8 +122,8 @@ EXPECTED_CHECKS = {
     ("20-0xMiden-protocol.md", 38, "warn branch *-claude/*"),
     ("20-0xMiden-protocol.md", 39, "warn command git worktree add"),
     ("20-0xMiden-protocol.md", 41, "warn arguments git commit needs user.name=Claude (Opus) user.email=noreply@anthropic.com commit.gpgsign=false"),
-    ("20-0xMiden-protocol.md", 43, "warn command git commit --amend"),
-    ("20-0xMiden-protocol.md", 43, "warn command git rebase -i"),
+    ("20-0xMiden-protocol.md", 43, "deny command git commit --amend once pushed"),
+    ("20-0xMiden-protocol.md", 43, "deny command git rebase -i once pushed"),
     ("20-0xMiden-protocol.md", 43, "deny command <force-push>"),
 }
 

@@ -57,7 +57,7 @@ EXPECTED = {
     "R055": ["deny target push main"],
     "R056": ["deny message co-authored-by"],
     "R057": ["deny create TODO.md"],
-    "R060": ["warn command git commit --amend"],
+    "R060": ["deny command git commit --amend once pushed"],
     "R061": ["ask command <pull-request>"],
     "M001": ["deny command git push --force"],
     "M002": ["deny command git clean -fdx"],

@@ -59,6 +59,11 @@ FORMS = [
     ("- Always commit with `git commit -s`", ["warn arguments git commit needs -s"]),
     ("- Always use `git commit -S` for commits", ["warn arguments git commit needs -S"]),
     ("- Use `git commit --signoff` for every commit", ["warn arguments git commit needs --signoff"]),
+    # rewriting published commits: held once the session pushed them (the gate reads the history)
+    ("- Never amend commits that have been pushed", ["deny command git commit --amend once pushed"]),
+    ("- Never rebase a shared branch", ["deny command git rebase once pushed"]),
+    ("- Don't squash commits that were already pushed unless asked", ["ask command git rebase -i once pushed"]),
+    ("- Never amend commits", ["deny command git commit --amend"]),
     # branch names: any of the forms listed
     ("- Branch naming: `feature/<name>` or `fix/<name>`", ["warn branch feature/* fix/*"]),
     ("- All branches must be prefixed: `feat/`, `fix/`, `chore/`, `docs/`", ["deny branch feat/* fix/* chore/* docs/*"]),

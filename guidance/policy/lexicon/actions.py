@@ -131,7 +131,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("amend", "git", ("amend", "amending"), commands=("git commit --amend",),
            examples=(ex("- Never amend commits", "deny command git commit --amend"),)),
     Action("squash", "git", ("squash", "squashing"), commands=("git rebase -i",),
-           examples=(ex("- Never squash pushed commits", "warn command git rebase -i"),)),
+           examples=(ex("- Never squash pushed commits", "deny command git rebase -i once pushed"),)),
     Action("merge", "git", ("merge", "merging"), commands=("git merge",),
            examples=(ex("- Never merge to main directly", "deny target merge main"),)),
     # working on a branch is committing to it and pushing it: "never work directly on main"

@@ -42,6 +42,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
     out += [("hooks", e) for e in nouns.HOOK_EXAMPLES]
+    out += [("published", e) for e in markers.PUBLISHED_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
@@ -142,7 +143,9 @@ def markdown() -> str:
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",
-              f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.", ""]
+              f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.",
+              f"Published commits (a rewrite of them is banned once the session pushed, warned before): "
+              f"{', '.join(markers.PUBLISHED)}.", ""]
     lines += ["The state of the work a ban on committing or pushing names (with one of "
               f"{', '.join(markers.WORK_NOUNS)}): the task run first, as a warning, or no check when only the agent can "
               "judge it:", "", "| Task | Words | Examples |", "|---|---|---|"]

@@ -17,6 +17,9 @@
 - `DESCRIPTIVE_SUBJECTS`: a subject before the cue makes a sentence a description ("the CI
   never runs `x`"), unless it is the agent ("you", "Claude", "agents").
 - `ABBREVIATIONS`: words ending in a period that do not end a sentence.
+- `PUBLISHED`: commits others may already have ("pushed commits", "commits that have been
+  pushed"): a ban on rewriting them holds once the session pushed the branch (the gate reads the
+  session's history) and warns otherwise.
 - `WORK_STATES`: the state of the work a ban on committing or pushing names ("never commit
   untested code", "don't push code that fails the tests"): the task that shows it, run before
   the action (a warning), or nothing a tool call shows ("code you don't understand").
@@ -278,9 +281,28 @@ WORK_STATES: tuple[WorkState, ...] = (
     WorkState(("broken", "you don't understand", "you do not understand", "you don't fully understand",
                "you do not fully understand", "you haven't reviewed", "you have not reviewed", "unreviewed", "half-finished",
                "incomplete", "unfinished", "work in progress", "wip", "that doesn't work", "that does not work",
-               "unverified", "unrelated", "debug", "commented-out", "experimental"),
+               "unverified", "unrelated", "debug", "commented-out", "experimental", "that have not been reviewed",
+               "that haven't been reviewed", "that has not been reviewed", "that hasn't been reviewed"),
               "",
               (ex("- NEVER commit code you don't fully understand"),
                ex("- Never commit broken code"),
                ex("- Never commit `dist/` or broken code", "deny stage dist/**"))),
+)
+
+
+#: words that say the commits a rewrite (amend, squash, rebase) would change were published:
+#: the ban holds after a push of the session with no commit since, and warns otherwise (which
+#: commits were pushed before the session no call shows)
+PUBLISHED: tuple[str, ...] = ("pushed", "already-pushed", "already pushed", "published", "already published",
+                              "that have been pushed", "that has been pushed", "that were pushed", "that was pushed",
+                              "that have already been pushed", "that has already been pushed", "on the remote",
+                              "remote commits", "public commits", "public history", "shared history", "published history",
+                              "shared branches", "a shared branch", "shared branch")
+
+PUBLISHED_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never amend commits that have been pushed", "deny command git commit --amend once pushed"),
+    ex("- Never rebase pushed commits", "deny command git rebase once pushed"),
+    ex("- Never squash already-pushed commits", "deny command git rebase -i once pushed"),
+    ex("- Never amend commits", "deny command git commit --amend"),
+    ex("- Never push commits that have not been reviewed"),
 )
