@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -139,28 +138,11 @@ def stage_scope(c: Compilation) -> None:
         if not scope:
             kept.append((origin, where, (key, value)))
         elif key in ("protect_write", "protect_read"):
-            kept.append((origin, where, (key, [scoped_glob(glob, scope) for glob in value])))
+            kept.append((origin, where, (key, [grammar.scoped_glob(glob, scope) for glob in value])))
         else:
             c.report("warning", where, f"`{key.replace('_', ' ')}` in a subdirectory's file would apply to the whole "
                                        "project; it was ignored (move it to the root CLAUDE.md)")
     c.settings = kept
-
-
-def scoped_glob(pattern: str, scope: str) -> str:
-    """A path glob written in `<scope>/CLAUDE.md`, as a project-relative glob below `scope`:
-    `generated/` -> `src/gen/generated/`, `*.pb.go` -> `src/gen/**/*.pb.go`; a glob already
-    naming the scope (`src/gen/**`), an absolute or `~/` glob, or one leaving the project is kept."""
-    if pattern.startswith(("/", "~/")):
-        return pattern
-    body = pattern
-    while body.startswith("./"):
-        body = body[2:]
-    if body == scope or body.startswith(scope + "/"):
-        return body
-    if "/" not in body.rstrip("/"):
-        return f"{scope}/**/{body}"  # a name glob matches at any depth below the directory
-    joined = posixpath.normpath(f"{scope}/{body}") + ("/" if body.endswith("/") else "")
-    return pattern if joined.startswith("../") or joined == ".." else joined
 
 
 # --- stage: parse --------------------------------------------------------------------------
@@ -370,7 +352,7 @@ def stage_shards(c: Compilation) -> None:
             if rule.scope:
                 item["scope"] = rule.scope
                 if item["kind"] in ("write", "read", "create") and isinstance(item.get("pattern"), str):
-                    item["pattern"] = scoped_glob(item["pattern"], rule.scope)
+                    item["pattern"] = grammar.scoped_glob(item["pattern"], rule.scope)
             c.checks.append(item)
         shard = {
             "id": rule.rule_id,

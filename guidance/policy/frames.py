@@ -128,6 +128,8 @@ class Frame:
     phrase: str = ""
     #: "Don't use `find` in tests": the object is something used in code, not a command to run
     in_code: bool = False
+    #: "In `packages/web/`, never edit `src/gen/`": the directory the clause's paths are in
+    within: str = ""
     #: the token where the frame's cue starts
     start_token: int = 0
     #: verb phrases joined to this one under the same cue ("never start X or run Y")
@@ -2006,7 +2008,34 @@ def read_clause(tokens: list[Token], ctx: Context) -> list[Frame]:
         from cf_guidance.policy.cjk import read_cjk  # the CJK reader builds on this module's frames
 
         return read_cjk(tokens, ctx)
-    return read_english(tokens, ctx)  # an English sentence that quotes a word ("禁止 (forbidden) lists with ...")
+    frames = read_english(tokens, ctx)  # an English sentence that quotes a word ("禁止 (forbidden) lists with ...")
+    within = _within(tokens)
+    for frame in frames if within else ():
+        frame.within = within
+        frame.notes.append(f"its paths are in {within}/ (the clause opens with it)")
+    return frames
+
+
+#: prepositions that open a clause with the directory it is about ("In `packages/web/`, never edit `src/gen/`")
+_WITHIN = frozenset(("in", "inside", "within", "under"))
+
+
+def _within(tokens: list[Token]) -> str:
+    """The directory a clause opens with ("In `packages/web/`,", "Inside `services/api`:"): its
+    paths are relative to it; "" when it opens otherwise."""
+    if len(tokens) < 4 or tokens[0].low not in _WITHIN or tokens[1].kind != CODE:
+        return ""
+    k = 2
+    if k < len(tokens) and tokens[k].low in ("directory", "folder", "package", "dir", "module", "workspace"):
+        k += 1
+    if not (tokens[k].kind == PUNCT and tokens[k].text in (",", ":")):
+        return ""
+    text = tokens[1].text.strip().strip("/")
+    while text.startswith("./"):
+        text = text[2:]
+    if not text or any(c in text for c in " *?[$()=;|&<>'\":") or text.startswith(("-", "~", "..", "/")):
+        return ""
+    return text
 
 
 @lru_cache(maxsize=None)

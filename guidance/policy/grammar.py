@@ -8,6 +8,7 @@ docs/policy-grammar.md is the user-facing description; CLAUDE.md.example shows e
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -305,6 +306,24 @@ def _root_relative(text: str) -> bool:
         return False
     last = text.rstrip("/").rsplit("/", 1)[-1]
     return text.endswith("/") or any(c in text for c in "*?[") or ("." in last and last.rsplit(".", 1)[1].isalnum())
+
+
+def scoped_glob(pattern: str, scope: str) -> str:
+    """A path glob written for `scope` (in `<scope>/CLAUDE.md`, or after "In `<scope>`,"), as a
+    project-relative glob below `scope`:
+    `generated/` -> `src/gen/generated/`, `*.pb.go` -> `src/gen/**/*.pb.go`; a glob already
+    naming the scope (`src/gen/**`), an absolute or `~/` glob, or one leaving the project is kept."""
+    if pattern.startswith(("/", "~/")):
+        return pattern
+    body = pattern
+    while body.startswith("./"):
+        body = body[2:]
+    if body == scope or body.startswith(scope + "/"):
+        return body
+    if "/" not in body.rstrip("/"):
+        return f"{scope}/**/{body}"  # a name glob matches at any depth below the directory
+    joined = posixpath.normpath(f"{scope}/{body}") + ("/" if body.endswith("/") else "")
+    return pattern if joined.startswith("../") or joined == ".." else joined
 
 
 # --- ```guidance blocks ------------------------------------------------------------------------

@@ -828,6 +828,15 @@ def _only_for(frame: Frame, place: Place, verdict: str) -> list[Spec]:
 
 
 def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> list[Spec]:
+    specs = _paths_of(kind, obj, frame, verdict, line)
+    if frame.within:
+        for spec in specs:
+            if spec.kind in ("write", "read", "create") and isinstance(spec.pattern, str):
+                spec.pattern = grammar.scoped_glob(spec.pattern, frame.within)
+    return specs
+
+
+def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> list[Spec]:
     specs: list[Spec] = []
     if obj.kind in ("code", "path"):
         if obj.role == "attr":

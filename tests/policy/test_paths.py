@@ -29,6 +29,12 @@ MUST = [
     ("## Do not edit without approval\n\n- `schema.sql`\n- `infra/`\n", ["ask write schema.sql", "ask write infra/**"]),
     ("### Prohibited operations (without approval)\n\n- \u274c Edit `config/prod.yml`\n", ["ask write config/prod.yml"]),
     ("## Never\n\n- Edit `dist/`\n", ["deny write dist/**"]),
+    # a clause that opens with the directory it is about: its paths are in it
+    ("- In `packages/web/`, never edit `src/gen/`", ["deny write packages/web/src/gen/**"]),
+    ("- Inside `services/api`: do not read `secrets.json`", ["deny read services/api/**/secrets.json"]),
+    ("- Under `apps/mobile`, never touch the Dockerfiles", [f"deny write apps/mobile/**/{g}" for g in (
+        "Dockerfile", "Dockerfile.*", "*.Dockerfile", "*.dockerfile", "docker-compose*.yml", "docker-compose*.yaml",
+        "compose.yml", "compose.yaml")]),
     # kinds of files named in words; where such files usually are is a guess, so those ask at most
     ("- Never hand-edit the generated code", ["ask write **/generated/**", "ask write **/__generated__/**", "ask write **/gen/**",
                                               "ask write *.generated.*", "ask write *.gen.*", "ask write *_generated.*",
@@ -82,6 +88,7 @@ MUST_NOT = [
     "- Use a read-only token for `gh api` calls",
     "- `docs/` holds the read-only mirror of the wiki",
     "- Never modify `/api/v1` endpoints",
+    "- In `docs/`, use sentence case for headings",
 ]
 
 
