@@ -231,6 +231,8 @@ def _scan_words(tokens: list[Token], k: int, units: list[_Unit]) -> int:
 class _Segment:
     units: list[_Unit]
     paren: bool = False
+    #: it starts right after a closing parenthesis: the sentence before the parenthesis goes on
+    resumes: bool = False
 
     def has(self, kind: str, *meanings: str) -> bool:
         return any(u.kind == kind and (not meanings or u.meaning in meanings) for u in self.units)
@@ -253,29 +255,46 @@ def _segments(units: list[_Unit]) -> list[_Segment]:
     out: list[_Segment] = []
     current: list[_Unit] = []
     depth = 0
+    resumes = False
     for unit in units:
         if unit.kind in ("stop", "open", "close"):
             if current:
-                out.append(_Segment(current, depth > 0))
+                out.append(_Segment(current, depth > 0, resumes))
             current = []
             depth = depth + 1 if unit.kind == "open" else max(0, depth - 1) if unit.kind == "close" else depth
+            resumes = unit.kind == "close" and not depth
             continue
         current.append(unit)
     if current:
-        out.append(_Segment(current, depth > 0))
+        out.append(_Segment(current, depth > 0, resumes))
     return out
 
 
 def _glossed(segments: list[_Segment]) -> list[_Segment]:
-    """"マイグレーションファイル（`prisma/migrations/`）", "문서 파일(`docs/`)": a parenthesis that only
-    names things glosses the words before it, and stands where they stand."""
+    """"マイグレーションファイル（`prisma/migrations/`）", "문서 파일(`docs/`)": a parenthesis without a
+    cue or a verb glosses the words before it, stands where they stand, and the sentence goes on
+    after it."""
     out: list[_Segment] = []
+    glossed = False
     for seg in segments:
-        if seg.paren and seg.named and not seg.cued and not seg.verbal and out and not out[-1].paren:
+        if seg.paren and not seg.cued and not seg.verbal and out and not out[-1].paren and not _ends_with_cue(out[-1]):
             out[-1] = _Segment(out[-1].units + seg.units, False)
+            glossed = True
+        elif glossed and seg.resumes and not seg.paren:
+            # "向 `upstream`（Acme/widgets）push 任何内容": the sentence goes on after the gloss
+            out[-1] = _Segment(out[-1].units + seg.units, False)
+            glossed = False
         else:
             out.append(seg)
+            glossed = False
     return out
+
+
+def _ends_with_cue(seg: _Segment) -> bool:
+    """"履歴は書かない（`git log` の役割）": a parenthesis after the cue is a remark on the sentence,
+    not a gloss of its words."""
+    words = [u for u in seg.units if u.kind != "text"]
+    return bool(words) and words[-1].kind == "cue"
 
 
 def _groups(segments: list[_Segment], lang: str) -> list[_Segment]:

@@ -337,7 +337,11 @@ ACTIONS: tuple[Entry, ...] = (
           (ex("- 修改代码后运行测试"),
            ex("- 不要改动 `vendor/` 目录", "deny write vendor/**"),
            ex("- `schema.sql` を手編集しないでください", "deny write schema.sql"),
-           ex("- `vendor/` 폴더는 건드리지 마세요", "deny write vendor/**"))),
+           ex("- `vendor/` 폴더는 건드리지 마세요", "deny write vendor/**"),
+           # a parenthesis after the cue remarks on the sentence: what it names is not the object
+           ex("- 変更履歴は書き換えない（`git log` の役割）"),
+           # a parenthesis without a verb is an aside: the sentence goes on after it
+           ex("- 不要修改（见下文）`vendor/` 目录", "deny write vendor/**"))),
     Entry("update", "cjk", "update", ("升级", "アップデート", "アップグレード", "업그레이드", "更新"),
           (ex("- 更新日志写在 `CHANGELOG.md`"),
            ex("- ライブラリ更新は依頼時のみ", "ask command <update-dependency>"),)),
