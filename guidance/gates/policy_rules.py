@@ -34,6 +34,7 @@ from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import leading_positionals, matches, required_words, tool_matches
 from cf_guidance.gates.reasons import doc
 from cf_guidance.gates.scope import touches
+from cf_guidance.paths import TEMP, TEMP_ROOT
 from cf_guidance import shell as _shell_analysis
 from cf_guidance.shell.model import Command
 from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS
@@ -97,13 +98,16 @@ class _PathCheck:
 class _PathChecks:
     """Path checks of one kind, by the first literal segment they require ("" = any)."""
 
-    __slots__ = ("by_first", "anywhere")
+    __slots__ = ("by_first", "anywhere", "outside")
 
     def __init__(self) -> None:
         self.by_first: dict[str, list[_PathCheck]] = {}
         self.anywhere: list[_PathCheck] = []
+        #: a check is about paths outside the project (`../**`)
+        self.outside = False
 
     def add(self, check: _PathCheck) -> None:
+        self.outside = self.outside or check.pattern.startswith(OUTSIDE_PREFIX)
         if check.first:
             self.by_first.setdefault(check.first, []).append(check)
         else:
@@ -611,14 +615,17 @@ def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str | Command,
     fired: set[int] = set()
     by_first = checks.by_first
     anywhere = checks.anywhere
+    outside = checks.outside
     for path, segment, paths in candidates:
-        if PREFILTER and not anywhere:
+        if PREFILTER and not anywhere and not outside:
             # Every form below is the resolved path from one of its components on, so a form's
             # first segment is one of its components: with none of them filing a check, no form meets one.
             where = paths.resolve(path)
             if where is None or by_first.keys().isdisjoint(where.split("/")):
                 continue
         absolute, project_rel, home_rel = _forms(paths, path)
+        if outside and project_rel is None and absolute is not None:
+            project_rel = _outside_form(paths, absolute)
         for rel, scope in ((project_rel, "project"), (home_rel, "home"), (absolute, "abs")):
             if rel is None or rel == ".":
                 continue
@@ -629,6 +636,21 @@ def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str | Command,
                 if glob_match(path_check.pattern[2:] if scope == "home" else path_check.pattern, rel):
                     fired.add(id(path_check))
                     out.append(_finding(path_check.item, segment if isinstance(segment, str) else describe(segment), evidence=path))
+
+
+#: how a glob about what lies outside the project starts ("never modify files outside this
+#: repository": `../**`)
+OUTSIDE_PREFIX = "../"
+#: kinds of place a path outside the project may be that such a rule is not about: scratch space
+_NOT_OUTSIDE = frozenset((TEMP, TEMP_ROOT))
+
+
+def _outside_form(paths: Resolver, absolute: str) -> str | None:
+    """A path outside the project as the project sees it (`../other/x.go`), for `../**` globs;
+    temporary directories and devices (`> /dev/null`) are everyday scratch space, not "outside"."""
+    if absolute.startswith(("/dev/", "/proc/")) or paths.classify(absolute) in _NOT_OUTSIDE:
+        return None
+    return os.path.relpath(absolute, paths.root)
 
 
 def _forms(paths: Resolver, path: str) -> tuple[str | None, str | None, str | None]:

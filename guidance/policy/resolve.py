@@ -877,7 +877,7 @@ def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> lis
         # a glob the text gives is what it means; a kind of file where such files usually are is a guess
         confidence = 0.9 if obj.glob else 0.7 if obj.meaning.get("conventional") else 0.8
         for glob in globs:
-            clean = grammar.path_glob(glob.replace("\\", ""), directory=False, prose=True)
+            clean = glob if glob == _nouns.OUTSIDE_PROJECT else grammar.path_glob(glob.replace("\\", ""), directory=False, prose=True)
             if clean:
                 specs.append(Spec(kind, verdict, line, pattern=clean, confidence=_confidence(obj, frame, confidence),
                                   what=f"{_verb_ing(kind)} {obj.text}", why=[f"'{obj.text}' means {clean}"]))

@@ -225,3 +225,26 @@ def test_rewrites_of_published_commits_hold_after_a_push(command: str, history: 
     with home():
         found = policy_rules.check(GateContext(event, bundle(checks=PUBLISHED), extras={"history": history}))
     assert [f"{f.rule}:{f.verdict}" for f in found] == expected
+
+
+#: "never modify files outside this repository": `../**` is any path outside the project root,
+#: but scratch space (temporary directories) and devices are not what such a rule is about
+OUTSIDE = [_check(1, "write", pattern="../**")]
+
+
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        (tool("Edit", file_path="../other/x.go", old_string="a", new_string="b"), ["K1:deny"]),
+        (tool("Write", file_path="/home/dev/.bashrc", content="x"), ["K1:deny"]),
+        (bash("sed -i s/a/b/ ../lib/x.c"), ["K1:deny"]),
+        (bash("cp notes.txt /home/dev/notes.txt"), ["K1:deny"]),
+        (tool("Edit", file_path="src/a.py", old_string="a", new_string="b"), []),
+        (tool("Write", file_path="/tmp/scratch.txt", content="x"), []),
+        (bash("make test > /dev/null 2>&1"), []),
+        (bash("echo x > out.txt"), []),
+        (bash("cat ../other/x.go"), []),
+    ],
+)
+def test_outside_the_project(event, expected) -> None:  # type: ignore[no-untyped-def]
+    assert codes(policy_rules, event, checks=OUTSIDE) == expected

@@ -120,7 +120,7 @@ def markdown() -> str:
     lines += ["", "### Nouns", "", "| Noun | Files |", "|---|---|"]
     for noun in nouns.PATH_NOUNS:
         where = "where such files usually are (asks at most): " if noun.conventional else ""
-        lines.append(f"| {_cell(', '.join(noun.words))} | {where}{', '.join(f'`{g}`' for g in noun.globs)} |")
+        lines.append(f"| {_cell(noun.shown or ', '.join(noun.words))} | {where}{', '.join(f'`{g}`' for g in noun.globs)} |")
     lines += ["", "A file that stands for its family: " + "; ".join(
         f"`{stem}` covers {', '.join(f'`{m}`' for m in members)}" for stem, members in nouns.FILE_FAMILIES) + "."]
     lines += ["", f"The policy file itself: {', '.join(nouns.SELF_NOUNS)}.", "", "| Message content | Phrases |", "|---|---|"]

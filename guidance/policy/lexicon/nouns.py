@@ -28,6 +28,8 @@ class PathNoun:
     #: the globs are where such files usually are, not where this project is known to keep them
     #: ("generated files": `**/generated/**`, `*.pb.go`, ...): a guess, so its checks ask at most
     conventional: bool = False
+    #: how the docs show `words` when they are every combination of a few parts
+    shown: str = ""
 
 
 #: the environment files that hold values: `.env` and its local and per-environment variants;
@@ -143,6 +145,22 @@ _CONFIG_WORDS = ("config", "configs", "configuration", "configurations", "config
 PATH_NOUNS += tuple(PathNoun(tuple(f"{name} {word}" for name in names for word in _CONFIG_WORDS)
                              + (("tsconfig", "tsconfig files", "tsconfigs") if "typescript" in names else ()), globs)
                     for names, globs in TOOL_CONFIGS)
+
+#: what lies outside the project: `../**` is the glob of a path outside its root (the gate leaves
+#: temporary directories and devices alone: scratch files and `> /dev/null` are everyday work)
+OUTSIDE_PROJECT = "../**"
+_OUTSIDE_HEADS = ("files", "any files", "any file", "anything", "code", "paths", "directories", "folders")
+_OUTSIDE_PLACES = ("repository", "repo", "project", "project directory", "project root", "project folder",
+                   "working directory", "workspace", "codebase", "root directory", "repository root", "current directory",
+                   "git repository", "git repo", "monorepo", "worktree")
+PATH_NOUNS += (PathNoun(tuple(f"{head} outside {of}{det}{place}" for head in _OUTSIDE_HEADS for of in ("", "of ")
+                              for det in ("", "the ", "this ", "our ", "your ") for place in _OUTSIDE_PLACES),
+                        (OUTSIDE_PROJECT,),
+                        (ex("- Never modify files outside this repository", "deny write ../**"),
+                         ex("- Ask before editing anything outside of the project directory", "ask write ../**"),
+                         ex("- Keep scratch files outside the repository")),
+                        shown=f"{' / '.join(_OUTSIDE_HEADS)} outside (of) (the / this / our / your) "
+                              f"{' / '.join(_OUTSIDE_PLACES)}"),)
 
 TOOL_CONFIG_EXAMPLES: tuple[Example, ...] = (
     ex("- Do not modify the ESLint config", "deny write .eslintrc", "deny write .eslintrc.*", "deny write eslint.config.*"),
