@@ -1426,8 +1426,9 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     if not objects and names and all(_action_kind_of(a) == "git" for a in names) and k < stop \
             and tokens[k].low in _GIT_SITUATIONS:
         stop = k  # "never push on weekends": a situation, read as a qualifier
-    if not objects and ctx.label and all(t.kind == PUNCT or t.low in _LABEL_REFERENCES for t in tokens[k:stop]):
-        # "The real `.env` file — never read, edit, or print its values": the item's label is the object
+    if not objects and ctx.label and all(t.kind == PUNCT or t.low in _LABEL_REFERENCES for t in outside_parentheses(tokens[k:stop])):
+        # "The real `.env` file — never read, edit, or print its values", "`x` — DO NOT EDIT (generated)":
+        # the item's label is the object
         objects = [Obj(o.kind, o.text, o.role, dict(o.meaning), o.after_file_noun, o.glob, o.head) for o in ctx.label]
         notes.append("objects from the item's label")
     frame.objects = objects

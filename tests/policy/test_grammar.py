@@ -158,7 +158,8 @@ MENTIONS = [
 OUTSIDE_BULLETS = [
     ("Never run `rm -rf build` (a paragraph, not a bullet)", [("command", "deny", "rm -rf build")]),
     ("> Never run `git push --force` (a quote is a paragraph)", [("command", "deny", "git push --force")]),
-    ("| Command | Note |\n|---|---|\n| `make nuke` | never run it |\n", []),
+    # a row whose first cell names the thing reads its other cells like a list item's clauses
+    ("| Command | Note |\n|---|---|\n| `make nuke` | never run it |\n", [("command", "deny", "make nuke")]),
     # a directory named in one sentence is "this directory" in the next; the notice is not about the policy file
     ("# Notes\n\nThe `gen/api/` directory is auto-generated. Do not edit files in this directory manually.",
      [("write", "deny", "gen/api/**")]),

@@ -29,6 +29,14 @@ MUST = [
     ("## Do not edit without approval\n\n- `schema.sql`\n- `infra/`\n", ["ask write schema.sql", "ask write infra/**"]),
     ("### Prohibited operations (without approval)\n\n- \u274c Edit `config/prod.yml`\n", ["ask write config/prod.yml"]),
     ("## Never\n\n- Edit `dist/`\n", ["deny write dist/**"]),
+    # a table row whose first cell is a path reads its other cells like the clauses of a list item
+    ("| File | Status |\n|---|---|\n| `schema.graphql` | DO NOT EDIT (generated) |\n| `src/app.ts` | entry point |\n",
+     ["deny write schema.graphql"]),
+    ("| Directory | Notes |\n|---|---|\n| `vendor/` | read-only, synced from upstream |\n", ["deny write vendor/**"]),
+    # a kind of file over a list, or listed as such by the document, is those paths, not where such files usually are
+    ("**Never manually edit auto-generated files:**\n\n- `docs/cli.md`\n", ["deny write docs/cli.md"]),
+    ("These are vendored from upstream:\n\n- `lib/parser/`\n\n## Rules\n\n- Do not modify vendored code\n",
+     ["deny write lib/parser/**"]),
     # a clause that opens with the directory it is about: its paths are in it
     ("- In `packages/web/`, never edit `src/gen/`", ["deny write packages/web/src/gen/**"]),
     ("- Inside `services/api`: do not read `secrets.json`", ["deny read services/api/**/secrets.json"]),
@@ -89,6 +97,7 @@ MUST_NOT = [
     "- `docs/` holds the read-only mirror of the wiki",
     "- Never modify `/api/v1` endpoints",
     "- In `docs/`, use sentence case for headings",
+    "| Command | What it does |\n|---|---|\n| `npm run dev` | starts the dev server |\n| `src/` | the code |\n",
 ]
 
 
