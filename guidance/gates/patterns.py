@@ -29,11 +29,16 @@ def has_glob(word: str) -> bool:
 def _word_match(pattern: str, word: str) -> bool:
     if pattern == word:
         return True
-    if "/" in pattern and _path_form(pattern) == _path_form(word):
+    if "/" in pattern and same_path(pattern, word):
         return True  # `migrations/` names the same directory as `./migrations`
     if has_glob(pattern):
         return _match_segment(pattern, word)
     return False
+
+
+def same_path(pattern: str, word: str) -> bool:
+    """Whether two words name the same path (`./bin/rails` and `bin/rails`)."""
+    return _path_form(pattern) == _path_form(word)
 
 
 def _path_form(word: str) -> str:

@@ -31,12 +31,12 @@ from cf_guidance.gates.commands import describe, is_interpreter, resolver, resol
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import split as git_split
 from cf_guidance.gates.commands.summary import summary
-from cf_guidance.gates.patterns import leading_positionals, matches, required_words, tool_matches
+from cf_guidance.gates.patterns import leading_positionals, matches, required_words, same_path, tool_matches
 from cf_guidance.gates.reasons import doc
 from cf_guidance.gates.scope import touches
 from cf_guidance.paths import TEMP, TEMP_ROOT
 from cf_guidance import shell as _shell_analysis
-from cf_guidance.shell.model import Command
+from cf_guidance.shell.model import Command, program_name
 from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS
 
 TYPE_CHECKING = False
@@ -390,6 +390,11 @@ def _exempt(words: list[str], cmd: Command) -> bool:
     pattern = words[len(assignments):]
     if not pattern:
         return False
+    if "/" in pattern[0]:
+        # the project's launcher (`bin/rails *`): the command runs the program by that path
+        if not same_path(pattern[0], cmd.argv[0]):
+            return False
+        pattern = [program_name(pattern[0]), *pattern[1:]]
     if assignments and not all(pair in cmd.assignments for pair in assignments):
         return False
     return matches(pattern, cmd, exact=not assignments and "*" not in pattern)

@@ -443,9 +443,13 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
 
 
 def _label(toks: list[Token]) -> list[Obj]:
-    """Code spans an item opens with, before " - ", " — " or ":" ("`plugins/` — Generated copies")."""
+    """Code spans an item opens with, before " - ", " — " or ":" ("`plugins/` — Generated copies"),
+    also after a short heading of its own ("Core changes: `cargo test` - ask user first")."""
     out: list[Obj] = []
     words = 0
+    colon = next((k for k, tok in enumerate(toks[:5]) if tok.kind == PUNCT and tok.text == ":"), -1)
+    if colon > 0 and all(tok.kind == WORD for tok in toks[:colon]) and colon + 1 < len(toks) and toks[colon + 1].kind == CODE:
+        toks = toks[colon + 1 :]
     for k, tok in enumerate(toks):
         if tok.kind == CODE:
             out.append(Obj("code", tok.text))

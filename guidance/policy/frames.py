@@ -998,12 +998,20 @@ def _commands_only(tokens: list[Token], end: int) -> bool:
 
 
 def _checks_code(tokens: list[Token], k: int, end: int) -> bool:
-    """"check `git diff`", "review `git status`": looking at a command's output is running it."""
+    """"check `git diff`", "review `git status`": looking at a command's output is running it;
+    "lint with `rubocop -A`": a task done with a command runs it (lexicon.markers.TASK_VERBS)."""
+    if _task_with_code(tokens, k, end):
+        return True
     if not (tokens[k].kind == WORD and tokens[k].low in ("check", "review", "verify", "inspect")
             and k + 1 < end and tokens[k + 1].kind == CODE):
         return False
     words = tokens[k + 1].text.split()
     return len(words) > 1 and words[0].lower() in _programs.KNOWN_PROGRAMS  # `git diff`, not `src/config.ts`
+
+
+def _task_with_code(tokens: list[Token], k: int, end: int) -> bool:
+    return (tokens[k].kind == WORD and tokens[k].low in _markers.TASK_VERBS and k + 2 < end
+            and tokens[k + 1].low in _markers.TASK_PREPOSITIONS and tokens[k + 2].kind == CODE)
 
 
 def _made_things(tokens: list[Token], i: int, end: int) -> list[Obj]:
@@ -1035,7 +1043,8 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
     while k < end:
         found = action_at(tokens, k, end)
         if _checks_code(tokens, k, end):
-            found = (k + 1, ["run"], tokens[k].low)  # "always check `git diff` before committing"
+            # "always check `git diff` before committing", "lint with `rubocop -A` before committing"
+            found = (k + 2 if _task_with_code(tokens, k, end) else k + 1, ["run"], tokens[k].low)
         if found is not None and ("run" in found[1] or "use" in found[1]):
             if k > i and tokens[k - 1].kind == WORD and tokens[k - 1].low in ("is", "are", "be", "gets", "get", "was", "been"):
                 # "make sure `tools/format.js` is run": the object comes first
@@ -1125,9 +1134,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         allowed, subject = subject_allows(tokens, i)
         if not allowed and ctx.item and ctx.modality and i == 0:
             allowed = True
-        if not allowed and modality == BAN and words in _POSTFIX_CUES:
-            # "`git push --force` is forbidden": the subject is what is banned
-            frame = _postfix(tokens, i, words)
+        if not allowed and words in _POSTFIX_CUES:
+            # "`git push --force` is forbidden", "`docker` is not available": the subject is what is meant
+            frame = _postfix(tokens, i, words, modality)
             if frame is not None:
                 frames.append(frame)
                 continue
@@ -1289,6 +1298,14 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
                 return None  # "No "magic numbers" in the code": not a message's text
             frame.surfaces.append("commit messages")  # a trailer ("Co-Authored-By") is commit text
             frame.notes.append("a quoted trailer: text of commit messages")
+    elif found is None and (stop := _no_dependencies(tokens, k)) > k:
+        # "No new dependencies without approval", "no dependency installs without asking": adding them
+        frame = Frame(BAN, "no", actions=["add"], verb="add",
+                      objects=[Obj("noun", " ".join(t.low for t in tokens[k:stop]), meaning={"category": "add-dependency"})])
+        _read_tail(tokens, stop, len(tokens), frame)
+        if not frame.condition:
+            # "No new dependencies." may describe the design as much as forbid a command: a warning
+            frame.indicative = True
     else:
         return None
     frame.start, frame.text = tokens[first].start, join(tokens)
@@ -1304,6 +1321,21 @@ def _text_named(tokens: list[Token], k: int) -> bool:
     return found is not None and found[1][0] == "content"
 
 
+def _no_dependencies(tokens: list[Token], k: int) -> int:
+    """After "no": the end of a noun for new dependencies ("new dependencies", "dependency installs")
+    that the clause ends on or follows with a condition, else `k` ("no dependencies are bundled"
+    describes the project)."""
+    noun = match(tokens, k, "nouns")
+    if noun is None or noun[1][:2] != ("category", "add-dependency"):
+        return k
+    stop = noun[0]
+    while stop < len(tokens) and tokens[stop].low in ("install", "installs", "additions"):
+        stop += 1
+    if stop < len(tokens) and tokens[stop].kind == WORD and tokens[stop].low not in ("without", "unless", "until"):
+        return k
+    return stop
+
+
 def _plural_action(tokens: list[Token], k: int) -> tuple[int, list[str], str] | None:
     """"pushes", "commits" as nouns after "no": the action they name."""
     word = tokens[k].low
@@ -1314,20 +1346,29 @@ def _plural_action(tokens: list[Token], k: int) -> tuple[int, list[str], str] | 
     return None
 
 
-_POSTFIX_CUES = frozenset(("forbidden", "prohibited", "not allowed", "not permitted", "strictly forbidden", "banned"))
+#: cues that follow what they are about ("`x` is forbidden", "`x` is not available", "`x` needs approval")
+_POSTFIX_CUES = frozenset(phrase for cue in _cues.CUES if cue.name in ("forbidden-word", "unavailable", "needs-approval")
+                          for phrase in cue.phrases)
+#: of those, the ones without their verb: "is" or "are" must stand before them ("`x` is forbidden")
+_COPULA_CUES = frozenset(phrase for cue in _cues.CUES if cue.name == "forbidden-word" for phrase in cue.phrases)
 
 
-def _postfix(tokens: list[Token], i: int, words: str) -> Frame | None:
+def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | None:
     k = i
     while k > 0 and tokens[k - 1].kind == WORD and tokens[k - 1].low in ("is", "are", "strictly", "absolutely", "also", "always"):
         k -= 1
-    if k == i:
+    if k == i and words in _COPULA_CUES:
         return None
     objects, stop, notes = read_objects(tokens, 0, k)
+    if modality != BAN and any(o.kind == "flag" or o.text.startswith("-") for o in objects):
+        return None  # "the `--watch` flag is not supported": of some program, which one is not the subject
     if not objects or stop < k:
         return None
-    return Frame(BAN, words, actions=["bare"], objects=objects, start=tokens[0].start, text=join(tokens),
-                 notes=[f"'{words}' after its subject: the subject is banned"] + notes)
+    return Frame(modality, words, actions=["bare"], objects=objects, start=tokens[0].start, text=join(tokens),
+                 notes=[f"'{words}' after its subject: the subject is {_POSTFIX_MEANING[modality]}"] + notes)
+
+
+_POSTFIX_MEANING = {BAN: "banned", AVOID: "discouraged", ASK: "asked about"}
 
 
 def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:

@@ -41,9 +41,11 @@ CARRIERS: dict[str, tuple[str, ...]] = {
     "comment": ("gh pr comment", "gh issue comment", "gh pr review", "gh issue create", "gh issue edit", "gh release create"),
 }
 _CREATORS = ("git commit", "gh pr create", "glab mr create", "hub pull-request", "gt create")
+#: commands that install a package named after them: "do not install `vitest`" is about any of
+#: them (the package's ecosystem is not said; a name of another ecosystem never meets its command)
 _INSTALLERS = ("pip install", "conda install", "mamba install", "brew install", "apt install", "apt-get install",
-               "npm install -g", "cargo install", "go install", "gem install", "pipx install", "uv tool install",
-               "uv pip install")
+               "npm install", "pnpm add", "yarn add", "bun add", "cargo install", "cargo add", "go install", "go get",
+               "gem install", "pipx install", "uv tool install", "uv pip install", "uv add", "poetry add", "pdm add")
 #: files that hold secrets, for "never commit secrets"
 SECRET_GLOBS = (".env", ".env.local", ".env.*.local", ".env.production", ".env.development", "*.pem", "*.key", "id_rsa",
                 "id_ed25519", "credentials.json", "*.p12", "secrets.*")
@@ -195,7 +197,6 @@ def _split_cached(command: str) -> tuple[str, ...]:
         return tuple(command.split())
 
 
-@lru_cache(maxsize=None)
 def category_patterns(name: str) -> tuple[tuple[str, ...], ...]:
     category = _category(name)
     if category is None:
@@ -574,6 +575,8 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                 specs.append(Spec("write", verdict, line, pattern=place.source, what=f"changing {place.source}"))
             elif kind == "install" and obj.kind in ("program", "code") and " " not in obj.text and not obj.text.startswith("-"):
                 specs += _install(obj.text, verdict, line, frame, obj)
+            elif kind == "install" and obj.kind == "noun" and "program" in meaning:
+                specs += _install(meaning["program"], verdict, line, frame, obj)  # "do not install Vitest": a tool's name
         return specs
     if kind == "update":
         for obj in objects:
@@ -669,10 +672,11 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         if pattern is None:
             frame.notes.append(f"`{text}` is not a command ({'a path or code identifier' if not lenient else 'shell operators, a placeholder only, or not program-like'})")
             return []
+        pattern = _one_package(pattern, text)
         if obj.role == "paren" and not frame.inherited:
             return []
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
-        spec.exempt = _exemptions(pattern, place)
+        spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec)
         if len(pattern) == 1:
             spec.via = _wrappers_of(pattern[0], place, frame)
         return [spec]
@@ -683,7 +687,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             frame.notes.append(f"a bare `{obj.text}` names a family of commands, not one: never banned whole")
             return []
         spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
-        spec.exempt = _exemptions(spec.pattern, place)
+        spec.exempt = _exemptions(spec.pattern, place) + _launchers(spec.pattern[0], frame, place, spec)
         spec.via = _wrappers_of(spec.pattern[0], place, frame)
         return [spec]
     if obj.kind == "noun":
@@ -745,6 +749,38 @@ def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
         head = words[0].rsplit("/", 1)[-1] if words else ""
         if head in _programs.WRAPPER_RUNNERS and program in words[1:] and head not in out:
             out.append(head)
+    return out
+
+
+def _one_package(pattern: list[str], written: str) -> list[str]:
+    """`npm install <pkg>`: after a command that adds packages (the add-dependency category), a
+    trailing placeholder is one package; the bare command installs the lockfile and adds none."""
+    words = written.split()
+    if pattern[-1:] != ["*"] or not words or words[-1] in ("*", "...", "\u2026"):
+        return pattern
+    for command in category_patterns("add-dependency"):
+        if list(command[-1:]) == ["?*"] and pattern[:-1] == list(command[:-1]):
+            return pattern[:-1] + ["?*"]
+    return pattern
+
+
+def _launchers(written: str, frame: Frame, place: Place, spec: Spec) -> list[list[str]]:
+    """The project's own launcher of a program banned by its bare name (`bin/rails`, `./bin/rake`,
+    `node_modules/.bin/tsc`), when the text prescribes it (the rule's alternative or a command of
+    the document): the ban is on the bare program, the prescribed path runs it the project's way
+    (the reason names it). A path the text does not prescribe still meets the ban."""
+    words = written.split()
+    if not words or "/" in words[0]:
+        return []  # the ban names a path itself (`./target/debug/deno test`)
+    program = words[0]
+    heads = [o.text.split()[0] for o in frame.alternatives + place.instead if o.kind == "code" and o.text.split()]
+    heads += [w[0] for w in place.inventory.positives(program) if w]
+    out: list[list[str]] = []
+    for head in heads:
+        if "/" in head and head.rsplit("/", 1)[-1] == program and [head, "*"] not in out:
+            out.append([head, "*"])
+    if out and not spec.instead:
+        spec.instead = " or ".join(f"`{launcher[0]}`" for launcher in out[:2])
     return out
 
 

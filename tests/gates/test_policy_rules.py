@@ -17,6 +17,8 @@ CHECKS = [
     {"id": "R9#1", "rule": "R9", "kind": "command", "verdict": "deny", "pattern": ["npx"], "message": "no npx", "source": "CLAUDE.md:10"},
     {"id": "R10#1", "rule": "R10", "kind": "command", "verdict": "deny", "pattern": ["sudo"], "message": "no sudo", "source": "CLAUDE.md:11"},
     {"id": "R11#1", "rule": "R11", "kind": "command", "verdict": "deny", "pattern": ["poetry", "run"], "message": "no", "source": "CLAUDE.md:12"},
+    {"id": "R12#1", "rule": "R12", "kind": "command", "verdict": "deny", "pattern": ["rails"], "except": [["bin/rails", "*"]],
+     "message": "use bin/rails", "source": "CLAUDE.md:13"},
 ]
 
 
@@ -45,6 +47,11 @@ CHECKS = [
         (bash("poetry install"), []),
         (bash("npm exec tsc"), []),
         (bash("echo npx tsc"), []),
+        # an exception whose first word is a path: the program run by that path (the project's launcher)
+        (bash("rails server"), ["R12:deny"]),
+        (bash("bin/rails server"), []),
+        (bash("./bin/rails db:migrate"), []),
+        (bash("other/bin/rails server"), ["R12:deny"]),
     ],
 )
 def test_checks(event, expected) -> None:  # type: ignore[no-untyped-def]

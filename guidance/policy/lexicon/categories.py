@@ -110,7 +110,9 @@ CATEGORIES: tuple[Category, ...] = (
              objects=("dependencies", "dependency", "new dependencies", "new dependency", "packages", "new packages",
                       "libraries", "new libraries", "deps", "third-party packages", "npm packages"),
              examples=(ex("- Ask before adding new dependencies", "ask command <add-dependency>"),
-                       ex("- Never add dependencies", "deny command <add-dependency>")),
+                       ex("- Never add dependencies", "deny command <add-dependency>"),
+                       # `<pkg>` is one package: the bare command installs the lockfile, here and in prose
+                       ex("- Ask before running `npm install <pkg>`", "ask command npm install ?*")),
              exempt=("pip install -e *", "pip install --editable *", "pip install .*", "uv pip install -e *",
                      "uv pip install --editable *", "uv pip install .*")),
     Category("update-dependency", ("library updates", "dependency updates", "library update", "upgrades"),

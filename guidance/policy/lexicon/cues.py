@@ -70,12 +70,30 @@ CUES: tuple[Cue, ...] = (
         ),
     ),
     Cue(
+        # after its subject only ("`docker` is not available here"): running it fails or is not
+        # how the project works, which the agent learns sooner from a warning than from the error
+        "unavailable",
+        "avoid",
+        ("is not available", "are not available", "isn't available", "aren't available", "is unavailable",
+         "are unavailable", "is not installed", "are not installed", "isn't installed", "aren't installed",
+         "is not supported", "are not supported", "isn't supported", "aren't supported"),
+        examples=(
+            ex("- `docker` is not available in this environment", "warn command docker"),
+            ex("- `sudo` isn't available here; install into the user's home instead", "warn command sudo"),
+            ex("- pnpm and yarn are not supported in this repo", "warn command pnpm", "warn command yarn"),
+            ex("- Windows is not supported"),
+            ex("- If `pnpm` is not installed, run `corepack enable`"),
+            ex("- The `--watch` flag is not supported by the test runner"),
+        ),
+    ),
+    Cue(
         "avoid",
         "avoid",
         ("avoid", "should not", "shouldn't", "prefer not to", "try not to", "try to avoid", "refrain from",
-         "is discouraged", "are discouraged", "not recommended", "better not"),
+         "is discouraged", "are discouraged", "not recommended", "better not", "use sparingly", "use it sparingly"),
         examples=(
             ex("- Avoid `npm install`", "warn command npm install"),
+            ex("- `pnpm test` - Run all tests (slow, use sparingly)", "warn command pnpm test"),
             ex("- You should not run `cargo update`", "warn command cargo update"),
             ex("- Refrain from running `yarn upgrade`", "warn command yarn upgrade"),
             ex("- Avoid long functions"),
@@ -96,6 +114,35 @@ CUES: tuple[Cue, ...] = (
             ex("- Always ask the user before running `git rebase`", "ask command git rebase"),
             ex("- Get explicit approval before running `make release`", "ask command make release"),
             ex("- Ask before large refactors"),
+        ),
+    ),
+    Cue(
+        # said of a command the sentence or its list item names ("`cargo test --all-features` - ask
+        # user first"): that command waits for a yes
+        "ask-first",
+        "ask",
+        ("ask first", "ask user first", "ask the user first", "ask me first", "check with the user first",
+         "confirm with the user first"),
+        examples=(
+            ex("- Core changes: `cargo test --all-features` - ask user first", "ask command cargo test --all-features"),
+            ex("- `make deploy` - ships to production (ask first)", "ask command make deploy"),
+            ex("- If the task is unclear, ask first"),
+        ),
+    ),
+    Cue(
+        # after its subject only ("The following commands require approval:", "`make deploy` needs
+        # approval"): the subject waits for a human's yes
+        "needs-approval",
+        "ask",
+        ("requires approval", "require approval", "requires human approval", "require human approval",
+         "requires explicit approval", "require explicit approval", "requires user approval", "require user approval",
+         "needs approval", "need approval", "requires confirmation", "require confirmation",
+         "requires explicit permission", "require explicit permission"),
+        examples=(
+            ex("The following commands require human approval before execution:\n\n- `terraform apply`\n- `make release`\n",
+               "ask command terraform apply", "ask command make release"),
+            ex("- `make deploy` needs approval", "ask command make deploy"),
+            ex("- Every release requires approval from two maintainers"),
         ),
     ),
     Cue(
@@ -235,6 +282,10 @@ FILE_TITLE_EXAMPLES: tuple[Example, ...] = (
 #: before anything else it is a description ("No tests exist for this module").
 NO_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Open a PR for every change — no direct pushes to `release`", "deny target push release"),
+    # new dependencies: with a condition the rule it states; alone it may describe the design (a warning)
+    ex("- No dependency installs without explicit approval.", "ask command <add-dependency>"),
+    ex("- No new dependencies.", "warn command <add-dependency>"),
+    ex("- No dependencies are bundled with the binary."),
     ex("- No force pushing, ever", "deny command <force-push>"),
     ex("- No commits during a freeze", "warn command git commit"),
     ex("- No `git stash` in shared checkouts", "warn command git stash"),

@@ -112,6 +112,12 @@ SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
 ORDERING: tuple[str, ...] = ("before", "prior to", "after", "only after", "until", "before every", "before each",
                              "before any", "ahead of")
 
+#: a task's verb, a preposition and a command: the command is how the task is done, so the clause
+#: runs it ("lint with `rubocop -A` before any commit", "format using `black .` before pushing")
+TASK_VERBS: tuple[str, ...] = ("lint", "format", "test", "typecheck", "type-check", "check", "validate", "verify", "build",
+                               "compile")
+TASK_PREPOSITIONS: tuple[str, ...] = ("with", "using", "via", "through")
+
 ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
     ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
@@ -125,6 +131,9 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Run `cargo dev generate-all` after changes"),
     ex("- We run `make test` before every push"),
     ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
+    ex("- Lint with `rubocop -A` before any git commit.", "deny sequence rubocop -> git commit"),
+    ex("- Format using `black .` before pushing", "deny sequence black . -> git push"),
+    ex("- Test with care before releasing"),
     ex("- Before pushing, confirm the branch name matches the issue."),
     ex("- Before pushing, confirm with the user.", "ask command git push"),
     ex("- Always get user confirmation before merging any PR", "ask command gh pr merge"),
