@@ -1142,6 +1142,11 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 continue
         if not allowed and modality == ONLY and _imperative(tokens, i):
             allowed = True  # "Use `x` only when ...": the verb comes first
+        if not allowed and modality == REQUIRE and (run_under := runner_rule(tokens, 0, len(tokens))) is not None:
+            # "pytest must always be invoked through `poetry run`": the subject is run under the runner
+            run_under.notes.insert(0, f"'{words}' with a runner")
+            frames.append(run_under)
+            continue
         if not allowed and modality in (REQUIRE, ONLY):
             frame = read_requirement(tokens, i, j, end, modality, words, ctx)
             if frame.requirement == "branch":
@@ -1806,13 +1811,22 @@ def runner_rule(tokens: list[Token], first: int, end: int) -> Frame | None:
     run under the runner, so running it bare is discouraged (a warning; the reason names the
     runner). None when the sentence is not of that form."""
     found = action_at(tokens, first, end)
-    if found is None or not {"run", "use"} & set(found[1]):
-        return None
-    at = next((m for m in range(found[0], end - 1) if tokens[m].kind == WORD and tokens[m].low in _RUNNER_PREPOSITIONS), None)
-    if at is None:
-        return None
-    objects, _, _ = read_objects(tokens, skip_adverbs(tokens, found[0], at), at)
-    named = [t for t in tokens[found[0]:at] if t.kind != PUNCT and t.low not in _CONJUNCTIONS and t.low not in _DETERMINERS]
+    passive = _passive_run(tokens, first, end) if found is None else None
+    if passive is not None:
+        # "All python commands should be run via `uv run`": the programs are the subject
+        verb_end, named = passive[0], passive[1]
+        objects = [Obj("program", t.low) for t in named]
+        at = verb_end if verb_end < end - 1 and tokens[verb_end].low in _RUNNER_PREPOSITIONS else None
+        if at is None:
+            return None
+    else:
+        if found is None or not {"run", "use"} & set(found[1]):
+            return None
+        at = next((m for m in range(found[0], end - 1) if tokens[m].kind == WORD and tokens[m].low in _RUNNER_PREPOSITIONS), None)
+        if at is None:
+            return None
+        objects, _, _ = read_objects(tokens, skip_adverbs(tokens, found[0], at), at)
+        named = [t for t in tokens[found[0]:at] if t.kind != PUNCT and t.low not in _CONJUNCTIONS and t.low not in _DETERMINERS]
     if not objects and named and all(t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS for t in named):
         objects = [Obj("program", t.low) for t in named]  # "Run Python via uv": the language is its interpreter here
     programs = [o for o in objects if o.kind == "program" and not o.meaning.get("subset")]
@@ -1826,6 +1840,26 @@ def runner_rule(tokens: list[Token], first: int, end: int) -> Frame | None:
                   notes=[f"run {', '.join(o.text for o in programs)} {marker.low} {runner.text}: bare runs are discouraged"])
     frame.start = tokens[0].start
     return frame
+
+
+#: what may stand around the programs named as the subject of "... should be run via `uv run`"
+_RUN_SUBJECT_WORDS = frozenset(("all", "any", "every", "commands", "command", "scripts", "script", "invocations", "calls",
+                                "should", "must", "always", "need", "needs", "to", "have", "has", "are", "is"))
+
+
+def _passive_run(tokens: list[Token], first: int, end: int) -> tuple[int, list[Token]] | None:
+    """"All python commands should be run via ...", "pytest must always be invoked through ...": where
+    "be run" ends and the programs of its subject (known programs only, with nothing else said)."""
+    be = next((m for m in range(first, end - 1) if tokens[m].low == "be" and tokens[m + 1].low in ("run", "executed", "invoked",
+                                                                                                   "called", "launched")), None)
+    if be is None:
+        return None
+    named = [t for t in tokens[first:be] if t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS]
+    rest = [t for t in tokens[first:be] if t not in named and t.kind != PUNCT and t.low not in _CONJUNCTIONS
+            and t.low not in _DETERMINERS and t.low not in _RUN_SUBJECT_WORDS]
+    if not named or rest:
+        return None
+    return be + 2, named
 
 
 _PURPOSE_WORDS = frozenset(("for", "to", "as", "when", "in", "with"))

@@ -53,6 +53,9 @@ CASES = [
     ("- You must not install `vitest`.", "yarn add vitest", ["deny"]),
     ("- You must not install `vitest`.", "pnpm add zod", []),
     ("- Do not install Vitest directly.", "npm i -D vitest", ["deny"]),
+    # the program as the subject of "be run via" a runner: bare runs are discouraged, the runner's pass
+    ("All python commands should be run via `uv run python ...`.", "python scripts/x.py", ["warn"]),
+    ("All python commands should be run via `uv run python ...`.", "uv run python scripts/x.py", []),
     # a program the environment lacks: a warning before the call fails
     ("- `docker` is not available in this environment.", "docker compose up -d", ["warn"]),
     ("- pnpm isn't installed here; use npm.", "pnpm install", ["warn"]),

@@ -53,6 +53,10 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
     # a program to be run under a runner: running it bare is discouraged, the runner is the way
     ex("- Run Python through `uv run`.", "warn command python via uv"),
     ex("- Always run pytest via poetry", "warn command pytest via poetry"),
+    # the program as the subject, the runner after "be run"
+    ex("All python commands should be run via `uv run python ...`", "warn command python via uv"),
+    ex("- pytest must always be invoked through `poetry run`", "warn command pytest via poetry"),
+    ex("- The server should be run via `uv run`"),
     ex("- Run everything through `uv run`."),
     ex("- Run the tests with `make test`."),
 )
