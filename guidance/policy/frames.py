@@ -1153,6 +1153,11 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 frame.start, frame.text = tokens[i].start, join(tokens)
                 frames.append(frame)
                 continue
+        if not allowed and modality in (BAN, AVOID):
+            about_text = _surface_subject(tokens, i, j, end, modality, words)
+            if about_text is not None:
+                frames.append(about_text)
+                continue
         if (not allowed or i > 0) and modality in (BAN, AVOID):
             # a subject the agent could be ("Generated files must not be edited") is, in the passive, what is protected
             passive = _passive(tokens, i, j, end, modality, words)
@@ -1252,6 +1257,40 @@ def _read_only(tokens: list[Token], ctx: Context) -> Frame | None:
         return Frame(BAN, words, actions=["edit"], verb="edit", objects=objects, start=tokens[k].start,
                      notes=[f"'{words}': {', '.join(o.text for o in objects)} must not be edited"])
     return None
+
+
+def _surface_subject(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str) -> Frame | None:
+    """"Commit messages must not mention Claude", "PR descriptions must not contain "Generated
+    with"": a ban whose subject is where text goes (lexicon.nouns.SURFACES) is about the text its
+    verb names there. None when the subject is anything else or the verb does not write text."""
+    k = skip_determiner(tokens, 0, i)
+    surface = match(tokens, k, "nouns", i)
+    if surface is None or surface[0] != i or surface[1][0] != "surface":
+        return None
+    found = action_at(tokens, skip_adverbs(tokens, j, end), end)
+    if found is None or "content" not in found[1]:
+        return None
+    objects, _, notes = read_objects(tokens, found[0], end)
+    if not any(o.kind == "quote" or (o.kind == "noun" and "content" in o.meaning) for o in objects):
+        # "... must not mention Claude or Anthropic": the words themselves
+        objects = []
+        current: list[str] = []
+        for tok in tokens[found[0] : end]:
+            if tok.kind == WORD and tok.low not in _CONJUNCTIONS and not (tok.low in _DETERMINERS and not current):
+                current.append(tok.low)
+            elif tok.kind == PUNCT and tok.text in (",", "/") or tok.kind == WORD and tok.low in _CONJUNCTIONS:
+                if current:
+                    objects.append(Obj("quote", " ".join(current), meaning={"unquoted": True}))
+                current = []
+            elif tok.kind != WORD:
+                break
+        if current:
+            objects.append(Obj("quote", " ".join(current), meaning={"unquoted": True}))
+        if not objects or any(len(o.text.split()) > 4 for o in objects):
+            return None
+    return Frame(modality, words, actions=["content"], verb=found[2], objects=objects, surfaces=[surface[1][1]],
+                 start=tokens[0].start, text=join(tokens),
+                 notes=[f"'{join(tokens[:i])}' is where text goes: a ban on the text its verb names"] + notes)
 
 
 def _with_joined(frame: Frame) -> list[Frame]:
@@ -1992,10 +2031,11 @@ def _commit_convention(tokens: list[Token], cues: list[tuple[int, int, str, str]
     commit message holds one of the convention's prefixes (warned when none is there). Not when
     the clause bans or drops the convention ("no conventional prefixes")."""
     text = " ".join(t.low for t in tokens if t.kind == WORD)
-    found = next((prefixes for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)), None)
-    if found is None or any(c[2] in (BAN, AVOID) for c in cues) or _NEGATIONS & set(text.split()):
+    named = next(((names[0], prefixes) for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)), None)
+    if named is None or any(c[2] in (BAN, AVOID) for c in cues) or _NEGATIONS & set(text.split()):
         return None
-    frame = Frame(REQUIRE, "convention", requirement="message", actions=["content"], verb="follow",
+    name, found = named
+    frame = Frame(REQUIRE, "convention", requirement="message", actions=["content"], verb="follow", phrase=name,
                   objects=[Obj("quote", p) for p in found], surfaces=["commit messages"],
                   notes=[f"a commit message convention: one of {', '.join(found[:3])}, ... must begin the message"])
     frame.start = tokens[0].start

@@ -293,7 +293,9 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
             spec.absent = True
             spec.confidence = 0.8
             spec.what = (f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text" if frame.cue != "convention"
-                         else "commit messages follow Conventional Commits: begin with a type such as `feat:` or `fix(scope):`")
+                         else "commit messages follow Conventional Commits: begin with a type such as `feat:` or `fix(scope):`"
+                         if "conventional" in frame.phrase
+                         else f"commit messages follow {frame.phrase}: begin with one of {' '.join(spec.phrases[:6])}")
         return found
     verdict, why = verdict_of(frame)
     if not verdict or frame.modality == REQUIRE:
@@ -383,6 +385,11 @@ def _thing_specs(frame: Frame, objects: list[Obj], verdict: str, place: Place) -
                 if kind in entry.commands:
                     commands, used = entry.commands[kind], kind
                     break
+        if name == "remote" and obj.role in ("on", "to") and any(o is not obj and o.meaning.get("thing") for o in objects):
+            continue  # "delete branches on the remote": where the other thing is, not a remote to delete
+        if commands and name == "branch" and used == "delete" and _mentions_any(frame.text, ("remote",)):
+            # "never delete remote branches": deleting them on the remote (a push), not the local ones
+            commands = tuple(c for c in commands if c.startswith("git push")) or commands
         if not commands:
             left.append(obj)
             continue
@@ -1111,7 +1118,8 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
     if not phrases and frame.surfaces and frame.phrase and len(frame.phrase.split()) <= 4:
         # "Never add test plan to PR description": the words themselves
         phrases.append(frame.phrase)
-    phrases = list(dict.fromkeys(p for p in phrases if p and len(p) >= 3))
+    # short words match too much; an emoji (gitmoji, "🤖") is one character and says what it means
+    phrases = list(dict.fromkeys(p for p in phrases if p and (len(p) >= 3 or not p.isascii())))
     if not phrases:
         return []
     carriers: list[str] = []

@@ -255,3 +255,10 @@ OUTSIDE = [_check(1, "write", pattern="../**")]
 )
 def test_outside_the_project(event, expected) -> None:  # type: ignore[no-untyped-def]
     assert codes(policy_rules, event, checks=OUTSIDE) == expected
+
+
+def test_a_convention_of_emoji_is_met_by_one_emoji() -> None:
+    checks = [_check(1, "message", verdict="warn", pattern=["git", "commit"], anchor=True, phrases=["\u2728", "\U0001f41b"],
+                     absent=True)]
+    assert codes(policy_rules, bash('git commit -m "\u2728 Add parser"'), checks=checks) == []
+    assert codes(policy_rules, bash('git commit -m "Add parser"'), checks=checks) == ["K1:warn"]

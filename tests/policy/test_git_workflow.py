@@ -11,7 +11,9 @@ import pytest
 
 from cf_guidance.policy.checkform import short
 from cf_guidance.policy.compiler import compile_sources
+from cf_guidance.policy.lexicon.nouns import COMMIT_CONVENTIONS
 
+GITMOJI = [g for names, marks in COMMIT_CONVENTIONS if "gitmoji" in names for g in marks]
 ATTRIBUTION = ("deny message generated with | created with | \U0001f916 generated | claude.com/claude-code | claude.ai/code | "
                "co-authored-by: claude")
 
@@ -64,6 +66,16 @@ FORMS = [
     ("- Never rebase a shared branch", ["deny command git rebase once pushed"]),
     ("- Don't squash commits that were already pushed unless asked", ["ask command git rebase -i once pushed"]),
     ("- Never amend commits", ["deny command git commit --amend"]),
+    # where text goes as the subject: the text the verb names there
+    ("- Commits must not reference Claude", ["ask message claude"]),
+    ("- Commit messages must never include AI attribution", [ATTRIBUTION]),
+    ('- PR descriptions must not contain "Generated with Claude Code"', ["deny message generated with claude code"]),
+    ("- Commit messages must not contain Co-Authored-By trailers", ["deny message co-authored-by"]),
+    # remote branches are deleted by a push; local cleanup stays free
+    ("- Never delete remote branches", ["deny command git push --delete"]),
+    ("- Don't delete branches on the remote", ["deny command git push --delete"]),
+    # a message convention named in words: warned when the message holds none of its marks
+    ("- Use gitmoji in commit messages", ["warn message without " + " | ".join(GITMOJI)]),
     # branch names: any of the forms listed
     ("- Branch naming: `feature/<name>` or `fix/<name>`", ["warn branch feature/* fix/*"]),
     ("- All branches must be prefixed: `feat/`, `fix/`, `chore/`, `docs/`", ["deny branch feat/* fix/* chore/* docs/*"]),
@@ -94,6 +106,12 @@ LOOK_ALIKES = [
     # working on something other than a branch
     "- Never work on more than one issue at a time",
     "- Always work on a feature branch",
+    # emoji in general, or banned
+    "- Use a single emoji in the PR description body",
+    "- No gitmoji in commit messages",
+    # a subject that is not where text goes
+    "- The tests must not contain hardcoded ports",
+    "- Commit hooks must not print secrets",
     # a commit form without options of its own, examples of names
     "- Use `git commit -m` with a short message",
     "- Use descriptive branch names (e.g., `feature/add-auth`, `fix/webhook-error`)",

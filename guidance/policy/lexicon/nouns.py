@@ -236,8 +236,18 @@ DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
 #: prefixes one of which the message must hold (warned when none is there)
 _CONVENTIONAL_PREFIXES = tuple(f"{kind}{mark}" for kind in ("feat", "fix", "docs", "chore", "refactor", "test", "style",
                                                             "perf", "ci", "build", "revert") for mark in (":", "(", "!:"))
+#: gitmoji: an emoji (or its `:code:`) that says the kind of change; the emoji without their
+#: variation selector, so "♻️" and "♻" both count
+_GITMOJI = ("\u2728", "\U0001f41b", "\U0001f4dd", "\u267b", "\u26a1", "\u2705", "\U0001f527", "\U0001f3a8",
+            "\U0001f525", "\U0001f680", "\U0001f512", "\U0001f484", "\U0001f691", "\u2b06", "\u2b07", "\U0001f516",
+            "\U0001f6a7", "\U0001f49a", "\U0001f477", "\U0001f4e6", "\U0001f3d7", "\U0001f5c3", "\U0001f310", "\u270f",
+            "\U0001f4a5", "\u23ea", "\U0001f500", "\u2795", "\u2796", "\U0001f648", "\U0001fa79", "\U0001f9ea",
+            "\U0001f6a8", "\U0001f389", "\U0001f5d1", "\U0001f9f1", ":sparkles:", ":bug:", ":memo:", ":recycle:", ":zap:",
+            ":white_check_mark:", ":wrench:", ":art:", ":fire:", ":rocket:", ":lock:", ":lipstick:", ":ambulance:",
+            ":arrow_up:", ":arrow_down:", ":bookmark:", ":construction:", ":green_heart:", ":package:", ":tada:")
 COMMIT_CONVENTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("conventional commits", "conventional commit", "conventional-commit", "conventional-commits"), _CONVENTIONAL_PREFIXES),
+    (("gitmoji", "gitmojis", "github emoji", "github emojis", "emoji prefix", "emoji prefixes"), _GITMOJI),
 )
 
 _WITHOUT_CONVENTIONAL = "warn message without " + " | ".join(_CONVENTIONAL_PREFIXES)
@@ -246,6 +256,10 @@ COMMIT_CONVENTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Commit messages follow the conventional commit format (`feat:`, `fix:`)", _WITHOUT_CONVENTIONAL),
     ex("- Do not use conventional commit prefixes"),
     ex("- We no longer use Conventional Commits"),
+    ex("- Use gitmoji in commit messages", "warn message without " + " | ".join(_GITMOJI)),
+    ex("- Use GitHub emoji at the start of commit messages to categorize changes:",
+       "warn message without " + " | ".join(_GITMOJI)),
+    ex("- No gitmoji in commit messages"),
 )
 
 SURFACES: tuple[str, ...] = ("commit message", "commit messages", "commits", "commit", "pr description",
