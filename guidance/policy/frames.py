@@ -1116,6 +1116,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     convention = _commit_convention(tokens, cues)
     if convention is not None:
         return [convention]
+    base = _pr_base(tokens, cues)
+    if base is not None:
+        return [base]
     if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues):
         # an item under "Before every push:" ("Run `npm run lint` and fix any issues")
         first = _first_objects(tokens, 0, len(tokens))
@@ -2024,6 +2027,43 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
 
 
 _NEGATIONS = frozenset(("no", "not", "never", "don't", "avoid", "without"))
+
+
+def _pr_base(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:
+    """"PRs target `develop` (not `master`)", "never open pull requests against `main`": the branch
+    pull requests are opened against. Objects: the branches, `meaning["ruled out"]` on those the
+    text excludes (after "not"/"never", or all of them under a ban)."""
+    words = [t.low if t.kind == WORD else "" for t in tokens]
+    nouns = [k for k in range(len(tokens)) if any(
+        words[k : k + len(n.split())] == n.split() for n in _markers.PR_NOUNS)]
+    if not nouns:
+        return None
+    verbs = [found[1] for k in range(nouns[0]) if (found := action_at(tokens, k, nouns[0])) is not None]
+    if any("open" not in names and "create" not in names for names in verbs):
+        return None  # "never merge PRs into main", "close PRs against main": another action on them
+    after_noun = nouns[0] + (2 if words[nouns[0]] in ("pull", "merge") else 1)
+    link = next((k for k in range(after_noun, min(after_noun + 4, len(tokens)))
+                 if words[k] in _markers.PR_BASE_WORDS or " ".join(words[k : k + 2]) in _markers.PR_BASE_WORDS), None)
+    if link is None:
+        return None
+    banned = any(c[2] in (BAN, AVOID) and c[0] < nouns[0] for c in cues)
+    objects: list[Obj] = []
+    negated = banned
+    for k in range(link + 1, len(tokens)):
+        tok = tokens[k]
+        if tok.kind == WORD and tok.low in ("not", "never", "instead"):
+            negated = True
+        name = tok.text if tok.kind == CODE else tok.low if tok.kind == WORD and tok.low in _BRANCHES else ""
+        if name and _branch_name(name):
+            objects.append(Obj("branch", name, meaning={"branch": name, **({"ruled out": "yes"} if negated else {})}))
+        elif tok.kind == CODE:
+            return None  # "PRs to `develop` run `pnpm test`": a code span that is no branch name
+    if not objects:
+        return None
+    frame = Frame(REQUIRE, "convention", requirement="pr-base", objects=objects,
+                  notes=[f"pull requests are opened against {', '.join(o.text for o in objects)}"])
+    frame.start = tokens[0].start
+    return frame
 
 
 def _commit_convention(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:

@@ -282,6 +282,8 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         return _branch(frame, place)
     if frame.requirement in ("commit-form", "arguments"):
         return _commit_form(frame, place)
+    if frame.requirement == "pr-base":
+        return _pr_base(frame, place)
     if frame.requirement == "message":
         # a text every such message must hold: warned when missing (the words may differ)
         found = _message(frame, frame.objects, "warn", place.line)
@@ -839,6 +841,34 @@ def _category_spec(category: str, verdict: str, line: int, frame: Frame, obj: Ob
         spec.verdict = "warn"
         spec.why.append(f"'{obj.meaning['qualified']} {obj.text}' is some of them, which ones a pattern cannot say (warn)")
     return spec
+
+
+#: how `gh pr create` names the branch a pull request is opened against
+_BASE_OPTIONS = ("--base", "-B")
+
+
+def _pr_base(frame: Frame, place: Place) -> list[Spec]:
+    """A pull request opened against another branch than the one the text names is warned; one
+    against a branch it rules out is stopped. `gh pr create` without a base uses the repository's
+    default branch, which the call does not show: left alone."""
+    specs: list[Spec] = []
+    wanted = [o.text for o in frame.objects if not o.meaning.get("ruled out")]
+    for obj in frame.objects:
+        if obj.meaning.get("ruled out"):
+            spec = _command(["gh", "pr", "create", "--base", obj.text], "deny", place.line,
+                            f"pull requests against `{obj.text}`", 0.9)
+            spec.also = [["gh", "pr", "create", "-B", obj.text], ["gh", "pr", "create", f"--base={obj.text}"]]
+            spec.instead = " or ".join(f"`--base {b}`" for b in wanted)
+            specs.append(spec)
+    if wanted:
+        spec = _command(["gh", "pr", "create", "--base"], "warn", place.line,
+                        f"pull requests against another branch than {' or '.join(f'`{b}`' for b in wanted)}", 0.9)
+        spec.also = [["gh", "pr", "create", "-B"]]
+        spec.exempt = [["gh", "pr", "create", option, b, "*"] for b in wanted for option in _BASE_OPTIONS] + [
+            ["gh", "pr", "create", f"--base={b}", "*"] for b in wanted]
+        spec.instead = " or ".join(f"`--base {b}`" for b in wanted)
+        specs.append(spec)
+    return specs
 
 
 def _category_what(category: str) -> str:

@@ -190,6 +190,23 @@ PASSIVE_EXAMPLES: tuple[Example, ...] = (
        ".env.test .env.staging .env.prod .env.dev"),
 )
 
+#: words that tie pull requests to the branch they are opened against ("PRs target `develop`",
+#: "open pull requests against `main`"): a PR whose base is another branch is warned, and one whose
+#: base the text rules out ("(not `master`)", "never against `main`") is stopped as the text says
+PR_BASE_WORDS: tuple[str, ...] = ("target", "targets", "targeting", "against", "into", "onto", "to", "base", "based on")
+PR_NOUNS: tuple[str, ...] = ("pr", "prs", "pull request", "pull requests", "merge request", "merge requests")
+
+PR_BASE_EXAMPLES: tuple[Example, ...] = (
+    ex("- PRs should target the `canary` branch", "warn command gh pr create --base"),
+    ex("- **All PRs target `develop`** (NOT `master`)", "deny command gh pr create --base master",
+       "warn command gh pr create --base"),
+    ex("- Never open pull requests against `main`.", "deny command gh pr create --base main"),
+    ex("- Open PRs to the `develop` branch.", "warn command gh pr create --base"),
+    ex("- Never push to `main`; open a PR instead.", "deny target push main"),
+    ex("- Link the issue in the PR description."),
+    ex("- Never merge PRs into `main` yourself.", "deny command gh pr merge", "deny target merge main"),
+)
+
 HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest"),
     ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
