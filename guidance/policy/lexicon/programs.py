@@ -140,6 +140,12 @@ EQUIVALENTS: tuple[Equivalent, ...] = (
                (ex("- NEVER run `npm login` locally", "deny command npm login"),)),
     Equivalent(("npm test", "npm run test", "npm t", "npm tst")),
     Equivalent(("npm run", "npm run-script")),
+    # a package's `test` and `start` scripts, with or without `run`
+    Equivalent(("pnpm test", "pnpm run test", "pnpm t"), (ex("- Never run `pnpm test` directly", "deny command pnpm test"),)),
+    Equivalent(("yarn test", "yarn run test")),
+    Equivalent(("npm start", "npm run start")),
+    Equivalent(("pnpm start", "pnpm run start")),
+    Equivalent(("yarn start", "yarn run start")),
     Equivalent(("docker-compose", "docker compose")),
     Equivalent(("yarn add", "yarn install --save")),
     Equivalent(("tsc", "npx tsc")),
