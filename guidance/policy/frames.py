@@ -1409,6 +1409,8 @@ def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | 
     objects, stop, notes = read_objects(tokens, 0, k)
     if modality != BAN and any(o.kind == "flag" or o.text.startswith("-") for o in objects):
         return None  # "the `--watch` flag is not supported": of some program, which one is not the subject
+    if modality == AVOID and _elsewhere(tokens[i:]):
+        return None  # "`make` is not installed on the CI image": lacking somewhere the agent does not work
     if not objects or stop < k:
         return None
     return Frame(modality, words, actions=["bare"], objects=objects, start=tokens[0].start, text=join(tokens),
@@ -1416,6 +1418,11 @@ def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | 
 
 
 _POSTFIX_MEANING = {BAN: "banned", AVOID: "discouraged", ASK: "asked about"}
+
+
+def _elsewhere(tokens: list[Token]) -> bool:
+    words = " " + " ".join(t.low for t in tokens if t.kind == WORD) + " "
+    return any(f" {place} " in words for place in _markers.ELSEWHERE)
 
 
 def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:

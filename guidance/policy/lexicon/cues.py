@@ -84,6 +84,8 @@ CUES: tuple[Cue, ...] = (
             ex("- Windows is not supported"),
             ex("- If `pnpm` is not installed, run `corepack enable`"),
             ex("- The `--watch` flag is not supported by the test runner"),
+            ex("- `make` is not installed on the CI image"),
+            ex("- `xdg-open` is not available on macOS"),
         ),
     ),
     Cue(

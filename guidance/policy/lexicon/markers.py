@@ -160,6 +160,11 @@ QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
 
 #: qualifiers that name where the agent's commands run or act anyway ("directly on the host",
 #: "outside Docker", "on GitHub"): they do not narrow the ban
+#: words after "is not available" / "is not installed" that put the lack somewhere else than where the
+#: agent works ("`make` is not installed on the CI image", "`sed -i` is not supported on macOS"): no check
+ELSEWHERE: tuple[str, ...] = ("ci", "the ci image", "github actions", "windows", "macos", "mac", "linux", "production",
+                              "prod", "staging", "the server", "older versions")
+
 HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machine", "on your machine", "on your local machine",
                                     "on the local machine", "in the terminal", "in your shell", "in the shell",
                                     "outside docker", "outside of docker", "outside the container", "outside of the container",
