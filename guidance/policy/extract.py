@@ -180,6 +180,12 @@ def _key(spec: Spec) -> str:
     return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category))
 
 
+def _names_hooks(toks: list[Token]) -> bool:
+    """The block names the git hooks (lexicon.nouns.HOOK_NOUNS)."""
+    return any(t.kind == WORD and t.low.startswith(("hook", "pre-commit", "husky", "lefthook")) and (found := match(toks, k, "nouns")) is not None
+               and found[1][0] == "hooks" for k, t in enumerate(toks))
+
+
 def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headings: list[_Heading], inventory: Inventory,
                 first_text: int, tokens: Callable[[int], list[Token]], scope: str) -> None:
     block = blocks[index]
@@ -209,6 +215,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
                   inventory=inventory, codes=[Obj("code", t.text) for t in tokens(index) if t.kind == CODE], scope=scope)
     if intro is not None:
         place.antecedents = _mentions(tokens(intro))
+    place.hooks = _names_hooks(tokens(index))
     # a heading's or intro's force reaches the item's first clause; what follows explains it
     later = Context(label=ctx.label, following=ctx.following, header=ctx.header, item=ctx.item)
     pieces: list[tuple[list[Token], Context, Context]] = []

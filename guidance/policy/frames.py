@@ -1449,6 +1449,20 @@ def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:
     return None
 
 
+#: words before a program's name that do not change which program it is ("system Maven", "raw dotnet")
+_PROGRAM_ADJECTIVES = _NEUTRAL_BEFORE | frozenset(("system", "global", "globally-installed", "host", "local"))
+
+
+def _program_at(tokens: list[Token], k: int, end: int) -> bool:
+    """A program named plainly at `k` ("mvn", "Maven"): a known program or a tool's name."""
+    if k >= end or tokens[k].kind != WORD:
+        return False
+    if tokens[k].low in _programs.KNOWN_PROGRAMS:
+        return True
+    found = match(tokens, k, "nouns", end)
+    return found is not None and found[1][0] == "program"
+
+
 def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str, ctx: Context) -> Frame:
     frame = Frame(modality, words)
     k = skip_adverbs(tokens, j, end)
@@ -1482,8 +1496,11 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
             frame.notes += notes + ["no verb: the object itself is banned"]
             _read_tail(tokens, stop, end, frame)
             return frame
+        while k + 1 < end and tokens[k].kind == WORD and tokens[k].low in _PROGRAM_ADJECTIVES and _program_at(tokens, k + 1, end):
+            k += 1  # "never system Maven", "not raw dotnet": the program itself
         unknown_verb = k < end and tokens[k].kind == WORD and match(tokens, k, "nouns", end) is None \
-            and tokens[k].low not in _DETERMINERS and tokens[k].low not in _STOPS and tokens[k].low not in _PREPOSITIONS
+            and tokens[k].low not in _DETERMINERS and tokens[k].low not in _STOPS and tokens[k].low not in _PREPOSITIONS \
+            and not _program_at(tokens, k, end)
         if ctx.actions:
             frame.actions = list(ctx.actions)
             frame.verb = ctx.verb

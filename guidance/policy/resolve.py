@@ -153,6 +153,8 @@ class Place:
     codes: list[Obj] = field(default_factory=list)
     #: the directory a subdirectory's file applies to ("" at the root): what "this directory" is there
     scope: str = ""
+    #: the block names the git hooks: "don't bypass" / "never skip it" in it is about them
+    hooks: bool = False
 
 
 @lru_cache(maxsize=None)
@@ -621,6 +623,10 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
     if kind == "content":
         return specs
     if kind == "bypass":
+        if place.hooks and not any(o.kind in ("code", "path", "noun") for o in objects) and (
+                frame.phrase in ("", "it", "them", "this", "these", "those", "that")):
+            # "The pre-commit hook scans for secrets — don't bypass (it)": the hooks the block names
+            objects = [Obj("noun", "the git hooks", meaning={"hooks": True})]
         for obj in objects:
             if obj.kind == "noun" and "hooks" in obj.meaning:
                 spec = _command("git commit --no-verify".split(), verdict, line, "skipping the git hooks (--no-verify)")

@@ -313,6 +313,9 @@ HOOK_NOUNS: tuple[str, ...] = ("hooks", "git hooks", "the git hooks", "pre-commi
                                "pre-push hooks", "pre-push hook", "pre-push checks", "hook checks", "verification", "husky")
 
 HOOK_EXAMPLES: tuple[Example, ...] = (
+    # the hooks the block names are what "don't bypass" / "never skip it" leaves unsaid
+    ex("- The pre-commit hook scans for secrets — don't bypass it.", "deny command git commit --no-verify"),
+    ex("- Hooks live in `src/hooks/`. Never skip code review."),
     ex("- NEVER commit without running pre-commit checks", "deny command git commit --no-verify"),
     ex("- Never commit without running the pre-commit hooks", "deny command git commit --no-verify"),
     ex("- Always run the git hooks before pushing", "deny command git commit --no-verify"),

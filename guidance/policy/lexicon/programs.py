@@ -118,6 +118,9 @@ TOOL_NAMES: tuple[ToolName, ...] = (
     ToolName(("terraform",), "terraform"),
     ToolName(("kubectl",), "kubectl"),
     ToolName(("homebrew",), "brew"),
+    ToolName(("maven",), "mvn", (ex("- Use `./mvnw`, never system Maven.", "deny command mvn"),
+                                 ex("- Maven Central hosts the release artifacts."))),
+    ToolName(("gradle",), "gradle"),
 )
 
 
