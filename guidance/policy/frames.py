@@ -845,8 +845,8 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 # reader's to judge (a warning)
                 return Frame(REQUIRE, ordering=Ordering(list(block), then[1], soft=True), start=tokens[0].start,
                              notes=[f"ordering: before {then[1]}, the commands of the code block below"])
-        if low == "after":
-            # "only push after running X" / "push only after X"
+        if low in ("after", "once"):
+            # "only push after running X" / "push only after X" / "only commit once the tests pass"
             only = next((c for c in cues if c[2] == ONLY), None)
             if only is not None:
                 then = then_at(tokens, skip_adverbs(tokens, only[1], m), m) or then_at(tokens, 0, only[0])
@@ -1057,7 +1057,8 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
         k += 1
     # "make sure `tools/format.js` is run", "`make check` must pass", "tests must pass"
     passive = [t for t in tokens[i:end] if t.kind == WORD and t.low in ("run", "ran", "executed", "pass", "passes", "passing",
-                                                                         "succeeds", "succeeding", "green")]
+                                                                         "succeeds", "succeeding", "green", "resolved", "fixed",
+                                                                         "clean")]
     if passive:
         objects, _, _ = read_objects(tokens, i, end)
         if not objects:
