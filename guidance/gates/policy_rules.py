@@ -282,8 +282,12 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
     """Command checks: each command meets only the checks of its program (and glob programs)."""
     fired: set[int] = set()
     globs = index.glob_programs
+    exported: list[tuple[str, str]] = []
     for cmd in commands:
-        _command_checks(ctx, index, cmd, cmd, globs, fired, out)
+        if cmd.program == "export":
+            # `export HUSKY=0 && git commit`: what the line exports, later commands carry
+            exported += [(w.split("=", 1)[0], w.split("=", 1)[1]) for w in cmd.args if "=" in w and not w.startswith("-")]
+        _command_checks(ctx, index, cmd, cmd, globs, fired, out, exported)
         for wrapper in cmd.wrappers:
             if wrapper in index.by_program:
                 # "Never use `npx`" / "never use `sudo`": the wrapper is what the rule names, not what it runs
@@ -309,7 +313,8 @@ def _script(cmd: Command) -> Command | None:
     return None
 
 
-def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Command, globs: Any, fired: set[int], out: list[Finding]) -> None:
+def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Command, globs: Any, fired: set[int], out: list[Finding],
+                    exported: list[tuple[str, str]] | None = None) -> None:
     checks = index.by_program.get(cmd.program)
     argv = cmd.argv
     if checks is not None and (checks.unkeyed or not PREFILTER or not checks.words.isdisjoint(argv)):
@@ -342,6 +347,8 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
         if kind == "arguments" and not _lacks(item, cmd):
             continue
         fired.add(id(item))
+        if item.get("assigned") and not _carries(item["assigned"], [*cmd.assignments, *(exported or ())]):
+            continue
         if item.get("published") and not _pushed_since_commit(ctx):
             # "never amend pushed commits": this session has not pushed what the command rewrites;
             # commits pushed before it no call shows, so the rule is a reminder (warn)
@@ -376,6 +383,15 @@ def _pushed_since_commit(ctx: GateContext) -> bool:
                 return False
             if sub == "push" and "--dry-run" not in cmd.args and "-n" not in cmd.args:
                 return True
+    return False
+
+
+def _carries(assigned: list[str], environment: list[tuple[str, str]]) -> bool:
+    """The command's environment sets one of the NAME=value words (`HUSKY=0 git commit`; `SKIP=*`: any value)."""
+    for word in assigned:
+        name, _, value = word.partition("=")
+        if any(n == name and (value == "*" or v == value) for n, v in environment):
+            return True
     return False
 
 

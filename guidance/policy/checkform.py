@@ -66,6 +66,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["via"] = list(spec.via)
         if spec.published:
             check["published"] = True
+        if spec.assigned:
+            check["assigned"] = list(spec.assigned)
     if spec.kind == "message":
         check["phrases"] = list(spec.phrases)
         if spec.absent:
@@ -111,4 +113,6 @@ def short(check: dict[str, Any]) -> str:
         shown += " via " + " ".join(check["via"])
     if check.get("published"):
         shown += " once pushed"
+    if check.get("assigned"):
+        shown = " | ".join(check["assigned"]) + " " + shown
     return f"{verdict} {kind} {shown}"

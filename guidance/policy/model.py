@@ -106,6 +106,8 @@ class CheckModel(_Strict):
     via: list[str] | None = None
     #: command: a rewrite of published commits: held after a `git push` of the session with no commit since, warned before
     published: bool | None = None
+    #: command: NAME=value words of which the command must carry one (`HUSKY=0 git commit`); a value `*` is any
+    assigned: list[str] | None = None
     #: sequence: any of these also satisfies the rule; the gated command's target branch
     before_any: list[list[str]] | None = None
     target: str | None = None

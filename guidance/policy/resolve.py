@@ -74,6 +74,8 @@ class Spec:
     absent: bool = False
     #: command: a rewrite of published commits, which the gate holds only after a push of the session
     published: bool = False
+    #: command: NAME=value words of which the command must carry one (`HUSKY=0 git commit`; a value `*` is any)
+    assigned: list[str] = field(default_factory=list)
     category: str = ""
     confidence: float = 1.0
     what: str = ""
@@ -631,6 +633,11 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
             if obj.kind == "noun" and "hooks" in obj.meaning:
                 spec = _command("git commit --no-verify".split(), verdict, line, "skipping the git hooks (--no-verify)")
                 spec.also += [["git", "push", "--no-verify"], ["git", "merge", "--no-verify"]]
+                specs.append(spec)
+                # the hook managers' own off switches (`HUSKY=0 git commit`, pre-commit's `SKIP=lint git commit`)
+                spec = _command(["git", "commit"], verdict, line, "skipping the git hooks (" + ", ".join(_nouns.HOOK_SWITCHES) + ")")
+                spec.also += [["git", "push"], ["git", "merge"]]
+                spec.assigned = list(_nouns.HOOK_SWITCHES)
                 specs.append(spec)
         return specs
     return specs

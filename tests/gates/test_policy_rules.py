@@ -262,3 +262,25 @@ def test_a_convention_of_emoji_is_met_by_one_emoji() -> None:
                      absent=True)]
     assert codes(policy_rules, bash('git commit -m "\u2728 Add parser"'), checks=checks) == []
     assert codes(policy_rules, bash('git commit -m "Add parser"'), checks=checks) == ["K1:warn"]
+
+
+#: "never skip the git hooks": the hook managers' off switches, set for the command or exported before it
+HOOK_SWITCHES = [_check(1, "command", pattern=["git", "commit"], anchor=True, also=[["git", "push"]],
+                        assigned=["HUSKY=0", "SKIP=*"])]
+
+
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        (bash("HUSKY=0 git commit -m x"), ["K1:deny"]),
+        (bash("SKIP=eslint,prettier git commit -m x"), ["K1:deny"]),
+        (bash("env HUSKY=0 git push origin feat"), ["K1:deny"]),
+        (bash("export HUSKY=0 && git commit -m x"), ["K1:deny"]),
+        (bash("git commit -m x"), []),
+        (bash("HUSKY=1 git commit -m x"), []),
+        (bash("export FOO=1 && git commit -m x"), []),
+        (bash("HUSKY=0 npm test"), []),
+    ],
+)
+def test_hook_switches(event, expected) -> None:  # type: ignore[no-untyped-def]
+    assert codes(policy_rules, event, checks=HOOK_SWITCHES) == expected

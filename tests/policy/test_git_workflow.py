@@ -23,12 +23,15 @@ def shorts(markdown: str) -> list[str]:
     return list(dict.fromkeys(short(check) for check in bundle["checks"]))
 
 
+#: what a ban on skipping the hooks gives besides --no-verify: the hook managers' off switches
+HOOK_SWITCHES = "deny command HUSKY=0 | HUSKY_SKIP_HOOKS=1 | SKIP=* | LEFTHOOK=0 git commit"
+
 FORMS = [
     # the git hooks run inside the commit: requiring them bans skipping them, it orders nothing
-    ("- NEVER commit without running pre-commit checks", ["deny command git commit --no-verify"]),
-    ("- Never commit without running the pre-commit hooks", ["deny command git commit --no-verify"]),
-    ("- Never push without running the git hooks", ["deny command git commit --no-verify"]),
-    ("- Always run the pre-commit hooks before committing", ["deny command git commit --no-verify"]),
+    ("- NEVER commit without running pre-commit checks", ["deny command git commit --no-verify", HOOK_SWITCHES]),
+    ("- Never commit without running the pre-commit hooks", ["deny command git commit --no-verify", HOOK_SWITCHES]),
+    ("- Never push without running the git hooks", ["deny command git commit --no-verify", HOOK_SWITCHES]),
+    ("- Always run the pre-commit hooks before committing", ["deny command git commit --no-verify", HOOK_SWITCHES]),
     ("- Never commit without running `pre-commit run --all-files`", ["deny sequence pre-commit run -> git commit"]),
     # the state of the work: the task that shows it, first (a warning)
     ("- Never commit untested code", ["warn sequence <test> -> git commit"]),

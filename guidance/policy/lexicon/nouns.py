@@ -312,13 +312,17 @@ HOOK_NOUNS: tuple[str, ...] = ("hooks", "git hooks", "the git hooks", "pre-commi
                                "commit hooks", "the hooks", "pre-commit", "pre-commit checks", "pre-commit check",
                                "pre-push hooks", "pre-push hook", "pre-push checks", "hook checks", "verification", "husky")
 
+#: environment variables that switch the git hooks off for one command (husky, pre-commit, lefthook)
+HOOK_SWITCHES: tuple[str, ...] = ("HUSKY=0", "HUSKY_SKIP_HOOKS=1", "SKIP=*", "LEFTHOOK=0")
+
 HOOK_EXAMPLES: tuple[Example, ...] = (
     # the hooks the block names are what "don't bypass" / "never skip it" leaves unsaid
-    ex("- The pre-commit hook scans for secrets — don't bypass it.", "deny command git commit --no-verify"),
+    ex("- The pre-commit hook scans for secrets — don't bypass it.", "deny command git commit --no-verify",
+       "deny command HUSKY=0 | HUSKY_SKIP_HOOKS=1 | SKIP=* | LEFTHOOK=0 git commit"),
     ex("- Hooks live in `src/hooks/`. Never skip code review."),
-    ex("- NEVER commit without running pre-commit checks", "deny command git commit --no-verify"),
-    ex("- Never commit without running the pre-commit hooks", "deny command git commit --no-verify"),
-    ex("- Always run the git hooks before pushing", "deny command git commit --no-verify"),
+    ex("- NEVER commit without running pre-commit checks", "deny command git commit --no-verify", exact=False),
+    ex("- Never commit without running the pre-commit hooks", "deny command git commit --no-verify", exact=False),
+    ex("- Always run the git hooks before pushing", "deny command git commit --no-verify", exact=False),
     ex("- Never commit without running `pre-commit run --all-files`", "deny sequence pre-commit run -> git commit"),
     ex("- The pre-commit hooks run before every commit"),
 )
