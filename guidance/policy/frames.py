@@ -1932,6 +1932,10 @@ def _passive_run(tokens: list[Token], first: int, end: int) -> tuple[int, list[T
 _PURPOSE_WORDS = frozenset(("for", "to", "as", "when", "in", "with"))
 
 
+#: a version written after a tool's name ("pnpm 9", "yarn v4", "node 20.x", "python 3.12+")
+_VERSION_WORD = re.compile(r"v?\d+(?:\.[\dx*]+)*\+?")
+
+
 def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
     """"Use pnpm for package management", "Always use `uv` to manage dependencies", "Package
     manager: `yarn`": one tool of those that do one job (lexicon RIVALS) is the project's, so the
@@ -1950,6 +1954,10 @@ def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
     name = tokens[k].text.strip().lower()
     family = next((f for f in _programs.RIVALS if name in f), None)
     after = k + 1
+    if after < end and tokens[after].kind == WORD and _VERSION_WORD.fullmatch(tokens[after].low):
+        after += 1  # "Package manager: pnpm 9", "use yarn v4"
+        if after < end and tokens[after].low == "with":
+            after = end  # "pnpm 9 with `node-linker=hoisted`": the tool, set up some way
     if family is None or (after < end and not (tokens[after].kind == PUNCT or tokens[after].low in _PURPOSE_WORDS)):
         return None  # "use yarn workspaces", "use npm's flag": a feature of the tool, not the tool
     rivals = [Obj("program", other) for other in family if other != name]

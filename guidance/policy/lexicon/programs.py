@@ -84,6 +84,8 @@ RIVAL_LABELS: tuple[str, ...] = ("package manager", "package management", "packa
 RIVAL_EXAMPLES: tuple[Example, ...] = (
     ex("- Package manager: `yarn`", "warn command npm", "warn command pnpm", "warn command bun"),
     ex("- Package manager: `yarn` (v4)", "warn command npm", "warn command pnpm", "warn command bun"),
+    ex("- **Package manager**: **pnpm 9** with `node-linker=hoisted`", "warn command npm", "warn command yarn",
+       "warn command bun"),
     ex("- Language: Python"),
     ex("- Package manager: `yarn` or `npm`"),
     ex("- Use pnpm for package management", "warn command npm", "warn command yarn", "warn command bun"),
