@@ -1,6 +1,10 @@
-"""A rule about a task ("ask before adding dependencies", "never create tags") stops the commands
+"""What a rule stops and what it leaves alone, decided by the whole guard on the compiled text.
+
+A rule about a task ("ask before adding dependencies", "never create tags") stops the commands
 that do the task, and not their look-alikes that do something else (`npm install` installs the
-lockfile, `git tag -l` lists tags, `pip install -e .` installs the project itself)."""
+lockfile, `git tag -l` lists tags, `pip install -e .` installs the project itself). A rule about
+the branch pull requests are opened against warns on another base, stops a base the text rules
+out, and leaves `gh pr create` without `--base` (the repository's default) alone."""
 
 from __future__ import annotations
 
@@ -11,6 +15,8 @@ from tests.gates.support import bash, decide
 
 DEPENDENCIES = "- Ask before adding new dependencies.\n"
 TAGS = "- Do not create or push tags manually: the release job does.\n"
+TARGET = "- **All PRs target `develop`** (NOT `master`)\n"
+NEVER = "- Never open pull requests against `main`.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -33,10 +39,21 @@ CASES = [
     (TAGS, "git tag -l 'v1.*'", "allow"),
     (TAGS, "git tag --list", "allow"),
     (TAGS, "git tag --contains HEAD", "allow"),
+    (TARGET, "gh pr create --base develop --title t --body b", "allow"),
+    (TARGET, "gh pr create -B develop --fill", "allow"),
+    (TARGET, "gh pr create --base=develop --fill", "allow"),
+    (TARGET, "gh pr create --fill", "allow"),
+    (TARGET, "gh pr create --base release/1.2 --fill", "warn"),
+    (TARGET, "gh pr create --base master --fill", "deny"),
+    (TARGET, "gh pr create -B master --fill", "deny"),
+    (TARGET, "gh pr view 12", "allow"),
+    (NEVER, "gh pr create --base main --fill", "deny"),
+    (NEVER, "gh pr create --base develop --fill", "allow"),
+    (NEVER, "git push origin main", "allow"),
 ]
 
 
 @pytest.mark.parametrize(("policy", "command", "verdict"), CASES, ids=[f"{c[1]}->{c[2]}" for c in CASES])
-def test_category_rule(policy: str, command: str, verdict: str) -> None:
+def test_rule_decision(policy: str, command: str, verdict: str) -> None:
     checks = compile_sources(f"# Rules\n\n{policy}")["checks"]
     assert decide(bash(command), checks=checks).verdict == verdict
