@@ -2062,13 +2062,19 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
 _NEGATIONS = frozenset(("no", "not", "never", "don't", "avoid", "without"))
 
 
+_PR_NOUN_WORDS = tuple(tuple(n.split()) for n in _markers.PR_NOUNS)
+_PR_FIRST_WORDS = frozenset(n[0] for n in _PR_NOUN_WORDS)
+
+
 def _pr_base(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:
     """"PRs target `develop` (not `master`)", "never open pull requests against `main`": the branch
     pull requests are opened against. Objects: the branches, `meaning["ruled out"]` on those the
     text excludes (after "not"/"never", or all of them under a ban)."""
     words = [t.low if t.kind == WORD else "" for t in tokens]
-    nouns = [k for k in range(len(tokens)) if any(
-        words[k : k + len(n.split())] == n.split() for n in _markers.PR_NOUNS)]
+    if _PR_FIRST_WORDS.isdisjoint(words):
+        return None
+    nouns = [k for k in range(len(tokens)) if words[k] in _PR_FIRST_WORDS and any(
+        tuple(words[k : k + len(n)]) == n for n in _PR_NOUN_WORDS)]
     if not nouns:
         return None
     verbs = [found[1] for k in range(nouns[0]) if (found := action_at(tokens, k, nouns[0])) is not None]
