@@ -37,7 +37,7 @@ from cf_guidance.gates.scope import touches
 from cf_guidance.paths import TEMP, TEMP_ROOT
 from cf_guidance import shell as _shell_analysis
 from cf_guidance.shell.model import Command, program_name
-from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS
+from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS, assignment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -286,7 +286,7 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
     for cmd in commands:
         if cmd.program == "export":
             # `export HUSKY=0 && git commit`: what the line exports, later commands carry
-            exported += [(w.split("=", 1)[0], w.split("=", 1)[1]) for w in cmd.args if "=" in w and not w.startswith("-")]
+            exported += [pair for pair in map(assignment, cmd.args) if pair is not None]
         _command_checks(ctx, index, cmd, cmd, globs, fired, out, exported)
         for wrapper in cmd.wrappers:
             if wrapper in index.by_program:
@@ -346,9 +346,9 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
             continue
         if kind == "arguments" and not _lacks(item, cmd):
             continue
-        fired.add(id(item))
         if item.get("assigned") and not _carries(item["assigned"], [*cmd.assignments, *(exported or ())]):
-            continue
+            continue  # before `fired`: a later command of the line may carry it (`git commit && HUSKY=0 git commit`)
+        fired.add(id(item))
         if item.get("published") and not _pushed_since_commit(ctx):
             # "never amend pushed commits": this session has not pushed what the command rewrites;
             # commits pushed before it no call shows, so the rule is a reminder (warn)

@@ -276,6 +276,7 @@ HOOK_SWITCHES = [_check(1, "command", pattern=["git", "commit"], anchor=True, al
         (bash("SKIP=eslint,prettier git commit -m x"), ["K1:deny"]),
         (bash("env HUSKY=0 git push origin feat"), ["K1:deny"]),
         (bash("export HUSKY=0 && git commit -m x"), ["K1:deny"]),
+        (bash("git commit -m a && HUSKY=0 git commit -m b"), ["K1:deny"]),
         (bash("git commit -m x"), []),
         (bash("HUSKY=1 git commit -m x"), []),
         (bash("export FOO=1 && git commit -m x"), []),
