@@ -201,6 +201,7 @@ def _split_cached(command: str) -> tuple[str, ...]:
         return tuple(command.split())
 
 
+@lru_cache(maxsize=None)
 def category_patterns(name: str) -> tuple[tuple[str, ...], ...]:
     category = _category(name)
     if category is None:
