@@ -1343,7 +1343,7 @@ def _branch(frame: Frame, place: Place) -> list[Spec]:
             continue
         if not glob.endswith("*"):
             glob += "*"
-        if glob.strip("*/") and glob not in globs:
+        if glob.strip("*") and glob not in globs:
             globs.append(glob)
     if not globs:
         return []

@@ -173,7 +173,8 @@ def test_a_rule_the_baseline_already_enforces_gains_nothing_and_is_proposed(proj
     ab = report.ab
     assert ab is not None and ab.enforcement is not None, report.reasons
     print("\nA/B (no gain):", ab.summary_line())
-    assert ab.enforcement.stopped == [] and len(ab.enforcement.already_stopped) == 1 and ab.errors == []
+    assert ab.errors == []
+    assert ab.enforcement.stopped == [] and len(ab.enforcement.already_stopped) == 1
     assert "1 already stopped by the baseline" in ab.summary_line()
     assert report.decision == "proposed"
     assert any("A/B: the candidate stops 0 of its 1 probes that the baseline allows" in r for r in report.reasons)

@@ -118,7 +118,6 @@ LOOK_ALIKES = [
     # a commit form without options of its own, examples of names
     "- Use `git commit -m` with a short message",
     "- Use descriptive branch names (e.g., `feature/add-auth`, `fix/webhook-error`)",
-    "- Name branches `<type>/<short-description>`",
 ]
 
 

@@ -4,7 +4,8 @@ A rule about a task ("ask before adding dependencies", "never create tags") stop
 that do the task, and not their look-alikes that do something else (`npm install` installs the
 lockfile, `git tag -l` lists tags, `pip install -e .` installs the project itself). A rule about
 the branch pull requests are opened against warns on another base, stops a base the text rules
-out, and leaves `gh pr create` without `--base` (the repository's default) alone."""
+out, and leaves `gh pr create` without `--base` (the repository's default) alone. A branch form
+made only of placeholders still says how many parts a name has."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ DEPENDENCIES = "- Ask before adding new dependencies.\n"
 TAGS = "- Do not create or push tags manually: the release job does.\n"
 TARGET = "- **All PRs target `develop`** (NOT `master`)\n"
 NEVER = "- Never open pull requests against `main`.\n"
+BRANCH_SHAPE = "- Branches should be prefixed `<user>/<scope>/<desc>`.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -50,6 +52,10 @@ CASES = [
     (NEVER, "gh pr create --base main --fill", "deny"),
     (NEVER, "gh pr create --base develop --fill", "allow"),
     (NEVER, "git push origin main", "allow"),
+    (BRANCH_SHAPE, "git checkout -b alice/auth/fix-login", "allow"),
+    (BRANCH_SHAPE, "git switch -c alice/auth/fix-login", "allow"),
+    (BRANCH_SHAPE, "git checkout -b fix-login", "warn"),
+    (BRANCH_SHAPE, "git switch -c alice/fix-login", "warn"),
 ]
 
 
