@@ -538,7 +538,8 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                 hit = bool(name) and bool(forms) and not any(_match_segment(form, name) for form in forms)
             elif kind == "target" and isinstance(glob, str):
                 action = item.get("action")
-                if sub == "push" and action in ("push", "commit"):  # committing to main reaches it by a push too
+                # committing to main, or merging into it, reaches it by a push too (`git push origin HEAD:main`)
+                if sub == "push" and action in ("push", "commit", "merge"):
                     hit = any(_match_segment(glob, ref) for ref in pushed_branches(args))
                 elif sub == action and action in ("commit", "merge") and on_branch:
                     hit = _match_segment(glob, on_branch)
@@ -667,11 +668,16 @@ _NOT_OUTSIDE = frozenset((TEMP, TEMP_ROOT))
 
 
 def _outside_form(paths: Resolver, absolute: str) -> str | None:
-    """A path outside the project as the project sees it (`../other/x.go`), for `../**` globs;
-    temporary directories and devices (`> /dev/null`) are everyday scratch space, not "outside"."""
-    if absolute.startswith(("/dev/", "/proc/")) or paths.classify(absolute) in _NOT_OUTSIDE:
+    """A path outside the project as the project sees it (`../other/x.go`), for `../**` globs.
+    Temporary directories and devices (`> /dev/null`) are everyday scratch space, not "outside";
+    but the project's own neighbours (`../other`, one level up) are what such a rule is about,
+    even when the project itself sits in a temporary directory."""
+    if absolute.startswith(("/dev/", "/proc/")):
         return None
-    return os.path.relpath(absolute, paths.root)
+    relative = os.path.relpath(absolute, paths.root)
+    if relative.startswith("../../") and paths.classify(absolute) in _NOT_OUTSIDE:
+        return None
+    return relative
 
 
 def _forms(paths: Resolver, path: str) -> tuple[str | None, str | None, str | None]:

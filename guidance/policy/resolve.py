@@ -1034,6 +1034,9 @@ def _looks_like_file(text: str) -> bool:
     return "." in last and not text.endswith("/")
 
 
+#: what a rule about a branch stops, as its reason says it
+_TARGET_GERUNDS = {"commit": "committing to", "push": "pushing to", "merge": "merging into"}
+
 def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, verdict: str) -> list[Spec]:
     from cf_guidance.policy.lexicon.actions import ACTIONS
 
@@ -1061,11 +1064,11 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         if not specs:
             frame.notes.append("working on something other than a named branch: advisory")
         return specs
-    if action in ("commit", "push", "merge") and (frame.targets or any(o.kind == "branch" for o in objects)):
+    if action in _TARGET_GERUNDS and (frame.targets or any(o.kind == "branch" for o in objects)):
         branches = frame.targets or [o.meaning.get("branch", "main") for o in objects if o.kind == "branch"]
         for branch in dict.fromkeys(branches):
             specs.append(Spec("target", verdict, line, pattern=branch, target=action, confidence=0.95,
-                              what=f"{action}ing to {branch}" if action != "commit" else f"committing to {branch}"))
+                              what=f"{_TARGET_GERUNDS[action]} {branch}"))
         return specs
     if action == "commit":
         paths = [o for o in objects if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=False, prose=True)]

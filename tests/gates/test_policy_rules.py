@@ -3,7 +3,9 @@ from __future__ import annotations
 import pytest
 
 from cf_guidance.gates import policy_rules
-from tests.gates.support import bash, codes, tool
+from cf_guidance.event import normalise
+from cf_guidance.gates._base import STANDARD, GateContext
+from tests.gates.support import bash, codes, home, tool
 
 CHECKS = [
     {"id": "R1#1", "rule": "R1", "kind": "command", "verdict": "deny", "pattern": ["git", "push", "--force"], "message": "no force", "source": "CLAUDE.md:3"},
@@ -255,6 +257,27 @@ OUTSIDE = [_check(1, "write", pattern="../**")]
 )
 def test_outside_the_project(event, expected) -> None:  # type: ignore[no-untyped-def]
     assert codes(policy_rules, event, checks=OUTSIDE) == expected
+
+
+#: a project that itself sits in a temporary directory (a scratch clone): its neighbours are
+#: outside it, the rest of the temporary directory is still scratch space
+TEMP_ROOT = "/tmp/work/project"
+
+
+@pytest.mark.parametrize(
+    ("tool_input", "expected"),
+    [
+        ({"command": "cp notes.txt ../other/notes.txt"}, ["K1:deny"]),
+        ({"command": "sed -i s/a/b/ /tmp/work/other/x.c"}, ["K1:deny"]),
+        ({"command": "echo x > /tmp/scratch.txt"}, []),
+        ({"command": "echo x > out.txt"}, []),
+    ],
+)
+def test_outside_a_project_in_a_temporary_directory(tool_input, expected) -> None:  # type: ignore[no-untyped-def]
+    event = normalise({"tool_name": "Bash", "tool_input": tool_input, "cwd": TEMP_ROOT}, project_dir=TEMP_ROOT)
+    context = GateContext(event, {"root": TEMP_ROOT, "settings": {"level": STANDARD}, "checks": OUTSIDE}, level=STANDARD)
+    with home():
+        assert [f"{f.rule}:{f.verdict}" for f in policy_rules.check(context)] == expected
 
 
 def test_a_convention_of_emoji_is_met_by_one_emoji() -> None:

@@ -18,6 +18,7 @@ DEPENDENCIES = "- Ask before adding new dependencies.\n"
 TAGS = "- Do not create or push tags manually: the release job does.\n"
 TARGET = "- **All PRs target `develop`** (NOT `master`)\n"
 NEVER = "- Never open pull requests against `main`.\n"
+MERGE_INTO = "- Never merge directly into `master`.\n"
 BRANCH_SHAPE = "- Branches should be prefixed `<user>/<scope>/<desc>`.\n"
 
 CASES = [
@@ -52,6 +53,12 @@ CASES = [
     (NEVER, "gh pr create --base main --fill", "deny"),
     (NEVER, "gh pr create --base develop --fill", "allow"),
     (NEVER, "git push origin main", "allow"),
+    (MERGE_INTO, "git checkout master && git merge feat/x", "deny"),
+    (MERGE_INTO, "git push origin HEAD:master", "deny"),
+    (MERGE_INTO, "git push origin feat/x:master", "deny"),
+    (MERGE_INTO, "git merge master", "allow"),
+    (MERGE_INTO, "git push origin feat/x", "allow"),
+    (MERGE_INTO, "git push origin master:feat/x", "allow"),
     (BRANCH_SHAPE, "git checkout -b alice/auth/fix-login", "allow"),
     (BRANCH_SHAPE, "git switch -c alice/auth/fix-login", "allow"),
     (BRANCH_SHAPE, "git checkout -b fix-login", "warn"),
