@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Context, Frame, Obj, Ordering
+from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Context, Frame, Obj, Ordering, named_remotes
 from cf_guidance.policy.frames import _pathlike as pathlike
 from cf_guidance.policy.lexicon import cjk as _lex
 from cf_guidance.policy.lexicon import nouns as _nouns
@@ -524,6 +524,8 @@ def _fill(units: list[_Unit], ctx: Context, new: Callable[[], Frame]) -> list[Fr
         frame.notes.append(f"{', '.join(git)} of something no check can name ({', '.join(unresolved[:3])}): no check")
         actions = [a for a in actions if a not in _GIT_ACTIONS]
     frame.actions, frame.objects, frame.targets = actions, objects, list(dict.fromkeys(targets))
+    if "push" in actions:
+        frame.remotes = named_remotes(objects)
     frame.verb = ", ".join(u.text for u in units if u.kind == "action")
     if frame.actions or frame.objects or frame.targets or not out:
         out.append(frame)

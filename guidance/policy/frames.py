@@ -52,7 +52,7 @@ _FILE_NOUNS = frozenset("file files directory directories folder folders dir dir
                         "module modules".split())
 _OTHER_PREPOSITIONS = frozenset("outside beyond across behind through throughout toward towards upon between among around "
                                 "past near except besides despite per versus vs anywhere everywhere here there again "
-                                "unnecessarily first".split())
+                                "unnecessarily first during".split())
 _COMMAND_NOUNS = frozenset("command commands script scripts cli tool invocation invocations call calls target targets "
                            "subcommand subcommands flag flags option options".split())
 _IN_CODE_NOUNS = frozenset("test tests spec specs code codebase source production component components module modules "
@@ -113,6 +113,8 @@ class Frame:
     #: words of the qualifier that name an action ("on git commits"): combined, not narrowing
     qualifier_action: str = ""
     targets: list[str] = field(default_factory=list)
+    #: remotes a push is about ("never push to `upstream`"), not branches
+    remotes: list[str] = field(default_factory=list)
     surfaces: list[str] = field(default_factory=list)
     #: the category a frame is for: "only use `spin` for linting", "any other command to build"
     purpose: str = ""
@@ -1695,6 +1697,9 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
                 frame.targets.append(obj.text)
         if obj.kind == "noun" and "surface" in obj.meaning and obj.role in ("to", "dir", "on", "for", "from"):
             frame.surfaces.append(obj.meaning["surface"])
+    if "push" in frame.actions:
+        frame.remotes = _pushed_remotes(frame, tokens, end)
+        frame.targets = [t for t in frame.targets if t not in frame.remotes]
     condition, text = read_conditions(tokens, stop, n)
     if condition:
         frame.condition, frame.condition_text = condition, text
@@ -1744,6 +1749,22 @@ def settle(frame: Frame) -> Frame:
 
 
 _BRANCHES = frozenset(("main", "master", "develop", "dev", "production", "prod", "staging", "release", "trunk", "gh-pages"))
+
+
+def named_remotes(objects: list[Obj]) -> list[str]:
+    """Well-known remote names among a push rule's objects ("never push to `upstream`")."""
+    return [o.text for o in objects if o.kind == "code" and o.text in _markers.REMOTE_NAMES]
+
+
+def _pushed_remotes(frame: Frame, tokens: list[Token], end: int) -> list[str]:
+    """The remotes a push rule names: a well-known name, or any name just before the word remote
+    ("the upstream remote", "the `mirror` remote")."""
+    names = named_remotes(frame.objects)
+    for k in range(1, end):
+        before = tokens[k - 1]
+        if tokens[k].low == "remote" and before.kind in (WORD, CODE) and before.low not in _DETERMINERS | {"git"}:
+            names.append(before.text if before.kind == CODE else before.low)
+    return list(dict.fromkeys(names))
 
 
 def _branch_name(text: str) -> bool:

@@ -1037,6 +1037,7 @@ def _looks_like_file(text: str) -> bool:
 #: what a rule about a branch stops, as its reason says it
 _TARGET_GERUNDS = {"commit": "committing to", "push": "pushing to", "merge": "merging into"}
 
+
 def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, verdict: str) -> list[Spec]:
     from cf_guidance.policy.lexicon.actions import ACTIONS
 
@@ -1089,6 +1090,9 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         if objects and any(o.kind in ("code", "noun", "quote") for o in objects if o.role not in ("to", "on", "for", "with")):
             frame.notes.append("commit's object is not a path or secret: advisory")
             return []
+    if action == "push" and frame.remotes:
+        return [_command(["git", "push", remote], verdict, line, f"pushing to the `{remote}` remote", 0.9)
+                for remote in frame.remotes]
     if action == "force-push" or (action == "push" and any(o.kind == "noun" and o.meaning.get("category") == "force-push" for o in objects)):
         return [_category_spec("force-push", verdict, line, frame, None)]
     if action == "push" and any(o.kind == "noun" and o.meaning.get("category") == "tag" for o in objects):

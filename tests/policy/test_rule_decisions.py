@@ -19,6 +19,8 @@ TAGS = "- Do not create or push tags manually: the release job does.\n"
 TARGET = "- **All PRs target `develop`** (NOT `master`)\n"
 NEVER = "- Never open pull requests against `main`.\n"
 MERGE_INTO = "- Never merge directly into `master`.\n"
+UPSTREAM = "- Never push to the upstream remote: it is the original project.\n"
+DURING = "- Do not use `./gradlew build` during development: it is slow.\n"
 BRANCH_SHAPE = "- Branches should be prefixed `<user>/<scope>/<desc>`.\n"
 
 CASES = [
@@ -59,6 +61,13 @@ CASES = [
     (MERGE_INTO, "git merge master", "allow"),
     (MERGE_INTO, "git push origin feat/x", "allow"),
     (MERGE_INTO, "git push origin master:feat/x", "allow"),
+    (UPSTREAM, "git push upstream main", "deny"),
+    (UPSTREAM, "git push -u upstream feat/x", "deny"),
+    (UPSTREAM, "git push origin feat/x", "allow"),
+    (UPSTREAM, "git push", "allow"),
+    (UPSTREAM, "git fetch upstream", "allow"),
+    (DURING, "./gradlew build", "deny"),
+    (DURING, "./gradlew compileDebugKotlin", "allow"),
     (BRANCH_SHAPE, "git checkout -b alice/auth/fix-login", "allow"),
     (BRANCH_SHAPE, "git switch -c alice/auth/fix-login", "allow"),
     (BRANCH_SHAPE, "git checkout -b fix-login", "warn"),

@@ -51,6 +51,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
     out += [("pr-base", e) for e in markers.PR_BASE_EXAMPLES]
+    out += [("push-remote", e) for e in markers.REMOTE_EXAMPLES]
     out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
     out += [("on-your-own", e) for e in markers.ON_YOUR_OWN_EXAMPLES]
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]

@@ -212,6 +212,18 @@ PR_BASE_EXAMPLES: tuple[Example, ...] = (
     ex("- Never merge PRs into `main` yourself.", "deny command gh pr merge", "deny target merge main"),
 )
 
+#: remotes a push names ("never push to `upstream`", "the upstream remote"): a push to that remote
+#: is the rule's call, not every push, and the name is not a branch
+REMOTE_NAMES: tuple[str, ...] = ("origin", "upstream")
+
+REMOTE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never push to `upstream`.", "deny command git push upstream"),
+    ex("- Do not push to the upstream remote.", "deny command git push upstream"),
+    ex("- Never push anything to the `mirror` remote.", "deny command git push mirror"),
+    ex("- 不要向 `upstream` push 任何东西", "deny command git push upstream"),
+    ex("- Never push to `main`.", "deny target push main"),
+)
+
 HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest"),
     ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
