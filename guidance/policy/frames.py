@@ -384,7 +384,7 @@ def find_cues(tokens: list[Token]) -> list[tuple[int, int, str, str]]:
 
 
 def subject_allows(tokens: list[Token], start: int) -> tuple[bool, str]:
-    """Whether the words before a cue leave it an instruction, and the subject ("you" or "")."""
+    """Whether the words before a cue leave it an instruction, and the subject ("you", "we" or "")."""
     prefix = [t for t in tokens[:start] if t.kind in (WORD, CODE, QUOTE)]
     if not prefix:
         return True, ""
@@ -393,7 +393,7 @@ def subject_allows(tokens: list[Token], start: int) -> tuple[bool, str]:
     if last_punct != -1 and not words_after:
         return True, ""  # "Before committing, make sure ..." / "**Label**: never ..."
     if all(t.kind == WORD and t.low in _ALLOWED_PREFIX for t in words_after):
-        subject = "you" if any(t.low == "you" for t in words_after) else ""
+        subject = next((t.low for t in words_after if t.low in ("you", "we")), "")
         return True, subject
     if words_after[-1].kind == WORD and words_after[-1].low in ("but", "yet"):
         # "Commit your work but do not push", "AI agents commit but never push": an instruction
@@ -1140,6 +1140,11 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         allowed, subject = subject_allows(tokens, i)
         if not allowed and ctx.item and ctx.modality and i == 0:
             allowed = True
+        if words in _NOT_USED and not words.endswith("used"):
+            frame = _not_used_by_project(tokens, i, j, end, words)
+            if frame is not None:
+                frames.append(frame)
+            continue
         if not allowed and words in _POSTFIX_CUES:
             # "`git push --force` is forbidden", "`docker` is not available": the subject is what is meant
             frame = _postfix(tokens, i, words, modality)
@@ -1182,9 +1187,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             frame.notes.append(f"'{words}' describes the situation; the force '{ctx.cue}' comes from the intro")
         elif modality in (BAN, AVOID, ASK):
             frame = read_action_frame(tokens, i, j, end, modality, words, ctx)
-            if subject == "you" and words in ("never", "don't", "do not"):
+            if subject in ("you", "we") and words in ("never", "don't", "do not"):
                 frame.indicative = True
-                frame.notes.append("'you never ...' describes practice: softened to a warning")
+                frame.notes.append(f"'{subject} {words} ...' describes practice: softened to a warning")
         else:
             frame = read_requirement(tokens, i, j, end, modality, words, ctx)
         frame.start = tokens[i].start
@@ -1219,8 +1224,12 @@ def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words
         return None
     start = max((m + 1 for m, t in enumerate(tokens[:i]) if t.kind == PUNCT and t.text in (";", ":")), default=0)
     objects, _, notes = read_objects(tokens, start, i)
-    objects = [o for o in objects if o.kind in ("code", "path") or (o.kind == "pronoun" and "file" in o.text or o.text == "the following")
-               or (o.kind == "noun" and "path" in o.meaning)]  # "Generated files must not be edited"
+    if action == "use":
+        # "yarn must not be used", "Docker should not be used": a tool, by its name
+        objects = [o for o in objects if _names_program(o)] or _subject_program(tokens, start, i)
+    else:
+        objects = [o for o in objects if o.kind in ("code", "path") or (o.kind == "pronoun" and "file" in o.text or o.text == "the following")
+                   or (o.kind == "noun" and "path" in o.meaning)]  # "Generated files must not be edited"
     if not objects:
         return None
     frame = Frame(modality, words, actions=[action], verb=tokens[k].low, objects=objects, start=tokens[i].start,
@@ -1398,9 +1407,14 @@ def _plural_action(tokens: list[Token], k: int) -> tuple[int, list[str], str] | 
 
 #: cues that follow what they are about ("`x` is forbidden", "`x` is not available", "`x` needs approval")
 _POSTFIX_CUES = frozenset(phrase for cue in _cues.CUES if cue.name in ("forbidden-word", "unavailable", "needs-approval")
-                          for phrase in cue.phrases)
+                          for phrase in cue.phrases) | frozenset(
+    phrase for cue in _cues.CUES if cue.name == "not-used" for phrase in cue.phrases if phrase.endswith("used"))
 #: of those, the ones without their verb: "is" or "are" must stand before them ("`x` is forbidden")
 _COPULA_CUES = frozenset(phrase for cue in _cues.CUES if cue.name == "forbidden-word" for phrase in cue.phrases)
+#: cues saying the project does not use a tool: about programs only ("`useSession` is not used" is code)
+_NOT_USED = frozenset(phrase for cue in _cues.CUES if cue.name == "not-used" for phrase in cue.phrases)
+#: words around a program's name that still name the program ("the Docker CLI is not installed")
+_PROGRAM_FILLERS = frozenset(("the", "a", "cli", "command", "binary", "executable"))
 
 
 def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | None:
@@ -1410,6 +1424,11 @@ def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | 
     if k == i and words in _COPULA_CUES:
         return None
     objects, stop, notes = read_objects(tokens, 0, k)
+    if not objects:
+        objects = _subject_program(tokens, 0, k)
+        stop = k if objects else stop
+    if words in _NOT_USED:
+        objects = [o for o in objects if _names_program(o)]
     if modality != BAN and any(o.kind == "flag" or o.text.startswith("-") for o in objects):
         return None  # "the `--watch` flag is not supported": of some program, which one is not the subject
     if modality == AVOID and _elsewhere(tokens[i:]):
@@ -1421,6 +1440,39 @@ def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | 
 
 
 _POSTFIX_MEANING = {BAN: "banned", AVOID: "discouraged", ASK: "asked about"}
+
+
+def _subject_program(tokens: list[Token], start: int, end: int) -> list[Obj]:
+    """"Docker is not available", "The Poetry CLI is not installed": a program's name as the whole
+    subject, capitalised as the first word of a sentence is (read_objects takes a capitalised word
+    for a program only when it is a tool's name)."""
+    named = [t for t in tokens[start:end] if not (t.kind == WORD and t.low in _PROGRAM_FILLERS)]
+    if len(named) == 1 and named[0].kind == WORD and named[0].low in _programs.KNOWN_PROGRAMS:
+        return [Obj("program", named[0].low)]
+    return []
+
+
+def _names_program(obj: Obj) -> bool:
+    """A program by name: `docker`, npm, Poetry, `npm run build` (a command of a known program)."""
+    if obj.kind == "program" or (obj.kind == "noun" and "program" in obj.meaning):
+        return True
+    return obj.kind == "code" and obj.text.split()[:1] != [] and obj.text.split()[0].lower() in _programs.KNOWN_PROGRAMS
+
+
+def _not_used_by_project(tokens: list[Token], i: int, j: int, end: int, words: str) -> Frame | None:
+    """"This repository does not use npm", "The project doesn't use Poetry", "You don't have access
+    to docker": the project's own practice, said of its tools (a warning on running them); any
+    other subject ("the worker does not use `docker`") describes some part of the project, not how
+    the agent works in it."""
+    subject = " ".join(t.low for t in tokens[:i] if t.kind == WORD)
+    if subject and subject not in _markers.PROJECT_SUBJECTS and subject not in _markers.AGENT_SUBJECTS:
+        return None
+    objects, _, notes = read_objects(tokens, j, end)
+    programs = [o for o in objects if _names_program(o)]
+    if not programs:
+        return None
+    return Frame(AVOID, words, actions=["use"], verb="use", objects=programs, start=tokens[0].start, text=join(tokens),
+                 notes=[f"'{subject or 'it'} {words}': the project does not use these tools"] + notes)
 
 
 def _elsewhere(tokens: list[Token]) -> bool:

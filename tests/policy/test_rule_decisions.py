@@ -22,6 +22,10 @@ MERGE_INTO = "- Never merge directly into `master`.\n"
 UPSTREAM = "- Never push to the upstream remote: it is the original project.\n"
 DURING = "- Do not use `./gradlew build` during development: it is slow.\n"
 BRANCH_SHAPE = "- Branches should be prefixed `<user>/<scope>/<desc>`.\n"
+#: a tool as the subject: the project does not use it, it is missing here, it must not be used
+UNUSED = "- Poetry is not used in this project.\n"
+MISSING = "- Docker is not available in this environment.\n"
+NOT_TO_USE = "- yarn must not be used.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -72,6 +76,12 @@ CASES = [
     (BRANCH_SHAPE, "git switch -c alice/auth/fix-login", "allow"),
     (BRANCH_SHAPE, "git checkout -b fix-login", "warn"),
     (BRANCH_SHAPE, "git switch -c alice/fix-login", "warn"),
+    (UNUSED, "poetry install", "warn"),
+    (UNUSED, "uv sync", "allow"),
+    (MISSING, "docker compose up -d", "warn"),
+    (MISSING, "make test", "allow"),
+    (NOT_TO_USE, "yarn add zod", "deny"),
+    (NOT_TO_USE, "npm install", "allow"),
 ]
 
 

@@ -86,6 +86,26 @@ CUES: tuple[Cue, ...] = (
             ex("- The `--watch` flag is not supported by the test runner"),
             ex("- `make` is not installed on the CI image"),
             ex("- `xdg-open` is not available on macOS"),
+            ex("- Docker isn't installed in this sandbox", "warn command docker"),
+        ),
+    ),
+    Cue(
+        # a tool the project does not use, said of the tool ("Poetry is not used in this project") or
+        # of the project ("This repo does not use npm"): running it is not how the project works
+        # (warn); only programs count, a code identifier or a design pattern "not used" is no command
+        "not-used",
+        "avoid",
+        ("is not used", "are not used", "isn't used", "aren't used", "is no longer used", "are no longer used",
+         "is never used", "are never used", "does not use", "doesn't use", "no longer uses", "do not have access to",
+         "don't have access to", "have no access to", "does not have access to", "doesn't have access to"),
+        examples=(
+            ex("- Poetry is not used in this project", "warn command poetry"),
+            ex("- This repository does not use npm or yarn", "warn command npm", "warn command yarn"),
+            ex("- You do not have access to docker here", "warn command docker"),
+            ex("- Docker is not used for local development", "warn command docker"),
+            ex("- `useSession` is not used in this project; call `useAuth`"),
+            ex("- The repository pattern is not used here"),
+            ex("- The worker does not use `docker`"),
         ),
     ),
     Cue(

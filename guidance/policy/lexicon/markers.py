@@ -165,6 +165,12 @@ QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
 ELSEWHERE: tuple[str, ...] = ("ci", "the ci image", "github actions", "windows", "macos", "mac", "linux", "production",
                               "prod", "staging", "the server", "older versions")
 
+#: subjects that are the project itself: "This repository does not use npm" says how the project
+#: works, as "We don't use Poetry" does (a warning, not a ban)
+PROJECT_SUBJECTS: tuple[str, ...] = ("this project", "the project", "this repo", "the repo", "this repository",
+                                     "the repository", "this codebase", "the codebase", "this monorepo", "the monorepo",
+                                     "this workspace", "this package", "this app", "we")
+
 HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machine", "on your machine", "on your local machine",
                                     "on the local machine", "in the terminal", "in your shell", "in the shell",
                                     "outside docker", "outside of docker", "outside the container", "outside of the container",
@@ -180,7 +186,7 @@ HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machi
 PASSIVE_PARTICIPLES: dict[str, str] = {
     "edited": "edit", "modified": "edit", "changed": "edit", "touched": "edit", "updated": "edit", "altered": "edit",
     "overwritten": "edit", "hand-edited": "edit", "rewritten": "edit", "deleted": "delete", "removed": "delete",
-    "committed": "commit",
+    "committed": "commit", "used": "use",
 }
 
 PASSIVE_EXAMPLES: tuple[Example, ...] = (
@@ -191,6 +197,9 @@ PASSIVE_EXAMPLES: tuple[Example, ...] = (
     ex("- Tests must not be modified to make them pass"),
     ex("- Files are auto-generated and should not be edited manually"),
     ex("- `main` must never be force-pushed"),
+    ex("- yarn must not be used in this repository", "deny command yarn"),
+    ex("- Docker should not be used in this repository", "warn command docker"),
+    ex("- `any` must not be used"),
     ex("- `.env` files must never be committed", "deny stage .env .env.local .env.*.local .env.development .env.production "
        ".env.test .env.staging .env.prod .env.dev"),
 )
