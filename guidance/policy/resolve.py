@@ -481,6 +481,12 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
                     frame.notes.append(f"'{obj.text}' is the directory named before: {named[0].text}")
                 elif not named and place.scope:
                     out.append(_scope_directory(obj, place, frame))
+            elif obj.text == "there":
+                # "`legacy/` is frozen; do not add files there": the directory named last before it
+                named = [o for o in place.antecedents if o.kind in ("code", "path") and o.text.endswith("/")]
+                if named:
+                    out.append(Obj("code", named[-1].text, "dir", {"antecedent": True}, True))
+                    frame.notes.append(f"'there' is the directory named last before it: {named[-1].text}")
             elif place.scope and obj.text in ("here", "in here"):
                 out.append(_scope_directory(obj, place, frame))
             continue

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from cf_guidance.policy.compiler import compile_sources
-from tests.gates.support import bash, decide
+from tests.gates.support import bash, decide, tool
 
 DEPENDENCIES = "- Ask before adding new dependencies.\n"
 TAGS = "- Do not create or push tags manually: the release job does.\n"
@@ -89,3 +89,17 @@ CASES = [
 def test_rule_decision(policy: str, command: str, verdict: str) -> None:
     checks = compile_sources(f"# Rules\n\n{policy}")["checks"]
     assert decide(bash(command), checks=checks).verdict == verdict
+
+
+THERE = "New tests go under `tests/`. `legacy/` is deprecated; do not add tests there.\n"
+
+PATH_CASES = [
+    (THERE, "Write", "legacy/suite/NewTest.java", "deny"),
+    (THERE, "Write", "tests/suite/NewTest.java", "allow"),
+]
+
+
+@pytest.mark.parametrize(("policy", "name", "path", "verdict"), PATH_CASES, ids=[f"{c[1]} {c[2]}->{c[3]}" for c in PATH_CASES])
+def test_path_rule_decision(policy: str, name: str, path: str, verdict: str) -> None:
+    checks = compile_sources(f"# Rules\n\n{policy}")["checks"]
+    assert decide(tool(name, file_path=path, content="x"), checks=checks).verdict == verdict
