@@ -69,11 +69,13 @@ _GLOB_CHARS = ("*", "?", "[")
 class _PathCheck:
     """A write/read glob, pre-split so most paths are rejected without running the matcher."""
 
-    __slots__ = ("item", "pattern", "scope", "first", "suffix")
+    __slots__ = ("item", "pattern", "scope", "first", "suffix", "only")
 
     def __init__(self, item: dict[str, Any], pattern: str) -> None:
         self.item = item
         self.pattern = pattern
+        #: the paths a rule confines changes to ("only edit files in `src/`"): the check spares them
+        self.only: tuple[str, ...] = tuple(item.get("only") or ())
         #: which form of a path the glob is matched against
         self.scope = "abs" if pattern.startswith("/") else "home" if pattern.startswith("~/") else "project"
         body = pattern[2:] if self.scope == "home" else pattern.lstrip("/")
@@ -656,6 +658,8 @@ def _match_paths(checks: _PathChecks, candidates: list[tuple[str, str | Command,
                 if path_check.scope != scope or id(path_check) in fired or not path_check.could_match(bare):
                     continue
                 if glob_match(path_check.pattern[2:] if scope == "home" else path_check.pattern, rel):
+                    if path_check.only and any(glob_match(allowed, rel) for allowed in path_check.only):
+                        continue
                     fired.add(id(path_check))
                     out.append(_finding(path_check.item, segment if isinstance(segment, str) else describe(segment), evidence=path))
 

@@ -68,6 +68,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["published"] = True
         if spec.assigned:
             check["assigned"] = list(spec.assigned)
+    if spec.only:
+        check["only"] = list(spec.only)
     if spec.kind == "message":
         check["phrases"] = list(spec.phrases)
         if spec.absent:
@@ -107,6 +109,8 @@ def short(check: dict[str, Any]) -> str:
         shown = f"<{check['category']}>"
     elif kind == "command" and check.get("wrapped"):
         shown = f"{check['wrapped']} {' '.join(pattern or [])}"
+    elif check.get("only"):
+        shown = "outside " + " ".join(check["only"])
     else:
         shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
     if check.get("via"):

@@ -42,7 +42,7 @@ _GIT_SITUATIONS = frozenset(("on", "during", "at", "in", "over", "outside", "bet
 #: words after a verb that stand for the item's label ("never edit it", "never print its values")
 _LABEL_REFERENCES = frozenset("it its them their this these that those values value contents content the".split())
 #: words before a task noun that do not narrow it ("individual lint commands", "raw git commands")
-_NEUTRAL_BEFORE = frozenset("individual separate raw direct plain bare manual normal regular usual standard".split())
+_NEUTRAL_BEFORE = frozenset("individual separate raw direct plain bare manual normal regular usual standard ad-hoc adhoc".split())
 _PREPOSITIONS = {"in": "dir", "under": "dir", "inside": "dir", "within": "dir", "below": "dir", "beneath": "dir",
                  "at": "at", "of": "of", "from": "from", "to": "to", "into": "to", "onto": "to", "on": "on",
                  "with": "with", "via": "with", "using": "with", "through": "with", "like": "like",
@@ -59,7 +59,8 @@ _IN_CODE_NOUNS = frozenset("test tests spec specs code codebase source productio
                            "file files script scripts function functions class classes typescript javascript python "
                            "rust go zig c++ logic handlers hooks templates".split())
 _CONJUNCTIONS = frozenset(("or", "and", "nor", "&", "and/or", "or/and"))
-_ALLOWED_PREFIX = frozenset("you please we i also and but so then just claude agents ai important critical note warning "
+_ALLOWED_PREFIX = frozenset("you please we i also and but so then just claude agents ai important critical note warning may can "
+                            "should "
                             "stop immediately pause first instead "
                             "remember always yourself really absolutely strictly".split())
 
@@ -70,7 +71,8 @@ class Obj:
 
     kind: str  # code | program | path | noun | quote | flag | pronoun | deictic | self | branch | label
     text: str
-    #: the preposition before it: dir (in/under) | at | of | from | to | on | with | like | for | by | paren | ""
+    #: the preposition before it: dir (in/under) | at | of | from | to | on | with | like | for | by | paren |
+    #: outside (outside/beyond: every other path is meant) | ""
     role: str = ""
     #: nouns: what the tables say it can be: {"path": (globs...), "category": name, "content": (phrases...),
     #: "credential": (files, variables), "surface": True, "timeout": True, "program": name}
@@ -132,6 +134,9 @@ class Frame:
     in_code: bool = False
     #: "In `packages/web/`, never edit `src/gen/`": the directory the clause's paths are in
     within: str = ""
+    #: "Only edit files in `src/`", "don't touch anything outside `packages/foo`": the paths are the
+    #: only ones the action may reach; the rule is about every other path of the project
+    confine: bool = False
     #: the token where the frame's cue starts
     start_token: int = 0
     #: verb phrases joined to this one under the same cue ("never start X or run Y")
@@ -552,6 +557,11 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             unknown_run = 0
             k = j
             continue
+        if low in _OUTSIDE_WORDS and _path_follows(tokens, k + 1, end):
+            # "anything outside `packages/foo`": every path but that one (a confinement, never the path itself)
+            role = "outside"
+            k += 2 if k + 1 < end and tokens[k + 1].low == "of" else 1
+            continue
         if low in _PREPOSITIONS:
             if low == "to" and k + 1 < end and match(tokens, k + 1, "actions", end) is not None:
                 break  # "to build", "to create releases": a purpose, read by the caller
@@ -611,6 +621,18 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             break
         k += 1
     return objects, k, notes
+
+
+#: words before a path that mean every path but it ("outside `src/`", "beyond `packages/foo`")
+_OUTSIDE_WORDS = frozenset(("outside", "beyond"))
+
+
+def _path_follows(tokens: list[Token], k: int, end: int) -> bool:
+    """A path (a span or a path written plainly) at `k`, after an optional "of" / "the"."""
+    while k < end and tokens[k].kind == WORD and tokens[k].low in ("of", "the"):
+        k += 1
+    return k < end and (tokens[k].kind == CODE and _pathlike(tokens[k].text.rstrip("/") + "/")
+                        or tokens[k].kind == WORD and _pathlike(tokens[k].text) and "/" in tokens[k].text)
 
 
 def _kind_of_commands(tokens: list[Token], i: int, k: int, end: int) -> bool:
@@ -1192,10 +1214,15 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 frame.notes.append(f"'{subject} {words} ...' describes practice: softened to a warning")
         else:
             frame = read_requirement(tokens, i, j, end, modality, words, ctx)
+            if modality == ONLY and any(t.low == "should" for t in tokens[:i]):
+                frame.indicative = True  # "you should only edit files in `src/`": advice, a warning
         frame.start = tokens[i].start
         frame.text = join(tokens)
         frames += _with_joined(frame)
     if not cues:
+        frame = _confinement(tokens)
+        if frame is not None:
+            return [frame]
         frame = _read_only(tokens, ctx)
         if frame is not None:
             frame.text = join(tokens)
@@ -1209,6 +1236,32 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             frame.text = join(tokens)
             frames += _with_joined(frame)
     return frames
+
+
+@lru_cache(maxsize=None)
+def _confinements() -> tuple[tuple[tuple[str, ...], str], ...]:
+    return tuple((tuple(phrase.split()), c.modality) for c in _markers.CONFINEMENTS for phrase in c.phrases)
+
+
+def _confinement(tokens: list[Token]) -> Frame | None:
+    """"Changes are limited to `src/`", "Keep changes within `packages/api`": words of
+    lexicon.markers.CONFINEMENTS, then the paths changes may reach (None without a path)."""
+    first = 0
+    while first < len(tokens) and (tokens[first].kind in (PUNCT, SYMBOL) or tokens[first].low in ("please", "always")):
+        first += 1
+    words = tuple(t.low for t in tokens[first : first + 6])
+    for phrase, modality in _confinements():
+        if words[: len(phrase)] != phrase:
+            continue
+        objects, stop, notes = read_objects(tokens, first + len(phrase), len(tokens))
+        if not any(o.kind in ("code", "path") for o in objects):
+            return None
+        frame = Frame(ONLY if modality == ONLY else AVOID, " ".join(phrase), actions=["edit"], verb="edit", objects=objects,
+                      confine=True, start=tokens[first].start, text=join(tokens),
+                      notes=[f"'{' '.join(phrase)}': changes are confined to what follows"] + notes)
+        _read_tail(tokens, stop, len(tokens), frame)
+        return frame
+    return None
 
 
 def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str) -> Frame | None:
@@ -1796,8 +1849,27 @@ def settle(frame: Frame) -> Frame:
             frame.other = True
             continue
         kept.append(obj)
-    frame.objects = kept
+    frame.objects = _confined(frame, kept)
     return frame
+
+
+def _confined(frame: Frame, objects: list[Obj]) -> list[Obj]:
+    """"Don't touch anything outside `packages/foo`", "Only edit files in `src/`": a change (edit,
+    delete, create) confined to the paths named, so the rule is about every other path. Paths after
+    "outside" for any other action are dropped: they are not what the rule is about."""
+    outside = [o for o in objects if o.role == "outside"]
+    changes = bool(frame.actions) and all(_action_kind_of(a) in ("write", "create") for a in frame.actions)
+    if outside and not changes:
+        frame.notes.append(f"'outside {outside[0].text}' means every other path, which a {frame.verb or 'such'} check cannot name")
+        return [o for o in objects if o.role != "outside"]
+    if outside:
+        frame.confine = True
+        frame.notes.append(f"confined to {', '.join(o.text for o in outside)}: the rule is about every other path")
+        return outside
+    if frame.modality == ONLY and changes and any(o.kind in ("code", "path") and o.role in ("dir", "") for o in objects):
+        frame.confine = True
+        frame.notes.append(f"'only' {frame.verb} in {', '.join(o.text for o in objects)}: the rule is about every other path")
+    return objects
 
 
 _BRANCHES = frozenset(("main", "master", "develop", "dev", "production", "prod", "staging", "release", "trunk", "gh-pages"))

@@ -30,6 +30,8 @@ from cf_guidance.policy.lexicon import things as _things
 DENY_CONFIDENCE = 0.8
 #: categories whose "change"/"update" is running their commands (not editing a file)
 _CHANGED_BY_COMMANDS = ("env-change", "update-dependency", "add-dependency")
+#: categories of things commands make ("don't create virtual environments": `python -m venv`, ...)
+_MADE_BY_COMMANDS = ("create-venv",)
 
 #: the commands of git actions named by a verb
 _THEN = {"commit": ["git", "commit"], "push": ["git", "push"], "pr": ["gh", "pr", "create"], "merge": ["git", "merge"]}
@@ -77,6 +79,8 @@ class Spec:
     #: command: NAME=value words of which the command must carry one (`HUSKY=0 git commit`; a value `*` is any)
     assigned: list[str] = field(default_factory=list)
     category: str = ""
+    #: write, create: the paths a rule confines changes to; the check is on every other path of the project
+    only: list[str] = field(default_factory=list)
     confidence: float = 1.0
     what: str = ""
     instead: str = ""
@@ -310,6 +314,8 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
             # "Always use the Supabase MCP tools for database operations": other ways are discouraged
             return _only_for(frame, place, "warn")
         return []
+    if frame.confine:
+        return _confined(frame, verdict, why, place.line)
     if frame.modality == ONLY:
         if frame.purpose:
             return _only_for(frame, place, "deny")
@@ -558,6 +564,9 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                 specs += _timeout(frame, objects, verdict, line)
                 continue
             if obj.kind == "noun" and "content" in obj.meaning:
+                continue
+            if kind == "create" and obj.kind == "noun" and obj.meaning.get("category") in _MADE_BY_COMMANDS:
+                specs.append(_category_spec(obj.meaning["category"], verdict, line, frame, obj))
                 continue
             if obj.kind == "noun" and "category" in obj.meaning and action == "create" and obj.meaning["category"] == "pull-request":
                 specs += _command_object(obj, frame, place, verdict, lenient=True)
@@ -931,6 +940,39 @@ def _only_for(frame: Frame, place: Place, verdict: str) -> list[Spec]:
     if not allowed:
         spec.confidence = min(spec.confidence, 0.7)
     spec.why.append("everything of the category but what the rule names")
+    return [spec]
+
+
+def _confined(frame: Frame, verdict: str, why: list[str], line: int) -> list[Spec]:
+    """"Only edit files in `src/`", "don't touch anything outside `packages/foo`": a change to any
+    other path of the project. An inference about files the text never names, so it asks at most
+    (warns when the text is soft, or when some of the places it allows are not paths: the list of
+    what is allowed is then incomplete). Paths outside the project and temporary files are not
+    what such a rule is about."""
+    kind = "create" if all(_action_kind(a) == "create" for a in frame.actions) else "write"
+    allowed: list[str] = []
+    unknown = False
+    for obj in frame.objects:
+        if obj.kind in ("code", "path") and _looks_like_path(obj.text + ("" if "/" in obj.text or "." in obj.text else "/")):
+            glob = grammar.path_glob(obj.text, directory=not _looks_like_file(obj.text), prose=True)
+            if glob:
+                allowed.append(glob)
+                continue
+        if obj.kind == "noun" and "path" in obj.meaning:
+            allowed += [g for g in obj.meaning["path"] if g != _nouns.OUTSIDE_PROJECT]
+            continue
+        unknown = True
+    if not allowed:
+        frame.notes.append("confined to places that are not paths: no check")
+        return []
+    verdict = "ask" if verdict == "deny" else verdict
+    if unknown and verdict == "ask":
+        verdict = "warn"
+        why = why + ["some of the places it allows are not paths: the list is incomplete (warn)"]
+    shown = ", ".join(f"`{o.text}`" for o in frame.objects if o.kind in ("code", "path"))
+    spec = Spec(kind, verdict, line, pattern="**", only=list(dict.fromkeys(allowed)), confidence=0.7,
+                what=f"{_verb_ing(kind)} files outside {shown}", condition=frame.condition_text,
+                why=why + [f"the rule confines changes to {', '.join(dict.fromkeys(allowed))}: any other path of the project"])
     return [spec]
 
 

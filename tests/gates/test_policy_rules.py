@@ -308,3 +308,29 @@ HOOK_SWITCHES = [_check(1, "command", pattern=["git", "commit"], anchor=True, al
 )
 def test_hook_switches(event, expected) -> None:  # type: ignore[no-untyped-def]
     assert codes(policy_rules, event, checks=HOOK_SWITCHES) == expected
+
+
+#: "only edit files in `src/`": a change to any other path of the project; reads, the allowed
+#: paths and scratch space (temporary directories, devices) are left alone
+CONFINED = [_check(1, "write", pattern="**", only=["src/**", "docs/api.md"], verdict="ask")]
+
+
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        (tool("Edit", file_path="src/a.py", old_string="a", new_string="b"), []),
+        (tool("Write", file_path="src/deep/new.py", content="x"), []),
+        (tool("Edit", file_path="docs/api.md", old_string="a", new_string="b"), []),
+        (tool("Edit", file_path="docs/guide.md", old_string="a", new_string="b"), ["K1:ask"]),
+        (tool("Write", file_path="README.md", content="x"), ["K1:ask"]),
+        (bash("sed -i s/a/b/ lib/x.c"), ["K1:ask"]),
+        (bash("echo x > notes.txt"), ["K1:ask"]),
+        (bash("echo x > src/notes.txt"), []),
+        (tool("Write", file_path="/tmp/scratch.txt", content="x"), []),
+        (bash("make test > /dev/null 2>&1"), []),
+        (bash("cat lib/x.c"), []),
+        (tool("Read", file_path="lib/x.c"), []),
+    ],
+)
+def test_confined_changes(event, expected) -> None:  # type: ignore[no-untyped-def]
+    assert codes(policy_rules, event, checks=CONFINED) == expected

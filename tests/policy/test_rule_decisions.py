@@ -26,6 +26,11 @@ BRANCH_SHAPE = "- Branches should be prefixed `<user>/<scope>/<desc>`.\n"
 UNUSED = "- Poetry is not used in this project.\n"
 MISSING = "- Docker is not available in this environment.\n"
 NOT_TO_USE = "- yarn must not be used.\n"
+#: virtual environments as a noun: the commands that make one, not the project's own sync
+VENVS = "- Don't create ad-hoc virtual environments.\n"
+#: changes confined to some paths: any other path asks; the allowed ones, reads and scratch files pass
+ONLY_SRC = "- Only edit files in `src/`.\n"
+OUTSIDE_FOO = "- Do not touch anything outside `packages/foo`.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -82,6 +87,20 @@ CASES = [
     (MISSING, "make test", "allow"),
     (NOT_TO_USE, "yarn add zod", "deny"),
     (NOT_TO_USE, "npm install", "allow"),
+    (VENVS, "python -m venv .venv", "deny"),
+    (VENVS, "python3 -m venv /tmp/env", "deny"),
+    (VENVS, "virtualenv env", "deny"),
+    (VENVS, "uv venv", "deny"),
+    (VENVS, "uv sync", "allow"),
+    (VENVS, "poetry install", "allow"),
+    (VENVS, "source .venv/bin/activate && pytest", "allow"),
+    (VENVS, "python -m pytest", "allow"),
+    (ONLY_SRC, "sed -i s/a/b/ docs/guide.md", "ask"),
+    (ONLY_SRC, "sed -i s/a/b/ src/app.py", "allow"),
+    (ONLY_SRC, "cat docs/guide.md", "allow"),
+    (ONLY_SRC, "pytest -q > /tmp/out.txt", "allow"),
+    (OUTSIDE_FOO, "sed -i s/a/b/ packages/foo/a.ts", "allow"),
+    (OUTSIDE_FOO, "sed -i s/a/b/ packages/bar/a.ts", "ask"),
 ]
 
 

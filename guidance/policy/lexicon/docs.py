@@ -28,6 +28,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"path-noun:{n.words[0]}", n) for n in nouns.PATH_NOUNS]
     out += [(f"content:{n.words[0]}", n) for n in nouns.CONTENT_NOUNS]
     out += [(f"work-state:{w.phrases[0]}", w) for w in markers.WORK_STATES]
+    out += [(f"confinement:{c.phrases[0]}", c) for c in markers.CONFINEMENTS]
     out += [(f"condition:{c.phrases[0]}", c) for c in markers.CONDITIONS if c.examples] + [
         (f"condition-list:{c.phrases[0]}", c) for c in markers.CONDITIONS if not c.examples]
     out += [(f"cjk-{table}:{e.name}", e) for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),) for e in entries]
@@ -47,6 +48,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]
+    out += [("confine", e) for e in markers.CONFINE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
@@ -136,6 +138,14 @@ def markdown() -> str:
     for cond in markers.CONDITIONS:
         lines.append(f"| {cond.phrases[0]} | {'the user (ask)' if cond.kind == 'permission' else 'the agent (warn)'} | "
                      f"{_cell(', '.join(cond.phrases))} |")
+    lines += ["", "Confinements (changes may reach only the paths after them: a change to any other path of the project "
+              "asks, or warns when the text advises; reads and temporary files stay free; \"only edit files in `src/`\" "
+              "and \"don't touch anything outside `lib/`\" mean the same):", "",
+              "| Words | Verdict | Examples |", "|---|---|---|"]
+    for confinement in markers.CONFINEMENTS:
+        lines.append(f"| {_cell(confinement.shown)} | {'ask' if confinement.modality == 'only' else 'warn'} | "
+                     f"{_examples(confinement.examples)} |")
+    lines.append(f"| only / outside + a change | the cue's (deny asks) | {_examples(markers.CONFINE_EXAMPLES)} |")
     lines += ["", f"Substitution markers: {', '.join(m for m, _ in markers.SUBSTITUTIONS)}.",
               "Bans in the passive (the subject's paths, or the list after the intro): "
               + ", ".join(f"be {p} ({a})" for p, a in markers.PASSIVE_PARTICIPLES.items()) + ".",

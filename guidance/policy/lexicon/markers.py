@@ -181,6 +181,54 @@ HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machi
                                     "to the repository", "on the pr", "on prs", "on pull requests", "on the pull request",
                                     "on issues", "on the issue", "in the pr", "in prs")
 
+@dataclass(frozen=True)
+class Confinement:
+    """Words that confine changes to the paths after them, with no rule word of their own
+    ("Changes are limited to `src/`", "Keep changes within `packages/api`"): a change to any other
+    path of the project asks ("only") or warns ("avoid"); reads and temporary files stay free."""
+
+    phrases: tuple[str, ...]
+    #: "only": the text sets a limit (asks); "avoid": it advises (warns)
+    modality: str
+    examples: tuple[Example, ...] = ()
+    #: how the docs show `phrases` (every combination of a few parts)
+    shown: str = ""
+
+
+_CHANGE_NOUNS = ("changes", "all changes", "your changes", "edits", "your edits", "modifications", "code changes")
+CONFINEMENTS: tuple[Confinement, ...] = (
+    Confinement(tuple(f"{noun} {verb} {prep}" for noun in _CHANGE_NOUNS
+                      for verb in ("are limited", "are restricted", "are confined", "are scoped", "must stay", "should stay",
+                                   "stay")
+                      for prep in (("to",) if verb.startswith("are") else ("in", "inside", "within", "under")))
+                + tuple(f"{verb} {noun} to" for verb in ("limit", "restrict", "confine", "scope") for noun in _CHANGE_NOUNS),
+                "only",
+                shown="(changes / edits / modifications) are (limited / restricted / confined / scoped) to; (changes / ...) "
+                      "(must stay / should stay / stay) (in / inside / within / under); (limit / restrict / confine / scope) "
+                      "(your) changes to",
+                examples=(ex("- Changes are limited to `services/api/`", "ask write outside services/api/**"),
+                 ex("- Restrict your changes to `web/` and `shared/`", "ask write outside web/** shared/**"),
+                 ex("- Changes are limited to what the task needs"))),
+    Confinement(tuple(f"keep {noun} {prep}" for noun in _CHANGE_NOUNS for prep in ("in", "inside", "within", "under", "to")),
+                "avoid",
+                shown="keep (your / all) (changes / edits / modifications) (in / inside / within / under / to)",
+                examples=(ex("- Keep changes inside `packages/cli`", "warn write outside packages/cli/**"),
+                 ex("- Keep changes small and focused"))),
+)
+
+#: "only" with a change and the paths it may reach; "outside" before a path in a ban on changes
+CONFINE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Only edit files in `src/`", "ask write outside src/**"),
+    ex("- Only modify files under `apps/web`", "ask write outside apps/web/**"),
+    ex("- Do not touch anything outside `packages/foo`", "ask write outside packages/foo/**"),
+    ex("- Avoid editing files outside of `lib/`", "warn write outside lib/**"),
+    ex("- You should only edit files in `src/`", "warn write outside src/**"),
+    ex("- Only edit files in `src/`, `scripts/` or test paths", "warn write outside src/** scripts/**"),
+    ex("- Only edit files in your own folder"),
+    ex("- Only modify files that the task needs"),
+    ex("- Don't read anything outside `docs/`"),
+)
+
 #: a ban in the passive: "`gen/` must not be edited", "These files are generated and should not be
 #: modified by hand:" (the subject, or the list the intro names, is what the ban protects)
 PASSIVE_PARTICIPLES: dict[str, str] = {
