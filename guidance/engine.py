@@ -9,11 +9,12 @@ gate (deny when `fail_closed`, else warn) and the other gates still run.
 
 from __future__ import annotations
 
-from cf_guidance.decision import ALLOW, DENY, WARN, Finding, decide
+from cf_guidance.decision import ALLOW, ASK, DENY, WARN, Finding, decide
 from cf_guidance.gates._base import LEVELS, STANDARD, STRICT, GateContext
 from cf_guidance.gates.commands import describe
 from cf_guidance.gates.patterns import matches
 from cf_guidance.gates.reasons import hint
+from cf_guidance.gates import effects
 from cf_guidance.gates.registry import ALLOWLISTABLE, ENGINE, GATES
 from cf_guidance.shell.model import ShellAnalysis
 
@@ -61,6 +62,7 @@ def evaluate(
     if event.command is not None:
         _analyse(ctx, findings, error_verdict, tracer)
     allow_commands = (bundle.get("settings") or {}).get("allow_commands") or []
+    endorsed_commands = (bundle.get("settings") or {}).get("endorsed_commands") or []
     for gate in GATES if gates is None else gates:
         try:
             found = gate.check(ctx)
@@ -69,6 +71,8 @@ def evaluate(
         if found:  # most gates find nothing
             if allow_commands and gate.GATE in ALLOWLISTABLE:
                 found = _apply_allowlist(ctx, found, allow_commands)
+            if endorsed_commands and gate.GATE == effects.GATE:
+                found = _apply_endorsements(ctx, found, endorsed_commands)
             findings.extend(found)
         if tracer is not None:
             tracer.add("gate", gate=gate.GATE, findings=str(len(found)))
@@ -101,6 +105,34 @@ def _gate_error(gate: str, exc: Exception, verdict: str) -> Finding:
         f"gate {gate} failed: {type(exc).__name__}{': ' + detail if detail else ''}",
         hint=hint("GATE-ERROR"),
     )
+
+
+#: the effects gate's asks a command the policy prescribes lowers to a warning (policy/endorse.py);
+#: credentials, data sent out and everything it denies stay as they are
+ENDORSABLE = frozenset(("EFF001",))
+
+
+def _apply_endorsements(ctx: GateContext, found: list[Finding], endorsed: list[Any]) -> list[Finding]:
+    """An ask of `ENDORSABLE` on a command an instruction of the policy prescribes becomes a warning
+    that names the instruction."""
+    analysis = ctx.shell
+    if analysis is None:
+        return found
+    sources: dict[str, str] = {}
+    for cmd in analysis.commands:
+        if cmd.dynamic:
+            continue  # words only guessed never match what the policy wrote
+        for entry in endorsed:
+            words = entry.get("words") if isinstance(entry, dict) else None
+            if isinstance(words, list) and words and matches(words, cmd):
+                sources[describe(cmd)[:200]] = f"{entry.get('source', '')} says to run `{' '.join(words)}`"
+                break
+    if not sources:
+        return found
+    return [Finding(item.gate, item.rule, WARN, f"{item.message} (warned, not asked: {sources[item.segment]})",
+                    evidence=item.evidence, segment=item.segment)
+            if item.rule in ENDORSABLE and item.verdict == ASK and item.segment in sources else item
+            for item in found]
 
 
 def _apply_allowlist(ctx: GateContext, found: list[Finding], allow_commands: list[Any]) -> list[Finding]:

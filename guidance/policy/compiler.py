@@ -32,6 +32,7 @@ from cf_guidance import __version__, limits
 from cf_guidance.errors import PolicyError
 from cf_guidance.policy import grammar
 from cf_guidance.policy.checkform import to_check
+from cf_guidance.policy.endorse import endorsements, unbanned
 from cf_guidance.policy.explain import advisory_reason
 from cf_guidance.policy.extract import Unit, extract
 from cf_guidance.policy.markdown import Block, Inline, parse
@@ -315,6 +316,8 @@ def stage_merge(c: Compilation) -> None:
             for item in value:
                 if item not in settings[key]:
                     settings[key].append(item)
+    found = [e for source in c.sources if source.blocks for e in endorsements(source.blocks, source.name)]
+    settings["endorsed_commands"] = unbanned(found, [check for rule in c.rules for check in rule.checks])
     for rule in c.rules:
         for check in rule.checks if not rule.scope else ():  # a scoped tool ban is the gate's (it knows the scope)
             if check["kind"] == "tool" and check["verdict"] == "deny" and check["pattern"] not in settings["tools_deny"]:

@@ -42,6 +42,13 @@ class TreeModel(_Strict):
     ignore: list[str]
 
 
+class EndorsedModel(_Strict):
+    """A command an instruction of the policy prescribes ("Run `gh workflow run` ..."): policy/endorse.py."""
+
+    words: list[str] = Field(min_length=2)
+    source: str
+
+
 class SettingsModel(_Strict):
     level: Level = "standard"
     tools_allow: list[str] = []
@@ -50,6 +57,7 @@ class SettingsModel(_Strict):
     allow_commands: list[list[str]] = []
     protect_write: list[str] = []
     protect_read: list[str] = []
+    endorsed_commands: list[EndorsedModel] = []
 
 
 class ConstitutionModel(_Strict):
