@@ -1220,7 +1220,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         frame.text = join(tokens)
         frames += _with_joined(frame)
     if not cues:
-        frame = _confinement(tokens)
+        frame = _confinement(tokens) or _ignored(tokens)
         if frame is not None:
             return [frame]
         frame = _read_only(tokens, ctx)
@@ -1262,6 +1262,32 @@ def _confinement(tokens: list[Token]) -> Frame | None:
         _read_tail(tokens, stop, len(tokens), frame)
         return frame
     return None
+
+
+def _ignored(tokens: list[Token]) -> Frame | None:
+    """"Ignore the `legacy/` directory", "Skip `vendor/` when searching": paths not to read
+    (lexicon.markers.IGNORE_VERBS, SEARCH_SKIP_VERBS): a warning on reads. None unless the verb
+    opens the clause and its objects are paths (not "the warnings in `x`")."""
+    first = 0
+    while first < len(tokens) and (tokens[first].kind in (PUNCT, SYMBOL) or tokens[first].low in ("please", "always", "also")):
+        first += 1
+    if first >= len(tokens) or tokens[first].kind != WORD:
+        return None
+    verb = tokens[first].low
+    if verb not in _markers.IGNORE_VERBS and verb not in _markers.SEARCH_SKIP_VERBS:
+        return None
+    objects, stop, notes = read_objects(tokens, first + 1, len(tokens))
+    paths = [o for o in objects if o.kind in ("code", "path") and (o.role == "" or o.role == "dir" and o.after_file_noun)
+             and " " not in o.text.strip() and not o.text.startswith("-")]
+    if not paths or len(paths) < len([o for o in objects if o.kind != "pronoun"]):
+        return None  # "ignore the lint warnings in `legacy/`": something else, in a place
+    rest = " " + " ".join(t.low for t in tokens[stop:] if t.kind == WORD) + " "
+    if verb in _markers.SEARCH_SKIP_VERBS and not any(f" {c} " in rest for c in _markers.SEARCH_CONTEXTS):
+        return None  # "skip `tests/slow/` when running the unit tests": not about reading
+    for obj in paths:
+        obj.role, obj.after_file_noun = "", False
+    return Frame(AVOID, verb, actions=["read"], verb="read", objects=paths, start=tokens[first].start, text=join(tokens),
+                 notes=[f"'{verb}' a path: not to be read or searched (a warning)"] + notes)
 
 
 def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str) -> Frame | None:
@@ -2427,6 +2453,10 @@ def files_title(tokens: list[Token]) -> tuple[str, str, list[str], str] | None:
     place = next((k for k, w in enumerate(low) if w in _FILE_PLACES), -1)
     if not 0 <= place <= 3:
         return None
+    text = " ".join(low)
+    for words_ in _markers.IGNORE_TITLE_WORDS:
+        if text in (f"{low[place]} {words_}", f"{words_} {low[place]}") or text.endswith(f" {low[place]} {words_}"):
+            return AVOID, words_, ["read"], "read"  # "## Directories to ignore", "Ignored folders:"
     q = place + 1
     while q < len(words) and low[q] in _TITLE_SUBJECTS:
         q += 1

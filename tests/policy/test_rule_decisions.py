@@ -31,6 +31,8 @@ VENVS = "- Don't create ad-hoc virtual environments.\n"
 #: changes confined to some paths: any other path asks; the allowed ones, reads and scratch files pass
 ONLY_SRC = "- Only edit files in `src/`.\n"
 OUTSIDE_FOO = "- Do not touch anything outside `packages/foo`.\n"
+#: paths to leave out of reading and searching: a warning, never a stop
+IGNORE = "- Ignore the `legacy/` directory.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -101,6 +103,9 @@ CASES = [
     (ONLY_SRC, "pytest -q > /tmp/out.txt", "allow"),
     (OUTSIDE_FOO, "sed -i s/a/b/ packages/foo/a.ts", "allow"),
     (OUTSIDE_FOO, "sed -i s/a/b/ packages/bar/a.ts", "ask"),
+    (IGNORE, "cat legacy/old.py", "warn"),
+    (IGNORE, "grep -rn TODO legacy/", "warn"),
+    (IGNORE, "cat src/app.py", "allow"),
 ]
 
 

@@ -49,6 +49,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]
     out += [("confine", e) for e in markers.CONFINE_EXAMPLES]
+    out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
@@ -146,6 +147,10 @@ def markdown() -> str:
         lines.append(f"| {_cell(confinement.shown)} | {'ask' if confinement.modality == 'only' else 'warn'} | "
                      f"{_examples(confinement.examples)} |")
     lines.append(f"| only / outside + a change | the cue's (deny asks) | {_examples(markers.CONFINE_EXAMPLES)} |")
+    lines += ["", f"Paths to leave out (a warning on reads and searches, never a ban): {', '.join(markers.IGNORE_VERBS)} "
+              f"a path; {', '.join(markers.SEARCH_SKIP_VERBS)} a path {' / '.join(markers.SEARCH_CONTEXTS)}; a title "
+              f"with a place noun and {' / '.join(markers.IGNORE_TITLE_WORDS)} over a list of paths. Examples: "
+              + _examples(markers.IGNORE_EXAMPLES).replace("<br>", "; ") + "."]
     lines += ["", f"Substitution markers: {', '.join(m for m, _ in markers.SUBSTITUTIONS)}.",
               "Bans in the passive (the subject's paths, or the list after the intro): "
               + ", ".join(f"be {p} ({a})" for p, a in markers.PASSIVE_PARTICIPLES.items()) + ".",

@@ -216,6 +216,31 @@ CONFINEMENTS: tuple[Confinement, ...] = (
                  ex("- Keep changes small and focused"))),
 )
 
+#: "Ignore `legacy/`", "Disregard `old/` and `archive/`": the paths are not to be read or searched.
+#: A hint about where to look, not a ban: reads warn (the agent may still need the file), and only
+#: paths count ("ignore the lint warnings in `legacy/`" is about warnings)
+IGNORE_VERBS: tuple[str, ...] = ("ignore", "disregard")
+#: "Skip `vendor/` when searching", "Exclude `dist/` from searches": the same, said of searches
+SEARCH_SKIP_VERBS: tuple[str, ...] = ("skip", "exclude")
+SEARCH_CONTEXTS: tuple[str, ...] = ("when searching", "while searching", "in searches", "from searches", "from search",
+                                    "from search results", "in search results", "from your searches", "when grepping",
+                                    "from grep", "when exploring", "when exploring the codebase", "when searching the codebase",
+                                    "from code search", "from codebase searches", "in grep results")
+#: titles over a list of paths not to read ("## Directories to ignore", "Ignored folders:")
+IGNORE_TITLE_WORDS: tuple[str, ...] = ("to ignore", "ignored", "to skip", "skipped", "excluded", "to exclude")
+
+IGNORE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Ignore the `legacy/` directory", "warn read legacy/**"),
+    ex("- Ignore `AGENTS.old.md` and `notes-*.md` files", "warn read AGENTS.old.md", "warn read notes-*.md"),
+    ex("- Skip `vendor/` when searching", "warn read vendor/**"),
+    ex("- Exclude `dist/` and `coverage/` from searches", "warn read dist/**", "warn read coverage/**"),
+    ex("## Directories to ignore\n\n- `archive/`\n- `tmp/old/`\n", "warn read archive/**", "warn read tmp/old/**"),
+    ex("- Ignore the lint warnings in `legacy/`"),
+    ex("- Ignore case when searching"),
+    ex("- Skip `tests/slow/` when running the unit tests"),
+    ex("- `dist/` is ignored by git"),
+)
+
 #: "only" with a change and the paths it may reach; "outside" before a path in a ban on changes
 CONFINE_EXAMPLES: tuple[Example, ...] = (
     ex("- Only edit files in `src/`", "ask write outside src/**"),

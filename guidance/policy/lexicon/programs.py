@@ -34,7 +34,7 @@ KNOWN_PROGRAMS: frozenset[str] = frozenset(
     flit tox nox pre-commit husky lint-staged sed awk perl ruby jj sl hg svn biome oxlint stylelint
     golangci-lint rubocop cargo-clippy clippy spin lefthook changeset tsx ts-node vite next nuxt grep rg ag
     ls cat head tail less sort uniq wc jq yq tar zip unzip gzip ln touch mkdir chmod open xdg-open tee env
-    printenv export source""".split()
+    printenv export source pipenv pdm""".split()
 )
 
 
