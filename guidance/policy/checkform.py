@@ -110,7 +110,7 @@ def short(check: dict[str, Any]) -> str:
     elif kind == "command" and check.get("wrapped"):
         shown = f"{check['wrapped']} {' '.join(pattern or [])}"
     elif check.get("only"):
-        shown = "outside " + " ".join(check["only"])
+        shown = ("" if pattern == "**" else f"{pattern} ") + "outside " + " ".join(check["only"])
     else:
         shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
     if check.get("via"):

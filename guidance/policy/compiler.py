@@ -356,6 +356,8 @@ def stage_shards(c: Compilation) -> None:
                 item["scope"] = rule.scope
                 if item["kind"] in ("write", "read", "create") and isinstance(item.get("pattern"), str):
                     item["pattern"] = grammar.scoped_glob(item["pattern"], rule.scope)
+                if item.get("only"):
+                    item["only"] = [grammar.scoped_glob(glob, rule.scope) for glob in item["only"]]
             c.checks.append(item)
         shard = {
             "id": rule.rule_id,

@@ -970,7 +970,12 @@ def _confined(frame: Frame, verdict: str, why: list[str], line: int) -> list[Spe
         verdict = "warn"
         why = why + ["some of the places it allows are not paths: the list is incomplete (warn)"]
     shown = ", ".join(f"`{o.text}`" for o in frame.objects if o.kind in ("code", "path"))
-    spec = Spec(kind, verdict, line, pattern="**", only=list(dict.fromkeys(allowed)), confidence=0.7,
+    pattern = "**"
+    if frame.within:
+        # "In `packages/web/`, only edit files in `src/`": the paths are the directory's
+        pattern = grammar.scoped_glob(pattern, frame.within)
+        allowed = [grammar.scoped_glob(glob, frame.within) for glob in allowed]
+    spec = Spec(kind, verdict, line, pattern=pattern, only=list(dict.fromkeys(allowed)), confidence=0.7,
                 what=f"{_verb_ing(kind)} files outside {shown}", condition=frame.condition_text,
                 why=why + [f"the rule confines changes to {', '.join(dict.fromkeys(allowed))}: any other path of the project"])
     return [spec]

@@ -248,6 +248,7 @@ CONFINE_EXAMPLES: tuple[Example, ...] = (
     ex("- Do not touch anything outside `packages/foo`", "ask write outside packages/foo/**"),
     ex("- Avoid editing files outside of `lib/`", "warn write outside lib/**"),
     ex("- You should only edit files in `src/`", "warn write outside src/**"),
+    ex("- In `packages/web/`, only edit files in `src/`", "ask write packages/web/**/** outside packages/web/src/**"),
     ex("- Only edit files in `src/`, `scripts/` or test paths", "warn write outside src/** scripts/**"),
     ex("- Only edit files in your own folder"),
     ex("- Only modify files that the task needs"),
