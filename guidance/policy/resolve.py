@@ -14,6 +14,7 @@ lists it for review.
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -1087,6 +1088,9 @@ def _looks_like_file(text: str) -> bool:
     return "." in last and not text.endswith("/")
 
 
+#: git verbs whose object may name only some of their calls ("never push half-finished work",
+#: "don't revert other people's commits"): warned, not stopped
+_PARTIAL_GIT_ACTIONS = ("push", "merge", "rebase", "amend", "squash", "revert")
 #: what a rule about a branch stops, as its reason says it
 _TARGET_GERUNDS = {"commit": "committing to", "push": "pushing to", "merge": "merging into"}
 
@@ -1124,7 +1128,10 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
             specs.append(Spec("target", verdict, line, pattern=branch, target=action, confidence=0.95,
                               what=f"{_TARGET_GERUNDS[action]} {branch}"))
         return specs
-    if action == "commit":
+    if action == "revert" and re.search(r"\brevert(?:ing)?\s+(?:back\s+)?to\b", frame.text.lower()):
+        frame.notes.append("'revert to' names an older state of the code, not commits to revert: advisory")
+        return []
+    if action in ("commit", "stage"):
         paths = [o for o in objects if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=False, prose=True)]
         secrets = [o for o in objects if o.kind == "noun" and ("credential" in o.meaning or o.meaning.get("category") == "env-change")]
         content = [o for o in objects if o.kind == "noun" and "content" in o.meaning]
@@ -1133,7 +1140,7 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
                 glob = grammar.path_glob(obj.text, directory=False, prose=True)
                 family = _family(glob or "")
                 specs.append(Spec("stage", verdict, line, pattern=family if len(family) > 1 else glob,
-                                  what=f"committing `{obj.text}`"))
+                                  what=f"{'staging' if action == 'stage' else 'committing'} `{obj.text}`"))
             if secrets:
                 specs.append(Spec("stage", verdict, line, pattern=list(SECRET_GLOBS), confidence=0.9,
                                   what="committing files that hold secrets (.env files, keys)"))
@@ -1141,7 +1148,7 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         if content:
             return _message(frame, content, verdict, line)
         if objects and any(o.kind in ("code", "noun", "quote") for o in objects if o.role not in ("to", "on", "for", "with")):
-            frame.notes.append("commit's object is not a path or secret: advisory")
+            frame.notes.append(f"{action}'s object is not a path or secret: advisory")
             return []
     if action == "push" and frame.remotes:
         return [_command(["git", "push", remote], verdict, line, f"pushing to the `{remote}` remote", 0.9)
@@ -1162,11 +1169,11 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
     if commands:
         # "`git push --force`는 금지입니다": the verb and its command, written out
         return [s for o in commands for s in _command_object(o, frame, place, verdict, lenient=True)]
-    if objects and action in ("push", "merge", "rebase", "amend", "squash") and any(
+    if objects and action in _PARTIAL_GIT_ACTIONS and any(
             o.kind in ("code", "path") and o.role not in ("with", "paren") for o in objects):
         frame.notes.append(f"{action} with an object it cannot check ({', '.join(o.text for o in objects)})")
         return []
-    some = action in ("push", "merge", "rebase", "amend", "squash") and bool(frame.phrase) and not any(
+    some = action in _PARTIAL_GIT_ACTIONS and bool(frame.phrase) and not any(
         o.kind in ("code", "flag") for o in objects) and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS
     flags = [o.text for o in objects if o.kind in ("code", "flag") and o.role == "with" and o.text.startswith("-")]
     published = action in ("amend", "squash", "rebase") and _mentions_any(frame.text, _markers.PUBLISHED)
