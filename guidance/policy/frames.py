@@ -1269,7 +1269,7 @@ def _ignored(tokens: list[Token]) -> Frame | None:
     (lexicon.markers.IGNORE_VERBS, SEARCH_SKIP_VERBS): a warning on reads. None unless the verb
     opens the clause and its objects are paths (not "the warnings in `x`")."""
     first = 0
-    while first < len(tokens) and (tokens[first].kind in (PUNCT, SYMBOL) or tokens[first].low in ("please", "always", "also")):
+    while first < len(tokens) and (tokens[first].kind in (PUNCT, SYMBOL) or tokens[first].low in _ALLOWED_PREFIX):
         first += 1
     if first >= len(tokens) or tokens[first].kind != WORD:
         return None
@@ -1279,7 +1279,10 @@ def _ignored(tokens: list[Token]) -> Frame | None:
     objects, stop, notes = read_objects(tokens, first + 1, len(tokens))
     paths = [o for o in objects if o.kind in ("code", "path") and (o.role == "" or o.role == "dir" and o.after_file_noun)
              and " " not in o.text.strip() and not o.text.startswith("-")]
-    if not paths or len(paths) < len([o for o in objects if o.kind != "pronoun"]):
+    pronouns = [o for o in objects if o.kind == "pronoun"]
+    if pronouns and len(pronouns) == len(objects) and tokens[-1].kind == PUNCT and tokens[-1].text == ":":
+        paths = pronouns  # "Ignore these directories:" over a list: the items are the paths
+    elif not paths or len(paths) < len([o for o in objects if o.kind != "pronoun"]):
         return None  # "ignore the lint warnings in `legacy/`": something else, in a place
     rest = " " + " ".join(t.low for t in tokens[stop:] if t.kind == WORD) + " "
     if verb in _markers.SEARCH_SKIP_VERBS and not any(f" {c} " in rest for c in _markers.SEARCH_CONTEXTS):
@@ -1989,6 +1992,11 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
     frame.objects = objects
     frame.notes += notes
     _read_tail(tokens, stop, len(tokens), frame)
+    if frame.confine and frame.modality == ONLY and any(t.kind in (WORD, CODE, QUOTE) for t in tokens[stop:end]):
+        # "Only modify `config.ts` to change the settings", "only touch `package.json` if you add a
+        # dependency": the limit holds for some task or moment, not for every change
+        frame.confine = False
+        frame.notes.append(f"'only' is narrowed by '{join(tokens[stop:end])}': not a limit on every change")
     if "commit" in names and any(t.low == "as" for t in tokens[stop_verbs:end]):
         frame.requirement = "commit-form"
         frame.notes.append("commits must be made in a prescribed form ('commit as')")

@@ -235,6 +235,8 @@ IGNORE_EXAMPLES: tuple[Example, ...] = (
     ex("- Skip `vendor/` when searching", "warn read vendor/**"),
     ex("- Exclude `dist/` and `coverage/` from searches", "warn read dist/**", "warn read coverage/**"),
     ex("## Directories to ignore\n\n- `archive/`\n- `tmp/old/`\n", "warn read archive/**", "warn read tmp/old/**"),
+    ex("You should ignore these directories:\n\n- `public/`\n- `dist/`\n", "warn read public/**", "warn read dist/**"),
+    ex("- Ignore this step if you already ran `make setup`"),
     ex("- Ignore the lint warnings in `legacy/`"),
     ex("- Ignore case when searching"),
     ex("- Skip `tests/slow/` when running the unit tests"),
@@ -252,6 +254,8 @@ CONFINE_EXAMPLES: tuple[Example, ...] = (
     ex("- Only edit files in `src/`, `scripts/` or test paths", "warn write outside src/** scripts/**"),
     ex("- Only edit files in your own folder"),
     ex("- Only modify files that the task needs"),
+    ex("- Only modify `src/config.ts` to change the settings"),
+    ex("- Only touch `package.json` if you add a dependency"),
     ex("- Don't read anything outside `docs/`"),
 )
 
