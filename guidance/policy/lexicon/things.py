@@ -38,6 +38,7 @@ VERB_KINDS: dict[str, str] = {
     "switch": "switch", "checkout": "switch", "check out": "switch",
     "comment": "comment", "reply": "comment", "respond": "comment", "post": "comment", "leave": "comment",
     "merge": "merge", "close": "close", "approve": "approve", "edit": "edit", "rename": "rename", "push": "push",
+    "enable": "enable",
 }
 
 THINGS: tuple[Thing, ...] = (
@@ -53,6 +54,12 @@ THINGS: tuple[Thing, ...] = (
            ex("- Don't delete branches on the remote", "deny command git push --delete"),
            ex("- Never delete old branches", "warn command git branch -d", exact=False),
            ex("- Never work directly on a shared branch"))),
+    Thing("auto-merge", ("auto-merge", "automerge", "auto merge", "auto-merging", "auto-merge on pull requests",
+                         "auto-merge on prs", "auto-merge on a pr"),
+          {"enable": ("gh pr merge --auto",), "create": ("gh pr merge --auto",)},
+          (ex("- Never enable auto-merge on pull requests", "deny command gh pr merge --auto"),
+           ex("- Do not turn on auto-merge without asking", "ask command gh pr merge --auto"),
+           ex("- Auto-merge is enabled by the bot"))),
     Thing("commit", ("commit", "commits", "git commits", "new commits", "a commit", "any commits", "any commit"),
           {"create": ("git commit",)},
           (ex("- Do not make git commits.", "deny command git commit"),
