@@ -29,7 +29,7 @@ from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
-from cf_guidance.gates.commands.git import split as git_split
+from cf_guidance.gates.commands.git import current_branch, split as git_split
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import leading_positionals, matches, required_words, same_path, tool_matches
 from cf_guidance.gates.reasons import doc
@@ -520,14 +520,18 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
     """Branch, target and stage checks, on the git commands of the line."""
     fired: set[int] = set()
     on_branch = ""
+    #: the branch checked out where the command runs, read once per command (None: not read yet)
+    current: tuple[Command | None, str] = (None, "")
     for cmd in commands:
         if cmd.program != "git":
             continue
         args = cmd.args
         sub = git_split(args)[0]
-        if sub in ("checkout", "switch") and not created_branch(args):
+        if sub in ("checkout", "switch"):
+            made = created_branch(args)
             positionals = [a for a in git_split(args)[1] if not a.startswith("-")]
-            on_branch = positionals[0] if len(positionals) == 1 else on_branch
+            # `git checkout -b feat && git commit`: the commit lands on the new branch
+            on_branch = made or (positionals[0] if len(positionals) == 1 else on_branch)
         for item in index.git:
             if id(item) in fired:
                 continue
@@ -542,15 +546,65 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                 action = item.get("action")
                 # committing to main, or merging into it, reaches it by a push too (`git push origin HEAD:main`)
                 if sub == "push" and action in ("push", "commit", "merge"):
-                    hit = any(_match_segment(glob, ref) for ref in pushed_branches(args))
+                    refs = pushed_branches(args)
+                    hit = any(_match_segment(glob, ref) for ref in refs if ref != "HEAD")
+                    if not hit and action != "merge" and _pushes_current(args, refs):
+                        current = (cmd, on_branch) if on_branch else _checked_out(ctx, cmd, current)
+                        if current[1] and _match_segment(glob, current[1]):
+                            fired.add(id(item))
+                            out.append(_on_branch(item, describe(cmd), current[1], "push"))
+                            continue
                 elif sub == action and action in ("commit", "merge") and on_branch:
                     hit = _match_segment(glob, on_branch)
+                elif sub == "commit" and action == "commit":
+                    current = _checked_out(ctx, cmd, current)
+                    if current[1] and _match_segment(glob, current[1]):
+                        fired.add(id(item))
+                        out.append(_on_branch(item, describe(cmd), current[1], "commit"))
+                        continue
             elif kind == "stage" and sub in ("add", "commit"):
                 globs = glob if isinstance(glob, list) else [glob]
                 hit = _stages(ctx, cmd, git_split(args)[1], [g for g in globs if isinstance(g, str)])
             if hit:
                 fired.add(id(item))
                 out.append(_finding(item, describe(cmd)))
+
+
+#: `git push` options after which no branch of the working tree is pushed by default
+_PUSH_NOT_CURRENT = frozenset(("--tags", "--delete", "-d", "--all", "--branches", "--mirror", "--prune"))
+
+
+def _pushes_current(args: list[str], refs: list[str]) -> bool:
+    """`git push`, `git push origin`, `git push -u origin HEAD`: the push updates the branch
+    checked out (git's default), not a branch the line names."""
+    if refs and refs != ["HEAD"]:
+        return False
+    return not any(a.split("=", 1)[0] in _PUSH_NOT_CURRENT for a in git_split(args)[1])
+
+
+def _checked_out(ctx: GateContext, cmd: Command, known: tuple[Command | None, str]) -> tuple[Command | None, str]:
+    """(cmd, the branch checked out where `cmd` runs): its directory after the line's `cd`s and
+    `git -C`; "" with `--git-dir` / `--work-tree` (another repository than the one found)."""
+    if known[0] is cmd:
+        return known
+    _, _, globals_ = git_split(cmd.args)
+    if globals_.keys() & {"--git-dir", "--work-tree"}:
+        return cmd, ""
+    where = resolver_at(ctx, cmd).cwd
+    for folder in globals_.get("-C", []):
+        where = os.path.join(where, os.path.expanduser(folder)) if folder else where
+    return cmd, current_branch(where)
+
+
+def _on_branch(item: dict[str, Any], segment: str, branch: str, action: str) -> Finding:
+    """A commit or push that lands on a protected branch because it is the one checked out: a
+    warning, never a denial (scratch and new repositories sit on their default branch, and their
+    ordinary work commits there); the line's own `git checkout main && git commit` stays denied."""
+    what = "This commit lands on" if action == "commit" else "This push updates"
+    given = str(item.get("message") or "")
+    then = "" if "instead" in given else " Create a feature branch first (`git checkout -b NAME`)."
+    message = f"{given} {what} `{branch}`, the branch checked out.{then}"
+    return _finding(dict(item, verdict=WARN, message=message.strip()), segment)
 
 
 def _stages(ctx: GateContext, cmd: Command, rest: list[str], globs: list[str]) -> bool:

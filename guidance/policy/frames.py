@@ -243,7 +243,9 @@ def _noun_pairs() -> list[tuple[str, Any]]:
         pairs += [(w, ("category", category.name)) for w in category.words]
     for tool in _programs.TOOL_NAMES:
         pairs += [(w, ("program", tool.program)) for w in tool.names]
-    pairs += [(w, ("branch", "main" if "main" in w or "default" in w or "trunk" in w else w.split()[-1]))
+    # "the master branch" is `master`, "the default branch" `main`
+    pairs += [(w, ("branch", "main" if "main" in w or "default" in w or "trunk" in w
+                   else next(x for x in w.split() if x not in ("the", "branch"))))
               for w in _nouns.BRANCH_NOUNS]
     pairs += [(w, ("surface", w)) for w in _nouns.SURFACES]
     for thing in _things.THINGS:
@@ -506,6 +508,12 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             break  # "... block silently": a condition, read by the caller
         if low in ("either", "any", "all", "each", "both", "none", "one", "some") and k + 1 < end and tokens[k + 1].low == "of":
             k += 2  # "either of the following": the following
+            continue
+        names = low.split("/")
+        if len(names) > 1 and all(_BRANCH_NAMES.get(name) for name in names):
+            # "main/master": each branch (the word "branch" after it is part of the name)
+            objects += [Obj("branch", name, role, meaning={"branch": _BRANCH_NAMES[name]}) for name in names]
+            k += 2 if k + 1 < end and tokens[k + 1].kind == WORD and tokens[k + 1].low in ("branch", "branches") else 1
             continue
         if low in _CONJUNCTIONS or low in ("either", "neither", "otherwise", "also", "even"):
             k += 1
@@ -1801,7 +1809,10 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
         rest = [t for t in tokens[k + 1 : end] if t.kind != PUNCT or t.text not in ",;"]
         phrase = " ".join(t.low for t in rest[:6])
         then = then_at(tokens, k + 1, end)
-        branch = match(tokens, skip_determiner(tokens, k + 1, end), "nouns", end)
+        on = k
+        if tokens[k].low in ("while", "when") and k + 1 < end and tokens[k + 1].kind == WORD and tokens[k + 1].low == "on":
+            on = k + 1  # "never run `git commit` while on main": the branch checked out
+        branch = match(tokens, skip_determiner(tokens, on + 1, end), "nouns", end)
         if then is not None and branch is not None and branch[1][0] == "surface" and branch[0] > then[0]:
             then = None  # "in commit messages": the text, not the commit
         if then is not None and tokens[k].low == "after":
@@ -1809,8 +1820,13 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
         if then is not None:
             frame.qualifier_action = then[1]
             frame.notes.append(f"'{tokens[k].low} {phrase}' names the action the object applies to")
-        elif branch is not None and branch[1][0] == "branch" and tokens[k].low in ("to", "into", "on", "onto"):
+        elif branch is not None and branch[1][0] == "branch" and on > k and not _git_action_code(frame):
+            frame.qualifier = f"{tokens[k].low} {phrase}"  # "never run `npm test` while on main": some runs
+        elif branch is not None and branch[1][0] == "branch" and tokens[on].low in ("to", "into", "on", "onto"):
             frame.targets.append(branch[1][1])
+            if on > k and (action := _git_action_code(frame)):
+                # "NEVER run `git commit` while on main": committing to it
+                frame.actions, frame.objects = [action], [o for o in frame.objects if o.kind != "code"]
         elif branch is not None and branch[1][0] == "surface":
             frame.surfaces.append(branch[1][1])
         elif branch is not None and branch[1][0] == "pronoun":
@@ -1923,6 +1939,20 @@ def _pushed_remotes(frame: Frame, tokens: list[Token], end: int) -> list[str]:
 def _branch_name(text: str) -> bool:
     return bool(text) and " " not in text and not text.startswith("-") and "." not in text.rsplit("/", 1)[-1] and all(
         c.isalnum() or c in "-_/" for c in text)
+
+
+#: one-word branch names (lexicon.nouns.BRANCH_NOUNS) and the branch each means
+_BRANCH_NAMES: dict[str, str] = {w: ("main" if w == "trunk" else w) for w in _nouns.BRANCH_NOUNS if " " not in w}
+
+
+def _git_action_code(frame: Frame) -> str:
+    """The git action a frame's one code object does (`git commit -m x`: commit), or ""."""
+    codes = [o.text.split() for o in frame.objects if o.kind == "code"]
+    if len(codes) == 1 and codes[0][:1] == ["git"] and codes[0][1:2] and codes[0][1] in ("commit", "push", "merge"):
+        return codes[0][1]
+    if not codes and frame.actions and all(a in ("commit", "push", "merge") for a in frame.actions):
+        return frame.actions[0]
+    return ""
 
 
 def skip_determiner(tokens: list[Token], i: int, end: int) -> int:

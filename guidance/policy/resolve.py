@@ -282,6 +282,21 @@ def verdict_of(frame: Frame) -> tuple[str, list[str]]:
 # --- frames -> specs ---------------------------------------------------------------------------
 
 
+def _work_branch(frame: Frame, place: Place) -> list[Spec]:
+    """"Always work on a feature branch", "Only commit to feature branches": commits to the
+    default branches warn (which one the repository has is not in the text, and the reading is
+    inferred: never a denial)."""
+    if frame.condition or not any(a in _nouns.WORK_BRANCH_ACTIONS for a in frame.actions):
+        return []
+    if not any(o.kind == "noun" and o.meaning.get("thing") == "branch" and o.text.lower() in _nouns.WORK_BRANCH_NOUNS
+               for o in frame.objects):
+        return []
+    frame.notes.append(f"the work belongs on a branch of its own: commits to {' or '.join(_nouns.DEFAULT_BRANCHES)} warn")
+    return [Spec("target", "warn", place.line, pattern=branch, target="commit", confidence=0.8,
+                 what=f"committing to {branch}", instead="a feature branch")
+            for branch in _nouns.DEFAULT_BRANCHES]
+
+
 def resolve(frame: Frame, place: Place) -> list[Spec]:
     """The checks one frame states (possibly none; the frame's notes say why)."""
     if frame.ordering is not None:
@@ -309,6 +324,10 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
                          if "conventional" in frame.phrase
                          else f"commit messages follow {frame.phrase}: begin with one of {' '.join(spec.phrases[:6])}")
         return found
+    if frame.modality in (REQUIRE, ONLY):
+        work = _work_branch(frame, place)
+        if work:
+            return work
     verdict, why = verdict_of(frame)
     if not verdict or frame.modality == REQUIRE:
         if frame.modality == REQUIRE and frame.purpose and "use" in frame.actions:

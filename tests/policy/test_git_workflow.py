@@ -108,7 +108,6 @@ LOOK_ALIKES = [
     "- Only push when the build is green",
     # working on something other than a branch
     "- Never work on more than one issue at a time",
-    "- Always work on a feature branch",
     # emoji in general, or banned
     "- Use a single emoji in the PR description body",
     "- No gitmoji in commit messages",

@@ -65,6 +65,35 @@ def git_dir(root: str) -> str:
     return git if os.path.isdir(git) else ""
 
 
+def current_branch(start: str) -> str:
+    """The branch checked out in the repository or worktree holding the directory `start`, read
+    from its HEAD file (a worktree's `.git` file leads to its own HEAD); "" when HEAD is detached
+    or no repository holds `start`. No git process: the hook asks on every commit."""
+    folder = os.path.abspath(start)
+    while True:
+        dotgit = os.path.join(folder, ".git")
+        try:
+            if os.path.isdir(dotgit):
+                head = os.path.join(dotgit, "HEAD")
+                break
+            if os.path.isfile(dotgit):
+                with open(dotgit, encoding="utf-8") as handle:
+                    head = os.path.join(folder, handle.read().partition("gitdir:")[2].strip(), "HEAD")
+                break
+        except (OSError, UnicodeDecodeError):
+            return ""
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return ""
+        folder = parent
+    try:
+        with open(head, encoding="utf-8") as handle:
+            ref = handle.read(4096).strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return ref[len("ref: refs/heads/"):] if ref.startswith("ref: refs/heads/") else ""
+
+
 def ref_tips(gitdir: str) -> dict[str, str]:
     """Every branch, remote-tracking branch and tag of the repository with the commit it names
     (loose refs win over packed-refs; symbolic refs are left out)."""

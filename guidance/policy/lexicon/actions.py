@@ -148,6 +148,7 @@ ACTIONS: tuple[Action, ...] = (
                               "developing on", "develop directly on", "make changes on", "making changes on",
                               "make changes directly on", "make changes to", "making changes to", "do work on"),
            examples=(ex("- Never work directly on main", "deny target commit main", "deny target push main"),
+                     ex("- Never work on the master branch directly", "deny target commit master", "deny target push master"),
                      ex("- Don't develop on `master`", "deny target commit master", "deny target push master"),
                      ex("- Never work on more than one issue at a time"))),
     Action("rebase", "git", ("rebase", "rebasing"), commands=("git rebase",),

@@ -43,6 +43,8 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
     out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
     out += [("hooks", e) for e in nouns.HOOK_EXAMPLES]
+    out += [("work-branch", e) for e in nouns.WORK_BRANCH_EXAMPLES]
+    out += [("branch-names", e) for e in nouns.BRANCH_EXAMPLES]
     out += [("published", e) for e in markers.PUBLISHED_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
@@ -132,7 +134,10 @@ def markdown() -> str:
     for content in nouns.CONTENT_NOUNS:
         lines.append(f"| {_cell(', '.join(content.words))} | {_cell(', '.join(content.phrases))} |")
     lines += ["", "The git hooks (they run inside `git commit` and `git push`: a rule that they run bans skipping them): "
-              + ", ".join(nouns.HOOK_NOUNS) + ".", "", "| Credentials | Files | Variables |", "|---|---|---|"]
+              + ", ".join(nouns.HOOK_NOUNS) + ".", "",
+              "Branches the work belongs on (a rule to work, create or commit on one warns on commits to "
+              + " and ".join(f"`{b}`" for b in nouns.DEFAULT_BRANCHES) + "): " + ", ".join(nouns.WORK_BRANCH_NOUNS) + ".", "",
+              "| Credentials | Files | Variables |", "|---|---|---|"]
     for credential in nouns.CREDENTIALS:
         lines.append(f"| {_cell(', '.join(credential.words))} | {', '.join(credential.files)} | {', '.join(credential.variables)} |")
     lines += ["", "### Markers", "", "| Condition | Decided by | Phrases |", "|---|---|---|"]

@@ -305,6 +305,35 @@ FILE_FAMILY_EXAMPLES: tuple[Example, ...] = (
 BRANCH_NOUNS: tuple[str, ...] = ("main", "master", "the main branch", "the master branch", "the default branch",
                                  "production", "trunk", "develop", "main branch", "master branch")
 
+BRANCH_EXAMPLES: tuple[Example, ...] = (
+    # several branches in one word, and the branch checked out ("while on main")
+    ex("- Never commit directly to main/master", "deny target commit main", "deny target commit master"),
+    ex("- NEVER run `git commit` while on the main branch", "deny target commit main"),
+    ex("- Never run `npm test` while on main", "warn command npm test"),
+    ex("- Never edit `src/main/master.txt`", "deny write src/main/master.txt"),
+)
+
+#: branches the work belongs on instead of the default one: a rule that the work happens on one
+#: ("always work on a feature branch", "create a new branch before making changes", "only commit
+#: to feature branches") warns on commits to the default branches (the gate also reads the branch
+#: checked out, so a bare `git commit` on main warns); a branch the text names wins
+WORK_BRANCH_NOUNS: tuple[str, ...] = ("feature branch", "feature branches", "new branch", "a new branch", "new branches",
+                                      "a branch", "branch", "branches")
+#: the default branches a work-branch rule keeps commits off (a repository has one of them)
+DEFAULT_BRANCHES: tuple[str, ...] = ("main", "master")
+#: the verbs of such a rule: working on the branch, making it, committing to it
+WORK_BRANCH_ACTIONS: tuple[str, ...] = ("work-on", "create", "commit")
+
+WORK_BRANCH_EXAMPLES: tuple[Example, ...] = (
+    ex("- Always work on a feature branch.", "warn target commit main", "warn target commit master"),
+    ex("- Always create a new branch before making any changes.", "warn target commit main", "warn target commit master"),
+    ex("- Only commit to feature branches", "warn target commit main", "warn target commit master"),
+    ex("- You must create a new branch for every task", "warn target commit main", "warn target commit master"),
+    ex("- Always delete the feature branch after the merge"),
+    ex("- Always create branches from `develop`", "warn target commit main", "warn target commit master"),
+    ex("- Always rebase feature branches onto main"),
+)
+
 #: the git hooks: they run inside the git command itself, so a rule that they run ("never commit
 #: without running the pre-commit checks") is a ban on skipping them (`--no-verify`), never an
 #: order that some other command run first
