@@ -32,7 +32,9 @@ from cf_guidance.policy.frames import (
     Context,
     Frame,
     Obj,
+    Ordering,
     action_at,
+    does_action,
     find_cues,
     files_title,
     heading_modality,
@@ -42,6 +44,7 @@ from cf_guidance.policy.frames import (
     read_clause,
     read_conditions,
     then_at,
+    workflow_title,
 )
 from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
@@ -82,6 +85,10 @@ class _Heading:
     #: the heading's condition ("## Do not edit without approval", "### Prohibited (Without Approval)")
     condition: str = ""
     condition_text: str = ""
+    #: the heading's block index, and whether its ordering comes from a workflow title ("## Pre-commit
+    #: checklist"), whose items after the one doing the action are not steps before it
+    index: int = -1
+    titled: bool = False
 
 
 def extract(source: str, blocks: list[Block], scope: str = "") -> list[Unit]:
@@ -119,13 +126,16 @@ def extract(source: str, blocks: list[Block], scope: str = "") -> list[Unit]:
                     unit.frames, unit.specs = [], []
                     unit.error = f"{type(exc).__name__}: {exc}"
                 units.append(unit)
-            then, soft = "", False
+            then, soft, workflow = "", False, False
             words = [t.low for t in toks if t.kind == WORD]
             if "before" in words:
                 found = then_at(toks, next(k for k, t in enumerate(toks) if t.low == "before") + 1, len(toks))
                 then = found[1] if found else ""
             elif words[:1] == ["after"] and any(w in ("change", "changes", "edit", "edits") for w in words):
                 then, soft = "commit", True  # "After every code change": before the next commit
+            elif (titled_then := workflow_title(words)):
+                # "## Pre-commit checklist": a warning, unless it says its steps must pass
+                then, soft, workflow = titled_then, not any(c[2] == REQUIRE for c in find_cues(toks)), True
             actions: tuple[str, ...] = ()
             verb = ""
             if titled is not None:
@@ -136,7 +146,10 @@ def extract(source: str, blocks: list[Block], scope: str = "") -> list[Unit]:
                     actions, verb = tuple(verbed.actions), verbed.verb
             condition, condition_text = read_conditions(toks, 0, len(toks)) if modality is not None else ("", "")
             headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft,
-                                     actions, verb, condition, condition_text))
+                                     actions, verb, condition, condition_text, index, workflow))
+            continue
+        if block.kind == "code" and block.parent == -1 and block.info in _SHELL_FENCES:
+            _steps_block(source, blocks, index, headings, units, tokens, inventory)
             continue
         if block.kind not in _RULE_KINDS or block.kind == "html" and not (
                 _generated_notice(block.inline.masked) or "generated file" in block.inline.masked.lower()):
@@ -196,7 +209,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
             ctx.actions, ctx.verb = list(heading.actions), heading.verb
             ctx.condition, ctx.condition_text = heading.condition, heading.condition_text
             unit.context.append(f"heading: '{heading.cue}' ({heading.modality})")
-        if heading.then and not ctx.then:
+        if heading.then and not ctx.then and not (heading.titled and _after_action(blocks, index, heading, tokens)):
             ctx.then, ctx.soft = heading.then, heading.soft
             unit.context.append(f"heading: ordering before {heading.then}")
     intro = _intro(blocks, index)
@@ -206,10 +219,19 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         ctx.actions = []
         unit.context = [c for c in unit.context if not c.startswith("heading: '")]
         _inherit_intro(ctx, blocks, intro, tokens(intro), unit)
+    if not ctx.then and block.kind == "bullet" and block.ordered:
+        # "1. Run `make` 2. Fix what fails 3. Commit and push": the steps before the commit
+        step_action = _later_action(blocks, index, tokens)
+        if step_action:
+            ctx.then, ctx.soft = step_action, True
+            unit.context.append(f"steps: a later step does the {step_action}")
     ctx.header = block.kind == "html" or (index == first_text and _generated_notice(block.inline.masked)
                                           and _about_this_file(block.inline.masked))
     ctx.label = _label(tokens(index)) if block.kind in ("bullet", "row") else []
     following = _following(blocks, index, tokens)
+    if ctx.then and block.kind == "bullet":
+        # "1. **Run tests**" and the code block nested under it: the commands of the step
+        following = following + _nested_commands(blocks, index)
     ctx.following = following
     place = Place(source, block.line, block.section, label=ctx.label, following=following, header=ctx.header,
                   inventory=inventory, codes=[Obj("code", t.text) for t in tokens(index) if t.kind == CODE], scope=scope)
@@ -441,11 +463,13 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
             if frame.ordering is not None and not ctx.then:
                 pass
     cues = find_cues(last)
-    if not cues and any(t.kind == WORD and t.low == "before" for t in last):
+    # "Before committing, always run the following commands:" (a requirement cue says it strongly)
+    if not any(c[2] in (BAN, AVOID, ASK) for c in cues) and any(t.kind == WORD and t.low == "before" for t in last):
         k = next(k for k, t in enumerate(last) if t.low == "before")
         found = then_at(last, k + 1, len(last))
-        if found is not None and not ctx.then:
-            ctx.then = found[1]
+        if found is not None and (not ctx.then or cues):
+            # the intro is nearer than the heading: "always run the following" under "## Pre-commit checklist" is strong
+            ctx.then, ctx.soft = found[1], ctx.soft and not cues
             unit.context.append(f"intro: ordering before {found[1]}")
 
 
@@ -484,10 +508,7 @@ def _following(blocks: list[Block], index: int, tokens_of: Callable[[int], list[
     after = blocks[index + 1] if index + 1 < len(blocks) else None
     if after is not None and after.kind == "code" and after.info in _SHELL_FENCES:
         # "Before pushing, rebase onto main:" and the commands below it
-        for raw in after.code.split("\n")[:20]:
-            line = raw.strip().removeprefix("$ ").strip()
-            if line and not line.startswith("#"):
-                out += [Obj("code", part, "block") for part in _split_commands(line.split(" #")[0])]
+        out += [Obj("code", part, "block") for part in _code_commands(after.code)]
     children = [k for k in range(index + 1, min(len(blocks), index + 40))
                 if blocks[k].kind == "bullet" and (blocks[k].parent == index or (
                     block.kind == "paragraph" and blocks[k].list_id == index + 1 and blocks[k].parent == -1))]
@@ -499,6 +520,107 @@ def _following(blocks: list[Block], index: int, tokens_of: Callable[[int], list[
             elif tok.kind == QUOTE:
                 out.append(Obj("quote", tok.low))
     return out
+
+
+def _code_commands(code: str) -> list[str]:
+    """The commands of a shell code block, one per line (prompts and comments dropped)."""
+    out: list[str] = []
+    for raw in code.split("\n")[:20]:
+        line = raw.strip().removeprefix("$ ").strip()
+        if line and not line.startswith("#"):
+            out += _split_commands(line.split(" #")[0])
+    return out
+
+
+def _nested_commands(blocks: list[Block], index: int) -> list[Obj]:
+    """The commands of the shell code blocks nested in the item at `index`."""
+    out: list[Obj] = []
+    for k in range(index + 1, min(len(blocks), index + 6)):
+        if blocks[k].parent != index:
+            break
+        if blocks[k].kind == "code" and blocks[k].info in _SHELL_FENCES:
+            out += [Obj("code", part, "block") for part in _code_commands(blocks[k].code)]
+    return out
+
+
+def _after_action(blocks: list[Block], index: int, heading: _Heading, tokens_of: Callable[[int], list[Token]]) -> bool:
+    """The item at `index`, under a workflow heading, comes at or after the step that does the
+    heading's action ("3. Commit with a clear message", "4. `git push`"): not a step before it."""
+    block = blocks[index]
+    if block.kind != "bullet":
+        return False
+    for k in range(block.list_id if block.list_id >= 0 else index, index + 1):
+        if k <= heading.index or blocks[k].kind != "bullet" or blocks[k].list_id != block.list_id:
+            continue
+        toks = [t for t in tokens_of(k) if t.kind in (WORD, CODE)]
+        if toks and then_at(toks, 0, 1) is not None and then_at(toks, 0, 1)[1] == heading.then:  # type: ignore[index]
+            return True
+    return False
+
+
+def _starts_with_action(toks: list[Token]) -> str:
+    """The git action a step opens with ("Commit and push", "`git push`", "Open a PR"), or ""."""
+    toks = [t for t in toks if t.kind in (WORD, CODE)]
+    found = then_at(toks, 0, min(len(toks), 4)) if toks else None
+    return found[1] if found is not None and found[1] in ("commit", "push", "pr") else ""
+
+
+def _later_action(blocks: list[Block], index: int, tokens_of: Callable[[int], list[Token]]) -> str:
+    """The git action a later step of the numbered list at `index` does, "" when none does (or
+    this step does one itself)."""
+    block = blocks[index]
+    if _starts_with_action(tokens_of(index)):
+        return ""
+    for k in range(index + 1, min(len(blocks), index + 40)):
+        other = blocks[k]
+        if other.kind == "heading":
+            break
+        if other.kind == "bullet" and other.list_id == block.list_id:
+            action = _starts_with_action(tokens_of(k))
+            if action:
+                return action
+    return ""
+
+
+def _steps_block(source: str, blocks: list[Block], index: int, headings: list[_Heading], units: list[Unit],
+                 tokens_of: Callable[[int], list[Token]], inventory: Inventory) -> None:
+    """A shell code block right under a heading that states an ordering ("### Before committing",
+    "## Pre-commit checklist" and the commands): each command, but the git action itself, must run
+    first. The heading is the rule (its line and text); a block after a sentence ending in ":" is
+    that sentence's."""
+    heading = next((h for h in reversed(headings) if h.then), None)
+    if heading is None or headings[-1] is not heading and not _step_heading(join(tokens_of(headings[-1].index))):
+        return  # under "### Troubleshooting" of "## Before committing": not its steps
+    previous = blocks[index - 1]
+    if previous.kind not in ("heading", "code", "paragraph") or previous.kind == "paragraph" and (
+            previous.inline.masked.rstrip().endswith(COLONS) or find_cues(tokens_of(index - 1))):
+        return
+    first = [Obj("code", part, "block") for part in _code_commands(blocks[index].code)]
+    first = [o for o in first if not does_action(o.text)]
+    if not first:
+        return
+    unit = next((u for u in units if u.index == heading.index), None)
+    if unit is None:
+        unit = Unit(blocks[heading.index], heading.index)
+        units.append(unit)
+    elif unit.error:
+        return
+    # a code block is shown more often than prescribed ("### Before committing" and the usual
+    # commands): a warning, unless the heading says the steps must pass
+    soft = heading.soft or not any(c[2] == REQUIRE for c in find_cues(tokens_of(heading.index)))
+    frame = Frame(REQUIRE, ordering=Ordering(first, heading.then, soft=soft), start=0,
+                  text=join(tokens_of(heading.index)), inherited=True,
+                  notes=[f"the commands of the code block at line {blocks[index].line} before {heading.then}"])
+    unit.context.append(f"heading: ordering before {heading.then}")
+    place = Place(source, blocks[heading.index].line, blocks[heading.index].section, inventory=inventory)
+    unit.frames.append((blocks[heading.index].line, frame))
+    unit.specs = _merge(unit.specs + [cap(spec) for spec in resolve(frame, place)])
+
+
+def _step_heading(text: str) -> bool:
+    """"### 1. Run the linter", "### Step 2: Tests": a heading that is one step of the section above."""
+    low = text.lower()
+    return low[:1].isdigit() or low.startswith(("step ", "run "))
 
 
 def _split_commands(code: str) -> list[str]:

@@ -94,6 +94,8 @@ class Ordering:
     #: the sentence states it weakly (plain "after changes", or under a condition)
     soft: bool = False
     target: str = ""
+    #: the commands are alternatives ("run `git status` or `git branch`"): any one of them will do
+    either: bool = False
 
 
 @dataclass
@@ -820,6 +822,23 @@ def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
     return best
 
 
+def workflow_title(words: list[str]) -> str:
+    """The git action a checklist or workflow heading names ("pre-commit checklist": commit), ""
+    for another heading (lexicon.markers.WORKFLOW_TITLES)."""
+    text = f" {' '.join(words)} "
+    return next((then for title, then in _markers.WORKFLOW_TITLES if f" {title} " in text), "")
+
+
+#: commands that do a git action an ordering gates: the action itself, not a step before it
+_ACTION_COMMANDS = (("git", "add"), ("git", "commit"), ("git", "push"), ("gh", "pr"))
+
+
+def does_action(command: str) -> bool:
+    """`git commit -m msg`, `git add .`, `gh pr create`: the action a workflow leads to, not one of its steps."""
+    words = command.split()
+    return tuple(words[:2]) in _ACTION_COMMANDS
+
+
 def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], block: list[Obj] | None = None) -> Frame | None:
     """"Run X before committing", "Before committing, run X", "Only push after running X",
     "Never commit without running X", "X must pass before merging" (an ordering, or None).
@@ -1144,6 +1163,8 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     ordering = read_ordering(tokens, cues, [o for o in ctx.following if o.role == "block"])
     if ordering is not None:
         ordering.text = join(tokens)
+        if ordering.ordering is not None:
+            ordering.ordering.either = _either(tokens)
         frames.append(ordering)
         return frames
     convention = _commit_convention(tokens, cues)
@@ -1157,8 +1178,14 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         first = _first_objects(tokens, 0, len(tokens))
         if not first and tokens and tokens[0].kind == CODE and all(t.kind in (CODE, PUNCT) for t in tokens):
             first = [Obj("code", t.text) for t in tokens if t.kind == CODE]  # "- `bash -n build.sh`" under "Before pushing, run:"
+        nested = [o for o in ctx.following if o.role == "block"]
+        if nested and not any(t.kind == CODE for t in tokens) and (first or _first_objects(tokens, 0, len(tokens), categories_only=True)
+                                                                    or action_at(tokens, 0, len(tokens)) is not None):
+            first = nested  # "1. **Run tests**" and the commands of the code block nested under it
+        first = [o for o in first if o.kind != "code" or not does_action(o.text)]
         if first:
-            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft), start=tokens[0].start, text=join(tokens),
+            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft, either=_either(tokens)), start=tokens[0].start,
+                          text=join(tokens),
                           inherited=True, notes=[f"ordering from the heading or intro: before {ctx.then}"])]
     if not any(c[2] == ASK for c in cues):
         asked = _ask_before(tokens, ctx)
@@ -1943,6 +1970,16 @@ def _branch_name(text: str) -> bool:
 
 #: one-word branch names (lexicon.nouns.BRANCH_NOUNS) and the branch each means
 _BRANCH_NAMES: dict[str, str] = {w: ("main" if w == "trunk" else w) for w in _nouns.BRANCH_NOUNS if " " not in w}
+
+
+def _either(tokens: list[Token]) -> bool:
+    """Code spans joined by "or" ("run `make lint` or `make check`"): alternatives, not a list."""
+    codes = [k for k, t in enumerate(tokens) if t.kind == CODE]
+    if len(codes) < 2:
+        return False
+    gaps = [tokens[a + 1 : b] for a, b in zip(codes, codes[1:])]
+    return all(gap and all(t.kind == WORD and t.low == "or" or t.kind == PUNCT and t.text in (",", "/") for t in gap)
+               and any(t.kind == WORD and t.low == "or" or t.text == "/" for t in gap) for gap in gaps)
 
 
 def _git_action_code(frame: Frame) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from cf_guidance import shell as _shell_analysis
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj
 from cf_guidance.policy.lexicon import categories as _categories
@@ -1350,7 +1351,7 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
             if pattern is None:
                 frame.notes.append(f"`{obj.text}` is not a command to run first")
                 continue
-            before = relax(pattern)
+            before = _unwrapped(relax(pattern))
             alternatives = _script_forms(before, place)
             spec = Spec("sequence", verdict, place.line, before=before, before_any=alternatives, then=list(then),
                         target=ordering.target, confidence=0.95 if not frame.inherited else 0.9,
@@ -1381,7 +1382,25 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
                         before_any=patterns[1:], then=list(then), target=ordering.target, category=category,
                         confidence=0.85, what=f"`{' '.join(then)}` before {_category_what(category)} ran")
             specs.append(spec)
+    codes = [spec for spec in specs if spec.kind == "sequence" and not spec.category and spec.before is not None]
+    if ordering.either and len(codes) > 1:
+        # "run `git status` or `git branch` first": one rule that any of them satisfies
+        joined = codes[0]
+        for spec in codes[1:]:
+            joined.before_any += [spec.before or []] + spec.before_any
+        joined.what = f"`{' '.join(then)}` before one of " + ", ".join(f"`{' '.join(s.before or [])}`" for s in codes) + " ran"
+        specs = [spec for spec in specs if spec not in codes[1:]]
     return specs
+
+
+def _unwrapped(before: list[str]) -> list[str]:
+    """`uv run pytest` is `pytest`, `npx tsc` is `tsc`: the sequence gate reads the session's
+    commands through the shell analysis, which strips runners and wrappers, so the command that
+    must run first is named as that analysis names it."""
+    found = _shell_analysis.analyze(shlex.join(before)).commands
+    if len(found) == 1 and found[0].argv and found[0].argv != before and all(w in before for w in found[0].argv):
+        return list(found[0].argv)
+    return before
 
 
 def relax(pattern: list[str]) -> list[str]:

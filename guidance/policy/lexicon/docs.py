@@ -53,6 +53,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("confine", e) for e in markers.CONFINE_EXAMPLES]
     out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
+    out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
     out += [("pr-base", e) for e in markers.PR_BASE_EXAMPLES]
@@ -160,6 +161,8 @@ def markdown() -> str:
               "Bans in the passive (the subject's paths, or the list after the intro): "
               + ", ".join(f"be {p} ({a})" for p, a in markers.PASSIVE_PARTICIPLES.items()) + ".",
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
+              "Headings of a checklist or workflow gone through before a git action (their steps' commands run first): "
+              + ", ".join(f"{title} ({then})" for title, then in markers.WORKFLOW_TITLES) + ".",
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
               f"Qualifiers that do not narrow (where commands run anyway): {', '.join(markers.HOST_QUALIFIERS)}.",
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",

@@ -118,6 +118,41 @@ TASK_VERBS: tuple[str, ...] = ("lint", "format", "test", "typecheck", "type-chec
                                "compile")
 TASK_PREPOSITIONS: tuple[str, ...] = ("with", "using", "via", "through")
 
+#: headings that name a checklist or workflow gone through before a git action, with that action
+#: ("## Pre-commit checklist", "### Definition of Done"): the commands of their items, of code
+#: blocks nested in the items and of a code block right under the heading must run first; a
+#: warning, unless the heading or the intro says it strongly ("(all must pass)", "always run").
+#: Items after the one that does the action ("3. Commit", "4. Push") are not steps before it.
+WORKFLOW_TITLES: tuple[tuple[str, str], ...] = (
+    ("pre-commit checklist", "commit"), ("precommit checklist", "commit"), ("pre-commit steps", "commit"),
+    ("pre-commit workflow", "commit"), ("pre-commit requirements", "commit"), ("pre-commit routine", "commit"),
+    ("commit checklist", "commit"), ("commit workflow", "commit"), ("commit process", "commit"),
+    ("committing workflow", "commit"), ("definition of done", "commit"), ("quality gates", "commit"),
+    ("quality gate", "commit"), ("done criteria", "commit"),
+    ("pre-push checklist", "push"), ("pre-push steps", "push"), ("push checklist", "push"),
+    ("pr checklist", "pr"), ("pull request checklist", "pr"), ("pre-pr checklist", "pr"), ("pre-pr checks", "pr"),
+    ("pre-submission checklist", "pr"), ("submission checklist", "pr"), ("pr readiness", "pr"),
+    ("pre-merge checklist", "merge"), ("merge checklist", "merge"),
+)
+
+WORKFLOW_TITLE_EXAMPLES: tuple[Example, ...] = (
+    ex("## Pre-commit checklist\n\n- [ ] Linting passes: `make lint`\n- [ ] No debug print statements\n",
+       "warn sequence make lint -> git commit"),
+    ex("## Commit workflow\n\n1. Run `pnpm lint`\n2. Commit with a clear message\n3. Run `pnpm deploy`\n",
+       "warn sequence pnpm lint -> git commit"),
+    ex("## Definition of Done\n\n- `uv run pytest` passes\n- Docs updated\n", "warn sequence pytest -> git commit"),
+    ex("## Pre-commit checklist (all must pass)\n\n```bash\ngo vet ./...\ngo test ./...\ngit commit -m msg\n```\n",
+       "deny sequence go vet ./... -> git commit", "deny sequence go test ./... -> git commit"),
+    ex("## Pre-commit checklist\n\n1. **Run tests**\n\n   ```bash\n   cargo test\n   ```\n", "warn sequence cargo test -> git commit"),
+    ex("## PR checklist\n\n- [ ] `npm run build` succeeds\n", "warn sequence npm run build -> gh pr create"),
+    ex("## Pre-commit hooks\n\n- Husky runs `lint-staged` on every commit\n"),
+    ex("## Building\n\n1. Run `make build`\n2. Run `make dist`\n"),
+    # numbered steps with no such title: the steps before the one that commits
+    ex("1. Make your changes\n2. Run `make check`\n3. Commit and push\n", "warn sequence make check -> git commit"),
+    ex("1. Commit your changes\n2. Run `make deploy`\n"),
+    ex("## Commit messages\n\n- Use `feat:` for features\n"),
+)
+
 ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
     ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
@@ -138,6 +173,8 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Before pushing, confirm with the user.", "ask command git push"),
     ex("- Always get user confirmation before merging any PR", "ask command gh pr merge"),
     ex("- `make lint` before committing.", "warn sequence make lint -> git commit"),
+    # alternatives: one rule that either satisfies
+    ex("- Always run `make lint` or `make check` before committing", "deny sequence make lint -> git commit"),
     ex("- `pre-commit` hooks run before committing"),
     ex("Before pushing, rebase onto the latest `main`:\n\n```bash\ngit fetch origin main\ngit rebase origin/main\n```\n",
        "warn sequence git fetch origin main -> git push", "warn sequence git rebase origin/main -> git push"),
