@@ -1274,8 +1274,14 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
 
 
 @lru_cache(maxsize=None)
-def _confinements() -> tuple[tuple[tuple[str, ...], str], ...]:
-    return tuple((tuple(phrase.split()), c.modality) for c in _markers.CONFINEMENTS for phrase in c.phrases)
+def _confinements() -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """The phrases of lexicon.markers.CONFINEMENTS by their first word (each clause tries only its own)."""
+    by_first: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for confinement in _markers.CONFINEMENTS:
+        for phrase in confinement.phrases:
+            words = tuple(phrase.split())
+            by_first.setdefault(words[0], []).append((words, confinement.modality))
+    return {first: tuple(entries) for first, entries in by_first.items()}
 
 
 def _confinement(tokens: list[Token]) -> Frame | None:
@@ -1285,7 +1291,7 @@ def _confinement(tokens: list[Token]) -> Frame | None:
     while first < len(tokens) and (tokens[first].kind in (PUNCT, SYMBOL) or tokens[first].low in ("please", "always")):
         first += 1
     words = tuple(t.low for t in tokens[first : first + 6])
-    for phrase, modality in _confinements():
+    for phrase, modality in _confinements().get(words[0], ()) if words else ():
         if words[: len(phrase)] != phrase:
             continue
         objects, stop, notes = read_objects(tokens, first + len(phrase), len(tokens))
