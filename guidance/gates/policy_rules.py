@@ -30,6 +30,7 @@ from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
+from cf_guidance.gates.commands.message import written
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import leading_positionals, matches, required_words, same_path, tool_matches
 from cf_guidance.gates.reasons import doc
@@ -169,7 +170,7 @@ def _position(entry: tuple[int, dict[str, Any], list[str], frozenset[str]]) -> i
 
 
 #: kinds matched like commands (each of their patterns against each command)
-_COMMAND_KINDS = ("command", "message", "arguments")
+_COMMAND_KINDS = ("command", "message", "arguments", "shape")
 #: kinds that look at git commands only
 _GIT_KINDS = ("branch", "target", "stage")
 
@@ -348,6 +349,9 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
             continue
         if kind == "arguments" and not _lacks(item, cmd):
             continue
+        fault = _misshapen(item, cmd) if kind == "shape" else ""
+        if kind == "shape" and not fault:
+            continue
         if item.get("assigned") and not _carries(item["assigned"], [*cmd.assignments, *(exported or ())]):
             continue  # before `fired`: a later command of the line may carry it (`git commit && HUSKY=0 git commit`)
         fired.add(id(item))
@@ -358,7 +362,7 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
                                                                  "since the last commit: if these commits were pushed "
                                                                  "before, do not rewrite them)"), describe(shown)))
             continue
-        out.append(_finding(item, describe(shown)))
+        out.append(_finding(item, describe(shown), evidence=fault))
 
 
 def _pushed_since_commit(ctx: GateContext) -> bool:
@@ -436,6 +440,59 @@ def _says(ctx: GateContext, item: dict[str, Any]) -> bool:
     text = _normal(ctx.event.command or "")
     said = any(isinstance(p, str) and _normal(p) in text for p in item.get("phrases") or ())
     return not said if item.get("absent") else said
+
+
+#: subjects git or a tool writes, which no message convention asks to change
+_GENERATED_SUBJECTS = ("merge ", "revert ", "fixup! ", "squash! ", "amend! ", "initial commit")
+
+
+def _misshapen(item: dict[str, Any], cmd: Command) -> str:
+    """A shape check: what of the message the command writes breaks the form ("" when it keeps
+    it, or when the line does not hold the message: an editor, a file, an expansion)."""
+    found = written(cmd)
+    if found is None:
+        return ""
+    text = found[1]
+    subject = text.strip().split("\n", 1)[0].strip()
+    form = item.get("form")
+    if form == "starts":
+        starts = [s for s in item.get("starts") or () if isinstance(s, str)]
+        if not subject or not starts or subject.lower().startswith(_GENERATED_SUBJECTS):
+            return ""
+        return "" if any(_begins(s, subject) for s in starts) else subject
+    if form == "length":
+        limit = item.get("max")
+        return f"{len(subject)} characters: {subject}" if isinstance(limit, int) and len(subject) > limit else ""
+    if form == "emoji":
+        return next((ch for ch in text if _is_emoji(ch)), "")
+    return ""
+
+
+def _begins(form: str, text: str) -> bool:
+    """`text` begins with `form`, case aside: `*` stands for one or more characters up to a space
+    or the form's next character (`*(*): ` is `fix(api): `, `[*] ` is `[ios] `)."""
+    i = 0
+    for k, ch in enumerate(form):
+        if ch == "*":
+            stop = form[k + 1] if k + 1 < len(form) else ""
+            j = i
+            while j < len(text) and not text[j].isspace() and text[j] != stop:
+                j += 1
+            if j == i:
+                return False
+            i = j
+        elif i < len(text) and text[i].lower() == ch.lower():
+            i += 1
+        else:
+            return False
+    return True
+
+
+def _is_emoji(ch: str) -> bool:
+    """A pictograph: the emoji blocks, the symbols and dingbats emoji are drawn from, and the
+    variation selector that makes a symbol one (arrows and box drawing are not)."""
+    code = ord(ch)
+    return 0x1F000 <= code <= 0x1FAFF or 0x2600 <= code <= 0x27BF or 0x2B00 <= code <= 0x2BFF or code == 0xFE0F
 
 
 def _lacks(item: dict[str, Any], cmd: Command) -> bool:

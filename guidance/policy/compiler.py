@@ -58,7 +58,8 @@ _INTENT_DOMAIN = {"security": "security", "testing": "testing", "performance": "
                   "architecture": "architecture", "debug": "debugging", "deployment": "deployment"}
 _TOOL_ORDER = ("bash", "edit", "read", "task", "web", "mcp", "all")
 _KIND_TOOL = {"command": "bash", "sequence": "bash", "write": "edit", "read": "read", "create": "edit", "stage": "bash",
-              "message": "bash", "branch": "bash", "target": "bash", "arguments": "bash", "variable": "bash"}
+              "message": "bash", "branch": "bash", "target": "bash", "arguments": "bash", "variable": "bash",
+              "shape": "bash"}
 
 
 @dataclass

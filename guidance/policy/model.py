@@ -91,7 +91,7 @@ class CheckModel(_Strict):
     id: str
     rule: str
     kind: Literal["command", "write", "read", "sequence", "tool", "create", "stage", "message", "branch", "target",
-                  "arguments", "variable"]
+                  "arguments", "variable", "shape"]
     verdict: Verdict
     pattern: list[str] | str | None = None
     before: list[str] | None = None
@@ -124,6 +124,11 @@ class CheckModel(_Strict):
     #: message: phrases the message text must not hold (lowercase); with `absent`, one it must hold
     phrases: list[str] | None = None
     absent: bool | None = None
+    #: shape: what of the message the command writes is checked: its subject's beginning (one of
+    #: `starts`; `*` is one word), its subject's length (at most `max` characters), or emoji in it
+    form: Literal["starts", "length", "emoji"] | None = None
+    starts: list[str] | None = None
+    max: int | None = Field(default=None, gt=0)
     #: target: the action gated on branch `pattern` (push, commit, merge)
     action: Literal["push", "commit", "merge"] | None = None
     #: the category of commands the check stands for (build, lint, ...)

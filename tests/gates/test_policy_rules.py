@@ -5,7 +5,7 @@ import pytest
 from cf_guidance.gates import policy_rules
 from cf_guidance.event import normalise
 from cf_guidance.gates._base import STANDARD, GateContext
-from tests.gates.support import bash, codes, home, tool
+from tests.gates.support import bash, codes, home, run_gate, tool
 
 CHECKS = [
     {"id": "R1#1", "rule": "R1", "kind": "command", "verdict": "deny", "pattern": ["git", "push", "--force"], "message": "no force", "source": "CLAUDE.md:3"},
@@ -334,3 +334,57 @@ CONFINED = [_check(1, "write", pattern="**", only=["src/**", "docs/api.md"], ver
 )
 def test_confined_changes(event, expected) -> None:  # type: ignore[no-untyped-def]
     assert codes(policy_rules, event, checks=CONFINED) == expected
+
+
+#: the shape of commit messages and PR titles (kind `shape`): judged on the text the line holds
+SHAPES = [
+    _check(1, "shape", verdict="warn", pattern=["git", "commit"], anchor=True, form="starts", starts=["[*] *(*):", "[*] *(*)!:"]),
+    _check(2, "shape", pattern=["gh", "pr", "create"], anchor=True, also=[["gh", "pr", "edit"]], form="starts",
+           starts=["feat:", "fix:", "feat(*):", "fix(*):"]),
+    _check(3, "shape", verdict="warn", pattern=["git", "commit"], anchor=True, form="length", max=50),
+    _check(4, "shape", pattern=["git", "commit"], anchor=True, form="emoji"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        # must block: a subject without the form, too long, with an emoji (in the body too)
+        ('git commit -m "add the parser"', ["K1:warn"]),
+        ('git commit -m "[core] fix: add the parser"', ["K1:warn"]),
+        ('git commit -m "fix(core): add the parser"', ["K1:warn"]),
+        ("git commit -m '[core] fix(parser): handle empty input in the lexer'", ["K3:warn"]),
+        ('git commit -m "[core] fix(api): done" -m "Ship it \U0001f680"', ["K4:deny"]),
+        ('git commit -am "[core] fix(api): \u2728 sparkle"', ["K4:deny"]),
+        ('gh pr create --title "Add the parser" --body "x"', ["K2:deny"]),
+        ("gh pr edit 12 --title=docs", ["K2:deny"]),
+        # must allow: the form kept (case aside, a breaking-change mark, a multi-line heredoc)
+        ('git commit -m "[core] fix(api): handle empty input"', []),
+        ('git commit -m "[core] Feat(API)!: drop the v1 routes"', []),
+        ("git commit -m \"$(cat <<'EOF'\n[cli] fix(args): accept -h\n\nThe help flag was ignored \u2192 now shown.\nEOF\n)\"", []),
+        ('gh pr create --title "feat(parser): accept tabs" --body "x"', []),
+        # must allow: what the line does not hold cannot be judged
+        ("git commit", []),
+        ("git commit -F /tmp/msg.txt", []),
+        ("git commit --amend --no-edit", []),
+        ('git commit -m "$MSG"', []),
+        ("git commit -C HEAD~1", []),
+        ("gh pr create --fill", []),
+        # must allow: subjects git writes itself
+        ("git commit -m \"Merge branch 'main' into feat/x\"", []),
+        ('git commit -m "Revert \\"[core] fix(api): x\\""', []),
+        ('git commit -m "fixup! [core] fix(api): x"', []),
+        # not a commit at all
+        ('git log --grep "add the parser"', []),
+        ('echo "git commit -m bad"', []),
+    ],
+)
+def test_message_shapes(command: str, expected: list[str]) -> None:
+    assert sorted(codes(policy_rules, bash(command), checks=SHAPES)) == sorted(expected)
+
+
+def test_a_shape_finding_shows_what_broke_the_form() -> None:
+    findings = run_gate(policy_rules, bash('git commit -m "[core] fix(api): a subject that goes on and on for too long"'),
+                        checks=SHAPES)
+    assert [(f.rule, f.evidence) for f in findings] == [("K3", "59 characters: [core] fix(api): a subject that goes on and on "
+                                                                "for too long")]

@@ -1,0 +1,121 @@
+"""The commit message or PR title a command line writes, when the line itself holds it.
+
+`git commit -m A -m B` writes A, a blank line, then B (`--message=A`, `-mA`, and a cluster of
+short options ending in m: `-am A`); `gt create -m` and `hub pull-request -m` write a message
+the same way. `gh pr create --title T` (`-t`; `gh pr edit`, `glab mr create`) writes a PR title.
+
+What the line does not hold cannot be judged, and `written` says so with None: a message typed
+in an editor (no -m), read from a file (-F), taken from another commit (-C, -c, --fixup,
+--squash, --no-edit), or a shell expansion (`"$MSG"`). A message passed as
+`"$(cat <<'EOF' ... EOF)"`, the way agents write multi-line messages, is the heredoc's text.
+"""
+
+from __future__ import annotations
+
+from cf_guidance.gates.commands.git import split as git_split
+from cf_guidance.shell.model import Command
+
+#: where the text goes: a commit message, or a PR title (its first and only line)
+COMMIT = "commit"
+TITLE = "title"
+
+#: git commit options whose message comes from elsewhere than the line (an editor is one too)
+_ELSEWHERE = frozenset(("-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--no-edit",
+                        "-e", "--edit", "--template", "-t"))
+#: git commit options that take the next word as their value (a value is never the message)
+_GIT_VALUES = frozenset(("-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--author",
+                         "--date", "--template", "-t", "--cleanup", "--trailer", "-u", "--untracked-files", "--pathspec-from-file"))
+
+
+def written(cmd: Command) -> tuple[str, str] | None:
+    """(COMMIT or TITLE, the text) of the message `cmd` writes, or None when the line does not hold it."""
+    program, args = cmd.program, cmd.args
+    if program == "git":
+        sub, rest, _ = git_split(args)
+        return _commit_message(rest) if sub == "commit" else None
+    if program == "gh" and args[:2] in (["pr", "create"], ["pr", "edit"]) or program == "glab" and args[:2] == ["mr", "create"]:
+        title = _values(args[2:], ("--title", "-t"))
+        return (TITLE, title[0]) if len(title) == 1 and _literal(title[0]) else None
+    if program == "gt" and args[:1] in (["create"], ["c"], ["modify"], ["m"]) or program == "hub" and args[:1] == ["pull-request"]:
+        return _joined(_values(args[1:], ("--message", "-m")))
+    return None
+
+
+def _commit_message(rest: list[str]) -> tuple[str, str] | None:
+    messages: list[str] = []
+    i = 0
+    while i < len(rest):
+        arg = rest[i]
+        name = arg.split("=", 1)[0]
+        if arg == "--":
+            break
+        if name in _ELSEWHERE:
+            return None
+        if name == "--message":
+            value = arg[len("--message="):] if "=" in arg else rest[i + 1] if i + 1 < len(rest) else ""
+            messages.append(value)
+            i += 1 if "=" in arg else 2
+            continue
+        if arg.startswith("-") and not arg.startswith("--") and "m" in arg[1:]:
+            # `-m MSG`, `-mMSG`, `-am MSG`: the m takes the rest of the cluster, or the next word
+            head, _, tail = arg[1:].partition("m")
+            if any(f"-{c}" in _ELSEWHERE or f"-{c}" in _GIT_VALUES for c in head):
+                return None  # `-Cm`, `-cm`: another option of the cluster takes a value first
+            if tail:
+                messages.append(tail)
+                i += 1
+            else:
+                messages.append(rest[i + 1] if i + 1 < len(rest) else "")
+                i += 2
+            continue
+        i += 2 if name in _GIT_VALUES and "=" not in arg else 1
+    return _joined(messages)
+
+
+def _values(args: list[str], names: tuple[str, ...]) -> list[str]:
+    """The values of the options `names` (long ones also as `--name=value`)."""
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        if arg in names and i + 1 < len(args):
+            out.append(args[i + 1])
+        elif arg.startswith("--") and arg.split("=", 1)[0] in names and "=" in arg:
+            out.append(arg.split("=", 1)[1])
+    return out
+
+
+def _joined(messages: list[str]) -> tuple[str, str] | None:
+    texts = [_text(m) for m in messages]
+    if not texts or any(t is None for t in texts):
+        return None
+    return COMMIT, "\n\n".join(t for t in texts if t is not None)
+
+
+def _text(value: str) -> str | None:
+    """The words of one message argument, or None when the shell would change them (an expansion)."""
+    heredoc = _heredoc(value)
+    if heredoc is not None:
+        return heredoc
+    return value if _literal(value) else None
+
+
+def _literal(value: str) -> bool:
+    return "$" not in value and "`" not in value
+
+
+def _heredoc(value: str) -> str | None:
+    """`$(cat <<'EOF' ... EOF)`: the heredoc's lines (an unquoted delimiter with an expansion inside: None)."""
+    if not value.startswith("$(cat <<") or not value.rstrip().endswith(")"):
+        return None
+    lines = value.rstrip()[:-1].split("\n")
+    opener = lines[0][len("$(cat <<"):].lstrip("-").strip()
+    delimiter = opener.strip("'\"")
+    if not delimiter or " " in delimiter:
+        return None
+    body: list[str] = []
+    for line in lines[1:]:
+        if line.strip() == delimiter:
+            text = "\n".join(body)
+            quoted = opener[:1] in ("'", '"')
+            return text if quoted or _literal(text) else None
+        body.append(line)
+    return None

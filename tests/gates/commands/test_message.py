@@ -1,0 +1,53 @@
+"""The commit message or PR title a command line holds (None: the line does not hold it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cf_guidance import shell
+from cf_guidance.gates.commands.message import COMMIT, TITLE, written
+
+
+def _written(line: str) -> tuple[str, str] | None:
+    commands = [c for c in shell.analyze(line).commands if c.program in ("git", "gh", "glab", "gt", "hub")]
+    return written(commands[-1])
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('git commit -m "fix: x"', (COMMIT, "fix: x")),
+        ('git commit -m "fix: x" -m "body"', (COMMIT, "fix: x\n\nbody")),
+        ('git commit --message="fix: x"', (COMMIT, "fix: x")),
+        ('git commit --message "fix: x"', (COMMIT, "fix: x")),
+        ('git commit -am "fix: x"', (COMMIT, "fix: x")),
+        ("git commit -mfix:x", (COMMIT, "fix:x")),
+        ('git -C sub commit -s -m "fix: x"', (COMMIT, "fix: x")),
+        ('git commit --author "A <a@b.c>" -m "fix: x"', (COMMIT, "fix: x")),
+        ("git commit -m \"$(cat <<'EOF'\nfix: x\n\nwhy\nEOF\n)\"", (COMMIT, "fix: x\n\nwhy")),
+        ('git commit -m "$(cat <<EOF\nfix: x\nEOF\n)"', (COMMIT, "fix: x")),
+        ('gh pr create --title "fix: x" --body b', (TITLE, "fix: x")),
+        ('gh pr create -t "fix: x"', (TITLE, "fix: x")),
+        ("gh pr edit 3 --title=fix:x", (TITLE, "fix:x")),
+        ('glab mr create --title "fix: x"', (TITLE, "fix: x")),
+        ('gt create -m "fix: x"', (COMMIT, "fix: x")),
+        # the message is not on the line
+        ("git commit", None),
+        ("git commit -a", None),
+        ("git commit -F msg.txt", None),
+        ("git commit --file=msg.txt", None),
+        ("git commit -C HEAD", None),
+        ("git commit --fixup HEAD~2", None),
+        ("git commit --amend --no-edit", None),
+        ('git commit -e -m "fix: x"', None),
+        ('git commit -m "$MSG"', None),
+        ('git commit -m "fix: $(date)"', None),
+        ('git commit -m "$(cat <<EOF\nfix: $X\nEOF\n)"', None),
+        ('git commit -m "$(git log -1 --format=%s)"', None),
+        ("gh pr create --fill", None),
+        ("gh pr view 3", None),
+        ("git log -m", None),
+    ],
+)
+def test_written(line: str, expected: tuple[str, str] | None) -> None:
+    assert _written(line) == expected
