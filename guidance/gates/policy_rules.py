@@ -463,6 +463,8 @@ def _misshapen(item: dict[str, Any], cmd: Command) -> str:
     if form == "length":
         limit = item.get("max")
         return f"{len(subject)} characters: {subject}" if isinstance(limit, int) and len(subject) > limit else ""
+    if form == "period":
+        return subject if subject.endswith(".") else ""
     if form == "emoji":
         return next((ch for ch in text if _is_emoji(ch)), "")
     return ""

@@ -30,6 +30,8 @@ def reason(spec: Spec) -> str:
     if spec.kind == "message" and spec.absent:
         shown = " or ".join(repr(p) for p in spec.phrases[:4]) + (", ..." if len(spec.phrases) > 4 else "")
         return f"The text must say {shown} ({spec.what})."
+    if spec.kind == "shape":
+        return f"{spec.what} must {_shape_rule(spec)}."
     if spec.kind == "arguments":
         return f"Commits must be made in the prescribed form: {spec.instead or ' '.join(r[0] for r in spec.requires)}."
     text = f"{_LEAD.get(spec.verdict, 'Not allowed')}: {spec.what}"
@@ -39,6 +41,18 @@ def reason(spec: Spec) -> str:
     if spec.instead:
         text += f" Use {spec.instead} instead."
     return text
+
+
+def _shape_rule(spec: Spec) -> str:
+    """What a shape check says of the text its `what` names ("Commit messages", "PR titles")."""
+    if spec.form == "starts":
+        shown = " or ".join(f"`{s.replace('*', '<word>')}`" for s in spec.starts[:4])
+        return "begin with " + shown + (f" (or another of its {len(spec.starts)} forms)" if len(spec.starts) > 4 else "")
+    if spec.form == "length":
+        return f"keep their first line to at most {spec.max_length} characters"
+    if spec.form == "period":
+        return "not end their first line with a period"
+    return "hold no emoji"
 
 
 def to_check(spec: Spec) -> dict[str, Any]:
@@ -52,7 +66,7 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["target"] = spec.target
     else:
         check["pattern"] = list(spec.pattern) if isinstance(spec.pattern, (list, tuple)) else spec.pattern
-    if spec.kind in ("command", "message", "arguments"):
+    if spec.kind in ("command", "message", "arguments", "shape"):
         check["anchor"] = spec.anchor
         if spec.also:
             check["also"] = [list(p) for p in spec.also]
@@ -74,6 +88,12 @@ def to_check(spec: Spec) -> dict[str, Any]:
         check["phrases"] = list(spec.phrases)
         if spec.absent:
             check["absent"] = True
+    if spec.kind == "shape":
+        check["form"] = spec.form
+        if spec.form == "starts":
+            check["starts"] = list(spec.starts)
+        if spec.form == "length":
+            check["max"] = spec.max_length
     if spec.kind == "arguments":
         check["requires"] = [list(r) for r in spec.requires]
     if spec.kind == "target":
@@ -100,6 +120,11 @@ def short(check: dict[str, Any]) -> str:
         return f"{verdict} message {missing}{' | '.join(check.get('phrases') or [])}"
     if kind == "arguments":
         return f"{verdict} arguments {' '.join(check.get('pattern') or [])} needs {' '.join(r[0] for r in check.get('requires') or [])}"
+    if kind == "shape":
+        carriers = ", ".join(" ".join(p) for p in [check.get("pattern") or [], *(check.get("also") or [])])
+        detail = {"starts": " | ".join(check.get("starts") or []), "length": f"<= {check.get('max')}", "emoji": "no emoji",
+                  "period": "no period"}
+        return f"{verdict} shape {carriers}: {check.get('form')} {detail.get(str(check.get('form')), '')}"
     if kind == "target":
         return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}"
     if kind == "variable":

@@ -49,7 +49,7 @@ from cf_guidance.policy.frames import (
 from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
-from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve
+from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve, spec_key
 from cf_guidance.policy.text import (CJK, CODE, COLONS, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences,
                                      split_at, tokenize)
 
@@ -179,18 +179,14 @@ def _states_rule(toks: list[Token]) -> bool:
 def _document_merge(units: list[Unit]) -> None:
     """A ban the same document allows elsewhere when the user asks ("Don't commit." and "Never
     commit unless explicitly asked") asks: the exception the author wrote is part of the rule."""
-    asked = {_key(s) for u in units for s in u.specs if s.verdict == "ask" and s.condition}
+    asked = {spec_key(s) for u in units for s in u.specs if s.verdict == "ask" and s.condition}
     if not asked:
         return
     for unit in units:
         for spec in unit.specs:
-            if spec.verdict == "deny" and _key(spec) in asked:
+            if spec.verdict == "deny" and spec_key(spec) in asked:
                 spec.verdict = "ask"
                 spec.why.append("the document allows it elsewhere when the user asks")
-
-
-def _key(spec: Spec) -> str:
-    return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category))
 
 
 def _names_hooks(toks: list[Token]) -> bool:
@@ -656,7 +652,7 @@ def _merge(specs: list[Spec]) -> list[Spec]:
     out: list[Spec] = []
     by_key: dict[str, Spec] = {}
     for spec in specs:
-        key = _key(spec)
+        key = spec_key(spec)
         previous = by_key.get(key)
         if previous is None:
             by_key[key] = spec

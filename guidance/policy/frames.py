@@ -1170,6 +1170,13 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     convention = _commit_convention(tokens, cues)
     if convention is not None:
         return [convention]
+    from cf_guidance.policy.shapes import read_shape  # the shape reader builds on this module's frames
+
+    shapes = read_shape(tokens, cues, ctx.following)
+    for shape in shapes:
+        shape.text = join(tokens)
+    if shapes:
+        return shapes
     base = _pr_base(tokens, cues)
     if base is not None:
         return [base]
@@ -2362,13 +2369,18 @@ def _commit_convention(tokens: list[Token], cues: list[tuple[int, int, str, str]
     commit message holds one of the convention's prefixes (warned when none is there). Not when
     the clause bans or drops the convention ("no conventional prefixes")."""
     text = " ".join(t.low for t in tokens if t.kind == WORD)
-    named = next(((names[0], prefixes) for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)), None)
+    named = next(((names, prefixes) for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)), None)
     if named is None or any(c[2] in (BAN, AVOID) for c in cues) or _NEGATIONS & set(text.split()):
         return None
-    name, found = named
-    frame = Frame(REQUIRE, "convention", requirement="message", actions=["content"], verb="follow", phrase=name,
-                  objects=[Obj("quote", p) for p in found], surfaces=["commit messages"],
+    names, found = named
+    name = names[0]
+    from cf_guidance.policy.shapes import strong, surfaces_of  # the shape reader builds on this module's frames
+
+    frame = Frame(REQUIRE, "convention", requirement="shape", phrase=name,
+                  objects=[Obj("shape", name, meaning={"form": "starts", "starts": list(found), "certain": True})],
+                  surfaces=surfaces_of(text.replace(next(n for n in names if n in text), " ").split()),
                   notes=[f"a commit message convention: one of {', '.join(found[:3])}, ... must begin the message"])
+    frame.verb = "strong" if strong(cues) else ""
     frame.start = tokens[0].start
     return frame
 

@@ -125,8 +125,9 @@ class CheckModel(_Strict):
     phrases: list[str] | None = None
     absent: bool | None = None
     #: shape: what of the message the command writes is checked: its subject's beginning (one of
-    #: `starts`; `*` is one word), its subject's length (at most `max` characters), or emoji in it
-    form: Literal["starts", "length", "emoji"] | None = None
+    #: `starts`; `*` is one word), its subject's length (at most `max` characters), a period
+    #: ending its subject, or emoji in it
+    form: Literal["starts", "length", "period", "emoji"] | None = None
     starts: list[str] | None = None
     max: int | None = Field(default=None, gt=0)
     #: target: the action gated on branch `pattern` (push, commit, merge)

@@ -27,6 +27,8 @@ from cf_guidance.policy.lexicon import categories as _categories
 from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
 from cf_guidance.policy.lexicon import programs as _programs
+from cf_guidance.policy.lexicon import shapes as _shapes
+from cf_guidance.policy.shapes import surfaces_of
 from cf_guidance.policy.lexicon import things as _things
 
 DENY_CONFIDENCE = 0.8
@@ -83,6 +85,10 @@ class Spec:
     category: str = ""
     #: write, create: the paths a rule confines changes to; the check is on every other path of the project
     only: list[str] = field(default_factory=list)
+    #: shape: starts | length | emoji, with the forms one of which begins the subject, or its longest length
+    form: str = ""
+    starts: list[str] = field(default_factory=list)
+    max_length: int = 0
     confidence: float = 1.0
     what: str = ""
     instead: str = ""
@@ -320,11 +326,10 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
                 spec.pattern, spec.also = creators[0], creators[1:]
             spec.absent = True
             spec.confidence = 0.8
-            spec.what = (f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text" if frame.cue != "convention"
-                         else "commit messages follow Conventional Commits: begin with a type such as `feat:` or `fix(scope):`"
-                         if "conventional" in frame.phrase
-                         else f"commit messages follow {frame.phrase}: begin with one of {' '.join(spec.phrases[:6])}")
+            spec.what = f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text"
         return found
+    if frame.requirement == "shape":
+        return _shape(frame, place)
     if frame.modality in (REQUIRE, ONLY):
         work = _work_branch(frame, place)
         if work:
@@ -1515,11 +1520,56 @@ def _commit_form(frame: Frame, place: Place) -> list[Spec]:
                  why=["the text prescribes the form every commit takes"])]
 
 
+#: the commands that write each text a shape rule is about (lexicon.shapes)
+_SHAPE_CARRIERS = {"commit": (("git", "commit"),), "title": (("gh", "pr", "create"), ("gh", "pr", "edit"), ("glab", "mr", "create"))}
+_SHAPE_SURFACE = {("commit",): "Commit messages", ("title",): "PR titles", ("commit", "title"): "Commit messages and PR titles"}
+
+
+def _shape(frame: Frame, place: Place) -> list[Spec]:
+    """A message shape: checked on the texts the clause names, else those its section is about
+    ("## Commit messages"); a convention named alone ("Use Conventional Commits") is about commits."""
+    obj = next((o for o in frame.objects if o.kind == "shape"), None)
+    if obj is None:
+        return []
+    surfaces = frame.surfaces or surfaces_of(" ".join(place.section).lower().split())
+    if not surfaces and frame.cue == "convention":
+        surfaces = ["commit"]
+    if not surfaces:
+        frame.notes.append("a message shape without the texts it is about (commits, PR titles): advisory")
+        return []
+    meaning = obj.meaning
+    if meaning.get("heading") and not (place.section and any(
+            f" {n} " in f" {place.section[-1].lower()} " for n in _shapes.SUBJECT_HEADINGS)):
+        frame.notes.append("a form without the line it is about (a subject line, a title): advisory")
+        return []
+    certain = bool(meaning.get("certain"))
+    verdict = "deny" if frame.verb == "strong" and certain else "warn"
+    confidence = 0.85 if certain else 0.7
+    why = [] if verdict == "deny" else ["a soft wording or an uncertain reading: warns"]
+    if meaning["form"] == "signoff":
+        if "commit" not in surfaces and frame.surfaces:
+            return []
+        return [Spec("arguments", verdict, place.line, pattern=["git", "commit"], requires=[list(_shapes.SIGNOFF_OPTIONS)],
+                     confidence=confidence, values=option_values(["git", "commit"]), what="commits without a sign-off",
+                     instead="`git commit -s`", why=why + ["every commit carries a Signed-off-by line"])]
+    carriers = [list(c) for s in surfaces for c in _SHAPE_CARRIERS[s]]
+    spec = Spec("shape", verdict, place.line, pattern=carriers[0], also=carriers[1:], form=str(meaning["form"]),
+                starts=list(meaning.get("starts") or []), max_length=int(meaning.get("max") or 0), confidence=confidence,
+                what=_SHAPE_SURFACE[tuple(s for s in ("commit", "title") if s in surfaces)], why=why)
+    return [spec]
+
+
+def spec_key(spec: Spec) -> str:
+    """What makes two checks the same check (their reasons and confidences aside)."""
+    return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category,
+                 spec.form, spec.starts, spec.max_length))
+
+
 def _dedupe(specs: list[Spec]) -> list[Spec]:
     seen: set[str] = set()
     out: list[Spec] = []
     for spec in specs:
-        key = repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category))
+        key = spec_key(spec)
         if key in seen:
             continue
         seen.add(key)

@@ -343,6 +343,7 @@ SHAPES = [
            starts=["feat:", "fix:", "feat(*):", "fix(*):"]),
     _check(3, "shape", verdict="warn", pattern=["git", "commit"], anchor=True, form="length", max=50),
     _check(4, "shape", pattern=["git", "commit"], anchor=True, form="emoji"),
+    _check(5, "shape", verdict="warn", pattern=["git", "commit"], anchor=True, form="period"),
 ]
 
 
@@ -356,6 +357,7 @@ SHAPES = [
         ("git commit -m '[core] fix(parser): handle empty input in the lexer'", ["K3:warn"]),
         ('git commit -m "[core] fix(api): done" -m "Ship it \U0001f680"', ["K4:deny"]),
         ('git commit -am "[core] fix(api): \u2728 sparkle"', ["K4:deny"]),
+        ('git commit -m "[core] fix(api): handle it." -m "The body may end with one."', ["K5:warn"]),
         ('gh pr create --title "Add the parser" --body "x"', ["K2:deny"]),
         ("gh pr edit 12 --title=docs", ["K2:deny"]),
         # must allow: the form kept (case aside, a breaking-change mark, a multi-line heredoc)

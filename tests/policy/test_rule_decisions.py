@@ -33,6 +33,11 @@ ONLY_SRC = "- Only edit files in `src/`.\n"
 OUTSIDE_FOO = "- Do not touch anything outside `packages/foo`.\n"
 #: paths to leave out of reading and searching: a warning, never a stop
 IGNORE = "- Ignore the `legacy/` directory.\n"
+CONVENTIONAL = "- Commit messages and PR titles must follow Conventional Commits.\n"
+SCOPED = "- Commit format: `<type>(<scope>): <summary>`\n"
+SHORT = "- Commit subject lines must be at most 50 characters.\n"
+PLAIN = "- No emoji in commit messages or PR titles.\n"
+SIGNED = "- All commits must be signed off.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -106,6 +111,31 @@ CASES = [
     (IGNORE, "cat legacy/old.py", "warn"),
     (IGNORE, "grep -rn TODO legacy/", "warn"),
     (IGNORE, "cat src/app.py", "allow"),
+    # the shape of commit messages and PR titles: judged on the text the line holds, never on an editor's
+    (CONVENTIONAL, 'git commit -m "Add the parser"', "deny"),
+    (CONVENTIONAL, 'gh pr create --title "Add the parser" --body b', "deny"),
+    (CONVENTIONAL, 'git commit -m "feat(parser): accept tabs"', "allow"),
+    (CONVENTIONAL, 'git commit -m "fix!: drop the v1 flag"', "allow"),
+    (CONVENTIONAL, "git commit -m \"$(cat <<'EOF'\ndocs: explain the cache\n\nWhy it exists.\nEOF\n)\"", "allow"),
+    (CONVENTIONAL, 'gh pr create --title "chore: bump deps" --body b', "allow"),
+    (CONVENTIONAL, "git commit", "allow"),
+    (CONVENTIONAL, "git commit -F .git/MSG", "allow"),
+    (CONVENTIONAL, "git commit --amend --no-edit", "allow"),
+    (CONVENTIONAL, "gh pr create --fill", "allow"),
+    (CONVENTIONAL, "git merge --no-ff feat/x", "allow"),
+    (SCOPED, 'git commit -m "feat(api): add the endpoint"', "allow"),
+    (SCOPED, 'git commit -m "feat: add the endpoint"', "warn"),  # a scope the template shows: maybe left out
+    (SCOPED, 'git commit -m "Add the endpoint"', "warn"),
+    (SHORT, 'git commit -m "fix(api): handle the empty body"', "allow"),
+    (SHORT, 'git commit -m "fix(api): handle the empty body that the proxy sends on retries"', "deny"),
+    (SHORT, 'git commit -m "fix(api): short" -m "A body line may be as long as it needs to be, the rule is about the subject."',
+     "allow"),
+    (PLAIN, 'git commit -m "Add dark mode \U0001f319"', "deny"),
+    (PLAIN, 'gh pr create --title "\u2728 Dark mode" --body b', "deny"),
+    (PLAIN, 'git commit -m "Add dark mode (light \u2192 dark)"', "allow"),
+    (SIGNED, 'git commit -s -m "Add the parser"', "allow"),
+    (SIGNED, 'git commit --amend --signoff --no-edit', "allow"),
+    (SIGNED, 'git commit -m "Add the parser"', "deny"),
 ]
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cf_guidance.policy.lexicon import Example
-from cf_guidance.policy.lexicon import actions, categories, cjk, cues, markers, nouns, programs, things
+from cf_guidance.policy.lexicon import actions, categories, cjk, cues, markers, nouns, programs, shapes, things
 
 
 def entries() -> list[tuple[str, Any]]:
@@ -45,6 +45,13 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("hooks", e) for e in nouns.HOOK_EXAMPLES]
     out += [("work-branch", e) for e in nouns.WORK_BRANCH_EXAMPLES]
     out += [("branch-names", e) for e in nouns.BRANCH_EXAMPLES]
+    out += [("shape-template", e) for e in shapes.TEMPLATE_EXAMPLES]
+    out += [("shape-prefix", e) for e in shapes.PREFIX_EXAMPLES]
+    out += [("shape-scope", e) for e in shapes.SCOPE_EXAMPLES]
+    out += [("shape-length", e) for e in shapes.LENGTH_EXAMPLES]
+    out += [("shape-emoji", e) for e in shapes.EMOJI_EXAMPLES]
+    out += [("shape-period", e) for e in shapes.PERIOD_EXAMPLES]
+    out += [("sign-off", e) for e in shapes.SIGNOFF_EXAMPLES]
     out += [("published", e) for e in markers.PUBLISHED_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
@@ -178,9 +185,28 @@ def markdown() -> str:
         lines.append(f"| {state.category or '(the agent judges)'} | {_cell(', '.join(state.phrases))} | "
                      f"{_examples(state.examples)} |")
     lines.append("")
+    lines += _shape_table()
     lines += _cjk_tables()
     lines += ["<!-- lexicon:end -->", ""]
     return "\n".join(lines)
+
+
+def _shape_table() -> list[str]:
+    """lexicon/shapes.py: how the shape of commit messages and PR titles is written."""
+    lines = ["The shape of commit messages and PR titles (judged on the text the command line holds: `git commit -m`, "
+             "`gh pr create --title`; an editor or a `-F` file is never judged):", "",
+             "| Form | Words | Examples |", "|---|---|---|"]
+    rows = (("template (a scope the template shows warns)", ", ".join(shapes.PLACEHOLDER_WORDS), shapes.TEMPLATE_EXAMPLES),
+            ("prefixes (warns)", "prefix, start with, begin with", shapes.PREFIX_EXAMPLES),
+            ("a scope required (not with: " + ", ".join(shapes.SCOPE_OPTIONAL) + ")", "scope, scopes", shapes.SCOPE_EXAMPLES),
+            ("length of the first line", ", ".join(shapes.SUBJECT_NOUNS) + "; " + ", ".join(shapes.LENGTH_UNITS),
+             shapes.LENGTH_EXAMPLES),
+            ("no emoji", ", ".join(shapes.EMOJI_WORDS + shapes.NO_WORDS), shapes.EMOJI_EXAMPLES),
+            ("no period ending the first line", "period, full stop; end, ending, trailing", shapes.PERIOD_EXAMPLES),
+            ("sign-off (`git commit -s`)", ", ".join(shapes.SIGNOFF_WORDS), shapes.SIGNOFF_EXAMPLES))
+    for form, words, examples in rows:
+        lines.append(f"| {form} | {_cell(words)} | {_examples(examples)} |")
+    return lines + [""]
 
 
 _CJK_TITLES = {"cue": "Cues", "condition": "Conditions", "neutral": "Words that hold another table's word without its meaning",

@@ -233,9 +233,9 @@ DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
 )
 
 #: conventions a commit message follows, named in words ("follow Conventional Commits"): the
-#: prefixes one of which the message must hold (warned when none is there)
+#: forms one of which begins the message's first line (a shape check; `*` is the scope)
 _CONVENTIONAL_PREFIXES = tuple(f"{kind}{mark}" for kind in ("feat", "fix", "docs", "chore", "refactor", "test", "style",
-                                                            "perf", "ci", "build", "revert") for mark in (":", "(", "!:"))
+                                                            "perf", "ci", "build", "revert") for mark in (":", "(*):", "!:", "(*)!:"))
 #: gitmoji: an emoji (or its `:code:`) that says the kind of change; the emoji without their
 #: variation selector, so "♻️" and "♻" both count
 _GITMOJI = ("\u2728", "\U0001f41b", "\U0001f4dd", "\u267b", "\u26a1", "\u2705", "\U0001f527", "\U0001f3a8",
@@ -247,18 +247,23 @@ _GITMOJI = ("\u2728", "\U0001f41b", "\U0001f4dd", "\u267b", "\u26a1", "\u2705", 
             ":arrow_up:", ":arrow_down:", ":bookmark:", ":construction:", ":green_heart:", ":package:", ":tada:")
 COMMIT_CONVENTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("conventional commits", "conventional commit", "conventional-commit", "conventional-commits"), _CONVENTIONAL_PREFIXES),
-    (("gitmoji", "gitmojis", "github emoji", "github emojis", "emoji prefix", "emoji prefixes"), _GITMOJI),
+    (("gitmoji", "gitmojis", "github emoji", "github emojis", "emoji prefix", "emoji prefixes", "emoji first", "an emoji first",
+      "start with an emoji", "starts with an emoji", "begin with an emoji", "begins with an emoji", "leading emoji"), _GITMOJI),
 )
 
-_WITHOUT_CONVENTIONAL = "warn message without " + " | ".join(_CONVENTIONAL_PREFIXES)
+_CONVENTIONAL = "starts " + " | ".join(_CONVENTIONAL_PREFIXES)
 COMMIT_CONVENTION_EXAMPLES: tuple[Example, ...] = (
-    ex("- Use Conventional Commits for commit messages", _WITHOUT_CONVENTIONAL),
-    ex("- Commit messages follow the conventional commit format (`feat:`, `fix:`)", _WITHOUT_CONVENTIONAL),
+    ex("- Use Conventional Commits for commit messages", "warn shape git commit: " + _CONVENTIONAL),
+    ex("- Commit messages follow the conventional commit format (`feat:`, `fix:`)", "warn shape git commit: " + _CONVENTIONAL),
+    ex("- Commit messages must follow Conventional Commits", "deny shape git commit: " + _CONVENTIONAL),
+    ex("- PR titles follow Conventional Commits (we squash-merge)", "warn shape gh pr create, gh pr edit, glab mr create: "
+       + _CONVENTIONAL),
     ex("- Do not use conventional commit prefixes"),
     ex("- We no longer use Conventional Commits"),
-    ex("- Use gitmoji in commit messages", "warn message without " + " | ".join(_GITMOJI)),
+    ex("- Use gitmoji in commit messages", "warn shape git commit: starts " + " | ".join(_GITMOJI)),
     ex("- Use GitHub emoji at the start of commit messages to categorize changes:",
-       "warn message without " + " | ".join(_GITMOJI)),
+       "warn shape git commit: starts " + " | ".join(_GITMOJI)),
+    ex("- Use emoji first to indicate the commit type:", "warn shape git commit: starts " + " | ".join(_GITMOJI)),
     ex("- No gitmoji in commit messages"),
 )
 

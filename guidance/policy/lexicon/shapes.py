@@ -1,0 +1,140 @@
+"""The shape of commit messages and PR titles, as authors write it: a form the first line
+begins with (a type, a scope, a component in brackets), a length it keeps to, no emoji, a
+sign-off every commit carries.
+
+The gate judges these on the message the command line holds (`git commit -m`, `gh pr create
+--title`); a message typed in an editor or read from a file is never judged. Mood and tone
+("use the imperative mood", "be concise") no tool call shows: they stay advisory.
+"""
+
+from __future__ import annotations
+
+from cf_guidance.policy.lexicon import Example, ex
+
+#: the part of a message a length rule is about: its first line (a PR's title is all of it)
+SUBJECT_NOUNS: tuple[str, ...] = (
+    "subject line", "subject lines", "subject", "subjects", "commit subject", "commit subjects", "commit title",
+    "commit titles", "commit header", "first line", "summary line", "header line", "header", "headline", "title",
+    "titles", "pr title", "pr titles", "pull request title", "pull request titles", "commit message", "commit messages",
+    "message", "messages", "commits", "commit")
+
+#: a heading that says its lengths are the first line's ("### Subject" then "- Max 50 characters")
+SUBJECT_HEADINGS: tuple[str, ...] = ("subject", "subject line", "title", "titles", "first line", "header", "summary line",
+                                     "headline", "pr title", "pr titles", "commit title")
+
+#: words that name where the text goes: a commit, or a PR (whose title is what a shape is about)
+COMMIT_WORDS: tuple[str, ...] = ("commit", "commits", "committing", "commit's", "git", "subject line", "subject lines")
+PR_WORDS: tuple[str, ...] = ("pr", "prs", "pull request", "pull requests", "pr's", "mr", "mrs", "merge request",
+                             "merge requests")
+
+#: the units a length is counted in ("72 characters", "50 chars", "a 50-char subject")
+LENGTH_UNITS: tuple[str, ...] = ("characters", "character", "chars", "char", "columns", "column", "cols", "letters",
+                                 "symbols")
+
+#: the words for emoji
+EMOJI_WORDS: tuple[str, ...] = ("emoji", "emojis", "emojies", "emoticons", "emoji characters", "emoji icons")
+#: words before a noun that ban it without a cue of the tables ("No emoji", "without emojis")
+NO_WORDS: tuple[str, ...] = ("no", "without", "zero")
+
+#: words of a message template that stand for a part of it (`type(scope): description`,
+#: `[component] summary`, `<area>: <what changed>`): a template, not an example message
+PLACEHOLDER_WORDS: tuple[str, ...] = (
+    "type", "types", "scope", "scopes", "area", "component", "subsystem", "module", "package", "pkg", "platform",
+    "category", "domain", "feature", "section", "crate", "app", "service", "layer", "topic", "kind", "tag", "prefix",
+    "project", "workspace", "context", "description", "desc", "subject", "summary", "message", "title", "msg",
+    "change", "changes", "what", "short", "brief", "imperative", "summary of changes", "ticket", "issue", "jira")
+#: a word in a template part that makes the part optional (`(<optional scope>)`, `[optional scope]`)
+OPTIONAL_WORDS: tuple[str, ...] = ("optional", "opt")
+#: the words for the convention's types, when the text lists them ("Types: `feat`, `fix`")
+TYPE_LABELS: tuple[str, ...] = ("types", "type", "allowed types", "commit types", "valid types", "prefixes")
+
+#: words that let the scope be left out ("include a scope when possible", "omit it for broad changes")
+SCOPE_OPTIONAL: tuple[str, ...] = ("if", "when", "where", "optional", "optionally", "omit", "possible", "applicable", "unless",
+                                   "may", "can", "could", "should", "prefer", "preferably", "ideally")
+
+#: "Always include a scope", "A scope is required": every first line is `type(scope): ...`
+SCOPE_EXAMPLES: tuple[Example, ...] = (
+    ex("## Commit messages\n\n- Always include a scope.", "deny shape git commit: starts *(*): | *(*)!:"),
+    ex("- A scope is required in every commit message", "deny shape git commit: starts *(*): | *(*)!:"),
+    ex("- Include a scope in commit messages when the change touches one package"),
+    ex("- Use a scope where possible in commit messages"),
+    ex("- The OAuth scope is required for the API"),
+)
+
+#: the words of a DCO sign-off: each commit carries a `Signed-off-by:` line (`git commit -s`)
+SIGNOFF_WORDS: tuple[str, ...] = ("sign off", "sign-off", "signoff", "signed off", "signed-off", "signed-off-by", "sign-offs",
+                                  "signoffs", "dco", "developer certificate of origin")
+#: the options that add it
+SIGNOFF_OPTIONS: tuple[str, ...] = ("--signoff", "-s")
+
+_CONVENTIONAL_FORMS = "*: | *!: | *(*): | *(*)!:"
+
+#: message templates written as a code span
+TEMPLATE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Commit messages must use the format `type(scope): description`.",
+       "warn shape git commit: starts *(*): | *(*)!:"),
+    ex("- Commit format: `<type>[optional scope]: <description>`", "warn shape git commit: starts " + _CONVENTIONAL_FORMS),
+    ex("## Commits\n\nFormat: `<type>(<scope>): <subject>`", "warn shape git commit: starts *(*): | *(*)!:"),
+    ex("- Prefix every commit with the component: `[component] what changed`", "warn shape git commit: starts [*]"),
+    ex("- PR titles must be written as `<area>: <summary>`", "deny shape gh pr create, gh pr edit, glab mr create: starts *: | *!:"),
+    ex("## Commits\n\nWrite commit messages in this format:\n\n```\n[component] short summary\n\nWhy it changed.\n```",
+       "warn shape git commit: starts [*]"),
+    ex("## Commits\n\nCommit like this:\n\n```\ngit commit -m \"fix: the bug\"\n```"),
+    ex("- Example commit: `feat(api): add the login endpoint`"),
+    ex("- Run `git log --format='%h %s'` to see recent commit messages"),
+    ex("## Response format\n\nAnswer as `<type>: <answer>`"),
+)
+
+#: "Use `fix:`, `feat:`, `chore:` prefixes", "Prefix commit messages with the platform: `[ios]`, `[android]`"
+PREFIX_EXAMPLES: tuple[Example, ...] = (
+    ex("- Prefix commit messages with the platform: `[ios]`, `[android]`, `[web]`.",
+       "warn shape git commit: starts [ios] | [android] | [web]"),
+    ex("## Commit messages\n\n- Use \"docs:\" or \"chore:\" prefixes", "warn shape git commit: starts docs: | docs(*): | docs!: | "
+       "docs(*)!: | chore: | chore(*): | chore!: | chore(*)!:"),
+    ex("## Commits\n\n- Use `fix:` and `feat:` prefixes", "warn shape git commit: starts fix: | fix(*): | fix!: | fix(*)!: | "
+       "feat: | feat(*): | feat!: | feat(*)!:"),
+    ex("- Prefix dependency updates with `deps:`"),
+    ex("- Prefix commit messages with the ticket id, e.g. `PROJ-123:`"),
+    ex("- Never start commit messages with `WIP:`"),
+)
+
+#: "Keep the subject line under 72 characters", "PR titles must be at most 70 chars", "50/72 rule"
+LENGTH_EXAMPLES: tuple[Example, ...] = (
+    ex("- Limit the subject line to 72 characters", "warn shape git commit: length <= 72"),
+    ex("- Commit subjects must be under 50 characters; wrap the body at 72.", "deny shape git commit: length <= 50"),
+    ex("- Keep PR titles under 70 chars", "warn shape gh pr create, gh pr edit, glab mr create: length <= 70"),
+    ex("## Commit messages\n\n- Follow the 50/72 rule.", "warn shape git commit: length <= 50"),
+    ex("## Commit messages\n\n- Subject line ≤ 60 chars", "warn shape git commit: length <= 60"),
+    ex("- Wrap the commit body at 72 characters"),
+    ex("## SEO\n\n- Keep page titles under 60 characters"),
+    ex("- Keep functions under 50 lines"),
+    ex("## Commit messages\n\n### Subject\n\n- Max 50 characters", "warn shape git commit: length <= 50"),
+    ex("## Commit messages\n\n### Body\n\n- Max 72 characters per line"),
+    ex("## Code style\n\n- Keep lines under 100 characters"),
+)
+
+#: "Do not end the subject line with a period", "No period at the end" (under "### Subject")
+PERIOD_EXAMPLES: tuple[Example, ...] = (
+    ex("- Do not end the commit subject line with a period", "deny shape git commit: period no period"),
+    ex("## Commit messages\n\n### Subject\n\n- No period at the end", "deny shape git commit: period no period"),
+    ex("## Commit messages\n\n- End the body's sentences with a period"),
+    ex("## Docs\n\n- Do not end headings with a period"),
+)
+
+#: "No emoji in commit messages", "Do not use emojis in commits or PR titles"
+EMOJI_EXAMPLES: tuple[Example, ...] = (
+    ex("- Do not use emoji in commit messages", "deny shape git commit: emoji no emoji"),
+    ex("## Commit messages\n\n- No emojis", "deny shape git commit: emoji no emoji"),
+    ex("- Avoid emoji in PR titles", "warn shape gh pr create, gh pr edit, glab mr create: emoji no emoji"),
+    ex("## Code style\n\n- No emojis"),
+    ex("- Use emoji at the start of commit messages"),
+)
+
+#: "All commits must be signed off", "Sign off your commits (DCO)": commits carry `-s`
+SIGNOFF_EXAMPLES: tuple[Example, ...] = (
+    ex("- All commits must be signed off.", "deny arguments git commit needs --signoff"),
+    ex("- Sign off every commit (DCO).", "warn arguments git commit needs --signoff"),
+    ex("- This project requires a DCO sign-off on each commit", "deny arguments git commit needs --signoff"),
+    ex("- Do not sign off commits on behalf of the user"),
+    ex("- The maintainer signs off the release"),
+)

@@ -1,0 +1,254 @@
+"""Rules about the shape of commit messages and PR titles (lexicon.shapes): the form the first
+line begins with, the length it keeps to, no emoji in it, a sign-off on every commit.
+
+`read_shape` reads one English clause into a frame whose objects say the form ("shape"
+objects: {"form": "starts", "starts": [...]}, {"form": "length", "max": 72}, {"form":
+"emoji"}, {"form": "signoff"}); resolve.py turns it into a `shape` check (or, for the
+sign-off, an `arguments` check), with the carriers of the texts the clause, or its section,
+names. A form read from a template alone (a scope shown in `type(scope): ...`) or from a list
+of prefixes the author may not mean to be complete is uncertain: those checks only warn.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cf_guidance.policy.frames import AVOID, BAN, REQUIRE, Frame, Obj
+from cf_guidance.policy.lexicon import shapes as _shapes
+from cf_guidance.policy.text import CODE, QUOTE, WORD, Token
+
+#: require cues that make a shape rule a hard one (deny); plain imperatives ("Limit ...") warn
+_STRONG = frozenset(("must", "always", "is required", "are required", "required", "required to", "is mandatory", "mandatory",
+                     "have to", "has to", "need to", "needs to", "make sure", "make sure to", "ensure", "ensure that"))
+_DIGITS = re.compile(r"\d\d")
+_PREFIX_HINT = re.compile(r" (?:prefix|prefixed|prefixes|start|starts|begin|begins|prepend) ")
+_NUMBER = re.compile(r"^(\d{2,3})(?:-(?:char|chars|character|characters|column|columns))?$")
+_RULE = re.compile(r"^(\d{2,3})/(\d{2,3})$")
+#: words before a length that say it is the body's, not the subject's
+_BODY = frozenset(("body", "wrap", "wrapped", "lines", "line-length", "paragraphs", "description", "descriptions"))
+_PREFIX_VERBS = (("prefix",), ("prefixed",), ("prefixes",), ("start", "with"), ("starts", "with"), ("begin", "with"),
+                 ("begins", "with"), ("start", "each"), ("prepend",))
+
+
+def strong(cues: list[tuple[int, int, str, str]]) -> bool:
+    """A hard rule ("must", "always", a ban): its certain readings deny."""
+    return any(c[2] == BAN or c[2] == REQUIRE and c[3] in _STRONG for c in cues)
+
+
+def surfaces_of(words: list[str]) -> list[str]:
+    """Which texts the words name: "commit" messages, PR "title"s."""
+    text = f" {' '.join(words)} "
+    out = []
+    if any(f" {w} " in text for w in _shapes.COMMIT_WORDS):
+        out.append("commit")
+    if any(f" {w} " in text for w in _shapes.PR_WORDS):
+        out.append("title")
+    return out
+
+
+def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], following: list[Obj]) -> list[Frame]:
+    """The shape rules one clause states ("subjects of at most 72 characters and no emoji": two);
+    `following`: what the code block after a clause ending in a colon holds ("Use this format:")."""
+    words = [t.low for t in tokens if t.kind == WORD]
+    if not words:
+        return []
+    text = f" {' '.join(words)} "
+    banned = any(c[2] in (BAN, AVOID) for c in cues)
+    # every clause passes here: each reading runs only when its words are there
+    spans = any(t.kind in (CODE, QUOTE) for t in tokens)
+    starts = ((_template(tokens, following, banned) if spans or following else None)
+              or (_scope(text, cues, banned) if "scope" in text else None)
+              or (_prefixes(tokens, words, banned) if spans and _PREFIX_HINT.search(text) else None))
+    found = [f for f in (_signoff(text, words, cues, banned) if "sign" in text or " dco " in text else None,
+                         _emoji(tokens, banned) if "emo" in text else None,
+                         _length(tokens, words, banned) if _DIGITS.search(text) else None,
+                         _period(text, banned) if " period " in text or " full stop " in text else None, starts) if f]
+    frames = []
+    for meaning, note, certain in found:
+        # "No emoji", "requires a sign-off": the words themselves are a hard rule
+        hard = bool(meaning.pop("hard", False))
+        frame = Frame(BAN if banned else REQUIRE, "shape", requirement="shape",
+                      objects=[Obj("shape", note, meaning={**meaning, "certain": certain})], surfaces=surfaces_of(words),
+                      notes=[note])
+        frame.cue = next((c[3] for c in cues if c[2] in (BAN, AVOID, REQUIRE)), "") or "shape"
+        frame.verb = "strong" if (hard or strong(cues)) and certain else ""
+        frame.start = tokens[0].start
+        frames.append(frame)
+    return frames
+
+
+def _signoff(text: str, words: list[str], cues: list[tuple[int, int, str, str]], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    if banned or " not " in text or not any(f" {w} " in text for w in _shapes.SIGNOFF_WORDS):
+        return None
+    if "commit" not in text and " dco " not in text:
+        return None
+    # a rule, not a description of what a sign-off is: a cue, "requires", or the imperative "sign off ..."
+    if not (cues or words[0] in ("sign", "always", "use") or " requires " in text or " required " in text):
+        return None
+    return ({"form": "signoff", "hard": " requires " in text or " required " in text},
+            "every commit carries a sign-off (`git commit -s`)", True)
+
+
+def _emoji(tokens: list[Token], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    for k, tok in enumerate(tokens):
+        if tok.kind == WORD and (tok.low in _shapes.EMOJI_WORDS or k + 1 < len(tokens)
+                                 and f"{tok.low} {tokens[k + 1].low}" in _shapes.EMOJI_WORDS):
+            before = [t.low for t in tokens[max(0, k - 3):k] if t.kind == WORD]
+            if banned or any(w in _shapes.NO_WORDS for w in before):
+                return {"form": "emoji", "hard": not banned}, "no emoji in the message", True
+            return None
+    return None
+
+
+def _length(tokens: list[Token], words: list[str], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    for k, tok in enumerate(tokens):
+        rule = _RULE.match(tok.low) if tok.kind == WORD else None
+        if rule and k + 1 < len(tokens) and tokens[k + 1].low == "rule":
+            # "the 50/72 rule": a subject of 50, a body wrapped at 72
+            return {"form": "length", "max": int(rule.group(1))}, f"the first line keeps to {rule.group(1)} characters", True
+    # "### Subject" then "- Max 50 characters": the heading says which line (resolve checks it)
+    named = any(f" {n} " in f" {' '.join(words)} " for n in _shapes.SUBJECT_NOUNS)
+    for k, tok in enumerate(tokens):
+        if tok.kind != WORD:
+            continue
+        number = _NUMBER.match(tok.low)
+        if number is None:
+            continue
+        unit = "-" in tok.low or k + 1 < len(tokens) and tokens[k + 1].low in _shapes.LENGTH_UNITS
+        limit = int(number.group(1))
+        if not unit or not 20 <= limit <= 200:
+            continue
+        # "Keep the subject under 50 characters, wrap the body at 72": the number the subject's part of the clause gives
+        part = []
+        for t in reversed(tokens[:k]):
+            if t.kind != WORD and t.text in (",", ";", "."):
+                break
+            part.append(t.low)
+        if _BODY & set(part) and not any(n in " ".join(reversed(part)) for n in ("subject", "title", "first line", "header")):
+            continue
+        if banned and not any(t.low in ("exceed", "exceeding", "longer", "over", "more") for t in tokens[:k]):
+            return None  # "never use 80 characters": not a limit
+        return {"form": "length", "max": limit, "heading": not named}, f"the first line keeps to {limit} characters", True
+    return None
+
+
+def _period(text: str, banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"Do not end the subject line with a period", "No period at the end" (under "### Subject")."""
+    if not (banned or " no period " in text or " no full stop " in text) or not any(f" {w} " in text for w in ("end", "ending", "trailing")):
+        return None
+    named = any(f" {n} " in text for n in _shapes.SUBJECT_NOUNS)
+    return {"form": "period", "heading": not named, "hard": not banned}, "the first line does not end with a period", True
+
+
+def _template(tokens: list[Token], following: list[Obj], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    if banned:
+        return None
+    # the clause's own code spans, else the first line of the block it introduces
+    spans = [t.text for t in tokens if t.kind == CODE] or [o.text for o in following if o.role == "block"][:1]
+    for span in spans:
+        found = template_forms(span)
+        if found is not None:
+            forms, certain = found
+            return {"form": "starts", "starts": forms}, f"the first line follows `{span}`", certain
+    return None
+
+
+def _scope(text: str, cues: list[tuple[int, int, str, str]], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"Always include a scope", "the scope is required": every subject is `type(scope): ...`;
+    not when the text lets it be left out ("if the change is about one package", "when possible")."""
+    if banned or not any(f" {w} " in text for w in ("scope", "scopes")):
+        return None
+    if any(f" {w} " in text for w in _shapes.SCOPE_OPTIONAL):
+        return None
+    if not (any(c[2] == REQUIRE for c in cues) or " required " in text or " mandatory " in text):
+        return None
+    if not any(f" {w} " in text for w in ("include", "includes", "required", "mandatory", "use", "have", "has", "need", "needs")):
+        return None
+    return ({"form": "starts", "starts": ["*(*):", "*(*)!:"], "hard": " required " in text or " mandatory " in text},
+            "the first line names a scope: `type(scope): ...`", True)
+
+
+def _prefixes(tokens: list[Token], words: list[str], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"Use `fix:`, `feat:` prefixes", "Prefix commit messages with `[ios]`, `[android]`": the
+    subject begins with one of them (the list may not be complete: warn)."""
+    if banned:
+        return None
+    at = next((k for k, t in enumerate(tokens) if t.kind == WORD and any(
+        [x.low for x in tokens[k:k + len(v)]] == list(v) for v in _PREFIX_VERBS)), None)
+    if at is None:
+        return None
+    literals = [t.text.strip() for t in tokens if t.kind in (CODE, QUOTE) and _prefix_like(t.text.strip())]
+    if not literals:
+        return None
+    between = [t.low for t in tokens[at:] if t.kind == WORD][:8]
+    # what is prefixed: commit messages or PR titles ("Prefix dependency updates with ..." is one kind of commit)
+    if tokens[at].low != "prefixes" and not surfaces_of(between):
+        return None
+    # a type written `fix:` also begins a scoped or breaking subject (`fix(api):`, `fix!:`)
+    forms = [f for p in literals for f in ([p, f"{p[:-1]}(*):", f"{p[:-1]}!:", f"{p[:-1]}(*)!:"] if p[:-1].isalpha() else [p])]
+    return {"form": "starts", "starts": forms}, "the first line begins with " + ", ".join(literals[:4]), False
+
+
+def _prefix_like(text: str) -> bool:
+    """`fix:`, `[ios]`: a literal prefix (`PROJ-123:` is an example of a ticket id, not a prefix to copy)."""
+    if not text or len(text) > 24 or "$" in text or any(ch.isdigit() for ch in text):
+        return False
+    if text.startswith("[") and text.endswith("]") and " " not in text:
+        return True
+    return text.endswith(":") and " " not in text and text[:-1].replace("-", "").replace("(", "").replace(")", "").isalnum()
+
+
+# --- templates --------------------------------------------------------------------------------
+
+_SCOPED = re.compile(r"^(?P<type>[^\s(\[!:]+)\s*(?P<scope>\(\s*[^)]*\)\??|\[\s*\(?[^\]]*\)?\s*\])?(?P<bang>!?)\s*:\s*(?P<rest>.+)$")
+_BRACKETED = re.compile(r"^\[(?P<part>[^\]]+)\]\s+(?P<rest>.+)$")
+
+
+def _placeholder(part: str) -> bool:
+    """`<type>`, `{scope}`, `TYPE`, `type`, `optional scope`: a part that stands for a value."""
+    bare = part.strip().strip("<>{}[]()").strip()
+    if not bare:
+        return False
+    if part.strip()[:1] in "<{" or bare.isupper() and len(bare) > 2:
+        return True
+    return " ".join(w for w in bare.lower().replace("_", " ").replace("-", " ").split() if w not in _shapes.OPTIONAL_WORDS) in \
+        _shapes.PLACEHOLDER_WORDS or bare.lower() in _shapes.PLACEHOLDER_WORDS
+
+
+def template_forms(code: str) -> tuple[list[str], bool] | None:
+    """The forms a subject written after the template `code` begins with, and whether the reading
+    is certain; None when `code` is no template (an example message, a command)."""
+    line = code.strip().split("\n", 1)[0]
+    bracketed = _BRACKETED.match(line)
+    if bracketed and _placeholder(bracketed.group("part")) and _placeholder(_first_part(bracketed.group("rest"))):
+        return ["[*]"], True
+    scoped = _SCOPED.match(line)
+    if scoped is None or not _placeholder(_first_part(scoped.group("rest"))):
+        return None
+    kind = scoped.group("type")
+    if "|" in kind:
+        types = [t for t in kind.strip("<>{}()").split("|") if t.isalpha()]
+    elif _placeholder(kind):
+        types = ["*"]
+    else:
+        return None
+    scope = scoped.group("scope") or ""
+    if not scope:
+        return [f for t in types for f in (f"{t}:", f"{t}!:")], True
+    if not _placeholder(scope.strip("?")):
+        return None
+    scoped_forms = [f for t in types for f in (f"{t}(*):", f"{t}(*)!:")]
+    optional = scope.startswith("[") or scope.endswith("?") or any(w in scope.lower() for w in _shapes.OPTIONAL_WORDS)
+    if optional:
+        return [f for t in types for f in (f"{t}:", f"{t}!:")] + scoped_forms, True
+    # a scope the template shows may still be left out in practice: the reading is not certain
+    return scoped_forms, False
+
+
+def _first_part(rest: str) -> str:
+    """The first part after the prefix: `<description>` of `<description> (#123)`."""
+    rest = rest.strip()
+    if rest[:1] in "<{[":
+        close = {"<": ">", "{": "}", "[": "]"}[rest[0]]
+        return rest[: rest.find(close) + 1] if close in rest else rest
+    return " ".join(rest.split()[:2]) if _placeholder(" ".join(rest.split()[:2])) else rest.split()[0] if rest.split() else ""
