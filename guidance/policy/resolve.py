@@ -624,8 +624,10 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
     if kind in ("add", "install"):
         for obj in objects:
             meaning = obj.meaning
-            if obj.kind == "noun" and meaning.get("category") in ("add-dependency",):
-                specs.append(_category_spec("add-dependency", verdict, line, frame, obj))
+            if obj.kind == "noun" and meaning.get("category") in ("add-dependency", "global-install"):
+                # "never install packages globally": the installs outside the project, not every one
+                category = "global-install" if _mentions_any(frame.text, _markers.GLOBAL_WORDS) else "add-dependency"
+                specs.append(_category_spec(category, verdict, line, frame, obj))
             elif obj.kind == "noun" and "self" in meaning or obj.kind == "self":
                 specs.append(Spec("write", verdict, line, pattern=place.source, what=f"changing {place.source}"))
             elif kind == "install" and obj.kind in ("program", "code") and " " not in obj.text and not obj.text.startswith("-"):

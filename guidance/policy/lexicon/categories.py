@@ -118,6 +118,16 @@ CATEGORIES: tuple[Category, ...] = (
                        ex("- Ask before running `npm install <pkg>`", "ask command npm install ?*")),
              exempt=("pip install -e *", "pip install --editable *", "pip install .*", "uv pip install -e *",
                      "uv pip install --editable *", "uv pip install .*")),
+    # installs outside the project: into the machine's or the user's environment
+    Category("global-install", ("global packages", "global installs", "global package"),
+             ("npm install -g", "npm install --global", "npm i -g", "pnpm add -g", "pnpm add --global",
+              "pnpm install -g", "yarn global add", "bun add -g", "bun add --global", "bun install -g",
+              "pip install --user", "sudo pip install", "sudo pip3 install", "sudo npm install", "gem install --user-install"),
+             objects=("global packages", "global installs", "global package"),
+             examples=(ex("- Never install packages globally", "deny command <global-install>"),
+                       ex("- Do not install dependencies system-wide; use the project's venv", "deny command <global-install>"),
+                       ex("- Ask before installing global packages", "ask command <global-install>"),
+                       ex("- Global state is shared between tests"))),
     # a virtual environment is made by one of these; `uv sync` and `poetry install` make the
     # project's own one as a side effect, which a rule against making environments is not about
     Category("create-venv", ("virtual environments", "virtual environment", "virtualenvs", "virtualenv", "venvs",

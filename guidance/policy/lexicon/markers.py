@@ -336,6 +336,10 @@ PR_BASE_EXAMPLES: tuple[Example, ...] = (
     ex("- Never merge PRs into `main` yourself.", "deny command gh pr merge", "deny target merge main"),
 )
 
+#: words that move an install out of the project ("never install packages globally"): the
+#: global-install category instead of every dependency install
+GLOBAL_WORDS: tuple[str, ...] = ("globally", "global", "system-wide", "systemwide", "system wide", "user-wide")
+
 #: remotes a push names ("never push to `upstream`", "the upstream remote"): a push to that remote
 #: is the rule's call, not every push, and the name is not a branch
 REMOTE_NAMES: tuple[str, ...] = ("origin", "upstream")
