@@ -1553,6 +1553,9 @@ def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | 
         k -= 1
     if k == i and words in _COPULA_CUES:
         return None
+    acted = _subject_action(tokens, k, words, modality)
+    if acted is not None:
+        return acted
     objects, stop, notes = read_objects(tokens, 0, k)
     if not objects:
         objects = _subject_program(tokens, 0, k)
@@ -1570,6 +1573,39 @@ def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | 
 
 
 _POSTFIX_MEANING = {BAN: "banned", AVOID: "discouraged", ASK: "asked about"}
+
+
+def _postfix_end(tokens: list[Token], k: int, words: str) -> int:
+    """The index after the cue `words`, which starts at or after `k` (past "is"/"are")."""
+    wanted = words.split()
+    for start in range(k, len(tokens)):
+        if [t.low for t in tokens[start : start + len(wanted)]] == wanted:
+            return start + len(wanted)
+    return len(tokens)
+#: words before an action named as a subject that do not change it ("direct pushes to `main`")
+_SUBJECT_ADJECTIVES = frozenset(("direct", "manual", "any", "all"))
+
+
+def _subject_action(tokens: list[Token], k: int, words: str, modality: str) -> Frame | None:
+    """"Direct pushes to `main` are never allowed", "Committing to `master` is not permitted": a git
+    action named as the subject (a plural noun or a gerund), with its objects; None otherwise."""
+    first = 0
+    while first < k and tokens[first].kind == WORD and tokens[first].low in _SUBJECT_ADJECTIVES:
+        first += 1
+    if first >= k or tokens[first].kind != WORD:
+        return None
+    verb = action_at(tokens, first, k) or _plural_action(tokens, first)
+    if verb is None or not all(_action_kind_of(a) == "git" for a in verb[1]):
+        return None
+    objects, stop, notes = read_objects(tokens, verb[0], k)
+    after = _postfix_end(tokens, k, words)
+    if stop < k or any(t.kind == WORD for t in tokens[after:]):
+        return None  # "commits that break the build", "pushes are never allowed on Fridays": some of them
+    frame = Frame(modality, words, actions=verb[1], verb=verb[2], objects=objects, start=tokens[0].start, text=join(tokens),
+                  notes=[f"'{words}' after an action named as its subject ({verb[2]}): the action is "
+                         f"{_POSTFIX_MEANING[modality]}"] + notes)
+    _read_tail(tokens, stop, k, frame)
+    return frame
 
 
 def _subject_program(tokens: list[Token], start: int, end: int) -> list[Obj]:

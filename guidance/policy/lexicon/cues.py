@@ -53,9 +53,15 @@ CUES: tuple[Cue, ...] = (
     Cue(
         "forbidden-word",
         "ban",
-        ("forbidden", "prohibited", "not allowed", "not permitted", "strictly forbidden", "banned"),
+        ("forbidden", "prohibited", "not allowed", "not permitted", "strictly forbidden", "banned", "never allowed",
+         "never permitted"),
         examples=(
             ex("- `git push --force` is forbidden", "deny command git push --force"),
+            # an action named as the subject: "direct pushes to `main`" is pushing to main
+            ex("- Direct pushes to `main` are never allowed.", "deny target push main"),
+            ex("- Committing to `master` is not permitted.", "deny target commit master"),
+            ex("- Force pushes are never allowed.", "deny command <force-push>"),
+            ex("- Pushes are never allowed on Fridays."),
             ex("## Forbidden\n\n- `npm publish`\n", "deny command npm publish"),
             ex("- Forbidden characters in names are rejected by the parser"),
         ),
