@@ -2322,7 +2322,32 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     disclosure = _disclosure(tokens, first)
     if disclosure is not None:
         return disclosure
-    return runner_rule(tokens, first, len(tokens)) or substitution(tokens, first) or preferred_tool(tokens, first, len(tokens))
+    return (runner_rule(tokens, first, len(tokens)) or substitution(tokens, first) or preferred_tool(tokens, first, len(tokens))
+            or _purpose_tool(tokens, first, ctx))
+
+
+#: the tasks a tool is named for in an imperative ("use `gofumpt` for formatting"); other purposes
+#: ("use yarn workspaces for new packages") name a feature, not the one tool of a job
+_TOOL_TASKS = frozenset(("build", "test", "lint", "typecheck", "format", "dev"))
+#: a one-word code span that reads as a program's name (`gofumpt`), not a file (`Makefile`, `setup.py`)
+_PROGRAM_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def _purpose_tool(tokens: list[Token], first: int, ctx: Context) -> Frame | None:
+    """"Use `gofumpt` for formatting", "Use `make fmt` to format Go code": an imperative naming the
+    command for a task, read as "always use" is (the task's other commands are discouraged, a
+    warning); None unless the clause opens with the verb and names a task of the categories."""
+    found = action_at(tokens, first, len(tokens))
+    if found is None or found[1] != ["use"]:
+        return None
+    frame = read_action_frame(tokens, first, first, len(tokens), REQUIRE, "use", ctx)
+    if frame.purpose not in _TOOL_TASKS or not frame.objects or not all(
+            o.kind == "code" and (" " in o.text.strip() or _names_program(o) or _PROGRAM_NAME.fullmatch(o.text))
+            for o in frame.objects):
+        return None  # "Use the `Makefile` for builds": a file, not the command
+    frame.start = tokens[first].start
+    frame.notes.insert(0, f"an imperative naming the command for {frame.purpose}: its other commands are discouraged")
+    return frame
 
 
 _DISCLOSE = frozenset(("disclose", "mention", "state", "note", "include", "say", "indicate", "declare"))

@@ -964,7 +964,8 @@ def _only_for(frame: Frame, place: Place, verdict: str) -> list[Spec]:
             allowed.append([obj.text])
     allowed += place.inventory.for_category(category)
     spec.exempt += allowed
-    spec.what = f"{_category_what(category)} other than " + (" or ".join(f"`{' '.join(a)}`" for a in allowed[:3]) or "the ones it names")
+    shown = list(dict.fromkeys(" ".join(a) for a in allowed))[:3]
+    spec.what = f"{_category_what(category)} other than " + (" or ".join(f"`{a}`" for a in shown) or "the ones it names")
     if not allowed:
         spec.confidence = min(spec.confidence, 0.7)
     spec.why.append("everything of the category but what the rule names")

@@ -97,6 +97,11 @@ SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Use `uv` instead of `pip`", "warn command pip via uv"),  # `uv pip install` is the way it names
     ex("- Use `yarn` not `npm` - packageManager field enforces this", "warn command npm"),
     ex("- Prefer `rg` over `grep -r`", "warn command grep -r"),
+    # an imperative naming the command for a task: the task's other commands, as "always use" does
+    ex("- Use `gofumpt` for formatting.", "warn command <format>"),
+    ex("- Use `make fmt` to format Go code.", "warn command <format>"),
+    ex("- Use the `Makefile` for builds."),
+    ex("- Use `pytest -k name` to run a single test."),
     ex("- Use `pnpm` - never use npm or yarn", "deny command npm", "deny command yarn"),
     ex("- `pnpm` for all package management — not npm or yarn.", "warn command npm", "warn command yarn"),
     ex("- `legacy/` — not maintained anymore"),
