@@ -436,9 +436,12 @@ def _thing_specs(frame: Frame, objects: list[Obj], verdict: str, place: Place) -
         spec = _patterns_spec(patterns, verdict, place.line, f"{_verb_ing_thing(used)} {obj.text}",
                               _confidence(obj, frame, 0.9))
         spec.why.append(f"'{frame.verb} {obj.text}' is {', '.join(commands[:3])}")
-        if obj.meaning.get("qualified") and spec.verdict in ("deny", "ask"):
+        narrowed = _NARROWING_AFTER.search(frame.text.lower().split(obj.text.lower(), 1)[-1]) if obj.text else None
+        if (obj.meaning.get("qualified") or narrowed) and spec.verdict in ("deny", "ask"):
             spec.verdict = "warn"
-            spec.why.append(f"'{obj.meaning['qualified']} {obj.text}' is some of them, which ones a pattern cannot say (warn)")
+            which = f"'{obj.meaning['qualified']} {obj.text}'" if obj.meaning.get("qualified") else \
+                f"'{obj.text} {narrowed.group(1) if narrowed else ''} ...'"
+            spec.why.append(f"{which} is some of them, which ones a pattern cannot say (warn)")
         specs.append(spec)
         frame.notes.append(f"'{obj.text}' ({name}) with '{used}': {', '.join(commands)}")
     return specs, left
@@ -473,6 +476,15 @@ def _instead(frame: Frame, place: Place) -> str:
     objects = frame.alternatives or place.instead
     shown = [f"`{o.text}`" for o in objects if o.kind in ("code", "program")][:3]
     return " or ".join(shown)
+
+
+#: "use X as <a role>": one use of the command, not every run ("as well", "as needed" do not narrow)
+_ROLE_AS = re.compile(r"\bas\s+(?!well\b|needed\b|usual\b|described\b|shown\b|documented\b|instructed\b|much\b|"
+                      r"soon\b|possible\b|necessary\b|required\b|follows\b|below\b|above\b|is\b|a replacement\b|"
+                      r"a substitute\b|an alternative\b)([\w\"'“]+)")
+#: words right after a thing's noun that narrow it to some ("a branch prefixed with `claude/`",
+#: "branches named after issues", "comments that repeat the code")
+_NARROWING_AFTER = re.compile(r"^\s*(prefixed|named|called|starting|beginning|ending|matching|containing|that|which)\b")
 
 
 def _expand_references(frame: Frame, place: Place) -> list[Obj]:
@@ -567,6 +579,13 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                     specs += _message(frame, [obj], verdict, line)
         if any(o.kind == "noun" and "timeout" in o.meaning for o in objects):
             specs += _timeout(frame, objects, verdict, line)
+        role = _ROLE_AS.search(frame.text.lower())
+        if role and kind == "use":
+            # "never use `pytest` as proof of a fix": the command in one role, which a pattern cannot see
+            for spec in specs:
+                if spec.kind == "command" and spec.verdict in ("deny", "ask"):
+                    spec.verdict = "warn"
+                    spec.why.append(f"'as {role.group(1)} ...' is one use of it, which a pattern cannot see (warn)")
         return specs
     if kind == "write" and frame.targets:
         # "NEVER make changes directly on main": commits made on main

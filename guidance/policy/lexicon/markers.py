@@ -101,6 +101,9 @@ SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Use `gofumpt` for formatting.", "warn command <format>"),
     ex("- Use `make fmt` to format Go code.", "warn command <format>"),
     ex("- Use the `Makefile` for builds."),
+    # a use in one role is warned, not banned
+    ex("- Never use `pytest` output as proof of a fix.", "warn command pytest"),
+    ex("- Never use `pytest` directly.", "deny command pytest"),
     ex("- Use `pytest -k name` to run a single test."),
     ex("- Use `pnpm` - never use npm or yarn", "deny command npm", "deny command yarn"),
     ex("- `pnpm` for all package management — not npm or yarn.", "warn command npm", "warn command yarn"),

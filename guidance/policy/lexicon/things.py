@@ -53,6 +53,7 @@ THINGS: tuple[Thing, ...] = (
            ex("- Never delete remote branches", "deny command git push --delete"),
            ex("- Don't delete branches on the remote", "deny command git push --delete"),
            ex("- Never delete old branches", "warn command git branch -d", exact=False),
+           ex("- Do not create a branch prefixed with claude/", "warn command git checkout -b", exact=False),
            ex("- Never work directly on a shared branch"))),
     Thing("auto-merge", ("auto-merge", "automerge", "auto merge", "auto-merging", "auto-merge on pull requests",
                          "auto-merge on prs", "auto-merge on a pr"),
