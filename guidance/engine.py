@@ -112,44 +112,46 @@ def _gate_error(gate: str, exc: Exception, verdict: str) -> Finding:
 ENDORSABLE = frozenset(("EFF001",))
 
 
+def _matched_segments(ctx: GateContext, patterns: list[Any], *, exact: bool) -> dict[str, int]:
+    """The segments of the command line (as findings name them) that one of `patterns` matches,
+    each with the index of the first pattern that does. A command whose words are only guessed
+    (`x=./build; ...; rm -rf "$x"` also gives `rm -rf ./build`, which the value at run time may
+    not be) matches nothing: a guess never allows or lowers the command as written."""
+    analysis = ctx.shell
+    if analysis is None:
+        return {}
+    out: dict[str, int] = {}
+    for cmd in analysis.commands:
+        if cmd.dynamic:
+            continue
+        for index, pattern in enumerate(patterns):
+            if isinstance(pattern, list) and pattern and matches(pattern, cmd, exact=exact):
+                out.setdefault(describe(cmd)[:200], index)
+                break
+    return out
+
+
 def _apply_endorsements(ctx: GateContext, found: list[Finding], endorsed: list[Any]) -> list[Finding]:
     """An ask of `ENDORSABLE` on a command an instruction of the policy prescribes becomes a warning
     that names the instruction."""
-    analysis = ctx.shell
-    if analysis is None:
+    entries = [e for e in endorsed if isinstance(e, dict)]
+    segments = _matched_segments(ctx, [e.get("words") for e in entries], exact=False)
+    if not segments:
         return found
-    sources: dict[str, str] = {}
-    for cmd in analysis.commands:
-        if cmd.dynamic:
-            continue  # words only guessed never match what the policy wrote
-        for entry in endorsed:
-            words = entry.get("words") if isinstance(entry, dict) else None
-            if isinstance(words, list) and words and matches(words, cmd):
-                sources[describe(cmd)[:200]] = f"{entry.get('source', '')} says to run `{' '.join(words)}`"
-                break
-    if not sources:
-        return found
-    return [Finding(item.gate, item.rule, WARN, f"{item.message} (warned, not asked: {sources[item.segment]})",
-                    evidence=item.evidence, segment=item.segment)
-            if item.rule in ENDORSABLE and item.verdict == ASK and item.segment in sources else item
-            for item in found]
+    out: list[Finding] = []
+    for item in found:
+        if item.rule in ENDORSABLE and item.verdict == ASK and item.segment in segments:
+            entry = entries[segments[item.segment]]
+            said = f"{entry.get('source', '')} says to run `{' '.join(entry['words'])}`"
+            item = Finding(item.gate, item.rule, WARN, f"{item.message} (warned, not asked: {said})",
+                           evidence=item.evidence, segment=item.segment)
+        out.append(item)
+    return out
 
 
 def _apply_allowlist(ctx: GateContext, found: list[Finding], allow_commands: list[Any]) -> list[Finding]:
     """Turn findings on a command the project allowlisted (exact pattern) into allow."""
-    analysis = ctx.shell
-    if analysis is None:
-        return found
-    allowed_segments = set()
-    for cmd in analysis.commands:
-        if cmd.dynamic:
-            # its words are only guessed (`x=./build; ...; rm -rf "$x"` also gives `rm -rf ./build`,
-            # which the value at run time may not be): a guess never allows the command as written
-            continue
-        for pattern in allow_commands:
-            if isinstance(pattern, list) and pattern and matches(pattern, cmd, exact=True):
-                allowed_segments.add(describe(cmd)[:200])
-                break
+    allowed_segments = _matched_segments(ctx, allow_commands, exact=True)
     if not allowed_segments:
         return found
     out: list[Finding] = []
