@@ -35,8 +35,10 @@ def model_server_cmd(script_path: Path, port: int, log_path: Path | None) -> Non
 
     with server:
         previous = signal.signal(signal.SIGTERM, _terminate)
-        click.echo(server.url, nl=True)
         try:
+            # The URL tells the caller the server is ready, so a SIGTERM may follow it at once:
+            # it must be announced where that signal already means a clean stop.
+            click.echo(server.url, nl=True)
             server.wait()
         except KeyboardInterrupt:
             pass

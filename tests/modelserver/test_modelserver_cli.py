@@ -9,6 +9,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from cf_guidance.cli import cli
@@ -45,6 +46,26 @@ def test_serves_logs_and_stops_on_sigterm(tmp_path: Path) -> None:
     assert "Traceback" not in stderr
     entries = [json.loads(line) for line in log.read_text().splitlines()]
     assert [(e["path"], e["turn"], e["texts"]) for e in entries] == [("/v1/messages", 0, ["hi"])]
+
+
+def test_sigterm_right_after_the_url_is_a_clean_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The printed URL means "ready": a caller may stop the server the moment it reads it. When the URL
+    # was printed before the handled region, about one such stop in eight exited 130 ("aborted").
+    import cf_guidance.cli.modelserver as command
+
+    script = tmp_path / "script.yaml"
+    script.write_text("turns:\n  - text: hi\n")
+    printed: list[str] = []
+
+    def echo_then_terminated(message: str, **kwargs: object) -> None:
+        printed.append(message)
+        signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(command.click, "echo", echo_then_terminated)
+    result = CliRunner().invoke(cli, ["model-server", "--script", str(script)])
+    assert printed and printed[0].startswith("http://127.0.0.1:")
+    assert (result.exit_code, result.exception) == (0, None)
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
 
 
 def test_invalid_script_is_one_line(tmp_path: Path) -> None:
