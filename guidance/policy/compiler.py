@@ -34,7 +34,7 @@ from cf_guidance.policy import grammar
 from cf_guidance.policy.checkform import to_check
 from cf_guidance.policy.endorse import endorsements, unbanned
 from cf_guidance.policy.explain import advisory_reason
-from cf_guidance.policy.extract import Unit, extract
+from cf_guidance.policy.extract import BlockTokens, Unit, extract
 from cf_guidance.policy.markdown import Block, Inline, parse
 from cf_guidance.policy.sources import READ, UNUSABLE, Source, discover, empty_tree, load_bytes, prepare
 from cf_guidance.policy.sources import CLAUDE as CLAUDE_KIND
@@ -103,6 +103,8 @@ class Compilation:
     bundle: dict[str, Any] = field(default_factory=dict)
     #: What the extractor read from each source's rule-bearing blocks, by source name (`compile --explain`).
     units: dict[str, list[Unit]] = field(default_factory=dict)
+    #: Each source's block tokens, made by extraction and read again by the endorsement pass.
+    tokens: dict[str, BlockTokens] = field(default_factory=dict)
 
     def report(self, level: str, source: str, message: str) -> None:
         self.diagnostics.append({"level": level, "source": source, "message": message})
@@ -174,7 +176,8 @@ def stage_extract(c: Compilation) -> None:
     for source in c.sources:
         if not source.blocks:
             continue
-        units = c.units[source.name] = extract(source.name, source.blocks, source.scope)
+        tokens = c.tokens[source.name] = BlockTokens(source.blocks)
+        units = c.units[source.name] = extract(source.name, source.blocks, source.scope, tokens)
         by_index = {unit.index: unit for unit in units}
         for index, block in enumerate(source.blocks):
             where = f"{source.name}:{block.line}"
@@ -317,7 +320,8 @@ def stage_merge(c: Compilation) -> None:
             for item in value:
                 if item not in settings[key]:
                     settings[key].append(item)
-    found = [e for source in c.sources if source.blocks for e in endorsements(source.blocks, source.name)]
+    found = [e for source in c.sources if source.name in c.tokens
+             for e in endorsements(source.blocks, source.name, c.tokens[source.name])]
     settings["endorsed_commands"] = unbanned(found, [check for rule in c.rules for check in rule.checks])
     for rule in c.rules:
         for check in rule.checks if not rule.scope else ():  # a scoped tool ban is the gate's (it knows the scope)

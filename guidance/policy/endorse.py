@@ -11,10 +11,10 @@ of running (`ENDORSING_VERBS`), with no negation in it, naming a command of at l
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from cf_guidance.policy.markdown import Block
-from cf_guidance.policy.text import CODE, PUNCT, SYMBOL, WORD, sentences, tokenize
+from cf_guidance.policy.text import CODE, PUNCT, SYMBOL, WORD, Token, sentences
 
 #: verbs that open an instruction to run what follows ("Run `x`", "Use `x` to ...", "Trigger ...")
 ENDORSING_VERBS = frozenset(("run", "use", "execute", "invoke", "call", "trigger"))
@@ -24,14 +24,14 @@ _NEGATIONS = frozenset(("not", "never", "don't", "dont", "do not", "avoid", "no"
 _PROSE = frozenset(("bullet", "paragraph", "row"))
 
 
-def endorsements(blocks: Iterable[Block], source: str) -> list[tuple[list[str], str]]:
-    """(command words, "file:line") for each command an instruction in `blocks` prescribes."""
+def endorsements(blocks: Iterable[Block], source: str, tokens: Callable[[int], list[Token]]) -> list[tuple[list[str], str]]:
+    """(command words, "file:line") for each command an instruction in `blocks` prescribes;
+    `tokens(index)` gives a block's tokens (extract.BlockTokens, shared with extraction)."""
     out: list[tuple[list[str], str]] = []
-    for block in blocks:
+    for index, block in enumerate(blocks):
         if block.kind not in _PROSE or not block.inline.codes:
             continue
-        tokens = tokenize(block.inline.masked, block.inline.codes)
-        for sentence in sentences(tokens):
+        for sentence in sentences(tokens(index)):
             words = [t for t in sentence if t.kind in (WORD, CODE)]
             first = next((t for t in words if not (t.kind == WORD and t.low.rstrip(".").isdigit())), None)
             if first is None or first.kind != WORD or first.low not in ENDORSING_VERBS:

@@ -91,18 +91,27 @@ class _Heading:
     titled: bool = False
 
 
-def extract(source: str, blocks: list[Block], scope: str = "") -> list[Unit]:
-    """Every rule-bearing block of one source, read (units without checks stay advisory); `scope`
-    is the directory a subdirectory's file applies to ("this directory" in it)."""
-    tokens_of: dict[int, list[Token]] = {}
+class BlockTokens:
+    """The tokens of each block of one source, made once on first use: extraction reads blocks
+    again for their neighbours, and the endorsement pass (policy/endorse.py) reads them after."""
 
-    def tokens(index: int) -> list[Token]:
-        found = tokens_of.get(index)
+    def __init__(self, blocks: list[Block]) -> None:
+        self._blocks = blocks
+        self._tokens: dict[int, list[Token]] = {}
+
+    def __call__(self, index: int) -> list[Token]:
+        found = self._tokens.get(index)
         if found is None:
-            block = blocks[index]
-            found = tokens_of[index] = tokenize(grammar.blank_tags(block.inline.masked), block.inline.codes)
+            block = self._blocks[index]
+            found = self._tokens[index] = tokenize(grammar.blank_tags(block.inline.masked), block.inline.codes)
         return found
 
+
+def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockTokens | None = None) -> list[Unit]:
+    """Every rule-bearing block of one source, read (units without checks stay advisory); `scope`
+    is the directory a subdirectory's file applies to ("this directory" in it); `tokens` shares
+    the blocks' tokens with a later pass."""
+    tokens = tokens or BlockTokens(blocks)
     inventory = build_inventory(blocks, tokens)
     units: list[Unit] = []
     headings: list[_Heading] = []

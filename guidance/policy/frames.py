@@ -1211,7 +1211,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             continue
         if not allowed and words in _POSTFIX_CUES:
             # "`git push --force` is forbidden", "`docker` is not available": the subject is what is meant
-            frame = _postfix(tokens, i, words, modality)
+            frame = _postfix(tokens, i, j, words, modality)
             if frame is not None:
                 frames.append(frame)
                 continue
@@ -1547,13 +1547,14 @@ _NOT_USED = frozenset(phrase for cue in _cues.CUES if cue.name == "not-used" for
 _PROGRAM_FILLERS = frozenset(("the", "a", "cli", "command", "binary", "executable"))
 
 
-def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | None:
+def _postfix(tokens: list[Token], i: int, j: int, words: str, modality: str) -> Frame | None:
+    """The cue `words` spans tokens[i:j]; what stands before it is its subject."""
     k = i
     while k > 0 and tokens[k - 1].kind == WORD and tokens[k - 1].low in ("is", "are", "strictly", "absolutely", "also", "always"):
         k -= 1
     if k == i and words in _COPULA_CUES:
         return None
-    acted = _subject_action(tokens, k, words, modality)
+    acted = _subject_action(tokens, k, j, words, modality)
     if acted is not None:
         return acted
     objects, stop, notes = read_objects(tokens, 0, k)
@@ -1575,18 +1576,11 @@ def _postfix(tokens: list[Token], i: int, words: str, modality: str) -> Frame | 
 _POSTFIX_MEANING = {BAN: "banned", AVOID: "discouraged", ASK: "asked about"}
 
 
-def _postfix_end(tokens: list[Token], k: int, words: str) -> int:
-    """The index after the cue `words`, which starts at or after `k` (past "is"/"are")."""
-    wanted = words.split()
-    for start in range(k, len(tokens)):
-        if [t.low for t in tokens[start : start + len(wanted)]] == wanted:
-            return start + len(wanted)
-    return len(tokens)
 #: words before an action named as a subject that do not change it ("direct pushes to `main`")
 _SUBJECT_ADJECTIVES = frozenset(("direct", "manual", "any", "all"))
 
 
-def _subject_action(tokens: list[Token], k: int, words: str, modality: str) -> Frame | None:
+def _subject_action(tokens: list[Token], k: int, after: int, words: str, modality: str) -> Frame | None:
     """"Direct pushes to `main` are never allowed", "Committing to `master` is not permitted": a git
     action named as the subject (a plural noun or a gerund), with its objects; None otherwise."""
     first = 0
@@ -1598,7 +1592,6 @@ def _subject_action(tokens: list[Token], k: int, words: str, modality: str) -> F
     if verb is None or not all(_action_kind_of(a) == "git" for a in verb[1]):
         return None
     objects, stop, notes = read_objects(tokens, verb[0], k)
-    after = _postfix_end(tokens, k, words)
     if stop < k or any(t.kind == WORD for t in tokens[after:]):
         return None  # "commits that break the build", "pushes are never allowed on Fridays": some of them
     frame = Frame(modality, words, actions=verb[1], verb=verb[2], objects=objects, start=tokens[0].start, text=join(tokens),
