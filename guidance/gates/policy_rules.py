@@ -30,7 +30,7 @@ from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
-from cf_guidance.gates.commands.message import written
+from cf_guidance.gates.commands.message import body, past_tense_subject, written
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import leading_positionals, matches, required_words, same_path, tool_matches
 from cf_guidance.gates.reasons import doc
@@ -450,11 +450,15 @@ def _misshapen(item: dict[str, Any], cmd: Command) -> str:
     """A shape check: what of the message the command writes breaks the form ("" when it keeps
     it, or when the line does not hold the message: an editor, a file, an expansion)."""
     found = written(cmd)
+    form = item.get("form")
+    if form == "emoji" and item.get("part") == "body":
+        # "no emoji in commits or PR descriptions": the title and the body a line writes, each when it holds it
+        texts = [t for t in (found[1] if found else None, body(cmd)) if t is not None]
+        return next((ch for t in texts for ch in t if _is_emoji(ch)), "")
     if found is None:
         return ""
     text = found[1]
     subject = text.strip().split("\n", 1)[0].strip()
-    form = item.get("form")
     if form == "starts":
         starts = [s for s in item.get("starts") or () if isinstance(s, str)]
         if not subject or not starts or subject.lower().startswith(_GENERATED_SUBJECTS):
@@ -467,6 +471,8 @@ def _misshapen(item: dict[str, Any], cmd: Command) -> str:
         return subject if subject.endswith(".") else ""
     if form == "emoji":
         return next((ch for ch in text if _is_emoji(ch)), "")
+    if form == "mood":
+        return subject if not subject.lower().startswith(_GENERATED_SUBJECTS) and past_tense_subject(subject) else ""
     return ""
 
 

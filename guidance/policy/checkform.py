@@ -52,6 +52,8 @@ def _shape_rule(spec: Spec) -> str:
         return f"keep their first line to at most {spec.max_length} characters"
     if spec.form == "period":
         return "not end their first line with a period"
+    if spec.form == "mood":
+        return "begin with a verb in the imperative (`Add`, not `Added`)"
     return "hold no emoji"
 
 
@@ -94,6 +96,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["starts"] = list(spec.starts)
         if spec.form == "length":
             check["max"] = spec.max_length
+        if spec.part:
+            check["part"] = spec.part
     if spec.kind == "arguments":
         check["requires"] = [list(r) for r in spec.requires]
     if spec.kind == "target":
@@ -123,7 +127,7 @@ def short(check: dict[str, Any]) -> str:
     if kind == "shape":
         carriers = ", ".join(" ".join(p) for p in [check.get("pattern") or [], *(check.get("also") or [])])
         detail = {"starts": " | ".join(check.get("starts") or []), "length": f"<= {check.get('max')}", "emoji": "no emoji",
-                  "period": "no period"}
+                  "period": "no period", "mood": "imperative"}
         return f"{verdict} shape {carriers}: {check.get('form')} {detail.get(str(check.get('form')), '')}"
     if kind == "target":
         return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}"

@@ -89,6 +89,8 @@ class Spec:
     form: str = ""
     starts: list[str] = field(default_factory=list)
     max_length: int = 0
+    #: shape: "body" when the texts include PR descriptions, issues and comments (their `--body`)
+    part: str = ""
     confidence: float = 1.0
     what: str = ""
     instead: str = ""
@@ -318,7 +320,7 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         return _pr_base(frame, place)
     if frame.requirement == "message":
         # a text every such message must hold: warned when missing (the words may differ)
-        found = _message(frame, frame.objects, "warn", place.line)
+        found = _message(frame, frame.objects, "warn", place)
         for spec in found:
             # only where such a text is written first (a PR's creation, a commit), not every comment or edit
             creators = [p for p in [spec.pattern, *spec.also] if " ".join(p) in _CREATORS]
@@ -576,7 +578,7 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                 elif obj.kind == "noun" and "path" in obj.meaning and frame.inherited:
                     specs += _path_specs("write", obj, frame, verdict, line)
                 elif obj.kind == "noun" and "content" in obj.meaning:
-                    specs += _message(frame, [obj], verdict, line)
+                    specs += _message(frame, [obj], verdict, place)
         if any(o.kind == "noun" and "timeout" in o.meaning for o in objects):
             specs += _timeout(frame, objects, verdict, line)
         role = _ROLE_AS.search(frame.text.lower())
@@ -635,11 +637,11 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
     if kind == "git":
         return _git_action(action, frame, objects, place, verdict)
     if kind in ("add", "content") and (any(o.kind == "quote" or (o.kind == "noun" and "content" in o.meaning) for o in objects)
-                                       or (kind == "content" and frame.surfaces)):
+                                       or (kind == "content" and (frame.surfaces or _section_surfaces(place.section)))):
         if frame.messaged:
             return []  # "add", "include" ... are several actions of one verb: one message check
         frame.messaged = True
-        return _message(frame, objects, verdict, line)
+        return _message(frame, objects, verdict, place)
     if kind in ("add", "install"):
         for obj in objects:
             meaning = obj.meaning
@@ -1193,7 +1195,7 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
                                   what="committing files that hold secrets (.env files, keys)"))
             return specs
         if content:
-            return _message(frame, content, verdict, line)
+            return _message(frame, content, verdict, place)
         if objects and any(o.kind in ("code", "noun", "quote") for o in objects if o.role not in ("to", "on", "for", "with")):
             frame.notes.append(f"{action}'s object is not a path or secret: advisory")
             return []
@@ -1257,14 +1259,23 @@ def _install(name: str, verdict: str, line: int, frame: Frame, obj: Obj) -> list
 _MESSAGE_VERBS = ("emit", "emitting", "sign", "signing", "credit", "crediting")
 
 
-def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[Spec]:
+def _message(frame: Frame, objects: list[Obj], verdict: str, place: Place) -> list[Spec]:
     """Text not to put in commit messages or PR texts: only when the sentence says where (a
     surface: "to commits", "in the PR description"), names such text (a trailer, attribution),
-    or its verb is about text ("emit")."""
-    if not (frame.surfaces or any(o.kind == "noun" and "content" in o.meaning for o in objects)
+    or its verb is about text ("emit"); or when its section is about such texts ("## Commit
+    guidelines") and the text is a trailer or an attribution ("Co-Authored-By", "Generated with ...")."""
+    line = place.line
+    surfaces = list(frame.surfaces)
+    if not (surfaces or any(o.kind == "noun" and "content" in o.meaning for o in objects)
             or any(v in frame.verb.split() for v in _MESSAGE_VERBS)):
-        frame.notes.append("quoted text without where it goes (commits, PRs): not a message check")
-        return []
+        named = _section_surfaces(place.section)
+        attributions = [o for o in objects if o.kind in ("quote", "code") and _attribution_like(o.text)]
+        if not named or not attributions:
+            frame.notes.append("quoted text without where it goes (commits, PRs): not a message check")
+            return []
+        # "## Commit guidelines" then "- Do not include `Co-Authored-By` lines": the section says where
+        frame.notes.append(f"where the text goes: the section '{place.section[-1]}'")
+        surfaces, objects = named, attributions
     phrases: list[str] = []
     for obj in objects:
         if obj.kind == "quote":
@@ -1273,7 +1284,7 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
             phrases += _own_phrases(obj, frame) or list(obj.meaning["content"])
         elif obj.kind == "code" and (":" in obj.text or obj.text[:1].isupper()):
             phrases.append(obj.text.strip().rstrip(":").lower())
-    if not phrases and frame.surfaces and frame.phrase and len(frame.phrase.split()) <= 4:
+    if not phrases and surfaces and frame.phrase and len(frame.phrase.split()) <= 4:
         # "Never add test plan to PR description": the words themselves
         phrases.append(frame.phrase)
     # short words match too much; an emoji (gitmoji, "🤖") is one character and says what it means
@@ -1281,14 +1292,15 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
     if not phrases:
         return []
     carriers: list[str] = []
-    surfaces = " ".join(frame.surfaces)
-    if "commit" in surfaces:
+    surfaces_text = " ".join(surfaces)
+    if "commit" in surfaces_text:
         carriers += CARRIERS["commit"]
-    if "pr" in surfaces.split() or "pull request" in surfaces or "pr " in surfaces or "description" in surfaces:
+    if ("pr" in surfaces_text.split() or "pull request" in surfaces_text or "pr " in surfaces_text
+            or "description" in surfaces_text):
         carriers += CARRIERS["pr"]
-    if "comment" in surfaces:
+    if "comment" in surfaces_text:
         carriers += CARRIERS["comment"]
-    if not carriers or "prs" in surfaces.split():
+    if not carriers or "prs" in surfaces_text.split():
         carriers = list(dict.fromkeys(CARRIERS["commit"] + CARRIERS["pr"] + CARRIERS["comment"]))
     carriers = list(dict.fromkeys(carriers))
     patterns = [_split(c) for c in carriers]
@@ -1297,6 +1309,27 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
                 else 0.95 if any(o.kind == "quote" or "content" in o.meaning for o in objects) else 0.85,
                 what=" or ".join(f'"{p}"' for p in phrases[:3]) + " in commit messages or PR text")
     return [spec]
+
+
+def _attribution_like(text: str) -> bool:
+    """A trailer (`Co-Authored-By`, `Reviewed-by:`) or an attribution ("Generated with Claude Code"):
+    text of a commit or a PR, which a section about them bans with no "in commits" of its own."""
+    low = text.strip().lower()
+    return bool(_TRAILER.match(low)) or any(m in low for m in _nouns.ATTRIBUTION_MARKS)
+
+
+_TRAILER = re.compile(r"^[a-z]+(?:-[a-z]+)*-by\b")
+
+
+def _section_surfaces(section: tuple[str, ...]) -> list[str]:
+    """The texts the nearest heading that names one is about ("Commit Guidelines": commits,
+    "GitHub PR rules": PRs), in the words of lexicon.nouns.SURFACES."""
+    for heading in reversed(section):
+        text = f" {' '.join(heading.lower().replace('/', ' ').replace('&', ' ').split())} "
+        found = [s for s in sorted(_nouns.SURFACES, key=len, reverse=True) if f" {s} " in text]
+        if found:
+            return found[:1]
+    return []
 
 
 def _own_phrases(obj: Obj, frame: Frame) -> list[str]:
@@ -1543,8 +1576,14 @@ def _commit_form(frame: Frame, place: Place) -> list[Spec]:
 
 
 #: the commands that write each text a shape rule is about (lexicon.shapes)
-_SHAPE_CARRIERS = {"commit": (("git", "commit"),), "title": (("gh", "pr", "create"), ("gh", "pr", "edit"), ("glab", "mr", "create"))}
-_SHAPE_SURFACE = {("commit",): "Commit messages", ("title",): "PR titles", ("commit", "title"): "Commit messages and PR titles"}
+_SHAPE_CARRIERS = {"commit": (("git", "commit"), ("jj", "describe"), ("jj", "desc"), ("jj", "commit"), ("jj", "new")),
+                   "title": (("gh", "pr", "create"), ("gh", "pr", "edit"), ("glab", "mr", "create")),
+                   "body": (("gh", "pr", "create"), ("gh", "pr", "edit"), ("gh", "pr", "comment"), ("gh", "pr", "review"),
+                            ("gh", "issue", "create"), ("gh", "issue", "comment"), ("gh", "issue", "edit"), ("glab", "mr", "create"))}
+_SHAPE_SURFACE = {("commit",): "Commit messages", ("title",): "PR titles", ("commit", "title"): "Commit messages and PR titles",
+                  ("body",): "PR, issue and comment texts", ("title", "body"): "PR titles and texts",
+                  ("commit", "body"): "Commit messages and PR, issue and comment texts",
+                  ("commit", "title", "body"): "Commit messages and PR, issue and comment texts"}
 
 
 def _shape(frame: Frame, place: Place) -> list[Spec]:
@@ -1574,17 +1613,24 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
         return [Spec("arguments", verdict, place.line, pattern=["git", "commit"], requires=[list(_shapes.SIGNOFF_OPTIONS)],
                      confidence=confidence, values=option_values(["git", "commit"]), what="commits without a sign-off",
                      instead="`git commit -s`", why=why + ["every commit carries a Signed-off-by line"])]
-    carriers = [list(c) for s in surfaces for c in _SHAPE_CARRIERS[s]]
-    spec = Spec("shape", verdict, place.line, pattern=carriers[0], also=carriers[1:], form=str(meaning["form"]),
-                starts=list(meaning.get("starts") or []), max_length=int(meaning.get("max") or 0), confidence=confidence,
-                what=_SHAPE_SURFACE[tuple(s for s in ("commit", "title") if s in surfaces)], why=why)
+    if "body" in surfaces and meaning["form"] != "emoji":
+        # a first line's form is a title's, never a description's or a comment's
+        surfaces = [s for s in surfaces if s != "body"]
+        if not surfaces:
+            frame.notes.append("a first line's form said of descriptions or comments, which have none: advisory")
+            return []
+    carriers = list(dict.fromkeys(tuple(c) for s in surfaces for c in _SHAPE_CARRIERS[s]))
+    spec = Spec("shape", verdict, place.line, pattern=list(carriers[0]), also=[list(c) for c in carriers[1:]],
+                form=str(meaning["form"]), starts=list(meaning.get("starts") or []), max_length=int(meaning.get("max") or 0),
+                part="body" if "body" in surfaces else "", confidence=confidence,
+                what=_SHAPE_SURFACE[tuple(s for s in ("commit", "title", "body") if s in surfaces)], why=why)
     return [spec]
 
 
 def spec_key(spec: Spec) -> str:
     """What makes two checks the same check (their reasons and confidences aside)."""
     return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category,
-                 spec.form, spec.starts, spec.max_length))
+                 spec.form, spec.starts, spec.max_length, spec.part))
 
 
 def _dedupe(specs: list[Spec]) -> list[Spec]:

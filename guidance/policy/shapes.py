@@ -36,13 +36,26 @@ def strong(cues: list[tuple[int, int, str, str]]) -> bool:
 
 
 def surfaces_of(words: list[str]) -> list[str]:
-    """Which texts the words name: "commit" messages, PR "title"s."""
+    """Which texts the words name: "commit" messages, PR "title"s, the "body" of a PR, an issue
+    or a comment ("PR descriptions", "issue comments")."""
     text = f" {' '.join(words)} "
     out = []
     if any(f" {w} " in text for w in _shapes.COMMIT_WORDS):
         out.append("commit")
-    if any(f" {w} " in text for w in _shapes.PR_WORDS):
+    # "PRs" is their titles; "PR descriptions" their bodies only
+    after = [text[i + len(w) + 2:].split()[:1] for w in _shapes.PR_WORDS for i in _spots(text, f" {w} ")]
+    if any(not a or a[0] not in _shapes.BODY_WORDS for a in after):
         out.append("title")
+    if any(a and a[0] in _shapes.BODY_WORDS for a in after) or any(f" {w} " in text for w in _shapes.TEXT_WORDS):
+        out.append("body")
+    return out
+
+
+def _spots(text: str, needle: str) -> list[int]:
+    out, at = [], text.find(needle)
+    while at >= 0:
+        out.append(at)
+        at = text.find(needle, at + 1)
     return out
 
 
@@ -62,7 +75,8 @@ def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], follo
     found = [f for f in (_signoff(text, words, cues, banned) if "sign" in text or " dco " in text else None,
                          _emoji(tokens, banned) if "emo" in text else None,
                          _length(tokens, words, banned) if _DIGITS.search(text) else None,
-                         _period(text, banned) if " period " in text or " full stop " in text else None, starts) if f]
+                         _period(text, banned) if " period " in text or " full stop " in text else None,
+                         _mood(text, banned) if " imperative" in text or " tense " in text else None, starts) if f]
     frames = []
     for meaning, note, certain in found:
         # "No emoji", "requires a sign-off": the words themselves are a hard rule
@@ -94,6 +108,9 @@ def _emoji(tokens: list[Token], banned: bool) -> tuple[dict[str, object], str, b
         if tok.kind == WORD and (tok.low in _shapes.EMOJI_WORDS or k + 1 < len(tokens)
                                  and f"{tok.low} {tokens[k + 1].low}" in _shapes.EMOJI_WORDS):
             before = [t.low for t in tokens[max(0, k - 3):k] if t.kind == WORD]
+            after = tokens[k + 1].low if k + 1 < len(tokens) else ""
+            if after in _shapes.SIGNATURE_WORDS:
+                return None  # "no emoji signatures", "a robot emoji footer": an attribution (lexicon.nouns)
             if banned or any(w in _shapes.NO_WORDS for w in before):
                 return {"form": "emoji", "hard": not banned}, "no emoji in the message", True
             return None
@@ -138,6 +155,15 @@ def _period(text: str, banned: bool) -> tuple[dict[str, object], str, bool] | No
         return None
     named = any(f" {n} " in text for n in _shapes.SUBJECT_NOUNS)
     return {"form": "period", "heading": not named, "hard": not banned}, "the first line does not end with a period", True
+
+
+def _mood(text: str, banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"Use the imperative mood in the subject line", "never use the past tense": the first verb
+    is no past tense. Its one sure sign is a word like "Added": the reading only warns."""
+    words = _shapes.PAST_WORDS if banned else _shapes.MOOD_WORDS
+    if not any(f" {w} " in text for w in words):
+        return None
+    return {"form": "mood", "heading": False}, "the first line begins with a verb in the imperative (`Add`, not `Added`)", False
 
 
 def _template(tokens: list[Token], following: list[Obj], banned: bool) -> tuple[dict[str, object], str, bool] | None:

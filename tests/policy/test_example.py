@@ -57,7 +57,7 @@ EXPECTED = {
     "R055": ["deny target push main"],
     "R056": ["deny message co-authored-by"],
     "R057": ["deny create TODO.md"],
-    "R058": ["deny shape git commit: length <= 72", "deny shape git commit: emoji no emoji"],
+    "R058": ["deny shape git commit, jj describe, jj desc, jj commit, jj new: length <= 72", "deny shape git commit, jj describe, jj desc, jj commit, jj new: emoji no emoji"],
     "R060": ["deny command git commit --amend once pushed"],
     "R061": ["ask command <pull-request>"],
     "M001": ["deny command git push --force"],

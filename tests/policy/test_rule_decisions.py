@@ -38,6 +38,8 @@ SCOPED = "- Commit format: `<type>(<scope>): <summary>`\n"
 SHORT = "- Commit subject lines must be at most 50 characters.\n"
 PLAIN = "- No emoji in commit messages or PR titles.\n"
 SIGNED = "- All commits must be signed off.\n"
+NO_EMOJI_ANYWHERE = "- Never use emoji in commit messages, PR descriptions or issue comments.\n"
+MOOD = "- Use the imperative mood in commit subjects.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -136,6 +138,25 @@ CASES = [
     (SIGNED, 'git commit -s -m "Add the parser"', "allow"),
     (SIGNED, 'git commit --amend --signoff --no-edit', "allow"),
     (SIGNED, 'git commit -m "Add the parser"', "deny"),
+    # where messages go: jj's commits, and the bodies of PRs, reviews, issues and comments
+    (PLAIN, 'jj describe -m "Add dark mode \U0001f319"', "deny"),
+    (PLAIN, 'jj commit -m "Add dark mode" -m "\u2728"', "deny"),
+    (PLAIN, 'jj new -m "Add dark mode"', "allow"),
+    (PLAIN, "jj describe", "allow"),
+    (PLAIN, 'gh pr create --title "Dark mode" --body "Adds it \U0001f389"', "allow"),  # titles only
+    (NO_EMOJI_ANYWHERE, 'gh pr create --title "Dark mode" --body "Adds it \U0001f389"', "deny"),
+    (NO_EMOJI_ANYWHERE, 'gh issue comment 4 --body "Fixed \u2705"', "deny"),
+    (NO_EMOJI_ANYWHERE, 'gh pr review 4 --approve --body "LGTM \U0001f44d"', "deny"),
+    (NO_EMOJI_ANYWHERE, 'gh pr comment 4 --body "Fixed in the last push"', "allow"),
+    (NO_EMOJI_ANYWHERE, "gh pr create --fill", "allow"),
+    (NO_EMOJI_ANYWHERE, "gh pr comment 4 --body-file notes.md", "allow"),
+    (MOOD, 'git commit -m "Added the parser"', "warn"),
+    (MOOD, 'git commit -m "fix(api): fixed the retry"', "warn"),
+    (MOOD, 'jj describe -m "Rewrote the cache"', "warn"),
+    (MOOD, 'git commit -m "Add the parser"', "allow"),
+    (MOOD, 'git commit -m "Embed the font"', "allow"),
+    (MOOD, 'git commit -m "Revert \"Added the parser\""', "allow"),
+    (MOOD, "git commit", "allow"),
 ]
 
 

@@ -2,7 +2,9 @@
 
 `git commit -m A -m B` writes A, a blank line, then B (`--message=A`, `-mA`, and a cluster of
 short options ending in m: `-am A`); `gt create -m` and `hub pull-request -m` write a message
-the same way. `gh pr create --title T` (`-t`; `gh pr edit`, `glab mr create`) writes a PR title.
+the same way, and so do `jj describe -m`, `jj commit -m` and `jj new -m` (jj's commits).
+`gh pr create --title T` (`-t`; `gh pr edit`, `glab mr create`) writes a PR title; `body` is
+the text a PR, a review, an issue or a comment gets (`--body`, `-b`; glab's `--description`).
 
 What the line does not hold cannot be judged, and `written` says so with None: a message typed
 in an editor (no -m), read from a file (-F), taken from another commit (-C, -c, --fixup,
@@ -38,6 +40,28 @@ def written(cmd: Command) -> tuple[str, str] | None:
         return (TITLE, title[0]) if len(title) == 1 and _literal(title[0]) else None
     if program == "gt" and args[:1] in (["create"], ["c"], ["modify"], ["m"]) or program == "hub" and args[:1] == ["pull-request"]:
         return _joined(_values(args[1:], ("--message", "-m")))
+    if program == "jj" and args[:1] in (["describe"], ["desc"], ["commit"], ["ci"], ["new"]):
+        if "--stdin" in args or "--edit" in args:
+            return None  # the text comes from elsewhere
+        return _joined(_values(args[1:], ("--message", "-m")))
+    return None
+
+
+#: the commands whose text a `body` option holds, and its spellings
+_BODIES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("gh", ("pr", "create"), ("--body", "-b")), ("gh", ("pr", "edit"), ("--body", "-b")),
+    ("gh", ("pr", "comment"), ("--body", "-b")), ("gh", ("pr", "review"), ("--body", "-b")),
+    ("gh", ("issue", "create"), ("--body", "-b")), ("gh", ("issue", "comment"), ("--body", "-b")),
+    ("gh", ("issue", "edit"), ("--body", "-b")), ("glab", ("mr", "create"), ("--description", "-d")))
+
+
+def body(cmd: Command) -> str | None:
+    """The text of the PR, review, issue or comment `cmd` writes, or None when the line does not
+    hold it (no body option: an editor or `--body-file`; an expansion)."""
+    for program, sub, names in _BODIES:
+        if cmd.program == program and tuple(cmd.args[:len(sub)]) == sub:
+            values = [_text(v) for v in _values(cmd.args[len(sub):], names)]
+            return values[0] if len(values) == 1 else None
     return None
 
 
@@ -119,3 +143,27 @@ def _heredoc(value: str) -> str | None:
             return text if quoted or _literal(text) else None
         body.append(line)
     return None
+
+
+#: words ending in -ed that are no past tense ("Embed the font", "Seed the database")
+_NOT_PAST = frozenset(("embed", "reembed", "seed", "reseed", "feed", "speed", "need", "proceed", "exceed", "succeed",
+                       "breed", "bleed", "heed", "weed", "shred", "shed"))
+#: past tenses that do not end in -ed
+_PAST_IRREGULAR = frozenset(("made", "wrote", "rewrote", "built", "rebuilt", "ran", "reran", "broke", "took", "brought",
+                             "kept", "left", "found", "began", "threw", "drew", "went", "did", "redid", "undid", "chose"))
+
+
+def past_tense_subject(subject: str) -> bool:
+    """The subject's first word after its prefix (`fix(api): `, `[ios] `, `net: `) is a verb in
+    the past tense: "Added", "fixed", "Rewrote" (what an imperative-mood rule warns of)."""
+    rest = subject.strip()
+    if rest.startswith("["):
+        rest = rest.partition("]")[2]
+    head, colon, tail = rest.partition(":")
+    if colon and " " not in head.strip():
+        rest = tail
+    words = rest.split()
+    word = words[0].strip("\"'`*").lower() if words else ""
+    if not word.isalpha():
+        return False
+    return word in _PAST_IRREGULAR or word.endswith("ed") and len(word) > 4 and word not in _NOT_PAST

@@ -41,6 +41,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("file-family", e) for e in nouns.FILE_FAMILY_EXAMPLES]
     out += [("tool-config", e) for e in nouns.TOOL_CONFIG_EXAMPLES]
     out += [("disclosure", e) for e in nouns.DISCLOSURE_EXAMPLES]
+    out += [("attribution-section", e) for e in nouns.SECTION_EXAMPLES]
     out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
     out += [("hooks", e) for e in nouns.HOOK_EXAMPLES]
     out += [("work-branch", e) for e in nouns.WORK_BRANCH_EXAMPLES]
@@ -51,6 +52,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("shape-length", e) for e in shapes.LENGTH_EXAMPLES]
     out += [("shape-emoji", e) for e in shapes.EMOJI_EXAMPLES]
     out += [("shape-period", e) for e in shapes.PERIOD_EXAMPLES]
+    out += [("shape-mood", e) for e in shapes.MOOD_EXAMPLES]
     out += [("sign-off", e) for e in shapes.SIGNOFF_EXAMPLES]
     out += [("published", e) for e in markers.PUBLISHED_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
@@ -203,6 +205,8 @@ def _shape_table() -> list[str]:
              shapes.LENGTH_EXAMPLES),
             ("no emoji", ", ".join(shapes.EMOJI_WORDS + shapes.NO_WORDS), shapes.EMOJI_EXAMPLES),
             ("no period ending the first line", "period, full stop; end, ending, trailing", shapes.PERIOD_EXAMPLES),
+            ("the imperative mood (a first verb in the past tense warns)", ", ".join(shapes.MOOD_WORDS + shapes.PAST_WORDS),
+             shapes.MOOD_EXAMPLES),
             ("sign-off (`git commit -s`)", ", ".join(shapes.SIGNOFF_WORDS), shapes.SIGNOFF_EXAMPLES))
     for form, words, examples in rows:
         lines.append(f"| {form} | {_cell(words)} | {_examples(examples)} |")

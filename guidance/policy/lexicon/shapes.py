@@ -1,10 +1,11 @@
 """The shape of commit messages and PR titles, as authors write it: a form the first line
 begins with (a type, a scope, a component in brackets), a length it keeps to, no emoji, a
-sign-off every commit carries.
+sign-off every commit carries, the imperative mood of its first verb.
 
-The gate judges these on the message the command line holds (`git commit -m`, `gh pr create
---title`); a message typed in an editor or read from a file is never judged. Mood and tone
-("use the imperative mood", "be concise") no tool call shows: they stay advisory.
+The gate judges these on the message the command line holds (`git commit -m`, `jj describe -m`,
+`gh pr create --title`, and for emoji a PR's, an issue's or a comment's `--body`); a message
+typed in an editor or read from a file is never judged. The mood is judged by its one sure sign,
+a first verb in the past tense ("Added"), and only warns; tone ("be concise") stays advisory.
 """
 
 from __future__ import annotations
@@ -27,12 +28,26 @@ COMMIT_WORDS: tuple[str, ...] = ("commit", "commits", "committing", "commit's", 
 PR_WORDS: tuple[str, ...] = ("pr", "prs", "pull request", "pull requests", "pr's", "mr", "mrs", "merge request",
                              "merge requests")
 
+#: words after a PR word that name its text, not its title ("PR descriptions", "pull request body")
+BODY_WORDS: tuple[str, ...] = ("description", "descriptions", "body", "bodies", "text", "texts", "comment", "comments",
+                               "review", "reviews")
+#: words that name a text a PR, an issue or a review holds, with no PR word ("issue comments", "issues")
+TEXT_WORDS: tuple[str, ...] = ("issue", "issues", "comments", "issue comments", "review comments", "pr comments")
+
 #: the units a length is counted in ("72 characters", "50 chars", "a 50-char subject")
 LENGTH_UNITS: tuple[str, ...] = ("characters", "character", "chars", "char", "columns", "column", "cols", "letters",
                                  "symbols")
 
+#: words that ask for the imperative mood of the first line ("Use the imperative mood", "present tense")
+MOOD_WORDS: tuple[str, ...] = ("imperative mood", "imperative", "imperative form", "imperative verb", "imperative verbs",
+                               "imperative tense", "present tense", "present-tense", "imperative-mood")
+#: words a ban on the past tense names ("Don't use the past tense in commit subjects")
+PAST_WORDS: tuple[str, ...] = ("past tense", "past-tense")
+
 #: the words for emoji
 EMOJI_WORDS: tuple[str, ...] = ("emoji", "emojis", "emojies", "emoticons", "emoji characters", "emoji icons")
+#: words after an emoji word that make it an attribution line, not emoji in the text ("emoji signatures")
+SIGNATURE_WORDS: tuple[str, ...] = ("footer", "footers", "signature", "signatures", "trailer", "trailers", "attribution")
 #: words before a noun that ban it without a cue of the tables ("No emoji", "without emojis")
 NO_WORDS: tuple[str, ...] = ("no", "without", "zero")
 
@@ -54,8 +69,8 @@ SCOPE_OPTIONAL: tuple[str, ...] = ("if", "when", "where", "optional", "optionall
 
 #: "Always include a scope", "A scope is required": every first line is `type(scope): ...`
 SCOPE_EXAMPLES: tuple[Example, ...] = (
-    ex("## Commit messages\n\n- Always include a scope.", "deny shape git commit: starts *(*): | *(*)!:"),
-    ex("- A scope is required in every commit message", "deny shape git commit: starts *(*): | *(*)!:"),
+    ex("## Commit messages\n\n- Always include a scope.", "deny shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
+    ex("- A scope is required in every commit message", "deny shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
     ex("- Include a scope in commit messages when the change touches one package"),
     ex("- Use a scope where possible in commit messages"),
     ex("- The OAuth scope is required for the API"),
@@ -72,13 +87,13 @@ _CONVENTIONAL_FORMS = "*: | *!: | *(*): | *(*)!:"
 #: message templates written as a code span
 TEMPLATE_EXAMPLES: tuple[Example, ...] = (
     ex("- Commit messages must use the format `type(scope): description`.",
-       "warn shape git commit: starts *(*): | *(*)!:"),
-    ex("- Commit format: `<type>[optional scope]: <description>`", "warn shape git commit: starts " + _CONVENTIONAL_FORMS),
-    ex("## Commits\n\nFormat: `<type>(<scope>): <subject>`", "warn shape git commit: starts *(*): | *(*)!:"),
-    ex("- Prefix every commit with the component: `[component] what changed`", "warn shape git commit: starts [*]"),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
+    ex("- Commit format: `<type>[optional scope]: <description>`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + _CONVENTIONAL_FORMS),
+    ex("## Commits\n\nFormat: `<type>(<scope>): <subject>`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
+    ex("- Prefix every commit with the component: `[component] what changed`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [*]"),
     ex("- PR titles must be written as `<area>: <summary>`", "deny shape gh pr create, gh pr edit, glab mr create: starts *: | *!:"),
     ex("## Commits\n\nWrite commit messages in this format:\n\n```\n[component] short summary\n\nWhy it changed.\n```",
-       "warn shape git commit: starts [*]"),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [*]"),
     ex("## Commits\n\nCommit like this:\n\n```\ngit commit -m \"fix: the bug\"\n```"),
     ex("- Example commit: `feat(api): add the login endpoint`"),
     ex("- Run `git log --format='%h %s'` to see recent commit messages"),
@@ -88,10 +103,10 @@ TEMPLATE_EXAMPLES: tuple[Example, ...] = (
 #: "Use `fix:`, `feat:`, `chore:` prefixes", "Prefix commit messages with the platform: `[ios]`, `[android]`"
 PREFIX_EXAMPLES: tuple[Example, ...] = (
     ex("- Prefix commit messages with the platform: `[ios]`, `[android]`, `[web]`.",
-       "warn shape git commit: starts [ios] | [android] | [web]"),
-    ex("## Commit messages\n\n- Use \"docs:\" or \"chore:\" prefixes", "warn shape git commit: starts docs: | docs(*): | docs!: | "
+       "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [ios] | [android] | [web]"),
+    ex("## Commit messages\n\n- Use \"docs:\" or \"chore:\" prefixes", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts docs: | docs(*): | docs!: | "
        "docs(*)!: | chore: | chore(*): | chore!: | chore(*)!:"),
-    ex("## Commits\n\n- Use `fix:` and `feat:` prefixes", "warn shape git commit: starts fix: | fix(*): | fix!: | fix(*)!: | "
+    ex("## Commits\n\n- Use `fix:` and `feat:` prefixes", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts fix: | fix(*): | fix!: | fix(*)!: | "
        "feat: | feat(*): | feat!: | feat(*)!:"),
     ex("- Prefix dependency updates with `deps:`"),
     ex("- Prefix commit messages with the ticket id, e.g. `PROJ-123:`"),
@@ -100,34 +115,52 @@ PREFIX_EXAMPLES: tuple[Example, ...] = (
 
 #: "Keep the subject line under 72 characters", "PR titles must be at most 70 chars", "50/72 rule"
 LENGTH_EXAMPLES: tuple[Example, ...] = (
-    ex("- Limit the subject line to 72 characters", "warn shape git commit: length <= 72"),
-    ex("- Commit subjects must be under 50 characters; wrap the body at 72.", "deny shape git commit: length <= 50"),
+    ex("- Limit the subject line to 72 characters", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 72"),
+    ex("- Commit subjects must be under 50 characters; wrap the body at 72.", "deny shape git commit, jj describe, jj desc, jj commit, jj new: length <= 50"),
     ex("- Keep PR titles under 70 chars", "warn shape gh pr create, gh pr edit, glab mr create: length <= 70"),
-    ex("## Commit messages\n\n- Follow the 50/72 rule.", "warn shape git commit: length <= 50"),
-    ex("## Commit messages\n\n- Subject line ≤ 60 chars", "warn shape git commit: length <= 60"),
+    ex("## Commit messages\n\n- Follow the 50/72 rule.", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 50"),
+    ex("## Commit messages\n\n- Subject line ≤ 60 chars", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 60"),
     ex("- Wrap the commit body at 72 characters"),
     ex("## SEO\n\n- Keep page titles under 60 characters"),
     ex("- Keep functions under 50 lines"),
-    ex("## Commit messages\n\n### Subject\n\n- Max 50 characters", "warn shape git commit: length <= 50"),
+    ex("## Commit messages\n\n### Subject\n\n- Max 50 characters", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 50"),
     ex("## Commit messages\n\n### Body\n\n- Max 72 characters per line"),
     ex("## Code style\n\n- Keep lines under 100 characters"),
 )
 
 #: "Do not end the subject line with a period", "No period at the end" (under "### Subject")
 PERIOD_EXAMPLES: tuple[Example, ...] = (
-    ex("- Do not end the commit subject line with a period", "deny shape git commit: period no period"),
-    ex("## Commit messages\n\n### Subject\n\n- No period at the end", "deny shape git commit: period no period"),
+    ex("- Do not end the commit subject line with a period", "deny shape git commit, jj describe, jj desc, jj commit, jj new: period no period"),
+    ex("## Commit messages\n\n### Subject\n\n- No period at the end", "deny shape git commit, jj describe, jj desc, jj commit, jj new: period no period"),
     ex("## Commit messages\n\n- End the body's sentences with a period"),
     ex("## Docs\n\n- Do not end headings with a period"),
 )
 
 #: "No emoji in commit messages", "Do not use emojis in commits or PR titles"
 EMOJI_EXAMPLES: tuple[Example, ...] = (
-    ex("- Do not use emoji in commit messages", "deny shape git commit: emoji no emoji"),
-    ex("## Commit messages\n\n- No emojis", "deny shape git commit: emoji no emoji"),
+    ex("- Do not use emoji in commit messages", "deny shape git commit, jj describe, jj desc, jj commit, jj new: emoji no emoji"),
+    ex("## Commit messages\n\n- No emojis", "deny shape git commit, jj describe, jj desc, jj commit, jj new: emoji no emoji"),
     ex("- Avoid emoji in PR titles", "warn shape gh pr create, gh pr edit, glab mr create: emoji no emoji"),
+    ex("- Never use emoji in commit messages or PR descriptions",
+       "deny shape git commit, jj describe, jj desc, jj commit, jj new, gh pr create, gh pr edit, gh pr comment, gh pr review, "
+       "gh issue create, gh issue comment, gh issue edit, glab mr create: emoji no emoji"),
+    ex("- No emojis in issue comments", "deny shape gh pr create, gh pr edit, gh pr comment, gh pr review, gh issue create, "
+       "gh issue comment, gh issue edit, glab mr create: emoji no emoji"),
     ex("## Code style\n\n- No emojis"),
+    ex("- Never add a robot emoji footer to commits", "deny message generated with | created with | \U0001f916 generated | "
+       "claude.com/claude-code | claude.ai/code | co-authored-by: claude"),
     ex("- Use emoji at the start of commit messages"),
+)
+
+#: "Use the imperative mood in the subject line": a first verb in the past tense ("Added") warns
+MOOD_EXAMPLES: tuple[Example, ...] = (
+    ex("- Use the imperative mood in the subject line", "warn shape git commit, jj describe, jj desc, jj commit, jj new: mood imperative"),
+    ex("## Commit messages\n\n- Write in the present tense (\"Add\", not \"Added\")",
+       "warn shape git commit, jj describe, jj desc, jj commit, jj new: mood imperative"),
+    ex("- Never use the past tense in commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj new: mood imperative"),
+    ex("- PR titles must use the imperative mood", "warn shape gh pr create, gh pr edit, glab mr create: mood imperative"),
+    ex("## Docs\n\n- Write instructions in the imperative mood"),
+    ex("- Use the present tense in code comments"),
 )
 
 #: "All commits must be signed off", "Sign off your commits (DCO)": commits carry `-s`

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from cf_guidance import shell
-from cf_guidance.gates.commands.message import COMMIT, TITLE, written
+from cf_guidance.gates.commands.message import COMMIT, TITLE, body, past_tense_subject, written
 
 
 def _written(line: str) -> tuple[str, str] | None:
-    commands = [c for c in shell.analyze(line).commands if c.program in ("git", "gh", "glab", "gt", "hub")]
+    commands = [c for c in shell.analyze(line).commands if c.program in ("git", "gh", "glab", "gt", "hub", "jj")]
     return written(commands[-1])
 
 
@@ -31,6 +31,14 @@ def _written(line: str) -> tuple[str, str] | None:
         ("gh pr edit 3 --title=fix:x", (TITLE, "fix:x")),
         ('glab mr create --title "fix: x"', (TITLE, "fix: x")),
         ('gt create -m "fix: x"', (COMMIT, "fix: x")),
+        ('jj describe -m "fix: x"', (COMMIT, "fix: x")),
+        ('jj desc -r @- -m "fix: x" -m "why"', (COMMIT, "fix: x\n\nwhy")),
+        ('jj commit --message "fix: x"', (COMMIT, "fix: x")),
+        ('jj new main -m "fix: x"', (COMMIT, "fix: x")),
+        ("jj describe", None),
+        ("jj new", None),
+        ("jj describe --stdin", None),
+        ("jj log -r @", None),
         # the message is not on the line
         ("git commit", None),
         ("git commit -a", None),
@@ -51,3 +59,33 @@ def _written(line: str) -> tuple[str, str] | None:
 )
 def test_written(line: str, expected: tuple[str, str] | None) -> None:
     assert _written(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ('gh pr create --title t --body "the body"', "the body"),
+        ('gh pr comment 3 -b "done"', "done"),
+        ('gh issue create --title t --body="broken"', "broken"),
+        ('gh pr review 3 --approve --body "ok"', "ok"),
+        ('glab mr create --title t --description "d"', "d"),
+        ("gh issue comment 3 --body \"$(cat <<'EOF'\nline one\nEOF\n)\"", "line one"),
+        ("gh pr create --fill", None),
+        ("gh pr comment 3 --body-file notes.md", None),
+        ('gh pr comment 3 --body "$TEXT"', None),
+        ("gh pr view 3", None),
+    ],
+)
+def test_body(line: str, expected: str | None) -> None:
+    commands = [c for c in shell.analyze(line).commands if c.program in ("gh", "glab")]
+    assert body(commands[-1]) == expected
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [("Added the parser", True), ("fix(api): fixed the retry", True), ("[ios] Updated icons", True), ("net: Rewrote pool", True),
+     ("Add the parser", False), ("Embed the font", False), ("Seed the database", False), ("feat: add red theme", False),
+     ("Speed up the build", False), ("Need-based retries", False), ("", False), ("v2.0 released", False)],
+)
+def test_past_tense_subject(subject: str, expected: bool) -> None:
+    assert past_tense_subject(subject) is expected
