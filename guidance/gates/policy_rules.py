@@ -8,7 +8,8 @@ into. Command-like checks (command, message, arguments) match each of their patt
 `anchor` their positional words must be the command's leading ones (`bun test` is not `bun bd
 test`), options listed in `values` taking the next word. A command in `except` (leading
 NAME=value words are required assignments) is exempt, and so is one run under a wrapper in `via`
-(`uv run pytest` when the document runs pytest that way). A script run through an interpreter
+(`uv run pytest` when the document runs pytest that way); a check marked `away` holds only for a
+command run below the project root (after a `cd` into a subdirectory). A script run through an interpreter
 (`python scripts/x.py`, `bash x.sh`) is also matched as the script itself. A command check
 marked `published` (a rewrite of pushed commits: amend, rebase) holds only after a successful
 `git push` of the session with no commit since (the session history); before that it warns.
@@ -345,6 +346,8 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
         kind = item.get("kind")
         if item.get("wrapped") == "timeout" and not ("timeout" in cmd.wrappers or _tool_timeout(ctx)):
             continue
+        if item.get("away") and not _below_root(ctx, cmd):
+            continue  # "run make from the repository root": it runs there
         if kind == "message" and not _says(ctx, item):
             continue
         if kind == "arguments" and not _lacks(item, cmd):
@@ -420,6 +423,12 @@ def _exempt(words: list[str], cmd: Command) -> bool:
     if assignments and not all(pair in cmd.assignments for pair in assignments):
         return False
     return matches(pattern, cmd, exact=not assignments and "*" not in pattern)
+
+
+def _below_root(ctx: GateContext, cmd: Command) -> bool:
+    """Whether `cmd` runs in a subdirectory of the project (the call's cwd, or after a `cd`)."""
+    where = resolver_at(ctx, cmd).cwd
+    return resolver(ctx).relatives(where)[0] not in (".", None)
 
 
 def _tool_timeout(ctx: GateContext) -> bool:

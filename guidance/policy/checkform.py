@@ -78,6 +78,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["except"] = [list(p) for p in spec.exempt]
         if spec.wrapped:
             check["wrapped"] = spec.wrapped
+        if spec.away:
+            check["away"] = True
         if spec.via:
             check["via"] = list(spec.via)
         if spec.published:
@@ -140,6 +142,8 @@ def short(check: dict[str, Any]) -> str:
         shown = f"{check['wrapped']} {' '.join(pattern or [])}"
     elif check.get("only"):
         shown = ("" if pattern == "**" else f"{pattern} ") + "outside " + " ".join(check["only"])
+    elif kind == "command" and check.get("away"):
+        shown = f"{' '.join(pattern or [])} below the root"
     else:
         shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
     if check.get("via"):

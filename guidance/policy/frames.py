@@ -1240,6 +1240,12 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 passive.text = join(tokens)
                 frames.append(passive)
                 continue
+        if not allowed and modality == ONLY and (alone := _only_tool(tokens, i, j, end)) is not None:
+            # "pnpm only", "Package manager: pnpm ONLY": the tool before the cue is the one of its job
+            alone.notes.insert(0, f"'{words}' after one tool of a job")
+            alone.text = join(tokens)
+            frames.append(alone)
+            continue
         if not allowed:
             frames.append(Frame(modality, words, start=tokens[i].start, text=join(tokens),
                                 notes=[f"'{words}' has a subject ({join(tokens[:i])}): a description, not an instruction"]))
@@ -2068,6 +2074,12 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
     found = action_at(tokens, k, end)
     if found is None and ctx.modality == ASK and ctx.item:
         return frame
+    if modality == ONLY and (alone := _only_tool(tokens, i, j, end)) is not None:
+        alone.notes.insert(0, f"'{words}' with one tool of a job")
+        return alone
+    if found is None and k < end and tokens[k].low in _markers.PREFER_WORDS and (swapped := substitution(tokens, k)) is not None:
+        swapped.notes.insert(0, f"'{words} {tokens[k].low}': a substitution")
+        return swapped  # "Always prefer `rg` over `grep`"
     if found is None:
         # "Use `X` only when ... with explicit user consent": the cue follows the object
         # ... but not "use `x` to build only the main binary": "only" must say when, or what for
@@ -2224,14 +2236,28 @@ _PURPOSE_WORDS = frozenset(("for", "to", "as", "when", "in", "with"))
 _VERSION_WORD = re.compile(r"v?\d+(?:\.[\dx*]+)*\+?")
 
 
+def _project_uses(tokens: list[Token], first: int, end: int) -> int | None:
+    """"This project uses pnpm", "We use uv as the package manager": the index of what the
+    project (lexicon markers.PROJECT_SUBJECTS) says it uses, None for any other subject."""
+    for k in range(first + 1, min(end, first + 4)):
+        if tokens[k].kind == WORD and tokens[k].low in _markers.PROJECT_USE_VERBS:
+            subject = " ".join(t.low for t in tokens[first:k] if t.kind == WORD)
+            return k + 1 if subject in _markers.PROJECT_SUBJECTS else None
+    return None
+
+
 def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
     """"Use pnpm for package management", "Always use `uv` to manage dependencies", "Package
-    manager: `yarn`": one tool of those that do one job (lexicon RIVALS) is the project's, so the
-    others are discouraged (a warning whose reason names it). None unless the verb's object (or
+    manager: `yarn`", "This project uses pnpm": one tool of those that do one job (lexicon
+    RIVALS) is the project's, so the others are discouraged (a warning whose reason names it);
+    "pnpm only", "use `uv` exclusively" rule them out (a ban). None unless the verb's object (or
     the label's value) is that bare program."""
     colon = next((m for m in range(first, end) if tokens[m].kind == PUNCT and tokens[m].text == ":"), None)
+    uses = _project_uses(tokens, first, end)
     if colon is not None and " ".join(t.low for t in tokens[first:colon]) in _programs.RIVAL_LABELS:
         k = colon + 1  # "Package manager: `yarn`"
+    elif uses is not None:
+        k = skip_determiner(tokens, uses, end)  # "This project uses pnpm"
     else:
         found = action_at(tokens, first, end)
         if found is None or "use" not in found[1]:
@@ -2246,13 +2272,56 @@ def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
         after += 1  # "Package manager: pnpm 9", "use yarn v4"
         if after < end and tokens[after].low == "with":
             after = end  # "pnpm 9 with `node-linker=hoisted`": the tool, set up some way
+    only = after < end and tokens[after].low in _markers.EXCLUSIVE_WORDS
+    if only:
+        after += 1  # "pnpm only", "use `uv` exclusively": the others are ruled out
     if family is None or (after < end and not (tokens[after].kind == PUNCT or tokens[after].low in _PURPOSE_WORDS)):
         return None  # "use yarn workspaces", "use npm's flag": a feature of the tool, not the tool
+    return _rivals_of(name, family, tokens, only)
+
+
+def _rivals_of(name: str, family: tuple[str, ...], tokens: list[Token], only: bool) -> Frame:
+    """The other tools of `name`'s job, discouraged (banned when the text says it is the only one)."""
     rivals = [Obj("program", other) for other in family if other != name]
-    frame = Frame(AVOID, "use", actions=["use"], verb="use", objects=rivals, alternatives=[Obj("program", name)], preference=True,
-                  notes=[f"'{name}' is the project's tool of its kind: {', '.join(o.text for o in rivals)} are discouraged"])
+    said = f"'{name}' is {'the only' if only else 'the project' + chr(39) + 's'} tool of its kind"
+    frame = Frame(BAN if only else AVOID, "only" if only else "use", actions=["use"], verb="use", objects=rivals,
+                  alternatives=[Obj("program", name)], preference=True,
+                  notes=[f"{said}: {', '.join(o.text for o in rivals)} are {'ruled out' if only else 'discouraged'}"])
     frame.start = tokens[0].start
     return frame
+
+
+def _only_tool(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
+    """"pnpm only.", "Package manager: pnpm ONLY (no npm)", "Only use pnpm": "only" with one tool
+    of a job (lexicon RIVALS) and nothing else said, the other tools of the job are banned."""
+    start = 0
+    colon = next((m for m in range(i) if tokens[m].kind == PUNCT and tokens[m].text == ":"), None)
+    if colon is not None and " ".join(t.low for t in tokens[:colon] if t.kind == WORD) in _programs.RIVAL_LABELS:
+        start = colon + 1  # "Package manager: pnpm only"
+    elif (uses := _project_uses(tokens, 0, i)) is not None:
+        start = uses  # "This project uses pnpm only"
+    before = [t for t in tokens[start:i] if t.kind not in (PUNCT, SYMBOL)]
+    if i > 0 and len(before) == 1:
+        name_at = tokens.index(before[0])  # "pnpm only"
+    elif not before:
+        found = action_at(tokens, j, end)  # "Only use pnpm"
+        if found is None or found[1] != ["use"]:
+            return None
+        name_at = skip_determiner(tokens, found[0], end)
+        j = name_at + 1
+    else:
+        return None
+    if name_at >= end or tokens[name_at].kind not in (WORD, CODE):
+        return None
+    name = tokens[name_at].text.strip().lower()
+    family = next((f for f in _programs.RIVALS if name in f), None)
+    if j < end and tokens[j].low == "for":
+        job = [t.low for t in tokens[j + 1 : end] if t.kind == WORD and t.low not in ("all", "the", "any")]
+        if " ".join(job) in _programs.RIVAL_LABELS:
+            j = end  # "only use pnpm for package management": the whole job
+    if family is None or (j < end and tokens[j].kind != PUNCT):
+        return None  # "npm only for publishing", "only use npm scripts", "only use yarn when ...": not the whole job
+    return _rivals_of(name, family, tokens, True)
 
 
 def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
@@ -2316,7 +2385,28 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     if disclosure is not None:
         return disclosure
     return (runner_rule(tokens, first, len(tokens)) or substitution(tokens, first) or preferred_tool(tokens, first, len(tokens))
-            or _purpose_tool(tokens, first, ctx))
+            or _purpose_tool(tokens, first, ctx) or _from_root(tokens, first, ctx))
+
+
+def root_place(qualifier: str) -> bool:
+    """"from the repository root", "at the repo root": the project's root as where to run
+    (lexicon markers.ROOT_PLACES)."""
+    words = re.split(r"[(,;:—–]| - ", qualifier.lower())[0].strip(" .!").split(" ", 1)  # "from the root (its config ...)"
+    return len(words) == 2 and words[0] in _markers.ROOT_PREPOSITIONS and words[1].strip(" .;:,!") in _markers.ROOT_PLACES
+
+
+def _from_root(tokens: list[Token], first: int, ctx: Context) -> Frame | None:
+    """"Run make from the repository root": an imperative running a command from the project's
+    root, with no rule word (a requirement; the command run below the root is warned)."""
+    found = action_at(tokens, first, len(tokens))
+    if found is None or not ({"run", "use"} & set(found[1])):
+        return None
+    frame = read_action_frame(tokens, first, first, len(tokens), REQUIRE, "run from the root", ctx)
+    if not root_place(frame.qualifier) or not frame.objects:
+        return None
+    frame.start = tokens[first].start
+    frame.notes.insert(0, "an imperative naming where to run a command: the project's root")
+    return frame
 
 
 #: the tasks a tool is named for in an imperative ("use `gofumpt` for formatting"); other purposes
@@ -2464,6 +2554,40 @@ def _program_named(objects: list[Obj]) -> bool:
     return False
 
 
+#: a program's name as a word (`talosctl`), not a phrase or a file
+_PROGRAM_WORD = re.compile(r"[a-z][a-z0-9_-]*[a-z0-9]")
+
+
+def _raw_programs(tokens: list[Token], k: int, end: int) -> list[Obj]:
+    """"over raw kubectl/talosctl", "not the system dart": programs named plainly after the
+    substitution's marker, joined by slashes; after "raw", "direct", "system" ... a program-like
+    word the tables do not know is a program too (nothing else is run "raw")."""
+    adjective = False
+    while k < end and tokens[k].kind == WORD and (tokens[k].low in _PROGRAM_ADJECTIVES or tokens[k].low in _DETERMINERS):
+        adjective = adjective or tokens[k].low in _PROGRAM_ADJECTIVES
+        k += 1
+    if k >= end or tokens[k].kind != WORD:
+        return []
+    parts = tokens[k].low.split("/")
+    # an unknown word must stand as a command ("raw talosctl", "raw talosctl commands"), not "raw fetch calls"
+    alone = k + 1 >= end or tokens[k + 1].kind == PUNCT or tokens[k + 1].low in _COMMAND_WORDS
+    if not all(p in _programs.KNOWN_PROGRAMS or (adjective and alone and _PROGRAM_WORD.fullmatch(p)) for p in parts):
+        return []
+    return [Obj("program", p) for p in parts]
+
+
+#: words after a program's name that say it is run as a command
+_COMMAND_WORDS = frozenset(("command", "commands", "directly", "invocations", "cli", "binary", "binaries"))
+
+
+@lru_cache(maxsize=None)
+def _substitution_phrases() -> tuple[tuple[str, ...], ...]:
+    """The markers of lexicon markers.SUBSTITUTIONS of more than one word whose banned side
+    follows them; "not" and "over" (after "prefer") are read apart, and "never" is a cue."""
+    return tuple(tuple(phrase.split()) for phrase, side in _markers.SUBSTITUTIONS
+                 if side == "right" and " " in phrase and phrase.split()[-1] != "not")
+
+
 def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -> Frame | None:
     """"Use `yarn` not `npm`", "`pnpm install` (not npm install)", "prefer X over Y", "use X
     instead of Y", "this project uses `pnpm`, NOT `npm`": the side after the marker is discouraged,
@@ -2471,13 +2595,17 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
     n = len(tokens)
     found = action_at(tokens, first, n)
     verb_is_use = found is not None and ("use" in found[1] or "run" in found[1])
-    prefer = tokens[first].low in ("prefer", "favor", "favour") if first < n else False
-    start = found[0] if found is not None and verb_is_use else (first + 1 if prefer else first)
+    lead = first
+    while lead < n and tokens[lead].kind == WORD and tokens[lead].low in _markers.PREFER_ADVERBS:
+        lead += 1  # "Strongly prefer `rg` over `grep`"
+    prefer = tokens[lead].low in _markers.PREFER_WORDS if lead < n else False
+    start = found[0] if found is not None and verb_is_use else (lead + 1 if prefer else first)
     for m in range(start, n):
         tok = tokens[m]
         marker, after = "", m + 1
-        if tok.kind == WORD and tok.low in ("instead", "rather") and m + 1 < n and tokens[m + 1].low in ("of", "than"):
-            marker, after = f"{tok.low} {tokens[m + 1].low}", m + 2
+        phrase = next((p for p in _substitution_phrases() if tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
+        if tok.kind == WORD and phrase is not None:
+            marker, after = " ".join(phrase), m + len(phrase)  # "instead of", "rather than", "in place of"
         elif tok.kind == WORD and tok.low == "not" and m > start:
             marker = "not"
         elif tok.kind == WORD and tok.low == "over" and prefer:
@@ -2490,7 +2618,7 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
             # "This project uses `pnpm`, NOT `npm`": what is named just before the marker
             wanted = [Obj("code", t.text) if t.kind == CODE else Obj("program", t.low) for t in tokens[start:wanted_end]
                       if t.kind == CODE or (t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS)][-3:]
-        banned, _, notes = read_objects(tokens, after, n)
+        banned, stop, notes = read_objects(tokens, after, n)
         after_banned = [t.low for t in tokens[after:] if t.kind == WORD]
         if any(w in ("alone", "itself") for w in after_banned) and any(" commit" in f" {o.text}" for o in wanted if o.kind == "code"):
             # "use `git commit -S --signoff` (not `--signoff` alone)": every option of the form is required
@@ -2502,15 +2630,23 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
         if not runnable and after < n and tokens[after].kind == WORD and any(tokens[after].low in f for f in _programs.RIVALS):
             runnable = [Obj("program", tokens[after].low)]  # "build with `cabal build`, not stack": a tool of the same job
         if not runnable:
+            runnable = _raw_programs(tokens, after, n)
+        if not runnable:
             return None
         if not (verb_is_use or prefer) and not (_program_named(wanted) and _program_named(runnable)):
             return None  # "X, not Y" without "use": only when both sides are programs ("`pnpm`, NOT `npm`")
-        frame = Frame(AVOID, marker, actions=["use"], verb="use", objects=runnable, alternatives=wanted,
+        frame = Frame(AVOID, marker, actions=["use"], verb="use", objects=runnable,
                       notes=[f"substitution: {join(tokens[start:m])} {marker} {join(tokens[after:])}"] + notes)
         frame.start = tokens[0].start
         _read_tail(tokens, m, n, frame)
-        frame.alternatives = wanted
+        frame.alternatives = list(wanted)  # the tail reads the banned side as "instead of ..." too: not an alternative
         frame.objects = runnable
+        # "use `uv pip` (not `pip`) and `uv run` (not `python`)": a second pair after "and" or a comma
+        joint = next((q for q in range(max(stop, after + 1), n) if (tokens[q].kind == WORD and tokens[q].low == "and")
+                      or (tokens[q].kind == PUNCT and tokens[q].text in (",", ";"))), None)
+        if joint is not None and (second := substitution(tokens[joint + 1:], 0)) is not None:
+            second.notes.insert(0, f"a second substitution after '{tokens[joint].text}'")
+            frame.more.append(second)
         return frame
     return None
 

@@ -110,6 +110,8 @@ class CheckModel(_Strict):
     except_: list[list[str]] | None = Field(default=None, alias="except")
     #: command: applies only when the command runs under this wrapper (or the tool call sets it): "timeout"
     wrapped: Literal["timeout"] | None = None
+    #: command: applies only when the command runs below the project root (after a `cd` into a subdirectory)
+    away: bool | None = None
     #: command: wrappers (`uv` of `uv run pytest`) under which the check does not apply (the document runs it so)
     via: list[str] | None = None
     #: command: a rewrite of published commits: held after a `git push` of the session with no commit since, warned before

@@ -22,7 +22,7 @@ from typing import Any
 
 from cf_guidance import shell as _shell_analysis
 from cf_guidance.policy import grammar
-from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj
+from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, root_place
 from cf_guidance.policy.lexicon import categories as _categories
 from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
@@ -68,6 +68,8 @@ class Spec:
     values: list[str] = field(default_factory=list)
     exempt: list[list[str]] = field(default_factory=list)
     wrapped: str = ""
+    #: command: applies only when the command runs below the project root ("run make from the repository root")
+    away: bool = False
     #: command: wrappers the document runs the program under (`uv run pytest`): not this check's business
     via: list[str] = field(default_factory=list)
     before: list[str] | None = None
@@ -337,6 +339,8 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         if work:
             return work
     verdict, why = verdict_of(frame)
+    if frame.modality == REQUIRE and root_place(frame.qualifier) and {"run", "use"} & set(frame.actions):
+        return _below_root(frame, place)
     if not verdict or frame.modality == REQUIRE:
         if frame.modality == REQUIRE and frame.purpose and "use" in frame.actions:
             # "Always use the Supabase MCP tools for database operations": other ways are discouraged
@@ -393,6 +397,24 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
             spec.instead = _instead(frame, place)
         if frame.condition_text and not spec.condition:
             spec.condition = frame.condition_text
+    return _dedupe(specs)
+
+
+def _below_root(frame: Frame, place: Place) -> list[Spec]:
+    """"Run make from the repository root": the commands it names, warned when one runs below the
+    root (after a `cd` into a subdirectory, or from a working directory there); `make -C dir` from
+    the root passes."""
+    specs: list[Spec] = []
+    for obj in frame.objects:
+        for spec in _command_object(obj, frame, place, "warn", lenient=True):
+            if spec.kind == "command":
+                where = re.split(r"[(,;:—–]| - ", frame.qualifier)[0].strip(" .!")
+                spec.away = True
+                spec.confidence = min(spec.confidence, 0.8)
+                spec.instead = f"{spec.what} {where}"
+                spec.what = f"{spec.what} run below the project root"
+                spec.why.append(f"to be run {where}: warned when run below it")
+                specs.append(spec)
     return _dedupe(specs)
 
 
@@ -763,7 +785,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         if obj.role == "paren" and not frame.inherited:
             return []
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
-        spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec)
+        spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec) + _preferred_forms(spec, frame)
         if len(pattern) == 1:
             spec.via = _wrappers_of(pattern[0], place, frame)
         return [spec]
@@ -774,7 +796,12 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             frame.notes.append(f"a bare `{obj.text}` names a family of commands, not one: never banned whole")
             return []
         spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
-        spec.exempt = _exemptions(spec.pattern, place) + _launchers(spec.pattern[0], frame, place, spec)
+        spec.exempt = (_exemptions(spec.pattern, place) + _launchers(spec.pattern[0], frame, place, spec)
+                       + _preferred_forms(spec, frame))
+        if frame.preference:
+            # a tool the text rules out only by naming another ("pnpm only"), where it prescribes
+            # a command of it all the same ("Install pnpm: `npm install -g pnpm`"): that command passes
+            spec.exempt += [list(words) for words in place.inventory.positives(spec.pattern[0]) if list(words) not in spec.exempt]
         spec.via = _wrappers_of(spec.pattern[0], place, frame)
         return [spec]
     if obj.kind == "noun":
@@ -832,10 +859,32 @@ def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
         head = alternative.text.split()[0].rsplit("/", 1)[-1].lower() if alternative.text.split() else ""
         if head in _programs.WRAPPER_RUNNERS and head != program and head not in out:
             out.append(head)
+        # "use `bun` instead of vite": `bunx vite` is the preferred tool's own way of running it
+        # (not for a rival of the tool's job: `pnpm exec npm` is no way of using pnpm instead of npm)
+        if program not in _programs.WRAPPER_RUNNERS and not any(head in family and program in family for family in _programs.RIVALS):
+            out += [r for r in _programs.OWN_RUNNERS.get(head, ()) if r != program and r not in out]
     for words in place.inventory.positives():
         head = words[0].rsplit("/", 1)[-1] if words else ""
         if head in _programs.WRAPPER_RUNNERS and program in words[1:] and head not in out:
             out.append(head)
+    return out
+
+
+def _preferred_forms(spec: Spec, frame: Frame) -> list[list[str]]:
+    """The rule's own alternative when the ban's equivalents cover it ("use `docker compose`
+    instead of `docker-compose`", "`python3`, not `python`"): the form the text prescribes is
+    never what it discourages, so it (with any arguments) is exempt."""
+    out: list[list[str]] = []
+    for alternative in frame.alternatives:
+        if alternative.kind == "program":
+            words: list[str] | None = [alternative.meaning.get("program", alternative.text)]
+        elif alternative.kind == "code":
+            words = grammar.command_pattern(alternative.text, lenient=True)
+        else:
+            continue
+        words = [w for w in words or [] if w not in ("*", "?*")]
+        if words and any(_pattern_covers(variant, words) for variant in [spec.pattern, *spec.also]) and words + ["*"] not in out:
+            out.append(words + ["*"])
     return out
 
 
@@ -1629,7 +1678,7 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
 
 def spec_key(spec: Spec) -> str:
     """What makes two checks the same check (their reasons and confidences aside)."""
-    return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.phrases, spec.category,
+    return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.away, spec.phrases, spec.category,
                  spec.form, spec.starts, spec.max_length, spec.part))
 
 

@@ -43,6 +43,8 @@ EXPECTED = {
     "R032": ["warn command npm audit fix"],
     "R033": ["warn command npm"],
     "R034": ["deny command <lint>"],
+    "R035": ["warn command kubectl", "warn command helm"],
+    "R036": ["warn command alembic below the root"],
     "R040": ["ask command alembic upgrade head"],
     "R041": ["ask command terraform apply"],
     "R042": ["ask command kubectl rollout restart"],

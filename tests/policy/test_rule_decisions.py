@@ -40,6 +40,18 @@ PLAIN = "- No emoji in commit messages or PR titles.\n"
 SIGNED = "- All commits must be signed off.\n"
 NO_EMOJI_ANYWHERE = "- Never use emoji in commit messages, PR descriptions or issue comments.\n"
 MOOD = "- Use the imperative mood in commit subjects.\n"
+#: tool preferences: the preferred form is never what the rule discourages, even when the
+#: discouraged command's equivalents cover it, nor when the preferred tool runs the program
+COMPOSE_V2 = "- Use `docker compose` instead of `docker-compose`.\n"
+PYTHON3 = "- Use `python3`, not `python`.\n"
+BUN_FOR_VITE = "- Use `bun` instead of npm or vite.\n"
+#: the project's one tool of a job: "only" rules the others out, a command the text prescribes passes
+PNPM_ONLY = "- pnpm only.\n- Install pnpm with `npm install -g pnpm`.\n"
+USES_PNPM = "This project uses pnpm.\n"
+RAW_TOOLS = "- Prefer `task` over raw kubectl/talosctl.\n"
+TWO_PAIRS = "- Use `uv pip` (not `pip`) and `uv run` (not `python`).\n"
+#: where to run: the command run below the root (after a `cd`) is warned, at the root it passes
+FROM_ROOT = "- Run make from the repository root.\n"
 
 CASES = [
     (DEPENDENCIES, "npm install left-pad", "ask"),
@@ -157,6 +169,32 @@ CASES = [
     (MOOD, 'git commit -m "Embed the font"', "allow"),
     (MOOD, 'git commit -m "Revert \"Added the parser\""', "allow"),
     (MOOD, "git commit", "allow"),
+    (COMPOSE_V2, "docker compose up -d", "allow"),
+    (COMPOSE_V2, "docker-compose up -d", "warn"),
+    (PYTHON3, "python3 scripts/x.py", "allow"),
+    (PYTHON3, "python scripts/x.py", "warn"),
+    (BUN_FOR_VITE, "bunx vite build", "allow"),
+    (BUN_FOR_VITE, "vite build", "warn"),
+    (BUN_FOR_VITE, "npm install", "warn"),
+    (BUN_FOR_VITE, "bun install", "allow"),
+    (PNPM_ONLY, "npm install", "deny"),
+    (PNPM_ONLY, "yarn add zod", "deny"),
+    (PNPM_ONLY, "npm install -g pnpm", "allow"),
+    (PNPM_ONLY, "pnpm install", "allow"),
+    (PNPM_ONLY, "pnpm exec vitest run", "allow"),
+    (USES_PNPM, "npm install", "warn"),
+    (USES_PNPM, "pnpm install", "allow"),
+    (RAW_TOOLS, "kubectl get pods", "warn"),
+    (RAW_TOOLS, "talosctl health", "warn"),
+    (RAW_TOOLS, "task deploy", "allow"),
+    (TWO_PAIRS, "pip install httpx", "warn"),
+    (TWO_PAIRS, "python scripts/x.py", "warn"),
+    (TWO_PAIRS, "uv pip install httpx", "allow"),
+    (TWO_PAIRS, "uv run python scripts/x.py", "allow"),
+    (FROM_ROOT, "make build", "allow"),
+    (FROM_ROOT, "make -C services/api build", "allow"),
+    (FROM_ROOT, "cd services/api && make build", "warn"),
+    (FROM_ROOT, "cd services/api && go test ./...", "allow"),
 ]
 
 

@@ -70,6 +70,8 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
     out += [("on-your-own", e) for e in markers.ON_YOUR_OWN_EXAMPLES]
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
+    out += [("own-runner", e) for e in programs.OWN_RUNNER_EXAMPLES]
+    out += [("root", e) for e in markers.ROOT_EXAMPLES]
     out += [("rival-tools", e) for e in programs.RIVAL_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
     return out
@@ -127,6 +129,8 @@ def markdown() -> str:
         lines.append(f"| {', '.join(tool.names)} | `{tool.program}` |")
     lines += ["", f"Runners a document may run a banned program under (the ban leaves that way alone): "
               f"{', '.join(sorted(programs.WRAPPER_RUNNERS))}."]
+    lines += ["", "A tool's own runners (a rule preferring the tool leaves programs run that way alone): "
+              + "; ".join(f"`{tool}`: {', '.join(f'`{r}`' for r in runners)}" for tool, runners in programs.OWN_RUNNERS.items()) + "."]
     lines += ["", "Equivalent commands (a check on the first covers the others):", ""]
     for eq in programs.EQUIVALENTS:
         lines.append("- " + " = ".join(f"`{f}`" for f in eq.forms))

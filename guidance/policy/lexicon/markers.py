@@ -93,7 +93,20 @@ SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
     ("over", "right"), ("but not", "right"), ("never", "right"), ("and not", "right"), ("in lieu of", "right"),
 )
 
+#: verbs that name the preferred side before "over" ("prefer `rg` over `grep`", "favour `just` over `make`")
+PREFER_WORDS: tuple[str, ...] = ("prefer", "favor", "favour")
+#: words that may open the clause before them ("Strongly prefer X over Y", "Always favour X over Y")
+PREFER_ADVERBS: tuple[str, ...] = ("always", "strongly", "generally", "usually", "please")
+
 SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
+    ex("- Use `cargo nextest run` in place of `cargo test`.", "warn command cargo test"),
+    ex("- Always prefer `rg` over `grep`.", "warn command grep"),
+    ex("- Strongly prefer `just` recipes over raw `cargo` commands.", "warn command cargo"),
+    ex("- Always prefer composition over inheritance."),
+    ex("- Prefer `task` recipes over raw kubectl/helm.", "warn command kubectl", "warn command helm"),
+    ex("- Prefer `task` over raw talosctl.", "warn command talosctl"),
+    ex("- Use `uv pip` (not `pip`) and `uv run` (not `python`).", "warn command pip via uv", "warn command python via uv"),
+    ex("- Use the `api` client, not raw fetch calls."),
     ex("- Use `uv` instead of `pip`", "warn command pip via uv"),  # `uv pip install` is the way it names
     ex("- Use `yarn` not `npm` - packageManager field enforces this", "warn command npm"),
     ex("- Prefer `rg` over `grep -r`", "warn command grep -r"),
@@ -215,6 +228,27 @@ ELSEWHERE: tuple[str, ...] = ("ci", "the ci image", "github actions", "windows",
 PROJECT_SUBJECTS: tuple[str, ...] = ("this project", "the project", "this repo", "the repo", "this repository",
                                      "the repository", "this codebase", "the codebase", "this monorepo", "the monorepo",
                                      "this workspace", "this package", "this app", "we")
+
+#: the project's root as a place to run from ("Run make from the repository root"): a command
+#: the rule names, run below the root (after a `cd` into a subdirectory), is warned
+ROOT_PLACES: tuple[str, ...] = ("the repository root", "the repo root", "the project root", "the root directory",
+                                "the root of the repository", "the root of the repo", "the root of the project",
+                                "the workspace root", "the monorepo root", "the root folder", "the top-level directory",
+                                "repository root", "repo root", "project root", "root directory", "the root")
+ROOT_PREPOSITIONS: tuple[str, ...] = ("from", "at", "in")
+
+ROOT_EXAMPLES: tuple[Example, ...] = (
+    ex("- Run make from the repository root.", "warn command make below the root"),
+    ex("- Always run `pnpm test` from the repo root.", "warn command pnpm test below the root"),
+    ex("- The CI runs `make` from the repository root."),
+    ex("- Run `make` to build the root directory listing."),
+)
+
+#: verbs by which the project says what it uses ("This project uses pnpm", "We use uv as the package manager")
+PROJECT_USE_VERBS: tuple[str, ...] = ("uses", "use", "requires")
+
+#: words after a tool that rule out the others of its job ("pnpm only", "use `uv` exclusively")
+EXCLUSIVE_WORDS: tuple[str, ...] = ("only", "exclusively")
 
 HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machine", "on your machine", "on your local machine",
                                     "on the local machine", "in the terminal", "in your shell", "in the shell",

@@ -62,6 +62,17 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
 )
 
 
+#: the runners a tool brings for other programs (`bunx vite` is Bun's way of running vite): a rule
+#: that prefers the tool to a program ("use `bun` instead of npm, vite") leaves the program run that way alone
+OWN_RUNNERS: dict[str, tuple[str, ...]] = {"bun": ("bunx",), "npm": ("npx",), "pnpm": ("pnpm",)}
+
+OWN_RUNNER_EXAMPLES: tuple[Example, ...] = (
+    ex("- Use `bun` instead of npm or vite", "warn command npm", "warn command vite via bunx"),
+    ex("- Use `pnpm` rather than `jest` directly", "warn command jest via pnpm"),
+    ex("- Use `make` instead of `vite`", "warn command vite"),
+)
+
+
 @dataclass(frozen=True)
 class ToolName:
     names: tuple[str, ...]
@@ -89,6 +100,19 @@ RIVAL_EXAMPLES: tuple[Example, ...] = (
     ex("- Language: Python"),
     ex("- Package manager: `yarn` or `npm`"),
     ex("- Use pnpm for package management", "warn command npm", "warn command yarn", "warn command bun"),
+    # the project says what it uses: the others are discouraged; "only" rules them out
+    ex("This project uses pnpm.", "warn command npm", "warn command yarn", "warn command bun"),
+    ex("We use Yarn as our package manager.", "warn command npm", "warn command pnpm", "warn command bun"),
+    ex("- pnpm only.", "deny command npm", "deny command yarn", "deny command bun"),
+    ex("- Package manager: pnpm ONLY (no npm)", "deny command npm", "deny command yarn", "deny command bun"),
+    ex("- Only use yarn.", "deny command npm", "deny command pnpm", "deny command bun"),
+    ex("- Only use pnpm for package management.", "deny command npm", "deny command yarn", "deny command bun"),
+    ex("- npm only for publishing"),
+    ex("- This repo uses `uv` exclusively.", "deny command pip via uv", "deny command pip3 via uv", "deny command poetry via uv",
+       "deny command pipenv via uv", "deny command conda via uv", "deny command pdm via uv"),
+    ex("This project uses pnpm workspaces for the apps."),
+    ex("The worker uses npm to fetch plugins."),
+    ex("- Only use yarn when the lockfile is missing."),
     # `uv` also runs the others (`uv pip install`): that form passes
     ex("- Always use `uv` to manage Python dependencies", "warn command pip via uv", "warn command pip3 via uv",
        "warn command poetry via uv", "warn command pipenv via uv", "warn command conda via uv", "warn command pdm via uv"),
