@@ -2102,6 +2102,9 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
         if swapped is not None:
             swapped.notes.insert(0, f"'{words}' with a substitution")
             return swapped
+    elif modality == REQUIRE and (avoided := _instead_of_git_action(tokens, k, end)) is not None:
+        avoided.notes.insert(0, f"'{words}' with a git action not to do instead")
+        return avoided
     if modality == REQUIRE and "use" in names:
         preferred = preferred_tool(tokens, k, end)
         if preferred is not None:
@@ -2632,7 +2635,7 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
         if not runnable:
             runnable = _raw_programs(tokens, after, n)
         if not runnable:
-            return None
+            return _avoided_git_action(tokens, start, m, after, marker)
         if not (verb_is_use or prefer) and not (_program_named(wanted) and _program_named(runnable)):
             return None  # "X, not Y" without "use": only when both sides are programs ("`pnpm`, NOT `npm`")
         frame = Frame(AVOID, marker, actions=["use"], verb="use", objects=runnable,
@@ -2649,6 +2652,34 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
             frame.more.append(second)
         return frame
     return None
+
+
+#: words that may follow a git action named as the thing not to do and still mean all of it
+#: ("rather than amending existing ones"); anything else narrows it ("rather than committing untested code")
+_WHOLE_ACTION_WORDS = frozenset(("the", "a", "an", "existing", "previous", "prior", "old", "last", "one", "ones",
+                                 "commit", "commits", "it", "them", "history"))
+
+
+def _instead_of_git_action(tokens: list[Token], start: int, end: int) -> Frame | None:
+    """"Always create a new commit rather than amending": the required action's marker and the git action after it."""
+    for m in range(start, end - 2):
+        if tokens[m].low in ("instead", "rather") and tokens[m + 1].low in ("of", "than"):
+            return _avoided_git_action(tokens, start, m, m + 2, f"{tokens[m].low} {tokens[m + 1].low}")
+    return None
+
+
+def _avoided_git_action(tokens: list[Token], start: int, m: int, after: int, marker: str) -> Frame | None:
+    """"Create a new commit rather than amending", "prefer merge commits over rebasing": a git
+    action named after the marker is discouraged (a warning), whatever the wanted side is."""
+    found = action_at(tokens, after, len(tokens))
+    if found is None or not all(_action_kind_of(a) == "git" for a in found[1]):
+        return None
+    rest = [t for t in tokens[found[0]:] if not (t.kind == PUNCT and t.text in ".,;:)")]
+    if any(t.kind != WORD or t.low not in _WHOLE_ACTION_WORDS for t in rest):
+        return None
+    frame = Frame(AVOID, marker, actions=found[1], verb=found[2], start=tokens[0].start, text=join(tokens),
+                  notes=[f"substitution: {join(tokens[start:m])} {marker} {found[2]}: that action is discouraged"])
+    return frame
 
 
 def read_clause(tokens: list[Token], ctx: Context) -> list[Frame]:

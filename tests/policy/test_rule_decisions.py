@@ -52,8 +52,17 @@ RAW_TOOLS = "- Prefer `task` over raw kubectl/talosctl.\n"
 TWO_PAIRS = "- Use `uv pip` (not `pip`) and `uv run` (not `python`).\n"
 #: where to run: the command run below the root (after a `cd`) is warned, at the root it passes
 FROM_ROOT = "- Run make from the repository root.\n"
+#: a git action named as what not to do instead of another: a warning on it, whole, not narrowed
+NO_AMEND = "- Always create a new commit rather than amending.\n"
+OVER_REBASE = "- Prefer merge commits over rebasing existing ones.\n"
+NARROWED_INSTEAD = "- Write tests rather than committing untested code.\n"
 
 CASES = [
+    (NO_AMEND, "git commit --amend --no-edit", "warn"),
+    (NO_AMEND, "git commit -m 'fix: x'", "allow"),
+    (OVER_REBASE, "git rebase origin/main", "warn"),
+    (OVER_REBASE, "git merge origin/main", "allow"),
+    (NARROWED_INSTEAD, "git commit -m 'fix: x'", "allow"),
     (DEPENDENCIES, "npm install left-pad", "ask"),
     (DEPENDENCIES, "npm install -D left-pad", "ask"),
     (DEPENDENCIES, "yarn add zod", "ask"),
