@@ -31,7 +31,7 @@ from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
-from cf_guidance.gates.commands.message import body, past_tense_subject, written
+from cf_guidance.gates.commands.message import COMMIT, body, past_tense_subject, references_issue, written
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import leading_positionals, matches, required_words, same_path, tool_matches
 from cf_guidance.gates.reasons import doc
@@ -464,6 +464,16 @@ def _misshapen(item: dict[str, Any], cmd: Command) -> str:
         # "no emoji in commits or PR descriptions": the title and the body a line writes, each when it holds it
         texts = [t for t in (found[1] if found else None, body(cmd)) if t is not None]
         return next((ch for t in texts for ch in t if _is_emoji(ch)), "")
+    if form == "reference":
+        # a PR's body that the line does not hold (an editor, a file, `--fill`) is not judged
+        if found is not None and found[0] == COMMIT:
+            text = found[1]
+        else:
+            described = body(cmd)
+            if described is None:
+                return ""
+            text = f"{found[1] if found else ''}\n{described}"
+        return "" if references_issue(text) else text.strip().split("\n", 1)[0] or "no issue reference"
     if found is None:
         return ""
     text = found[1]

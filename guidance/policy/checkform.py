@@ -54,6 +54,8 @@ def _shape_rule(spec: Spec) -> str:
         return "not end their first line with a period"
     if spec.form == "mood":
         return "begin with a verb in the imperative (`Add`, not `Added`)"
+    if spec.form == "reference":
+        return "reference their issue (`Fixes #123`, a link to it, its key)"
     return "hold no emoji"
 
 
@@ -129,7 +131,7 @@ def short(check: dict[str, Any]) -> str:
     if kind == "shape":
         carriers = ", ".join(" ".join(p) for p in [check.get("pattern") or [], *(check.get("also") or [])])
         detail = {"starts": " | ".join(check.get("starts") or []), "length": f"<= {check.get('max')}", "emoji": "no emoji",
-                  "period": "no period", "mood": "imperative"}
+                  "period": "no period", "mood": "imperative", "reference": "an issue"}
         return f"{verdict} shape {carriers}: {check.get('form')} {detail.get(str(check.get('form')), '')}"
     if kind == "target":
         return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}"

@@ -129,8 +129,9 @@ class CheckModel(_Strict):
     #: shape: what of the message the command writes is checked: its subject's beginning (one of
     #: `starts`; `*` is one word), its subject's length (at most `max` characters), a period
     #: ending its subject, emoji in it, or a first verb in the past tense ("mood": "Added", not "Add")
-    form: Literal["starts", "length", "period", "emoji", "mood"] | None = None
-    #: shape: "body": the emoji form judges the body a PR, issue or comment gets too, not only its title
+    #: or no issue reference in it ("reference": `#123`, `PROJ-12`, a link to an issue)
+    form: Literal["starts", "length", "period", "emoji", "mood", "reference"] | None = None
+    #: shape: "body": the emoji and reference forms judge the body a PR, issue or comment gets too, not only its title
     part: Literal["body"] | None = None
     starts: list[str] | None = None
     max: int | None = Field(default=None, gt=0)

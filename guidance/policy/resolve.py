@@ -1662,6 +1662,15 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
         return [Spec("arguments", verdict, place.line, pattern=["git", "commit"], requires=[list(_shapes.SIGNOFF_OPTIONS)],
                      confidence=confidence, values=option_values(["git", "commit"]), what="commits without a sign-off",
                      instead="`git commit -s`", why=why + ["every commit carries a Signed-off-by line"])]
+    if meaning["form"] == "reference":
+        # a PR's reference is in its body (or title), written when it is created: not every comment
+        texts = (["commit"] if "commit" in surfaces else []) + (["pr"] if "title" in surfaces or "body" in surfaces else [])
+        carriers_of = {"commit": _SHAPE_CARRIERS["commit"], "pr": (("gh", "pr", "create"), ("glab", "mr", "create"))}
+        carriers = [c for t in texts for c in carriers_of[t]]
+        return [Spec("shape", "warn", place.line, pattern=list(carriers[0]), also=[list(c) for c in carriers[1:]],
+                     form="reference", part="body", confidence=0.7,
+                     what=" and ".join({"commit": "Commit messages", "pr": "PR descriptions"}[t] for t in texts),
+                     why=["the reference may be written otherwise than a pattern finds: warns"])]
     if "body" in surfaces and meaning["form"] != "emoji":
         # a first line's form is a title's, never a description's or a comment's
         surfaces = [s for s in surfaces if s != "body"]

@@ -76,7 +76,8 @@ def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], follo
                          _emoji(tokens, banned) if "emo" in text else None,
                          _length(tokens, words, banned) if _DIGITS.search(text) else None,
                          _period(text, banned) if " period " in text or " full stop " in text else None,
-                         _mood(text, banned) if " imperative" in text or " tense " in text else None, starts) if f]
+                         _mood(text, banned) if " imperative" in text or " tense " in text else None,
+                         _reference(words, cues, banned) if " issue" in text or " ticket" in text else None, starts) if f]
     frames = []
     for meaning, note, certain in found:
         # "No emoji", "requires a sign-off": the words themselves are a hard rule
@@ -164,6 +165,19 @@ def _mood(text: str, banned: bool) -> tuple[dict[str, object], str, bool] | None
     if not any(f" {w} " in text for w in words):
         return None
     return {"form": "mood", "heading": False}, "the first line begins with a verb in the imperative (`Add`, not `Added`)", False
+
+
+def _reference(words: list[str], cues: list[tuple[int, int, str, str]], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"PR descriptions must reference the issue", "Every PR must link to an issue": the text holds
+    an issue reference; the words may differ from `Fixes #123` (a link, a key): the reading warns."""
+    if banned or any(w in _shapes.REFERENCE_OPTIONAL for w in words):
+        return None
+    at = next((k for k, w in enumerate(words) if w in _shapes.REFERENCE_VERBS), None)
+    if at is None or not any(w in _shapes.ISSUE_WORDS for w in words[at + 1:at + 6]):
+        return None
+    if not (any(c[2] == REQUIRE for c in cues) or at == 0):
+        return None  # "Check the linked issue": no rule about the text
+    return {"form": "reference"}, "the text references its issue (`Fixes #123`, a link, a key)", False
 
 
 def _template(tokens: list[Token], following: list[Obj], banned: bool) -> tuple[dict[str, object], str, bool] | None:

@@ -56,6 +56,7 @@ FROM_ROOT = "- Run make from the repository root.\n"
 NO_AMEND = "- Always create a new commit rather than amending.\n"
 OVER_REBASE = "- Prefer merge commits over rebasing existing ones.\n"
 NARROWED_INSTEAD = "- Write tests rather than committing untested code.\n"
+LINKED = "- Every PR must link to an issue.\n"
 
 CASES = [
     (NO_AMEND, "git commit --amend --no-edit", "warn"),
@@ -204,6 +205,14 @@ CASES = [
     (FROM_ROOT, "make -C services/api build", "allow"),
     (FROM_ROOT, "cd services/api && make build", "warn"),
     (FROM_ROOT, "cd services/api && go test ./...", "allow"),
+    (LINKED, 'gh pr create --title "Add limits" --body "Adds a rate limit"', "warn"),
+    (LINKED, 'gh pr create --title "Add limits" --body "Closes #42"', "allow"),
+    (LINKED, 'gh pr create --title "Add limits (#42)" --body "Adds a rate limit"', "allow"),
+    (LINKED, 'gh pr create --title "Add limits" --body "See https://github.com/o/r/issues/42"', "allow"),
+    (LINKED, 'gh pr create --title "PROJ-12 Add limits" --body "Adds it"', "allow"),
+    (LINKED, "gh pr create --fill", "allow"),
+    (LINKED, 'gh pr comment 4 --body "Done"', "allow"),
+    (LINKED, 'git commit -m "Add limits"', "allow"),
 ]
 
 

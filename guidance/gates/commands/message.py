@@ -14,6 +14,8 @@ in an editor (no -m), read from a file (-F), taken from another commit (-C, -c, 
 
 from __future__ import annotations
 
+import re
+
 from cf_guidance.gates.commands.git import split as git_split
 from cf_guidance.shell.model import Command
 
@@ -167,3 +169,12 @@ def past_tense_subject(subject: str) -> bool:
     if not word.isalpha():
         return False
     return word in _PAST_IRREGULAR or word.endswith("ed") and len(word) > 4 and word not in _NOT_PAST
+
+
+#: an issue reference: `#123`, `PROJ-123` (two digits or more: `UTF-8` is none), a link to an issue or a PR
+_ISSUE_REFERENCE = re.compile(r"(?:^|[\s(\[])#\d+\b|\b[A-Z][A-Z0-9]+-\d{2,}\b|/(?:issues|pull)/\d+")
+
+
+def references_issue(text: str) -> bool:
+    """The text names an issue: `Fixes #123`, `PROJ-42`, `https://github.com/o/r/issues/7`."""
+    return bool(_ISSUE_REFERENCE.search(text))

@@ -53,6 +53,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("shape-emoji", e) for e in shapes.EMOJI_EXAMPLES]
     out += [("shape-period", e) for e in shapes.PERIOD_EXAMPLES]
     out += [("shape-mood", e) for e in shapes.MOOD_EXAMPLES]
+    out += [("shape-reference", e) for e in shapes.REFERENCE_EXAMPLES]
     out += [("sign-off", e) for e in shapes.SIGNOFF_EXAMPLES]
     out += [("published", e) for e in markers.PUBLISHED_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
@@ -211,6 +212,8 @@ def _shape_table() -> list[str]:
             ("no period ending the first line", "period, full stop; end, ending, trailing", shapes.PERIOD_EXAMPLES),
             ("the imperative mood (a first verb in the past tense warns)", ", ".join(shapes.MOOD_WORDS + shapes.PAST_WORDS),
              shapes.MOOD_EXAMPLES),
+            ("an issue reference (warns)", ", ".join(shapes.REFERENCE_VERBS) + "; " + ", ".join(shapes.ISSUE_WORDS),
+             shapes.REFERENCE_EXAMPLES),
             ("sign-off (`git commit -s`)", ", ".join(shapes.SIGNOFF_WORDS), shapes.SIGNOFF_EXAMPLES))
     for form, words, examples in rows:
         lines.append(f"| {form} | {_cell(words)} | {_examples(examples)} |")

@@ -374,7 +374,7 @@ PR_BASE_EXAMPLES: tuple[Example, ...] = (
     ex("- Never open pull requests against `main`.", "deny command gh pr create --base main"),
     ex("- Open PRs to the `develop` branch.", "warn command gh pr create --base"),
     ex("- Never push to `main`; open a PR instead.", "deny target push main"),
-    ex("- Link the issue in the PR description."),
+    ex("- Link the issue in the PR description.", "warn shape gh pr create, glab mr create: reference an issue"),
     ex("- Never merge PRs into `main` yourself.", "deny command gh pr merge", "deny target merge main"),
 )
 

@@ -246,7 +246,8 @@ SECTION_EXAMPLES: tuple[Example, ...] = (
 DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
     ex("- Disclose that the PR was written with Claude.", "warn message without claude"),
     ex("- Mention `Fixes #N` in PR descriptions", "warn message without fixes"),
-    ex("- Mention the ticket in the commit message"),
+    ex("- Mention the ticket in the commit message",
+       "warn shape git commit, jj describe, jj desc, jj commit, jj new: reference an issue"),
 )
 
 #: conventions a commit message follows, named in words ("follow Conventional Commits"): the

@@ -44,6 +44,15 @@ MOOD_WORDS: tuple[str, ...] = ("imperative mood", "imperative", "imperative form
 #: words a ban on the past tense names ("Don't use the past tense in commit subjects")
 PAST_WORDS: tuple[str, ...] = ("past tense", "past-tense")
 
+#: verbs that ask a text to reference its issue ("PRs must link to an issue", "reference the ticket")
+REFERENCE_VERBS: tuple[str, ...] = ("reference", "references", "link", "links", "cite", "cites", "mention", "mentions",
+                                    "include", "includes")
+#: what is referenced: an issue, a ticket (its number, its id, its key)
+ISSUE_WORDS: tuple[str, ...] = ("issue", "issues", "ticket", "tickets")
+#: words that make the reference optional ("if there is one", "when applicable")
+REFERENCE_OPTIONAL: tuple[str, ...] = ("if", "when", "where", "whenever", "applicable", "possible", "available", "any",
+                                       "relevant", "related", "optional", "optionally", "may", "can", "could")
+
 #: the words for emoji
 EMOJI_WORDS: tuple[str, ...] = ("emoji", "emojis", "emojies", "emoticons", "emoji characters", "emoji icons")
 #: words after an emoji word that make it an attribution line, not emoji in the text ("emoji signatures")
@@ -161,6 +170,19 @@ MOOD_EXAMPLES: tuple[Example, ...] = (
     ex("- PR titles must use the imperative mood", "warn shape gh pr create, gh pr edit, glab mr create: mood imperative"),
     ex("## Docs\n\n- Write instructions in the imperative mood"),
     ex("- Use the present tense in code comments"),
+)
+
+#: "PR descriptions must reference the issue", "Every PR must link to an issue": a text with no
+#: issue reference (`#123`, `PROJ-12`, a link to an issue) warns
+REFERENCE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Every PR must link to an issue", "warn shape gh pr create, glab mr create: reference an issue"),
+    ex("- PR descriptions must reference the issue (`Fixes #123`)", "warn shape gh pr create, glab mr create: reference an issue"),
+    ex("- Always include the ticket number in commit messages",
+       "warn shape git commit, jj describe, jj desc, jj commit, jj new: reference an issue"),
+    ex("- Reference the issue in commit messages when there is one"),
+    ex("- Link related issues in the PR description"),
+    ex("- Every PR is linked to its issue by the bot"),
+    ex("- Check the linked issue before opening a PR"),
 )
 
 #: "All commits must be signed off", "Sign off your commits (DCO)": commits carry `-s`

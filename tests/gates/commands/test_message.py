@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cf_guidance import shell
-from cf_guidance.gates.commands.message import COMMIT, TITLE, body, past_tense_subject, written
+from cf_guidance.gates.commands.message import COMMIT, TITLE, body, past_tense_subject, references_issue, written
 
 
 def _written(line: str) -> tuple[str, str] | None:
@@ -89,3 +89,13 @@ def test_body(line: str, expected: str | None) -> None:
 )
 def test_past_tense_subject(subject: str, expected: bool) -> None:
     assert past_tense_subject(subject) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Fixes #123", True), ("closes (#7)", True), ("PROJ-42: add the page", True), ("See https://github.com/o/r/issues/9", True),
+     ("Follow-up to https://gitlab.com/o/r/-/issues/3", True), ("Add the page", False), ("use C#7 features", False),
+     ("bump UTF-8 handling", False), ("issue number unknown", False)],
+)
+def test_references_issue(text: str, expected: bool) -> None:
+    assert references_issue(text) is expected
