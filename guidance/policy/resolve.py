@@ -832,6 +832,8 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
                             spec.why.append(f"'{obj.text}' is done with `{' '.join(words)}` in this document")
                             out.append(spec)
                     return out
+                if meaning["category"] == "test" and _whole(obj.text) and verdict in ("deny", "warn"):
+                    return [_whole_suite(frame, obj, line)]
                 frame.notes.append(f"'{obj.text}' names a task, not its commands: a ban needs the commands named")
                 return []
             spec = _category_spec(meaning["category"], verdict, line, frame, obj)
@@ -953,6 +955,25 @@ def _patterns_spec(patterns: list[list[str]], verdict: str, line: int, what: str
             if variant != spec.pattern and variant not in spec.also:
                 spec.also.append(variant)
     spec.values = sorted({v for p in patterns for v in option_values(p)})
+    return spec
+
+
+def _whole(text: str) -> bool:
+    """"the full test suite", "the entire suite", "all tests": the whole of a task (lexicon markers.WHOLE_WORDS)."""
+    return any(word in _markers.WHOLE_WORDS for word in text.lower().split())
+
+
+def _whole_suite(frame: Frame, obj: Obj, line: int) -> Spec:
+    """"Don't run the full test suite, run the affected package's tests": a test command run bare
+    (`pnpm test`, `pytest`, `cargo test` at the root) is warned; one narrowed to a path, a test
+    name or a package (`pytest tests/x.py`, `cargo test -p core`, `pnpm --filter web test`) passes.
+    A warning: which runs are "the full suite" the call shows only by its missing arguments."""
+    patterns = [list(p) for p in category_patterns("test") if not any("*" in w or "?" in w for w in p[1:])]
+    spec = _patterns_spec(patterns, "warn", line, f"the whole test suite ({obj.text})", 0.8, "test")
+    spec.exempt = [p + ["?*", "*"] for p in [spec.pattern, *spec.also]]
+    programs = dict.fromkeys(p[0] for p in [spec.pattern, *spec.also])
+    spec.exempt += [[program, option, "*"] for program in programs for option in _programs.PACKAGE_SELECTORS.get(program, ())]
+    spec.why.append(f"'{obj.text}': a test command with nothing that narrows it runs the whole suite (warn)")
     return spec
 
 

@@ -57,6 +57,8 @@ NO_AMEND = "- Always create a new commit rather than amending.\n"
 OVER_REBASE = "- Prefer merge commits over rebasing existing ones.\n"
 NARROWED_INSTEAD = "- Write tests rather than committing untested code.\n"
 LINKED = "- Every PR must link to an issue.\n"
+#: the whole suite: a test command with nothing that narrows it is warned
+WHOLE_SUITE = "- Don't run the full test suite, run the affected package's tests.\n"
 
 CASES = [
     (NO_AMEND, "git commit --amend --no-edit", "warn"),
@@ -213,6 +215,14 @@ CASES = [
     (LINKED, "gh pr create --fill", "allow"),
     (LINKED, 'gh pr comment 4 --body "Done"', "allow"),
     (LINKED, 'git commit -m "Add limits"', "allow"),
+    (WHOLE_SUITE, "pnpm test", "warn"),
+    (WHOLE_SUITE, "bun run test", "warn"),
+    (WHOLE_SUITE, "pytest -q", "warn"),
+    (WHOLE_SUITE, "pnpm --filter web test", "allow"),
+    (WHOLE_SUITE, "pnpm test src/parser.test.ts", "allow"),
+    (WHOLE_SUITE, "pytest tests/unit/test_parser.py", "allow"),
+    (WHOLE_SUITE, "cargo test -p core", "allow"),
+    (WHOLE_SUITE, "pnpm test:unit", "allow"),
 ]
 
 

@@ -73,6 +73,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
     out += [("own-runner", e) for e in programs.OWN_RUNNER_EXAMPLES]
     out += [("root", e) for e in markers.ROOT_EXAMPLES]
+    out += [("whole-task", e) for e in markers.WHOLE_EXAMPLES]
     out += [("rival-tools", e) for e in programs.RIVAL_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
     return out

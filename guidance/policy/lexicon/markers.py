@@ -244,6 +244,17 @@ ROOT_EXAMPLES: tuple[Example, ...] = (
     ex("- Run `make` to build the root directory listing."),
 )
 
+#: words that make a task's noun its whole ("the full test suite", "all tests"): a ban on running
+#: it is a warning on the task's commands run with nothing that narrows them
+WHOLE_WORDS: tuple[str, ...] = ("full", "entire", "whole", "all", "complete")
+
+WHOLE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Don't run the full test suite; run the tests of the package you changed.", "warn command <test>"),
+    ex("- Avoid running all tests locally, they take an hour.", "warn command <test>"),
+    ex("- Never run the tests in CI mode."),
+    ex("- The full test suite runs nightly in CI."),
+)
+
 #: verbs by which the project says what it uses ("This project uses pnpm", "We use uv as the package manager")
 PROJECT_USE_VERBS: tuple[str, ...] = ("uses", "use", "requires")
 

@@ -38,6 +38,20 @@ KNOWN_PROGRAMS: frozenset[str] = frozenset(
 )
 
 
+#: options by which a command picks one package of a workspace (`pnpm --filter web test`,
+#: `cargo test -p core`): a run narrowed that way is not the whole suite
+PACKAGE_SELECTORS: dict[str, tuple[str, ...]] = {
+    "pnpm": ("--filter", "-F", "-C", "--dir"),
+    "npm": ("-w", "--workspace", "--prefix"),
+    "yarn": ("workspace", "--cwd"),
+    "bun": ("--filter", "--cwd"),
+    "cargo": ("-p", "--package", "--manifest-path"),
+    "go": ("-run",),
+    "make": ("-C", "--directory"),
+    "dotnet": ("--filter",),
+}
+
+
 #: programs whose first argument is often another program or a task runner (`php artisan`,
 #: `bundle exec rake`, `python manage.py`): written as plain words, the second word is part of the command
 RUNNERS: frozenset[str] = frozenset("php bundle python python3 node npx bunx uv uvx poetry pipenv pdm hatch dotnet".split())
