@@ -34,6 +34,7 @@ from cf_guidance.policy.frames import (
     Obj,
     Ordering,
     action_at,
+    ask_after,
     does_action,
     find_cues,
     files_title,
@@ -283,7 +284,7 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
     first = True
     for sentence in sentences(toks):
         sentence_frames: list[tuple[int, Frame]] = []
-        for clause in clauses(sentence):
+        for clause in _ask_joined(clauses(sentence)):
             if not clause:
                 continue
             frames = read_clause(clause, ctx if first else later)
@@ -317,6 +318,17 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
             unit.specs += frame_specs
         unit.frames += sentence_frames
         place.antecedents = before + _mentions(sentence)
+
+
+def _ask_joined(parts: list[list[Token]]) -> list[list[Token]]:
+    """"Install packages - ASK FIRST": a last clause that is only the force of the one before it
+    rejoins it (read by frames.ask_after), when that one is an order ("Install ...")."""
+    if len(parts) < 2:
+        return parts
+    joined = parts[-2] + [Token(PUNCT, ",", ",", parts[-1][0].start)] + parts[-1] if parts[-1] else []
+    if not joined or ask_after(joined, find_cues(joined)) is None:
+        return parts
+    return parts[:-2] + [joined]
 
 
 def _force_label(toks: list[Token]) -> tuple[str, str, int, list[str], str] | None:

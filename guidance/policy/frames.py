@@ -447,14 +447,31 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                     # "the dev server (`pnpm dev`)": the command the noun stands for here
                     objects[-1].meaning["commands"] = [t.text for t in inner if t.kind == CODE]
                 else:
-                    for t in inner:
-                        if t.kind == CODE or (t.kind == WORD and _globlike(t.text)):
+                    m = 0
+                    while m < len(inner):
+                        t = inner[m]
+                        m += 1
+                        if t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS and t.text[:1].islower():
+                            # "(prisma migrate)", "(npm install/uninstall)": commands written as words, not the program
+                            command = _bare_command(inner, m - 1, len(inner))
+                            nxt = inner[m] if m < len(inner) else None
+                            if len(command) == 1 and nxt is not None and nxt.kind == WORD and "/" in nxt.low \
+                                    and all(part.isalpha() for part in nxt.low.split("/")):
+                                objects += [Obj("code", f"{t.low} {part}", "paren", {"bare": True}) for part in nxt.low.split("/")]
+                                m += 1
+                            elif len(command) > 1:
+                                rest = inner[m - 1 + len(command)] if m - 1 + len(command) < len(inner) else None
+                                if rest is None or rest.kind == PUNCT or rest.low in _CONJUNCTIONS:
+                                    objects.append(Obj("code", " ".join(command), "paren", {"bare": True}))
+                                # else "(npm run dev:*)": the words stop short of the command, which is not named
+                                m += len(command) - 1
+                            else:
+                                objects.append(Obj("program", t.low, "paren"))
+                        elif t.kind == CODE or (t.kind == WORD and _globlike(t.text)):
                             if objects and objects[-1].kind == "noun" and not objects[-1].glob and _globlike(t.text):
                                 objects[-1].glob = t.text
                             else:
                                 objects.append(Obj("code" if t.kind == CODE else "path", t.text, "paren"))
-                        elif t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS:
-                            objects.append(Obj("program", t.low, "paren"))
                 k = close + 1
                 continue
             if tok.text in (",", "/", "&"):
@@ -881,7 +898,8 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 # before merging any PR": the action with what it names (`gh pr merge`)
                 named = read_action_frame(tokens, m, start, then_end, ASK, approval, Context()) if (
                     then_end := _clause_end(tokens, start)) > start else None
-                if named is not None and named.objects and named.actions:
+                if named is not None and named.actions and (named.objects or named.more):
+                    # "approval before committing any changes or pushing to remote": each verb named
                     named.start = tokens[0].start
                     named.notes.insert(0, f"'{approval}' before {then[1].lstrip('`')}: ask")
                     return named
@@ -1165,7 +1183,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         ordering.text = join(tokens)
         if ordering.ordering is not None:
             ordering.ordering.either = _either(tokens)
-        frames.append(ordering)
+        frames += _with_joined(ordering)
         return frames
     convention = _commit_convention(tokens, cues)
     if convention is not None:
@@ -1194,6 +1212,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft, either=_either(tokens)), start=tokens[0].start,
                           text=join(tokens),
                           inherited=True, notes=[f"ordering from the heading or intro: before {ctx.then}"])]
+    after = ask_after(tokens, cues)
+    if after is not None:
+        return _with_joined(after)
     if not any(c[2] == ASK for c in cues):
         asked = _ask_before(tokens, ctx)
         if asked is not None:
@@ -1541,6 +1562,33 @@ def _plural_action(tokens: list[Token], k: int) -> tuple[int, list[str], str] | 
     return None
 
 
+#: cues that end the action they are about ("Install packages (ask first)", "Run migrations - ASK FIRST")
+_ASK_AFTER = frozenset(phrase for cue in _cues.CUES if cue.name == "ask-first" for phrase in cue.phrases)
+
+
+def ask_after(tokens: list[Token], cues: list[tuple[int, int, str, str]]) -> Frame | None:
+    """"Install packages (npm install/uninstall) - ASK FIRST", "Run database migrations (ask first)": an
+    order whose verb comes first and whose force comes last, after a dash, a comma or in parentheses.
+    Only when nothing but punctuation follows the cue and the clause opens with a verb of the tables."""
+    if not cues or cues[-1][3] not in _ASK_AFTER or cues[-1][0] == 0:
+        return None
+    i, j, _, words = cues[-1]
+    if any(t.kind != PUNCT for t in tokens[j:]) or any(c[2] in (BAN, AVOID, ASK) for c in cues[:-1]):
+        return None
+    cut = i
+    while cut > 0 and tokens[cut - 1].kind == PUNCT and tokens[cut - 1].text in ("(", ",", "-", "\u2013", "\u2014", ":", ";"):
+        cut -= 1
+    start = skip_adverbs(tokens, 0, cut)
+    if action_at(tokens, start, cut) is None:
+        return None
+    frame = read_action_frame(tokens, 0, 0, cut, ASK, words, Context())
+    if not frame.actions:
+        return None
+    frame.start, frame.text = tokens[0].start, join(tokens)
+    frame.notes.insert(0, f"'{words}' after the action it is about")
+    return frame
+
+
 #: cues that follow what they are about ("`x` is forbidden", "`x` is not available", "`x` needs approval")
 _POSTFIX_CUES = frozenset(phrase for cue in _cues.CUES if cue.name in ("forbidden-word", "unavailable", "needs-approval")
                           for phrase in cue.phrases) | frozenset(
@@ -1650,9 +1698,9 @@ def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:
     user before deploying": ask ... before ACTION, with words between."""
     n = len(tokens)
     for a, tok in enumerate(tokens):
-        if tok.kind != WORD or tok.low not in ("ask", "confirm", "consult", "check"):
+        if tok.kind != WORD or tok.low not in ("ask", "confirm", "consult", "check", "double-check"):
             continue
-        if tok.low == "check" and not (a + 1 < n and tokens[a + 1].low == "with"):
+        if tok.low in ("check", "double-check") and not (a + 1 < n and tokens[a + 1].low == "with"):
             continue  # "check `git diff` before committing" runs it; "check with the user before" asks
         if a != 0 and not subject_allows(tokens, a)[0]:
             continue
@@ -2006,7 +2054,8 @@ def _pushed_remotes(frame: Frame, tokens: list[Token], end: int) -> list[str]:
     names = named_remotes(frame.objects)
     for k in range(1, end):
         before = tokens[k - 1]
-        if tokens[k].low == "remote" and before.kind in (WORD, CODE) and before.low not in _DETERMINERS | {"git"}:
+        if tokens[k].low == "remote" and before.kind in (WORD, CODE) and before.low not in _DETERMINERS | {"git"} \
+                and not (before.kind == WORD and before.low in _PREPOSITIONS):  # "push to remote": any remote
             names.append(before.text if before.kind == CODE else before.low)
     return list(dict.fromkeys(names))
 

@@ -33,7 +33,7 @@ from cf_guidance.policy.lexicon import things as _things
 
 DENY_CONFIDENCE = 0.8
 #: categories whose "change"/"update" is running their commands (not editing a file)
-_CHANGED_BY_COMMANDS = ("env-change", "update-dependency", "add-dependency")
+_CHANGED_BY_COMMANDS = ("env-change", "update-dependency", "add-dependency", "toolchain")
 #: categories of things commands make ("don't create virtual environments": `python -m venv`, ...)
 _MADE_BY_COMMANDS = ("create-venv",)
 
@@ -418,6 +418,29 @@ def _below_root(frame: Frame, place: Place) -> list[Spec]:
     return _dedupe(specs)
 
 
+def _every_file(action: str, frame: Frame, line: int) -> list[Spec]:
+    """"Don't modify files unless asked", "ask before editing any file": every change to the
+    project's files waits for a yes (deletions: the commands that delete)."""
+    said = " ".join(w for w in (frame.verb, frame.phrase) if w)
+    if action == "delete":
+        frame.notes.append(f"'{said}' with a person's yes first: the commands that delete ask")
+        return [_command(_split(c), "ask", line, f"`{c}`", 0.8) for c in _markers.DELETE_COMMANDS]
+    from cf_guidance.policy.lexicon.actions import ACTIONS
+
+    deleting = next(a.words for a in ACTIONS if a.name == "delete")
+    verbs = [v for v in frame.verb.split(" or ") if v not in deleting]  # the delete action asks on its own commands
+    specs: list[Spec] = []
+    if any(v in _markers.MOVE_VERBS for v in verbs):
+        # "ask before moving files": the commands that move or rename them
+        frame.notes.append(f"'{said}' with a person's yes first: the commands that move files ask")
+        specs += [_command(_split(c), "ask", line, f"`{c}`", 0.8) for c in _markers.MOVE_COMMANDS]
+    if any(v not in _markers.MOVE_VERBS for v in verbs):
+        frame.notes.append(f"'{said}' with a person's yes first: every change to the project's files asks")
+        specs.append(Spec("write", "ask", line, pattern="**", confidence=0.8, what="changing files of the project",
+                          why=[f"'{frame.phrase or frame.verb}' is every file of the project; reads and temporary files stay free"]))
+    return specs
+
+
 def _thing_specs(frame: Frame, objects: list[Obj], verdict: str, place: Place) -> tuple[list[Spec], list[Obj]]:
     """"make git commits", "comment on the PR", "create branches", "ブランチ作成": a thing named in
     words and what the verb does to it (guidance.policy.lexicon.things); the objects left over."""
@@ -624,6 +647,8 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
             if kind == "write" and obj.kind == "noun" and obj.meaning.get("category") in _CHANGED_BY_COMMANDS:
                 # "環境変数変更" (changing environment variables), "ライブラリ更新" (library updates)
                 specs.append(_category_spec(obj.meaning["category"], verdict, line, frame, obj))
+                if "path" in obj.meaning:
+                    specs += _path_specs(path_kind, obj, frame, verdict, line)  # "the Node version": `.nvmrc` too
                 continue
             if obj.kind == "self" or (obj.kind == "noun" and "self" in obj.meaning):
                 specs.append(Spec(path_kind if path_kind != "create" else "write", verdict, line, pattern=place.source,
@@ -652,6 +677,13 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                     specs += _path_specs(path_kind, Obj("code", text, "", {"antecedent": True}), frame, verdict, line)
                 continue
             specs += _path_specs(path_kind, obj, frame, verdict, line)
+        if not specs and kind == "write" and verdict == "ask" and not frame.qualifier and all(o.role == "paren" for o in objects) \
+                and not frame.verb.startswith("overwrit") and (
+                frame.phrase.split(" or ")[0] in _markers.EVERY_FILE
+                or not frame.phrase and frame.verb.split()[-1] in ("changes", "modifications")):
+            # objects in parentheses ("delete files (rm, truncate)") only gloss how it is done; overwriting
+            # existing files is some writes (a Write over a file), which no check tells from an edit
+            return _every_file(action, frame, line)
         if not specs and not objects and kind == "write" and place.header:
             specs.append(Spec("write", verdict, line, pattern=place.source, confidence=0.9,
                               what=f"editing {place.source}", why=["a notice at the top of a generated file protects the file itself"]))
@@ -677,11 +709,19 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                 specs += _install(obj.text, verdict, line, frame, obj)
             elif kind == "install" and obj.kind == "noun" and "program" in meaning:
                 specs += _install(meaning["program"], verdict, line, frame, obj)  # "do not install Vitest": a tool's name
+            elif obj.kind == "code" and meaning.get("bare"):
+                # "Install packages (npm install/uninstall)": the commands the words name, with their packages
+                specs += [_command(_split(obj.text) + ["?*"], verdict, line, f"`{obj.text} <pkg>`", _confidence(obj, frame))]
         return specs
     if kind == "update":
         for obj in objects:
             if obj.kind == "noun" and obj.meaning.get("category") in ("add-dependency", "update-dependency"):
                 specs.append(_category_spec("update-dependency", verdict, line, frame, obj))
+            elif obj.kind == "noun" and obj.meaning.get("category") == "toolchain":
+                # "never upgrade the package manager": the commands that change it, and its pin files
+                specs.append(_category_spec("toolchain", verdict, line, frame, obj))
+                if "path" in obj.meaning:
+                    specs += _path_specs("write", obj, frame, verdict, line)
             else:
                 specs += _path_specs("write", obj, frame, verdict, line)
         return specs
@@ -782,8 +822,8 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             frame.notes.append(f"`{text}` is not a command ({'a path or code identifier' if not lenient else 'shell operators, a placeholder only, or not program-like'})")
             return []
         pattern = _one_package(pattern, text)
-        if obj.role == "paren" and not frame.inherited:
-            return []
+        if obj.role == "paren" and not frame.inherited and not obj.meaning.get("bare"):
+            return []  # a code span in parentheses glosses; words naming a program's command ("(prisma migrate)") say which
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
         spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec) + _preferred_forms(spec, frame)
         if len(pattern) == 1:
@@ -1027,7 +1067,9 @@ def _category_what(category: str) -> str:
             "env-change": "changing environment variables and secrets", "git-write": "git commands that change the repository",
             "force-push": "force pushes", "git-destructive": "destructive git commands (reset --hard, clean, force push, "
             "branch -D, ...)", "pull-request": "opening pull requests", "tag": "creating or pushing tags",
-            "review-changes": "reviewing changes"}.get(category, category)
+            "review-changes": "reviewing changes", "migrate": "database migrations",
+            "toolchain": "changing the language or package manager version (volta pin, corepack, yarn set version, ...)"}.get(
+                category, category)
 
 
 def _program_purpose(program: str, frame: Frame, verdict: str, line: int) -> Spec | None:
@@ -1209,7 +1251,7 @@ def _looks_like_file(text: str) -> bool:
 
 #: git verbs whose object may name only some of their calls ("never push half-finished work",
 #: "don't revert other people's commits"): warned, not stopped
-_PARTIAL_GIT_ACTIONS = ("push", "merge", "rebase", "amend", "squash", "revert")
+_PARTIAL_GIT_ACTIONS = ("push", "pull", "merge", "rebase", "amend", "squash", "revert")
 #: what a rule about a branch stops, as its reason says it
 _TARGET_GERUNDS = {"commit": "committing to", "push": "pushing to", "merge": "merging into"}
 

@@ -59,6 +59,15 @@ NARROWED_INSTEAD = "- Write tests rather than committing untested code.\n"
 LINKED = "- Every PR must link to an issue.\n"
 #: the whole suite: a test command with nothing that narrows it is warned
 WHOLE_SUITE = "- Don't run the full test suite, run the affected package's tests.\n"
+#: conditional permissions: the agent asks first, on the named actions only
+PUSH_PULL = "- Never push or pull unless the user requests it.\n"
+APPROVAL_BEFORE = "- Always ask for explicit user approval before committing any changes or pushing to remote.\n"
+AUTO_GIT = "- Do not automatically perform Git operations (add, commit, push, pull, etc.)\n"
+ASK_AFTER = "- Install packages (npm install/uninstall) - ASK FIRST\n- Run database migrations (prisma migrate) - ASK FIRST\n"
+TOOLCHAIN = "- Never change the package manager or Node version (volta pin, corepack, yarn set version) without approval.\n"
+#: every file of the project, with a person's yes first: writes ask, reads and scratch files pass
+ANY_CHANGE = "- Do not make any file changes without my approval.\n"
+DELETE_FILES = "- Never delete files unless explicitly instructed.\n"
 
 CASES = [
     (NO_AMEND, "git commit --amend --no-edit", "warn"),
@@ -223,6 +232,34 @@ CASES = [
     (WHOLE_SUITE, "pytest tests/unit/test_parser.py", "allow"),
     (WHOLE_SUITE, "cargo test -p core", "allow"),
     (WHOLE_SUITE, "pnpm test:unit", "allow"),
+    (PUSH_PULL, "git push origin main", "ask"),
+    (PUSH_PULL, "git pull --rebase", "ask"),
+    (PUSH_PULL, "git fetch origin", "allow"),
+    (PUSH_PULL, "git status", "allow"),
+    (APPROVAL_BEFORE, "git commit -m wip", "ask"),
+    (APPROVAL_BEFORE, "git push -u origin feat/x", "ask"),
+    (APPROVAL_BEFORE, "git diff --staged", "allow"),
+    (AUTO_GIT, "git commit -m wip", "ask"),
+    (AUTO_GIT, "git pull", "ask"),
+    (AUTO_GIT, "git log --oneline -5", "allow"),
+    (ASK_AFTER, "npm install zod", "ask"),
+    (ASK_AFTER, "npm uninstall zod", "ask"),
+    (ASK_AFTER, "npx prisma migrate dev", "ask"),
+    (ASK_AFTER, "npm install", "allow"),
+    (ASK_AFTER, "npx prisma generate", "allow"),
+    (TOOLCHAIN, "volta pin node@20", "ask"),
+    (TOOLCHAIN, "corepack enable", "ask"),
+    (TOOLCHAIN, "yarn set version stable", "ask"),
+    (TOOLCHAIN, "node -v", "allow"),
+    (TOOLCHAIN, "nvm use", "allow"),
+    (TOOLCHAIN, "yarn install", "allow"),
+    (ANY_CHANGE, "sed -i s/a/b/ src/app.py", "ask"),
+    (ANY_CHANGE, "cat src/app.py", "allow"),
+    (ANY_CHANGE, "pytest -q > /tmp/out.txt", "allow"),
+    (ANY_CHANGE, "git status", "allow"),
+    (DELETE_FILES, "rm src/old.py", "ask"),
+    (DELETE_FILES, "git rm src/old.py", "ask"),
+    (DELETE_FILES, "sed -i s/a/b/ src/app.py", "allow"),
 ]
 
 
@@ -237,6 +274,12 @@ THERE = "New tests go under `tests/`. `legacy/` is deprecated; do not add tests 
 PATH_CASES = [
     (THERE, "Write", "legacy/suite/NewTest.java", "deny"),
     (THERE, "Write", "tests/suite/NewTest.java", "allow"),
+    (ANY_CHANGE, "Edit", "src/app.py", "ask"),
+    (ANY_CHANGE, "Write", "src/new.py", "ask"),
+    (ANY_CHANGE, "Read", "src/app.py", "allow"),
+    (TOOLCHAIN, "Edit", ".nvmrc", "ask"),
+    (TOOLCHAIN, "Edit", "src/app.ts", "allow"),
+    (DELETE_FILES, "Edit", "src/app.py", "allow"),
 ]
 
 

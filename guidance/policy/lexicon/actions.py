@@ -44,7 +44,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("run", "run",
            ("run", "running", "execute", "executing", "invoke", "invoking", "call", "calling", "type", "typing",
             "issue", "issuing", "launch", "launching", "trigger", "triggering", "start", "starting", "fire off",
-            "restart", "restarting", "spin up", "spinning up"),
+            "restart", "restarting", "spin up", "spinning up", "perform", "performing", "carry out", "carrying out"),
            examples=(
                ex("- Never run `make clean`", "deny command make clean"),
                ex("- Do not execute `./scripts/reset-db.sh`", "deny command reset-db.sh"),
@@ -55,6 +55,8 @@ ACTIONS: tuple[Action, ...] = (
                ex("- Do not start, stop, restart, or kill dev servers (`npm run dev`, etc.)", "deny command npm run dev",
                   exact=False),
                ex("- Never read, parse, or edit `secrets/`", "deny write secrets/**", exact=False),
+               ex("- Do not automatically perform Git operations (add, commit, push, pull, etc.)", "ask command <git-write>"),
+               ex("- Perform a code review before merging"),
            )),
     Action("use", "use", ("use", "using", "utilize", "utilise", "employ"),
            examples=(
@@ -72,7 +74,8 @@ ACTIONS: tuple[Action, ...] = (
             "altering", "touch", "touching", "write to", "writing to", "overwrite", "overwriting", "hand-edit",
             "hand edit", "rename", "renaming", "move", "moving", "bump", "bumping", "tamper with", "mess with",
             "commit changes to", "make changes to", "make changes", "change anything in", "edit anything in", "add rules to",
-            "add anything to", "write into"),
+            "add anything to", "write into", "make file changes", "make any file changes", "make any changes",
+            "make modifications", "make any modifications"),
            examples=(
                ex("- Never edit `migrations/`", "deny write migrations/**"),
                ex("- Do not modify `package-lock.json`", "deny write package-lock.json", "ask command <writes package-lock.json>"),
@@ -141,6 +144,13 @@ ACTIONS: tuple[Action, ...] = (
            examples=(ex("- Never revert commits without asking", "ask command git revert"),
                      ex("- Don't revert other people's commits", "warn command git revert"),
                      ex("- Never revert to the old API"))),
+    # pulling brings others' commits into the work (a fetch and a merge): "never push or pull unless asked"
+    Action("pull", "git", ("pull", "pulling"), commands=("git pull",),
+           examples=(ex("- Never push or pull unless the user requests it", "ask command git push", "ask command git pull"),
+                     ex("- Don't pull changes without asking", "ask command git pull"),
+                     ex("- Never pull in new dependencies without asking", "ask command <add-dependency>"),
+                     # an object that is some pulls (or not a branch at all): a warning
+                     ex("- Don't pull the latest Docker image in tests", "warn command git pull"))),
     Action("merge", "git", ("merge", "merging"), commands=("git merge",),
            examples=(ex("- Never merge to main directly", "deny target merge main"),)),
     # working on a branch is committing to it and pushing it: "never work directly on main"

@@ -70,6 +70,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("push-remote", e) for e in markers.REMOTE_EXAMPLES]
     out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
     out += [("on-your-own", e) for e in markers.ON_YOUR_OWN_EXAMPLES]
+    out += [("every-file", e) for e in markers.EVERY_FILE_EXAMPLES]
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
     out += [("own-runner", e) for e in programs.OWN_RUNNER_EXAMPLES]
     out += [("root", e) for e in markers.ROOT_EXAMPLES]
@@ -184,6 +185,10 @@ def markdown() -> str:
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",
               f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.",
+              "Every file of the project, as the object of a change a person must approve first (\"don't modify files "
+              "unless asked\": every write to the project asks; deleting them asks on "
+              f"{', '.join(f'`{c}`' for c in markers.DELETE_COMMANDS)}; a plain ban stays advisory): "
+              f"{', '.join(markers.EVERY_FILE)}. Examples: " + _examples(markers.EVERY_FILE_EXAMPLES).replace("<br>", "; ") + ".",
               f"Published commits (a rewrite of them is banned once the session pushed, warned before): "
               f"{', '.join(markers.PUBLISHED)}.", ""]
     lines += ["The state of the work a ban on committing or pushing names (with one of "

@@ -87,6 +87,39 @@ ON_YOUR_OWN_EXAMPLES: tuple[Example, ...] = (
     ex("- Never push proactively", "ask command git push"),
 )
 
+#: objects of a change that mean every file of the project ("don't modify files unless asked", "no
+#: file changes without my approval"): asked for when a person must say yes first (a condition, "ask
+#: before"): every change the call makes to the project's files asks (the Edit and Write tools,
+#: shell commands that write there; reads, temporary files and paths outside the project stay
+#: free); deleting them asks on the commands that delete. A plain ban ("never modify files") or
+#: advice is no rule a call can be checked against (an agent that writes code changes files).
+EVERY_FILE: tuple[str, ...] = ("files", "file", "any file", "any files", "file changes", "changes", "any changes",
+                               "modifications", "code changes", "the code", "code", "the codebase", "codebase",
+                               "source files", "source code", "existing files", "existing code", "anything",
+                               "the repository", "the repo", "repository files", "project files")
+
+EVERY_FILE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Do not make any file changes without my approval", "ask write **"),
+    ex("- Claude must not modify files unless explicitly instructed", "ask write **"),
+    ex("- Ask before editing any files", "ask write **"),
+    ex("- Never delete files unless explicitly instructed", "ask command rm", "ask command git rm", "ask command unlink",
+       "ask command rmdir"),
+    ex("- Never modify files"),
+    ex("- Avoid changing existing code without asking"),
+    ex("- Don't modify files outside `src/` without approval", "ask write outside src/**"),
+    ex("- Never overwrite existing files unless asked"),
+    ex("## Ask before\n\n- Deleting or moving files\n", "ask command rm", "ask command git rm", "ask command unlink",
+       "ask command rmdir", "ask command mv", "ask command git mv"),
+    ex("NEVER do the following without explicit user confirmation:\n\n- Delete files or data (rm, truncate)\n",
+       "ask command rm", "ask command git rm", "ask command unlink", "ask command rmdir"),
+)
+
+#: the commands that delete files: "never delete files unless told" asks on them
+DELETE_COMMANDS: tuple[str, ...] = ("rm", "git rm", "unlink", "rmdir")
+#: verbs of change that move a file, and the commands that do: "ask before moving files" asks on them
+MOVE_VERBS: tuple[str, ...] = ("move", "moving", "rename", "renaming")
+MOVE_COMMANDS: tuple[str, ...] = ("mv", "git mv")
+
 #: (marker, which side is banned): "left" = the words before the marker are the alternative
 SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
     ("instead of", "right"), ("rather than", "right"), ("in place of", "right"), ("not", "right"),
@@ -403,6 +436,8 @@ REMOTE_EXAMPLES: tuple[Example, ...] = (
     ex("- Never push anything to the `mirror` remote.", "deny command git push mirror"),
     ex("- 不要向 `upstream` push 任何东西", "deny command git push upstream"),
     ex("- Never push to `main`.", "deny target push main"),
+    # "to remote" without a name: any remote, every push
+    ex("- Never push to remote without asking", "ask command git push"),
 )
 
 HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
