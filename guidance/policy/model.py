@@ -139,8 +139,9 @@ class CheckModel(_Strict):
     action: Literal["push", "commit", "merge"] | None = None
     #: the category of commands the check stands for (build, lint, ...)
     category: str | None = None
-    #: write, create: the paths a rule confines changes to ("only edit files in `src/`"); the check
-    #: (pattern `**`) fires on any other path of the project
+    #: write, create: the paths the check spares: those a rule confines changes to ("only edit files
+    #: in `src/`", pattern `**`: any other path of the project), or the files the text names beside
+    #: a ban on "other" ones ("do not touch other `.properties` files")
     only: list[str] | None = None
     #: how sure the extractor was (1.0 = a backticked object of a known verb)
     confidence: float | None = Field(default=None, ge=0, le=1)

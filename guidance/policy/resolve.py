@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from cf_guidance import shell as _shell_analysis
+from cf_guidance._glob import glob_match
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, root_place
 from cf_guidance.policy.lexicon import categories as _categories
@@ -85,7 +86,7 @@ class Spec:
     #: command: NAME=value words of which the command must carry one (`HUSKY=0 git commit`; a value `*` is any)
     assigned: list[str] = field(default_factory=list)
     category: str = ""
-    #: write, create: the paths a rule confines changes to; the check is on every other path of the project
+    #: write, create: the paths the check spares (a confinement's allowed paths, or the files named beside "other")
     only: list[str] = field(default_factory=list)
     #: shape: starts | length | emoji, with the forms one of which begins the subject, or its longest length
     form: str = ""
@@ -395,6 +396,9 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
                 spec.why.append(f"narrowed by '{frame.qualifier}', which no pattern can express (warn)")
         if not spec.instead:
             spec.instead = _instead(frame, place)
+        if spec.kind in ("write", "create") and isinstance(spec.pattern, str) and (spared := _named_besides(frame, place, spec.pattern)):
+            spec.only += spared
+            spec.why.append(f"'other' spares what the text names: {', '.join(spared)}")
         if frame.condition_text and not spec.condition:
             spec.condition = frame.condition_text
     return _dedupe(specs)
@@ -439,6 +443,18 @@ def _every_file(action: str, frame: Frame, line: int) -> list[Spec]:
         specs.append(Spec("write", "ask", line, pattern="**", confidence=0.8, what="changing files of the project",
                           why=[f"'{frame.phrase or frame.verb}' is every file of the project; reads and temporary files stay free"]))
     return specs
+
+
+#: "other" right before an object: "do not touch other `.properties` files", "any other lock file"
+_OTHER_BEFORE = re.compile(r"\bother\s+`")
+
+
+def _named_besides(frame: Frame, place: Place, pattern: str) -> list[str]:
+    """"Add strings to `a_en.properties`; do not touch other `.properties` files": the files the
+    same block names that the banned pattern covers are the ones "other" sets apart."""
+    if not _OTHER_BEFORE.search(frame.text):
+        return []
+    return [o.text for o in place.codes if "*" not in o.text and o.text != pattern and glob_match(pattern, o.text)]
 
 
 def _thing_specs(frame: Frame, objects: list[Obj], verdict: str, place: Place) -> tuple[list[Spec], list[Obj]]:

@@ -270,8 +270,13 @@ def test_rule_decision(policy: str, command: str, verdict: str) -> None:
 
 
 THERE = "New tests go under `tests/`. `legacy/` is deprecated; do not add tests there.\n"
+#: "other X": the files the same text names are set apart from the ban
+OTHER = "- Add strings only to `res/l10n/App_en.properties`; do not touch other `.properties` files.\n"
 
 PATH_CASES = [
+    (OTHER, "Edit", "res/l10n/App_en.properties", "allow"),
+    (OTHER, "Edit", "res/l10n/App_de.properties", "deny"),
+    (OTHER, "Write", "config/app.properties", "deny"),
     (THERE, "Write", "legacy/suite/NewTest.java", "deny"),
     (THERE, "Write", "tests/suite/NewTest.java", "allow"),
     (ANY_CHANGE, "Edit", "src/app.py", "ask"),
