@@ -460,10 +460,11 @@ def _misshapen(item: dict[str, Any], cmd: Command) -> str:
     it, or when the line does not hold the message: an editor, a file, an expansion)."""
     found = written(cmd)
     form = item.get("form")
-    if form == "emoji" and item.get("part") == "body":
+    if form in ("emoji", "dash"):
         # "no emoji in commits or PR descriptions": the title and the body a line writes, each when it holds it
-        texts = [t for t in (found[1] if found else None, body(cmd)) if t is not None]
-        return next((ch for t in texts for ch in t if _is_emoji(ch)), "")
+        texts = [t for t in (found[1] if found else None, body(cmd) if item.get("part") == "body" else None) if t is not None]
+        chars = [c for c in item.get("starts") or () if isinstance(c, str)]
+        return next((ch for t in texts for ch in t if (ch in chars if form == "dash" else _is_emoji(ch))), "")
     if form == "reference":
         # a PR's body that the line does not hold (an editor, a file, `--fill`) is not judged
         if found is not None and found[0] == COMMIT:
@@ -488,8 +489,10 @@ def _misshapen(item: dict[str, Any], cmd: Command) -> str:
         return f"{len(subject)} characters: {subject}" if isinstance(limit, int) and len(subject) > limit else ""
     if form == "period":
         return subject if subject.endswith(".") else ""
-    if form == "emoji":
-        return next((ch for ch in text if _is_emoji(ch)), "")
+    if form == "unstarts":
+        low = subject.lower()
+        return subject if any(low.startswith(s.lower()) and not low[len(s):len(s) + 1].isalnum()
+                              for s in item.get("starts") or () if isinstance(s, str) and s) else ""
     if form == "mood":
         return subject if not subject.lower().startswith(_GENERATED_SUBJECTS) and past_tense_subject(subject) else ""
     return ""

@@ -54,6 +54,10 @@ def _shape_rule(spec: Spec) -> str:
         return "not end their first line with a period"
     if spec.form == "mood":
         return "begin with a verb in the imperative (`Add`, not `Added`)"
+    if spec.form == "dash":
+        return "hold no " + " or ".join(f"`{c}`" for c in spec.starts)
+    if spec.form == "unstarts":
+        return "not begin with " + " or ".join(f"`{s}`" for s in spec.starts[:4])
     if spec.form == "reference":
         return "reference their issue (`Fixes #123`, a link to it, its key)"
     return "hold no emoji"
@@ -96,7 +100,7 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["absent"] = True
     if spec.kind == "shape":
         check["form"] = spec.form
-        if spec.form == "starts":
+        if spec.form in ("starts", "dash", "unstarts"):
             check["starts"] = list(spec.starts)
         if spec.form == "length":
             check["max"] = spec.max_length
@@ -131,7 +135,8 @@ def short(check: dict[str, Any]) -> str:
     if kind == "shape":
         carriers = ", ".join(" ".join(p) for p in [check.get("pattern") or [], *(check.get("also") or [])])
         detail = {"starts": " | ".join(check.get("starts") or []), "length": f"<= {check.get('max')}", "emoji": "no emoji",
-                  "period": "no period", "mood": "imperative", "reference": "an issue"}
+                  "period": "no period", "mood": "imperative", "reference": "an issue",
+                  "dash": "no " + " ".join(check.get("starts") or []), "unstarts": " | ".join(check.get("starts") or [])}
         return f"{verdict} shape {carriers}: {check.get('form')} {detail.get(str(check.get('form')), '')}"
     if kind == "target":
         return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}"

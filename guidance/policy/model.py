@@ -130,7 +130,8 @@ class CheckModel(_Strict):
     #: `starts`; `*` is one word), its subject's length (at most `max` characters), a period
     #: ending its subject, emoji in it, or a first verb in the past tense ("mood": "Added", not "Add")
     #: or no issue reference in it ("reference": `#123`, `PROJ-12`, a link to an issue)
-    form: Literal["starts", "length", "period", "emoji", "mood", "reference"] | None = None
+    #: "dash": one of the characters `starts` lists is in it; "unstarts": its subject begins with one of `starts`
+    form: Literal["starts", "length", "period", "emoji", "mood", "reference", "dash", "unstarts"] | None = None
     #: shape: "body": the emoji and reference forms judge the body a PR, issue or comment gets too, not only its title
     part: Literal["body"] | None = None
     starts: list[str] | None = None

@@ -1750,7 +1750,7 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
                      form="reference", part="body", confidence=0.7,
                      what=" and ".join({"commit": "Commit messages", "pr": "PR descriptions"}[t] for t in texts),
                      why=["the reference may be written otherwise than a pattern finds: warns"])]
-    if "body" in surfaces and meaning["form"] != "emoji":
+    if "body" in surfaces and meaning["form"] not in ("emoji", "dash"):
         # a first line's form is a title's, never a description's or a comment's
         surfaces = [s for s in surfaces if s != "body"]
         if not surfaces:
@@ -1758,7 +1758,8 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
             return []
     carriers = list(dict.fromkeys(tuple(c) for s in surfaces for c in _SHAPE_CARRIERS[s]))
     spec = Spec("shape", verdict, place.line, pattern=list(carriers[0]), also=[list(c) for c in carriers[1:]],
-                form=str(meaning["form"]), starts=list(meaning.get("starts") or []), max_length=int(meaning.get("max") or 0),
+                form=str(meaning["form"]), starts=list(meaning.get("starts") or meaning.get("chars") or []),
+                max_length=int(meaning.get("max") or 0),
                 part="body" if "body" in surfaces else "", confidence=confidence,
                 what=_SHAPE_SURFACE[tuple(s for s in ("commit", "title", "body") if s in surfaces)], why=why)
     return [spec]

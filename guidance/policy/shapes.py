@@ -77,7 +77,10 @@ def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], follo
                          _length(tokens, words, banned) if _DIGITS.search(text) else None,
                          _period(text, banned) if " period " in text or " full stop " in text else None,
                          _mood(text, banned) if " imperative" in text or " tense " in text else None,
-                         _reference(words, cues, banned) if " issue" in text or " ticket" in text else None, starts) if f]
+                         _reference(words, cues, banned) if " issue" in text or " ticket" in text else None,
+                         _dash(tokens, banned) if " dash" in text or " em-dash" in text or "\u2014" in text else None,
+                         _forbidden_start(tokens, banned) if spans and banned and _PREFIX_HINT.search(text) else None,
+                         starts) if f]
     frames = []
     for meaning, note, certain in found:
         # "No emoji", "requires a sign-off": the words themselves are a hard rule
@@ -178,6 +181,31 @@ def _reference(words: list[str], cues: list[tuple[int, int, str, str]], banned: 
     if not (any(c[2] == REQUIRE for c in cues) or at == 0):
         return None  # "Check the linked issue": no rule about the text
     return {"form": "reference"}, "the text references its issue (`Fixes #123`, a link, a key)", False
+
+
+def _dash(tokens: list[Token], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"No em dashes in commit messages or PR descriptions": the text holds no `—` (nor `–` when en
+    dashes are named too)."""
+    words = [t.low for t in tokens if t.kind == WORD]
+    joined = f" {' '.join(words)} "
+    if not (banned or any(f" {w} " in joined for w in _shapes.NO_WORDS)):
+        return None
+    chars = [ch for names, ch in _shapes.DASH_WORDS if any(f" {n} " in joined or n in {t.text for t in tokens} for n in names)]
+    if not chars:
+        return None
+    return {"form": "dash", "chars": chars, "hard": not banned}, "no " + " or ".join(f"`{c}`" for c in chars) + " in the text", True
+
+
+def _forbidden_start(tokens: list[Token], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"Commit messages must not begin with "WIP"", "never start a subject with `fixup`": the first
+    line does not begin with the quoted words."""
+    at = next((k for k, t in enumerate(tokens) if t.kind == WORD and any(
+        [x.low for x in tokens[k:k + len(v)]] == list(v) for v in _PREFIX_VERBS + (("start",), ("begin",)))), None)
+    literals = [t.text.strip() for t in tokens[at or 0:] if t.kind in (CODE, QUOTE) and 0 < len(t.text.strip()) <= 24]
+    if not banned or at is None or not literals or not surfaces_of([t.low for t in tokens[:at] if t.kind == WORD]
+                                                                  + [t.low for t in tokens[at:] if t.kind == WORD][:8]):
+        return None
+    return {"form": "unstarts", "starts": literals}, "the first line does not begin with " + ", ".join(literals[:4]), True
 
 
 def _template(tokens: list[Token], following: list[Obj], banned: bool) -> tuple[dict[str, object], str, bool] | None:

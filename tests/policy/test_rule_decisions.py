@@ -68,6 +68,8 @@ TOOLCHAIN = "- Never change the package manager or Node version (volta pin, core
 #: every file of the project, with a person's yes first: writes ask, reads and scratch files pass
 ANY_CHANGE = "- Do not make any file changes without my approval.\n"
 DELETE_FILES = "- Never delete files unless explicitly instructed.\n"
+NO_DASHES = "- No em dashes in commit messages or PR descriptions.\n"
+NO_WIP = '- Commit messages must not begin with "WIP".\n'
 
 CASES = [
     (NO_AMEND, "git commit --amend --no-edit", "warn"),
@@ -260,6 +262,14 @@ CASES = [
     (DELETE_FILES, "rm src/old.py", "ask"),
     (DELETE_FILES, "git rm src/old.py", "ask"),
     (DELETE_FILES, "sed -i s/a/b/ src/app.py", "allow"),
+    (NO_DASHES, 'git commit -m "Add limits \u2014 per user"', "deny"),
+    (NO_DASHES, 'gh pr create --title "Limits" --body "Per user \u2014 not global"', "deny"),
+    (NO_DASHES, 'git commit -m "Add limits - per user"', "allow"),
+    (NO_DASHES, 'gh pr create --title "Limits" --body "Per user, 1\u20132 calls"', "allow"),
+    (NO_WIP, 'git commit -m "WIP: limits"', "deny"),
+    (NO_WIP, 'git commit -m "wip limits"', "deny"),
+    (NO_WIP, 'git commit -m "Wipe the cache"', "allow"),
+    (NO_WIP, 'jj describe -m "WIP"', "deny"),
 ]
 
 

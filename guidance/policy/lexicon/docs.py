@@ -54,6 +54,8 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("shape-period", e) for e in shapes.PERIOD_EXAMPLES]
     out += [("shape-mood", e) for e in shapes.MOOD_EXAMPLES]
     out += [("shape-reference", e) for e in shapes.REFERENCE_EXAMPLES]
+    out += [("shape-dash", e) for e in shapes.DASH_EXAMPLES]
+    out += [("shape-unstarts", e) for e in shapes.UNSTARTS_EXAMPLES]
     out += [("sign-off", e) for e in shapes.SIGNOFF_EXAMPLES]
     out += [("published", e) for e in markers.PUBLISHED_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
@@ -220,6 +222,9 @@ def _shape_table() -> list[str]:
              shapes.MOOD_EXAMPLES),
             ("an issue reference (warns)", ", ".join(shapes.REFERENCE_VERBS) + "; " + ", ".join(shapes.ISSUE_WORDS),
              shapes.REFERENCE_EXAMPLES),
+            ("no em or en dashes", ", ".join(n for names, _ in shapes.DASH_WORDS for n in names), shapes.DASH_EXAMPLES),
+            ("a first line that must not begin with a text", "begin with, start with, prefix (after a ban)",
+             shapes.UNSTARTS_EXAMPLES),
             ("sign-off (`git commit -s`)", ", ".join(shapes.SIGNOFF_WORDS), shapes.SIGNOFF_EXAMPLES))
     for form, words, examples in rows:
         lines.append(f"| {form} | {_cell(words)} | {_examples(examples)} |")

@@ -53,6 +53,11 @@ ISSUE_WORDS: tuple[str, ...] = ("issue", "issues", "ticket", "tickets")
 REFERENCE_OPTIONAL: tuple[str, ...] = ("if", "when", "where", "whenever", "applicable", "possible", "available", "any",
                                        "relevant", "related", "optional", "optionally", "may", "can", "could")
 
+#: the dashes a rule bans, by their names ("No em dashes": `—`; "em/en dashes": both)
+DASH_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("em dash", "em dashes", "em-dash", "em-dashes", "emdash", "emdashes", "em/en dashes", "\u2014"), "\u2014"),
+    (("en dash", "en dashes", "en-dash", "en-dashes", "em/en dashes", "\u2013"), "\u2013"))
+
 #: the words for emoji
 EMOJI_WORDS: tuple[str, ...] = ("emoji", "emojis", "emojies", "emoticons", "emoji characters", "emoji icons")
 #: words after an emoji word that make it an attribution line, not emoji in the text ("emoji signatures")
@@ -119,7 +124,7 @@ PREFIX_EXAMPLES: tuple[Example, ...] = (
        "feat: | feat(*): | feat!: | feat(*)!:"),
     ex("- Prefix dependency updates with `deps:`"),
     ex("- Prefix commit messages with the ticket id, e.g. `PROJ-123:`"),
-    ex("- Never start commit messages with `WIP:`"),
+    ex("- Never start commit messages with `WIP:`", "deny shape git commit, jj describe, jj desc, jj commit, jj new: unstarts WIP:"),
 )
 
 #: "Keep the subject line under 72 characters", "PR titles must be at most 70 chars", "50/72 rule"
@@ -183,6 +188,24 @@ REFERENCE_EXAMPLES: tuple[Example, ...] = (
     ex("- Link related issues in the PR description"),
     ex("- Every PR is linked to its issue by the bot"),
     ex("- Check the linked issue before opening a PR"),
+)
+
+#: "No em dashes in commit messages or PR descriptions": a `—` in the text denies
+DASH_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never use em dashes in commit messages or PR descriptions",
+       "deny shape git commit, jj describe, jj desc, jj commit, jj new, gh pr create, gh pr edit, gh pr comment, gh pr review, "
+       "gh issue create, gh issue comment, gh issue edit, glab mr create: dash no \u2014"),
+    ex("## Commit messages\n\n- No em dashes", "deny shape git commit, jj describe, jj desc, jj commit, jj new: dash no \u2014"),
+    ex("## Writing\n\n- No em dashes in the docs"),
+    ex("- Use an em dash for ranges in commit messages"),
+)
+
+#: "Commit messages must not begin with "WIP"": a first line that does denies
+UNSTARTS_EXAMPLES: tuple[Example, ...] = (
+    ex('- Commit messages must not begin with "WIP"', "deny shape git commit, jj describe, jj desc, jj commit, jj new: unstarts WIP"),
+    ex("- Never start PR titles with `Draft:`", "deny shape gh pr create, gh pr edit, glab mr create: unstarts Draft:"),
+    ex('- Never start a sentence with "So"'),
+    ex("- Do not prefix branch names with `feature/`"),
 )
 
 #: "All commits must be signed off", "Sign off your commits (DCO)": commits carry `-s`
