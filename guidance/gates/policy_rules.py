@@ -575,8 +575,10 @@ def created_branch(args: list[str]) -> str:
     return ""
 
 
-def pushed_branches(args: list[str]) -> list[str]:
-    """The remote branches `git push ARGS` updates by name (refspecs after the remote)."""
+def pushed_branches(args: list[str], *, from_another: bool = False) -> list[str]:
+    """The remote branches `git push ARGS` updates by name (refspecs after the remote);
+    `from_another`: only those it sets from a different branch (`HEAD:main`, `feat:main`), a
+    merge into them by push (`git push origin main` sends the local main, merged or not)."""
     sub, rest, _ = git_split(args)
     if sub != "push":
         return []
@@ -595,9 +597,11 @@ def pushed_branches(args: list[str]) -> list[str]:
     out = []
     for ref in positionals[1:]:
         ref = ref.lstrip("+")
-        dst = ref.split(":", 1)[1] if ":" in ref else ref
+        src, dst = ref.split(":", 1) if ":" in ref else (ref, ref)
         if dst.startswith("refs/heads/"):
             dst = dst[len("refs/heads/"):]
+        if from_another and src.removeprefix("refs/heads/") in ("", dst):
+            continue
         if dst:
             out.append(dst)
     return out
@@ -633,7 +637,7 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                 action = item.get("action")
                 # committing to main, or merging into it, reaches it by a push too (`git push origin HEAD:main`)
                 if sub == "push" and action in ("push", "commit", "merge"):
-                    refs = pushed_branches(args)
+                    refs = pushed_branches(args, from_another=action == "merge")
                     hit = any(_match_segment(glob, ref) for ref in refs if ref != "HEAD")
                     if not hit and action != "merge" and _pushes_current(args, refs):
                         current = (cmd, on_branch) if on_branch else _checked_out(ctx, cmd, current)

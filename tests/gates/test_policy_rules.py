@@ -151,8 +151,9 @@ KINDS = [
         (bash("git switch -c claude/fix-leak"), []),
         (bash("git branch -D old"), []),
         (bash("git checkout main"), []),
-        # pushes and merges to a branch (a push to it merges into it as well)
-        (bash("git push origin main"), ["K7:deny", "K8:ask"]),
+        # pushes and merges to a branch (a push that sets it from another branch merges into it;
+        # a push of the local main sends what was merged there, where the merge was the call to stop)
+        (bash("git push origin main"), ["K7:deny"]),
         (bash("git push origin HEAD:main"), ["K7:deny", "K8:ask"]),
         (bash("git push -u origin feat/x"), []),
         (bash("git checkout main && git merge feat/x"), ["K8:ask"]),

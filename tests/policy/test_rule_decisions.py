@@ -114,6 +114,8 @@ CASES = [
     (MERGE_INTO, "git merge master", "allow"),
     (MERGE_INTO, "git push origin feat/x", "allow"),
     (MERGE_INTO, "git push origin master:feat/x", "allow"),
+    (MERGE_INTO, "git push origin master", "allow"),
+    (MERGE_INTO, "git push origin master:master", "allow"),
     (UPSTREAM, "git push upstream main", "deny"),
     (UPSTREAM, "git push -u upstream feat/x", "deny"),
     (UPSTREAM, "git push origin feat/x", "allow"),
