@@ -374,6 +374,12 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
     specs += thing_specs
     if thing_specs and not objects:
         actions = []
+    installers = _system_installers(objects) if "install" in actions else []
+    if installers:
+        # "never install or remove the system dotnet SDK (apt-get/snap)": those installers, that package
+        specs += _system_installs(frame, [o for o in objects if o not in installers], installers, verdict, place.line)
+        objects = [o for o in objects if o not in installers]
+        actions = [a for a in actions if a not in ("install", "delete")]
     # writes before reads: "Never read or edit `x`" protects it from both, write first
     actions = sorted(actions, key=lambda a: _action_kind(a) == "read")
     for action in actions:
@@ -1370,6 +1376,31 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
                 # "never merge both the old and the new versions": some merges, which no pattern tells apart
                 spec.why.append(f"'{frame.verb} {frame.phrase}' is some of them, which ones a pattern cannot say (warn)")
             specs.append(spec)
+    return specs
+
+
+def _system_installers(objects: list[Obj]) -> list[Obj]:
+    """The objects that name system package managers ("with apt", "(apt-get/snap)")."""
+    return [o for o in objects if o.kind in ("program", "path", "code") and o.text
+            and all(part in _programs.SYSTEM_INSTALLERS for part in o.text.lower().split("/"))]
+
+
+def _system_installs(frame: Frame, things: list[Obj], installers: list[Obj], verdict: str, line: int) -> list[Spec]:
+    """The installers' own subcommands for the frame's verbs (install; remove) on the package the
+    sentence names, as a name prefix (apt's `dotnet-sdk-8.0` for "the dotnet SDK")."""
+    names = [o.meaning.get("program", o.text).lower() for o in things
+             if o.kind == "program" or (o.kind == "noun" and "program" in o.meaning) or (o.kind == "code" and " " not in o.text.strip())]
+    verbs = ["install"] + (["delete"] if "delete" in frame.actions else [])
+    specs: list[Spec] = []
+    for name in names:
+        for installer in dict.fromkeys(part for o in installers for part in o.text.lower().split("/")):
+            for verb in verbs:
+                for sub in _programs.SYSTEM_INSTALLERS[installer].get(verb, ()):
+                    spec = _command([installer, sub, f"{name}*"], verdict, line, f"`{installer} {sub} {name}`", 0.9)
+                    spec.why.append(f"'{name}' through the system's package manager `{installer}`")
+                    specs.append(spec)
+    if not names:
+        frame.notes.append("the installers are named, but not what they must not install")
     return specs
 
 

@@ -57,6 +57,8 @@ NO_AMEND = "- Always create a new commit rather than amending.\n"
 OVER_REBASE = "- Prefer merge commits over rebasing existing ones.\n"
 NARROWED_INSTEAD = "- Write tests rather than committing untested code.\n"
 LINKED = "- Every PR must link to an issue.\n"
+#: the system's package manager named: its install and remove of that package, whatever the suffix
+SYSTEM_SDK = "- Never install or remove the system dotnet SDK (apt-get/snap).\n"
 #: the whole suite: a test command with nothing that narrows it is warned
 WHOLE_SUITE = "- Don't run the full test suite, run the affected package's tests.\n"
 #: conditional permissions: the agent asks first, on the named actions only
@@ -228,6 +230,10 @@ CASES = [
     (LINKED, "gh pr create --fill", "allow"),
     (LINKED, 'gh pr comment 4 --body "Done"', "allow"),
     (LINKED, 'git commit -m "Add limits"', "allow"),
+    (SYSTEM_SDK, "sudo apt-get install -y dotnet-sdk-8.0", "deny"),
+    (SYSTEM_SDK, "snap remove dotnet-sdk", "deny"),
+    (SYSTEM_SDK, "dotnet build", "allow"),
+    (SYSTEM_SDK, "sudo apt-get install -y jq", "allow"),
     (WHOLE_SUITE, "pnpm test", "warn"),
     (WHOLE_SUITE, "bun run test", "warn"),
     (WHOLE_SUITE, "pytest -q", "warn"),

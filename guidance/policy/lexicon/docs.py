@@ -77,6 +77,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("own-runner", e) for e in programs.OWN_RUNNER_EXAMPLES]
     out += [("root", e) for e in markers.ROOT_EXAMPLES]
     out += [("whole-task", e) for e in markers.WHOLE_EXAMPLES]
+    out += [("system-installer", e) for e in programs.SYSTEM_INSTALLER_EXAMPLES]
     out += [("rival-tools", e) for e in programs.RIVAL_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
     return out

@@ -52,6 +52,30 @@ PACKAGE_SELECTORS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: the system's package managers and their subcommands per verb: "never install or remove the
+#: system dotnet SDK (apt-get/snap)", "do not install Node with apt" name the installer, and the
+#: package's name there varies (`dotnet-sdk-8.0`, `nodejs`), so the name is matched as a prefix
+SYSTEM_INSTALLERS: dict[str, dict[str, tuple[str, ...]]] = {
+    "apt": {"install": ("install",), "delete": ("remove", "purge")},
+    "apt-get": {"install": ("install",), "delete": ("remove", "purge")},
+    "snap": {"install": ("install",), "delete": ("remove",)},
+    "brew": {"install": ("install",), "delete": ("uninstall", "remove")},
+    "dnf": {"install": ("install",), "delete": ("remove",)},
+    "yum": {"install": ("install",), "delete": ("remove",)},
+    "choco": {"install": ("install",), "delete": ("uninstall",)},
+    "winget": {"install": ("install",), "delete": ("uninstall",)},
+}
+
+SYSTEM_INSTALLER_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never install or remove the system dotnet SDK (apt-get/snap).", "deny command apt-get install dotnet*",
+       "deny command apt-get remove dotnet*", "deny command apt-get purge dotnet*", "deny command snap install dotnet*",
+       "deny command snap remove dotnet*"),
+    ex("- Do not install node with apt; use nvm.", "deny command apt install node*"),
+    ex("- Never install `nodejs` via apt-get.", "deny command apt-get install nodejs*"),
+    ex("- Install the SDK with `brew install dotnet`."),
+)
+
+
 #: programs whose first argument is often another program or a task runner (`php artisan`,
 #: `bundle exec rake`, `python manage.py`): written as plain words, the second word is part of the command
 RUNNERS: frozenset[str] = frozenset("php bundle python python3 node npx bunx uv uvx poetry pipenv pdm hatch dotnet".split())
