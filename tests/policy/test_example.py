@@ -43,7 +43,7 @@ EXPECTED = {
     "R032": ["warn command npm audit fix"],
     "R033": ["warn command npm"],
     "R034": ["deny command <lint>"],
-    "R035": ["warn command kubectl", "warn command helm"],
+    "R035": ["warn command helm", "warn command talosctl"],
     "R036": ["warn command alembic below the root"],
     "R040": ["ask command alembic upgrade head"],
     "R041": ["ask command terraform apply"],
