@@ -4,9 +4,11 @@ Hot path module: standard library only, no `typing` at run time, and no ledger l
 
 `extras_for(event, state_dir, policy_key)` returns the extras the engine passes to gates:
 
-    history            [{"command", "ok", "seq", "ts"}] Bash commands of this session, oldest
-                       first: what the worker has applied (``<state>/sessions/<id>.json``) plus
-                       post-bash/post-failure jobs still waiting in the spool (seq None)
+    history            [{"command", "ok", "seq", "ts"}] Bash commands of this session, and
+                       [{"edited", "ok", "seq", "ts"}] the files its file tools changed (absolute
+                       paths; consecutive edits share one entry), oldest first: what the worker
+                       has applied (``<state>/sessions/<id>.json``) plus post-bash/post-edit/
+                       post-failure jobs still waiting in the spool (seq None)
     trust_score        this agent's score in this session, recovered to now (cf_guidance.trust)
     trust_tier         trusted | standard | probation | untrusted
     rate_per_min       decisions this agent of this session received in the last 60 s (applied
@@ -38,7 +40,8 @@ import time
 from cf_guidance import _fastjson, trust
 from cf_guidance._fnv import fnv1a32
 from cf_guidance._statefile import quarantine, read_bytes
-from cf_guidance.errors import StateError
+from cf_guidance.errors import EventError, StateError
+from cf_guidance.event import WRITE, normalise
 from cf_guidance.jobs import spool
 
 TYPE_CHECKING = False
@@ -65,6 +68,12 @@ RATE_BASE_ENV = "GUIDANCE_RATE_LIMIT_PER_MIN"
 DEFAULT_RATE_BASE = 240
 #: Job kinds that carry a Bash command's outcome: kind -> succeeded.
 OUTCOME_KINDS = {"post-bash": True, "post-failure": False}
+#: The job kind of a file tool's change ("after changing X, run Y" rules need what changed since Y).
+EDIT_KIND = "post-edit"
+#: Paths one edit entry keeps: a run of edits with no command between them is one entry, so a
+#: session of many edits does not push its commands out of the history; past this many different
+#: paths the entry says `more` (some change not listed: it matches any scope).
+MAX_EDITED_PATHS = 64
 DECISION_KIND = spool.DECISION
 #: Job kind asking the worker to rebuild a derived file from the ledger.
 REPAIR_KIND = "state-repair"
@@ -87,6 +96,10 @@ def empty_summary(session_id: str) -> dict[str, Any]:
     return {"session_id": session_id, "seq": -1, "history": [], "decisions": [], "agents": {}}
 
 
+def _paths(value: object) -> bool:
+    return isinstance(value, list) and all(type(path) is str for path in value)
+
+
 def _number(value: object) -> bool:
     return (type(value) is float or type(value) is int)
 
@@ -101,8 +114,9 @@ def summary_problem(summary: object) -> str:
     if not isinstance(history, list):
         return "its history is not a list"
     for entry in history:
-        if not isinstance(entry, dict) or type(entry.get("command")) is not str or type(entry.get("ok")) is not bool:
-            return "a history entry is not {command: text, ok: true|false}"
+        if not isinstance(entry, dict) or type(entry.get("ok")) is not bool or not (
+                type(entry.get("command")) is str or _paths(entry.get("edited"))):
+            return "a history entry is not {command: text, ok: true|false} or {edited: [paths], ok: true}"
     decisions = summary.get("decisions", [])
     if not isinstance(decisions, list):
         return "its decisions are not a list"
@@ -176,8 +190,47 @@ def bash_command(payload: object) -> str | None:
     return command
 
 
+def edited_paths(payload: object) -> list[str]:
+    """The files a file tool's hook payload changed, absolute (relative ones joined to its `cwd`):
+    Write, Edit, MultiEdit, NotebookEdit, apply_patch; [] for anything else."""
+    try:
+        event = normalise(payload)
+    except EventError:
+        return []
+    if event.command is not None or event.tool_class != "edit":
+        return []
+    out: list[str] = []
+    for path, access in event.paths:
+        if access == WRITE and path:
+            full = os.path.normpath(path if os.path.isabs(path) or not event.cwd else os.path.join(event.cwd, path))
+            if full not in out:
+                out.append(full)
+    return out[:MAX_EDITED_PATHS]
+
+
+def add_entry(history: list[dict[str, Any]], entry: dict[str, Any]) -> None:
+    """Append `entry`; an edit right after an edit entry joins it (its paths, at most
+    MAX_EDITED_PATHS of them, then `more`)."""
+    last = history[-1] if history else None
+    if "edited" in entry and last is not None and "edited" in last:
+        paths = last["edited"] = list(last["edited"])
+        for path in entry["edited"]:
+            if path in paths:
+                continue
+            if len(paths) >= MAX_EDITED_PATHS:
+                last["more"] = True
+                break
+            paths.append(path)
+        last["seq"], last["ts"] = entry["seq"], entry["ts"]
+        return
+    history.append(entry)
+
+
 def outcome_entry(kind: str, payload: object, seq: int | None, ts: str) -> dict[str, Any] | None:
-    """A history entry for a post-bash / post-failure record or job, else None."""
+    """A history entry for a post-bash / post-failure / post-edit record or job, else None."""
+    if kind == EDIT_KIND:
+        paths = edited_paths(payload)
+        return {"edited": paths, "ok": True, "seq": seq, "ts": ts} if paths else None
     ok = OUTCOME_KINDS.get(kind)
     if ok is None:
         return None
@@ -213,7 +266,7 @@ def apply_record(summary: dict[str, Any], record: dict[str, Any]) -> bool:
     entry = outcome_entry(kind, record.get("event"), seq, ts)
     if entry is not None:
         history = summary["history"]
-        history.append(entry)
+        add_entry(history, entry)
         if len(history) > MAX_HISTORY:
             del history[: len(history) - MAX_HISTORY]
     elif kind == DECISION_KIND:
@@ -275,7 +328,7 @@ def extras_for(event: Event, state_dir: str, policy_key: str = "", *, trusted: b
             created = created if isinstance(created, str) else ""
             entry = outcome_entry(kind, job.get("event"), None, created)
             if entry is not None:
-                history.append(entry)
+                add_entry(history, entry)
             elif kind == DECISION_KIND and trust.agent_key(str(job.get("agent_id", ""))) == agent:
                 decisions.append(decision_entry(trust.iso_epoch(created), agent, job.get("decision")))
     horizon = now - RATE_WINDOW_S
@@ -293,7 +346,7 @@ def extras_for(event: Event, state_dir: str, policy_key: str = "", *, trusted: b
     failures = 0
     if event.command is not None:
         for entry in reversed(history):
-            if entry["command"] != event.command or entry["ok"]:
+            if entry.get("command") != event.command or entry["ok"]:
                 break
             failures += 1
     score, tier_name = trust.current(summary["agents"], event.agent_id, now)

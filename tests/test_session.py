@@ -237,3 +237,31 @@ def test_summaries_written_before_decisions_carried_rule_and_call_still_load(sta
     path.parent.mkdir(parents=True)
     path.write_text('{"session_id": "s1", "seq": 2, "history": [], "decisions": [[%f, "main", "deny"]]}' % time.time())
     assert extras(state)["rate_per_min"] == 1 and path.exists()
+
+
+def test_edits_join_the_history_as_paths() -> None:
+    """A file tool's change is an `edited` entry of absolute paths; edits in a row share one
+    entry (bounded: past MAX_EDITED_PATHS paths it says `more`); a command ends the run."""
+    def edited(path: str) -> dict[str, object]:
+        payload = {"tool_name": "Edit", "cwd": "/p", "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"}}
+        entry = session.outcome_entry(session.EDIT_KIND, payload, 1, "t")
+        assert entry is not None
+        return entry
+
+    history: list[dict[str, object]] = []
+    session.add_entry(history, edited("/p/a.sql"))
+    session.add_entry(history, edited("src/b.py"))
+    session.add_entry(history, edited("/p/a.sql"))
+    bash = session.outcome_entry("post-bash", {"tool_name": "Bash", "tool_input": {"command": "make gen"}}, 2, "t")
+    assert bash is not None
+    session.add_entry(history, bash)
+    session.add_entry(history, edited("/p/c.sql"))
+    assert [e.get("edited", e.get("command")) for e in history] == [["/p/a.sql", "/p/src/b.py"], "make gen", ["/p/c.sql"]]
+    assert session.summary_problem({"seq": 2, "history": history}) == ""
+    patch = {"tool_name": "apply_patch", "cwd": "/p", "tool_input": {"patch": "*** Update File: x.rs\n"}}
+    assert session.edited_paths(patch) == ["/p/x.rs"]
+    assert session.outcome_entry(session.EDIT_KIND, {"tool_name": "Read", "tool_input": {"file_path": "/p/a"}}, 3, "t") is None
+    many: list[dict[str, object]] = []
+    for k in range(session.MAX_EDITED_PATHS + 5):
+        session.add_entry(many, edited(f"/p/f{k}.py"))
+    assert len(many) == 1 and len(many[0]["edited"]) == session.MAX_EDITED_PATHS and many[0]["more"] is True  # type: ignore[arg-type]

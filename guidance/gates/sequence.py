@@ -28,12 +28,13 @@ from __future__ import annotations
 from cf_guidance import shell as _shell_analysis
 from cf_guidance.decision import ASK, DENY, WARN
 from cf_guidance.gates._base import STANDARD, Rule
-from cf_guidance.gates.commands import describe
+from cf_guidance.gates.commands import describe, resolver
+from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
 from cf_guidance.gates.reasons import doc, finding
 from cf_guidance.gates.scope import applies
-from cf_guidance._glob import _match_segment
+from cf_guidance._glob import _match_segment, glob_match
 from cf_guidance.gates.policy_rules import pushed_branches
 
 TYPE_CHECKING = False
@@ -167,7 +168,7 @@ class _Group:
     """A `then` pattern with the sequence checks it gates and their `before`s, in the same order
     (many rules gate the same `git commit`: it is matched once per command)."""
 
-    __slots__ = ("then", "target", "items", "befores", "numbers", "by_program", "unkeyed", "scoped")
+    __slots__ = ("then", "target", "items", "befores", "numbers", "by_program", "unkeyed", "scoped", "tied")
 
     def __init__(self, then: _Pattern, items: list[dict[str, Any]], befores: list[_Pattern | _AnyPattern], target: str = "") -> None:
         self.then = then
@@ -179,6 +180,8 @@ class _Group:
         self.numbers = range(len(befores))
         #: some rule comes from a subdirectory's file: it applies only to events working there
         self.scoped = any(item.get("scope") for item in items)
+        #: some rule is tied to changes ("after changing `*.sql`, run `make gen`"): `_changed_since`
+        self.tied = any(item.get("edits") for item in items)
         #: the rules' numbers by the program their `before` has (`_Pattern.key`), and those without one
         self.by_program: dict[str, list[int]] = {}
         self.unkeyed: list[int] = []
@@ -288,6 +291,17 @@ def check(ctx: GateContext) -> list[Finding]:
                                            f"`{_pattern_text(then.words)}` must follow a successful `{_pattern_text(befores[k].words)}`, but this session's history is unavailable",
                                            segment=describe(cmd)))
                 elif pending:
+                    tied = [k for k in pending if group.items[k].get("edits")] if group.tied else []
+                    for k in tied:
+                        scope = group.items[k]["edits"]
+                        changed = _changed_since(ctx, history, scope, befores[k])
+                        if changed:
+                            item = group.items[k] if changed is CHANGED else dict(group.items[k], verdict=WARN)
+                            out.append(_missing(item, befores[k].words, then.words, cmd, scope))
+                    if tied:
+                        pending = [k for k in pending if k not in tied]
+                        if not pending:
+                            continue
                     answers = satisfied(ctx, history, group, pending)
                     if len(answers) < len(befores) or not all(answers.values()):  # else every rule is satisfied
                         for k in pending:
@@ -296,13 +310,71 @@ def check(ctx: GateContext) -> list[Finding]:
     return out
 
 
-def _missing(item: dict[str, Any], before: list[str], then: list[str], cmd: Command) -> Finding:
+#: `_changed_since`: a file of the scope changed after the last successful `before`
+CHANGED = "changed"
+#: `_changed_since`: a rule about any change whose `before` never ran, in a session that changed nothing
+UNSEEN = "unseen"
+
+
+def _changed_since(ctx: GateContext, history: list[dict[str, Any]], scope: list[str], before: _Pattern | _AnyPattern) -> str:
+    """CHANGED when a file of `scope` (globs relative to the project; `**`: any file) changed
+    after the last run of `before` that succeeded, by a file tool (an `edited` entry) or a
+    command the shell analysis sees write it (`sed -i`, `>`, `cp`, ...); a failed `before`
+    does not count. With `**` and no run of `before` at all, UNSEEN: the
+    changes may predate the session (the rule's verdict drops to a warning; nothing shows them).
+    "" otherwise: a scoped rule with no change of its files in the history is satisfied."""
+    for entry in reversed(history):
+        edited = entry.get("edited")
+        if edited is not None:
+            if entry.get("more") or any(_in_scope(ctx, path, scope) for path in edited if isinstance(path, str)):
+                return CHANGED
+            continue
+        command = entry.get("command")
+        if not isinstance(command, str):
+            continue
+        analyses = ctx._history
+        if analyses is None:
+            analyses = ctx._history = {}
+        analysis = analyses.get(command)
+        if analysis is None:
+            analysis = analyses[command] = _shell_analysis.analyze(command)
+        for cmd in reversed(analysis.commands):
+            if before.match(cmd):
+                if entry.get("ok") is True:
+                    return ""
+                continue  # a failed run neither satisfies the rule nor changes a file
+            if may_touch_files(cmd) and any(_in_scope(ctx, path, scope) for path in file_effects(cmd)[1]):
+                return CHANGED
+    return UNSEEN if ANY_CHANGE in scope else ""
+
+
+#: the scope of an unscoped "after any change, run Y": every file of the project
+ANY_CHANGE = "**"
+
+
+def _in_scope(ctx: GateContext, path: str, scope: list[str]) -> bool:
+    """`path` (as written: absolute, or relative to this event's directory) is a file of the
+    project that one of the `scope` globs matches."""
+    paths = resolver(ctx)
+    full = paths.resolve(path)
+    relative = paths.relative_to_project(full) if full is not None else None
+    if relative is None or relative == ".":
+        return False
+    relative = relative.lower()  # "the grammar" is `Grammar.g4` too
+    return any(glob == ANY_CHANGE or glob_match(glob.lower(), relative) for glob in scope)
+
+
+def _missing(item: dict[str, Any], before: list[str], then: list[str], cmd: Command, scope: list[str] | None = None) -> Finding:
     verdict = item.get("verdict") if item.get("verdict") in (DENY, ASK, WARN) else DENY
     source = item.get("source") or ""
     rule = item.get("rule") or ""
     origin = f" ({rule}, {source})" if rule and source else (f" ({source or rule})" if source or rule else "")
-    message = (f"`{_pattern_text(then)}` needs a successful `{_pattern_text(before)}` earlier in this session, "
-               f"after the last `{_pattern_text(then)}`{origin}")
+    if scope:
+        changed = "change" if ANY_CHANGE in scope else "change of " + ", ".join(f"`{glob}`" for glob in scope[:4])
+        message = f"`{_pattern_text(then)}` needs a successful `{_pattern_text(before)}` after the last {changed} in this session{origin}"
+    else:
+        message = (f"`{_pattern_text(then)}` needs a successful `{_pattern_text(before)}` earlier in this session, "
+                   f"after the last `{_pattern_text(then)}`{origin}")
     if isinstance(item.get("message"), str) and item["message"] and not item["message"].startswith("Run `"):
         message += f". {item['message']}"
     result = finding(GATE, MISSING, str(verdict), message, segment=describe(cmd))

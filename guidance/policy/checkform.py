@@ -21,6 +21,9 @@ def reason(spec: Spec) -> str:
         before = " ".join(spec.before or [])
         then = " ".join(spec.then or [])
         first = f"`{before}`" if not spec.category else f"the {spec.category} step (e.g. `{before}`)"
+        if spec.edits:
+            changed = "any change" if spec.edits == ["**"] else "changing " + ", ".join(f"`{g}`" for g in spec.edits[:4])
+            return f"After {changed}, run {first} and let it pass before `{then}`" + (f" to {spec.target}" if spec.target else "") + "."
         text = f"Run {first} and let it pass before `{then}`" + (f" to {spec.target}" if spec.target else "") + "."
         return text
     if spec.kind == "branch":
@@ -72,6 +75,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["before_any"] = [list(p) for p in spec.before_any]
         if spec.target:
             check["target"] = spec.target
+        if spec.edits:
+            check["edits"] = list(spec.edits)
     else:
         check["pattern"] = list(spec.pattern) if isinstance(spec.pattern, (list, tuple)) else spec.pattern
     if spec.kind in ("command", "message", "arguments", "shape"):
@@ -126,7 +131,9 @@ def short(check: dict[str, Any]) -> str:
             before = f"<{check['category']}>"
         then = " ".join(check.get("then") or [])
         target = f" to {check['target']}" if check.get("target") else ""
-        return f"{verdict} sequence {before} -> {then}{target}"
+        edits = check.get("edits") or []
+        changed = "" if not edits else " after any change" if edits == ["**"] else " after " + " ".join(edits)
+        return f"{verdict} sequence {before} -> {then}{target}{changed}"
     if kind == "message":
         missing = "without " if check.get("absent") else ""
         return f"{verdict} message {missing}{' | '.join(check.get('phrases') or [])}"

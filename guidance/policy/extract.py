@@ -45,6 +45,7 @@ from cf_guidance.policy.frames import (
     read_clause,
     read_conditions,
     then_at,
+    heading_change,
     workflow_title,
 )
 from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
@@ -90,6 +91,9 @@ class _Heading:
     #: checklist"), whose items after the one doing the action are not steps before it
     index: int = -1
     titled: bool = False
+    #: "## After every code change", "### Regenerate the clients after template changes": the
+    #: ordering holds after a change of these files (`**`: any), not before every commit
+    edits: tuple[str, ...] = ()
 
 
 class BlockTokens:
@@ -137,12 +141,13 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
                     unit.error = f"{type(exc).__name__}: {exc}"
                 units.append(unit)
             then, soft, workflow = "", False, False
+            edits: tuple[str, ...] = ()
             words = [t.low for t in toks if t.kind == WORD]
             if "before" in words:
                 found = then_at(toks, next(k for k, t in enumerate(toks) if t.low == "before") + 1, len(toks))
                 then = found[1] if found else ""
-            elif words[:1] == ["after"] and any(w in ("change", "changes", "edit", "edits") for w in words):
-                then, soft = "commit", True  # "After every code change": before the next commit
+            elif (changed := heading_change(toks)) is not None:
+                then, soft, edits = "commit", True, changed  # "After every code change": before the next commit
             elif (titled_then := workflow_title(words)):
                 # "## Pre-commit checklist": a warning, unless it says its steps must pass
                 then, soft, workflow = titled_then, not any(c[2] == REQUIRE for c in find_cues(toks)), True
@@ -156,7 +161,7 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
                     actions, verb = tuple(verbed.actions), verbed.verb
             condition, condition_text = read_conditions(toks, 0, len(toks)) if modality is not None else ("", "")
             headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft,
-                                     actions, verb, condition, condition_text, index, workflow))
+                                     actions, verb, condition, condition_text, index, workflow, edits))
             continue
         if block.kind == "code" and block.parent == -1 and block.info in _SHELL_FENCES:
             _steps_block(source, blocks, index, headings, units, tokens, inventory)
@@ -216,7 +221,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
             ctx.condition, ctx.condition_text = heading.condition, heading.condition_text
             unit.context.append(f"heading: '{heading.cue}' ({heading.modality})")
         if heading.then and not ctx.then and not (heading.titled and _after_action(blocks, index, heading, tokens)):
-            ctx.then, ctx.soft = heading.then, heading.soft
+            ctx.then, ctx.soft, ctx.edits = heading.then, heading.soft, list(heading.edits)
             unit.context.append(f"heading: ordering before {heading.then}")
     intro = _intro(blocks, index)
     if intro is not None:
@@ -625,7 +630,7 @@ def _steps_block(source: str, blocks: list[Block], index: int, headings: list[_H
     # a code block is shown more often than prescribed ("### Before committing" and the usual
     # commands): a warning, unless the heading says the steps must pass
     soft = heading.soft or not any(c[2] == REQUIRE for c in find_cues(tokens_of(heading.index)))
-    frame = Frame(REQUIRE, ordering=Ordering(first, heading.then, soft=soft), start=0,
+    frame = Frame(REQUIRE, ordering=Ordering(first, heading.then, soft=soft, edits=list(heading.edits)), start=0,
                   text=join(tokens_of(heading.index)), inherited=True,
                   notes=[f"the commands of the code block at line {blocks[index].line} before {heading.then}"])
     unit.context.append(f"heading: ordering before {heading.then}")

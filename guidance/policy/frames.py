@@ -96,6 +96,8 @@ class Ordering:
     target: str = ""
     #: the commands are alternatives ("run `git status` or `git branch`"): any one of them will do
     either: bool = False
+    #: "after changing `*.sql`, run X": X must run after the last change of these files (`**`: any)
+    edits: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -169,6 +171,8 @@ class Context:
     #: an ordering the heading or intro states ("Before every push:", "After every code change")
     then: str = ""
     soft: bool = False
+    #: the heading's ordering holds after a change of these files ("After every code change": `**`)
+    edits: list[str] = field(default_factory=list)
     item: bool = False
     #: the block is an HTML comment or the first paragraph of the file (generated-file notices)
     header: bool = False
@@ -881,7 +885,9 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 return _no_skipping(tokens, hooks, f"the hooks run inside {then[1]}: a ban on skipping them")
             left = _first_objects(tokens, 0, m) if _imperative(tokens, m) else []
             if left:
-                return Frame(REQUIRE, ordering=Ordering(left, then[1]), start=tokens[0].start,
+                # "run `npm test` before committing changes to `src/cli/`": after a change of those paths
+                edits = _changed_paths(tokens, then[0], n) if tokens[then[0] - 1].low in ("changes", "code") else []
+                return Frame(REQUIRE, ordering=Ordering(left, then[1], edits=edits), start=tokens[0].start,
                              notes=[f"ordering: {join(tokens[:m])} before {then[1]}"])
             if _commands_only(tokens, m):
                 # "`make lint` before committing": an order without its verb, said tersely (a warning)
@@ -923,16 +929,14 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 if then is not None and first:
                     return Frame(REQUIRE, ordering=Ordering(first, then[1]), start=tokens[0].start,
                                  notes=[f"ordering: only {then[1]} after {join(tokens[m + 1:])}"])
-            # "run X after (making) (code) changes", "after changing code, run X": before the next commit
-            if m + 1 < n and _changes_phrase(tokens, m + 1, n):
-                first = _first_objects(tokens, 0, m, categories_only=True) if _imperative(tokens, m) else []
-                if not first and m <= 1:
-                    comma = next((c for c in range(m + 1, n) if tokens[c].kind == PUNCT and tokens[c].text == ","), -1)
-                    if comma != -1:
-                        first = _first_objects(tokens, comma + 1, n, categories_only=True)
-                if first and not bans:
-                    return Frame(REQUIRE, ordering=Ordering(first, "commit", soft=True), start=tokens[0].start,
-                                 notes=["ordering: after code changes means before the next commit"])
+        if low in _markers.CHANGE_TRIGGERS and m + 1 < n and not bans and not any(c[2] in (ONLY, ASK) for c in cues):
+            # "run X after (making) (code) changes", "after modifying SQL queries, run X", "whenever you
+            # touch `proto/`, run X": X after the last change of those files, before the next commit
+            changed = _change_phrase(tokens, m + 1, n)
+            if changed is not None:
+                tied = _after_change(tokens, cues, m, changed)
+                if tied is not None:
+                    return tied
         if low in ("without", "until") and bans and bans[0][0] < m:
             # "never commit without running X", "don't push until X passes"
             cue = bans[0]
@@ -1100,10 +1104,148 @@ def _made_things(tokens: list[Token], i: int, end: int) -> list[Obj]:
     return [Obj("noun", " ".join(words), meaning={"made-by": key})]
 
 
-def _changes_phrase(tokens: list[Token], i: int, end: int) -> bool:
-    words = [t.low for t in tokens[i:end] if t.kind == WORD][:4]
-    return bool(words) and any(w in ("changes", "change", "changing", "edits", "editing", "modifying", "modifications")
-                               for w in words) and not any(w in ("release", "merge", "deploy", "pr", "push") for w in words)
+#: words of a change phrase that neither name the files nor say they changed
+_CHANGE_FILLERS = frozenset("you i we make makes making made do doing done to in under of on for with any some a an the your our "
+                            "all every each new existing only".split())
+#: words that make a phrase about another moment than a change of files ("after a release")
+_NOT_CHANGES = frozenset(("release", "releases", "merge", "merging", "deploy", "deploying", "pr", "push", "pushing", "commit",
+                          "committing", "version", "dependency", "dependencies", "package", "packages"))
+#: a change phrase that describes the change ("when the change is large") names no files changed
+_STATE_VERBS = frozenset(("is", "are", "was", "were", "be", "been", "seems", "looks"))
+_LANGUAGES = {word: globs for words, globs in _markers.LANGUAGE_FILES for word in words}
+ANY_CHANGE = "**"
+
+
+def _change_phrase(tokens: list[Token], i: int, end: int) -> tuple[int, list[str], bool] | None:
+    """"modifying SQL queries", "any Python change", "changes to `api/`", "you touch the grammar",
+    "completing a task" (lexicon.markers.CHANGE_WORDS, TASK_DONE): where the phrase stops, the globs
+    of the files it names (`**`: any file, when it names none) and whether they are a guess from a
+    noun ("the grammar": paths holding the word). None when the words are not about a change."""
+    stop = i
+    while stop < end:
+        tok = tokens[stop]
+        if tok.kind == PUNCT and tok.text in (",", ";", ":", ".", "(", ")"):
+            break
+        if tok.kind == WORD and stop > i and (tok.low in ("before", "then", "and", "so") or _purpose_at(tokens, stop, end) or (
+                tok.low not in _markers.CHANGE_WORDS and (found := action_at(tokens, stop, end)) is not None
+                and ("run" in found[1] or "use" in found[1]))):
+            break
+        stop += 1
+    words = [t.low for t in tokens[i:stop] if t.kind == WORD]
+    text = f" {' '.join(words)} "
+    if any(f" {phrase} " in text for phrase in _markers.TASK_DONE):
+        return stop, [ANY_CHANGE], False
+    judged = any(w in _markers.JUDGED_CHANGES for w in words)
+    if judged:
+        words = [w for w in words if w not in _markers.JUDGED_CHANGES]
+    leading = [w for w in words if w not in _CHANGE_FILLERS][:3]
+    if not any(w in _markers.CHANGE_WORDS for w in leading) or any(w in _NOT_CHANGES or w in _STATE_VERBS for w in words):
+        return None  # "when the change is large": what the change is like, not which files it touched
+    globs: list[str] = []
+    languages: list[str] = []
+    content: list[str] = []
+    unknown = False
+    k = i
+    while k < stop:
+        tok = tokens[k]
+        if tok.kind == CODE or (tok.kind == WORD and "/" in tok.text.strip("/")):
+            if _globlike(tok.text) and " " not in tok.text.strip():
+                path = tok.text.strip().lstrip("./") if tok.text.strip().startswith("./") else tok.text.strip()
+                globs.append(path + "**" if path.endswith("/") else path)
+            k += 1
+            continue
+        if tok.kind != WORD:
+            k += 1
+            continue
+        noun = match(tokens, k, "nouns", stop)
+        if noun is not None and noun[1][0] == "path":
+            globs += list(noun[1][1])
+            k = noun[0]
+            continue
+        if tok.low in _LANGUAGES:
+            languages += [g for g in _LANGUAGES[tok.low] if g not in languages]
+        elif tok.low not in _CHANGE_FILLERS and tok.low not in _markers.CHANGE_WORDS and tok.low not in _markers.ANY_FILES \
+                and tok.low not in _markers.JUDGED_CHANGES and len(tok.low) > 2:
+            if tok.low.isalpha():
+                content.append(tok.low)
+            else:
+                unknown = True  # "platform-specific changes": which files, no glob can say
+        k += 1
+    if globs and languages:
+        # "the SQL queries in `db/queries/`": files of the language in those directories
+        globs = [f"{g[:-3]}/**/{language}" if g.endswith("/**") else g for g in globs for language in languages]
+        globs = [g for k, g in enumerate(globs) if g not in globs[:k]]
+    if globs or languages:
+        return stop, globs or languages, False
+    if content:
+        # "the grammar", "the database schema": the paths that hold the head noun (singular)
+        word = content[-1]
+        word = word[:-3] if word.endswith("ies") else (word[:-1] if word.endswith("s") and not word.endswith("ss") else word)
+        return stop, [f"*{word}*", f"**/*{word}*/**"], True
+    return None if unknown else (stop, [ANY_CHANGE], judged)
+
+
+def _changed_paths(tokens: list[Token], i: int, end: int) -> list[str]:
+    """"to `src/cli/` or `src/site/`" after "committing changes": the paths (as globs) the
+    changes are to, [] when no path follows."""
+    if i >= end or tokens[i].kind != WORD or tokens[i].low not in ("to", "in", "under", "within", "inside", "touching", "affecting"):
+        return []
+    out: list[str] = []
+    for tok in tokens[i + 1 : _clause_end(tokens, i + 1)]:
+        if tok.kind == CODE or (tok.kind == WORD and "/" in tok.text.strip("/")):
+            path = tok.text.strip()
+            if not _globlike(path):
+                return []
+            out.append(path + "**" if path.endswith("/") else path)
+        elif not (tok.kind == WORD and tok.low in ("or", "and", "the", "any", "files", "file", "of")):
+            break
+    return out
+
+
+def heading_change(tokens: list[Token]) -> tuple[str, ...] | None:
+    """The files a heading's change phrase names ("## After every code change": `**`; "### Regenerate
+    the clients after template changes": paths holding "template"), None for another heading."""
+    for m, tok in enumerate(tokens):
+        if tok.kind == WORD and tok.low in _markers.CHANGE_TRIGGERS and m + 1 < len(tokens):
+            changed = _change_phrase(tokens, m + 1, len(tokens))
+            if changed is not None:
+                return tuple(changed[1])
+    return None
+
+
+def _purpose_at(tokens: list[Token], k: int, end: int) -> bool:
+    """"to ensure ...", "to catch ...": a purpose clause after the change phrase, not part of it
+    ("changes to `api/`" goes on: a path follows)."""
+    return (tokens[k].low == "to" and k + 1 < end and tokens[k + 1].kind == WORD
+            and tokens[k + 1].low not in _DETERMINERS and not _globlike(tokens[k + 1].text))
+
+
+def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m: int,
+                  changed: tuple[int, list[str], bool]) -> Frame | None:
+    """The ordering of "run X after <change>" / "<trigger> <change>, run X": X must run after the last
+    change of the phrase's files, before the next commit (or the action a "before ..." names). A
+    change of any file asks only for checks ("run lint after changes"), not for chores ("run `cargo
+    dev generate-all` after changes"): which files the chore is for, the words do not say. Said
+    with "always" / "must" it denies; plainly, or with files guessed from a noun, it warns."""
+    n = len(tokens)
+    stop, scope, guessed = changed
+    anything = scope == [ANY_CHANGE]
+    first = _first_objects(tokens, 0, m, categories_only=anything) if m > 0 and _imperative(tokens, m) else []
+    if not first and m <= 1 and stop < n:
+        first = _first_objects(tokens, stop, n, categories_only=anything)
+    if not first:
+        return None
+    then = "commit"
+    for k in range(stop, n):
+        if tokens[k].kind == WORD and tokens[k].low == "before":
+            named = then_at(tokens, k + 1, n)
+            if named is not None and not named[1].startswith("`"):
+                then = named[1]
+            break
+    strong = any(c[2] == REQUIRE for c in cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
+    shown = "any change" if anything else " ".join(scope)
+    return Frame(REQUIRE, ordering=Ordering(first, then, soft=guessed or not strong, edits=scope), start=tokens[0].start,
+                 notes=[f"ordering: after {join(tokens[m + 1:stop])} ({shown}) means before the next {then}, after the last change"])
 
 
 def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bool = False) -> list[Obj]:
@@ -1209,7 +1351,8 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             first = nested  # "1. **Run tests**" and the commands of the code block nested under it
         first = [o for o in first if o.kind != "code" or not does_action(o.text)]
         if first:
-            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft, either=_either(tokens)), start=tokens[0].start,
+            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft, either=_either(tokens), edits=list(ctx.edits)),
+                          start=tokens[0].start,
                           text=join(tokens),
                           inherited=True, notes=[f"ordering from the heading or intro: before {ctx.then}"])]
     after = ask_after(tokens, cues)

@@ -121,6 +121,9 @@ class CheckModel(_Strict):
     #: sequence: any of these also satisfies the rule; the gated command's target branch
     before_any: list[list[str]] | None = None
     target: str | None = None
+    #: sequence: `before` must run after the last change of these files (globs; `**`: any file) and
+    #: before `then`, instead of before every `then`
+    edits: list[str] | None = None
     #: arguments: each inner list is one required option and its spellings
     requires: list[list[str]] | None = None
     #: message: phrases the message text must not hold (lowercase); with `absent`, one it must hold

@@ -77,6 +77,8 @@ class Spec:
     before_any: list[list[str]] = field(default_factory=list)
     then: list[str] | None = None
     target: str = ""
+    #: sequence: `before` must run after the last change of these files (`**`: any) rather than before each `then`
+    edits: list[str] = field(default_factory=list)
     requires: list[list[str]] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
     #: message: the phrases must be there (a required text), not absent
@@ -1573,7 +1575,7 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
             before = _unwrapped(relax(pattern))
             alternatives = _script_forms(before, place)
             spec = Spec("sequence", verdict, place.line, before=before, before_any=alternatives, then=list(then),
-                        target=ordering.target, confidence=0.95 if not frame.inherited else 0.9,
+                        target=ordering.target, edits=list(ordering.edits), confidence=0.95 if not frame.inherited else 0.9,
                         what=f"`{' '.join(then)}` before `{' '.join(before)}` ran")
             specs.append(spec)
         elif obj.kind == "noun" and "made-by" in obj.meaning:
@@ -1588,7 +1590,7 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
                 specs.append(spec)
                 continue
             specs.append(Spec("sequence", verdict, place.line, before=makers[0], before_any=makers[1:], then=list(then),
-                              target=ordering.target, confidence=0.8,
+                              target=ordering.target, edits=list(ordering.edits), confidence=0.8,
                               what=f"`{' '.join(then)}` before {obj.text} exist (`{' '.join(makers[0])}`)"))
         elif obj.kind == "noun" and "category" in obj.meaning:
             category = obj.meaning["category"]
@@ -1598,7 +1600,7 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
             if not patterns:
                 continue
             spec = Spec("sequence", "warn" if ordering.target else verdict, place.line, before=patterns[0],
-                        before_any=patterns[1:], then=list(then), target=ordering.target, category=category,
+                        before_any=patterns[1:], then=list(then), target=ordering.target, category=category, edits=list(ordering.edits),
                         confidence=0.85, what=f"`{' '.join(then)}` before {_category_what(category)} ran")
             specs.append(spec)
     codes = [spec for spec in specs if spec.kind == "sequence" and not spec.category and spec.before is not None]
@@ -1799,7 +1801,7 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
 def spec_key(spec: Spec) -> str:
     """What makes two checks the same check (their reasons and confidences aside)."""
     return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.away, spec.phrases, spec.category,
-                 spec.form, spec.starts, spec.max_length, spec.part))
+                 spec.form, spec.starts, spec.max_length, spec.part, spec.edits))
 
 
 def _dedupe(specs: list[Spec]) -> list[Spec]:

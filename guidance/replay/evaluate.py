@@ -4,8 +4,8 @@ Each call becomes the PreToolUse event its hook received (`ToolCall.payload`, `n
 is decided by `cf_guidance.engine.evaluate`, the same function the hook calls, with:
 
 - the session's history as the hook would have had it: the Bash commands of this session that
-  ran before the call, oldest first, with whether they succeeded (bounded like the live
-  summary, `session.MAX_HISTORY`). Calls of the same model message run together, so none of
+  ran before the call, oldest first, with whether they succeeded, and the files its file tools
+  changed (edits in a row share an entry; bounded like the live summary, `session.MAX_HISTORY`). Calls of the same model message run together, so none of
   them is in another's history; calls that were denied never ran and are not in it. The
   history is what really happened: a call a candidate policy would have stopped is still in
   the history of the calls after it (the session is not re-imagined);
@@ -29,7 +29,7 @@ from cf_guidance.gates._base import BATCH
 from cf_guidance.replay import claude_log, codex_log
 from cf_guidance.replay.calls import SUCCEEDED, LogStats, ToolCall
 from cf_guidance.replay.locate import LogFile, timestamp
-from cf_guidance.session import MAX_HISTORY
+from cf_guidance.session import MAX_HISTORY, add_entry, edited_paths
 
 
 class Policy(NamedTuple):
@@ -102,7 +102,15 @@ def replay_session(
 
 
 def _extend(history: list[dict[str, Any]], calls: list[ToolCall]) -> None:
-    history.extend(history_entry(c) for c in calls if c.tool == "Bash" and c.ran and isinstance(c.input.get("command"), str))
+    for call in calls:
+        if not call.ran:
+            continue
+        if call.tool == "Bash" and isinstance(call.input.get("command"), str):
+            history.append(history_entry(call))
+        elif call.outcome == SUCCEEDED:
+            paths = edited_paths(call.payload())
+            if paths:
+                add_entry(history, {"edited": paths, "ok": True, "seq": call.order, "ts": call.timestamp})
     if len(history) > MAX_HISTORY:
         del history[: len(history) - MAX_HISTORY]
 

@@ -66,6 +66,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
+    out += [("after-change", e) for e in markers.CHANGE_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
     out += [("pr-base", e) for e in markers.PR_BASE_EXAMPLES]
@@ -182,6 +183,12 @@ def markdown() -> str:
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
               "Headings of a checklist or workflow gone through before a git action (their steps' commands run first): "
               + ", ".join(f"{title} ({then})" for title, then in markers.WORKFLOW_TITLES) + ".",
+              f"Orderings tied to changes ({' / '.join(markers.CHANGE_TRIGGERS)} and a change word: "
+              f"{', '.join(markers.CHANGE_WORDS)}; or finishing work: {', '.join(markers.TASK_DONE)}): the command runs after "
+              "the last change of the files named (paths, file nouns, languages: "
+              + ", ".join(f"{words[0]} ({' '.join(globs)})" for words, globs in markers.LANGUAGE_FILES)
+              + "; another noun: paths holding it, a warning; none: any file, for checks only) before the next commit. "
+              "Examples: " + _examples(markers.CHANGE_EXAMPLES).replace("<br>", "; ") + ".",
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
               f"Qualifiers that do not narrow (where commands run anyway): {', '.join(markers.HOST_QUALIFIERS)}.",
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",

@@ -20,6 +20,10 @@
 - `PUBLISHED`: commits others may already have ("pushed commits", "commits that have been
   pushed"): a ban on rewriting them holds once the session pushed the branch (the gate reads the
   session's history) and warns otherwise.
+- `CHANGE_WORDS`, `CHANGE_TRIGGERS`, `TASK_DONE`, `ANY_FILES`, `JUDGED_CHANGES`, `LANGUAGE_FILES`: "after modifying
+  SQL queries, run `make gen`", "whenever you touch `proto/`, run `buf generate`", "run the tests
+  after completing a task": the command must run after the last change of those files (any file
+  when the words name none) before the next commit (the gate reads the session's edits).
 - `WORK_STATES`: the state of the work a ban on committing or pushing names ("never commit
   untested code", "don't push code that fails the tests"): the task that shows it, run before
   the action (a warning), or nothing a tool call shows ("code you don't understand").
@@ -169,7 +173,7 @@ ORDERING: tuple[str, ...] = ("before", "prior to", "after", "only after", "until
 #: a task's verb, a preposition and a command: the command is how the task is done, so the clause
 #: runs it ("lint with `rubocop -A` before any commit", "format using `black .` before pushing")
 TASK_VERBS: tuple[str, ...] = ("lint", "format", "test", "typecheck", "type-check", "check", "validate", "verify", "build",
-                               "compile")
+                               "compile", "regenerate", "generate", "rebuild")
 TASK_PREPOSITIONS: tuple[str, ...] = ("with", "using", "via", "through")
 
 #: headings that name a checklist or workflow gone through before a git action, with that action
@@ -215,9 +219,17 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Don't run `make test` before committing, CI does it"),
     ex("Releases:\n\n- Run `pnpm changelog add` for each user-facing change\n- Open a PR only after changelog entries exist\n",
        "deny sequence pnpm changelog add -> gh pr create"),
-    ex("- Run lint and typecheck after code changes", "warn sequence <lint> -> git commit", "warn sequence <typecheck> -> git commit"),
-    ex("- After changing code, run `pnpm lint:fix`", "warn sequence pnpm lint:fix -> git commit"),
+    ex("- Run lint and typecheck after code changes", "warn sequence <lint> -> git commit after any change",
+       "warn sequence <typecheck> -> git commit after any change"),
+    ex("- After changing code, run `pnpm lint:fix`", "warn sequence pnpm lint:fix -> git commit after any change"),
     ex("- Run `cargo dev generate-all` after changes"),
+    ex("- Always run `make check` after each major change", "warn sequence make check -> git commit after any change"),
+    ex("## After every code change\n\n1. Run `pnpm lint`\n2. Fix what it reports\n",
+       "warn sequence pnpm lint -> git commit after any change"),
+    ex("### Regenerate the clients after template changes\n\n```bash\nmake clients\n```\n",
+       "warn sequence make clients -> git commit after *template* **/*template*/**"),
+    ex("- Run `npm test` before committing changes to `src/cli/` or `src/site/`",
+       "deny sequence npm test -> git commit after src/cli/** src/site/**"),
     ex("- We run `make test` before every push"),
     ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
     ex("- Lint with `rubocop -A` before any git commit.", "deny sequence rubocop -> git commit"),
@@ -238,6 +250,73 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
        "warn sequence gh auth switch -> gh pr create", exact=False),
     ex("- 提交前必须运行 `make test`", "deny sequence make test -> git commit"),
     ex("- 発表前に資料を確認する"),
+)
+
+#: words that open a change phrase ("after modifying ...", "whenever you touch ...", "if you change ...")
+CHANGE_TRIGGERS: tuple[str, ...] = ("after", "whenever", "when", "if", "once")
+#: words that say files were changed; the change phrase must hold one within its first words
+CHANGE_WORDS: tuple[str, ...] = ("change", "changes", "changing", "changed", "edit", "edits", "editing", "edited", "modify",
+                                 "modifies", "modifying", "modified", "modification", "modifications", "touch", "touching",
+                                 "touched", "alter", "altering", "altered", "update", "updating", "updated")
+#: finishing a piece of work, which changed files ("run the tests after completing a task"): any change
+TASK_DONE: tuple[str, ...] = ("completing a task", "completing the task", "completing any task", "completing each task",
+                              "completing tasks", "finishing a task", "finishing the task", "finishing any task", "each task",
+                              "every task", "implementing a feature", "implementing features", "implementing changes",
+                              "implementing any change", "writing code", "writing new code", "implementation")
+#: words of a change phrase that name no files in particular: a change of any file of the project
+ANY_FILES: tuple[str, ...] = ("code", "files", "file", "anything", "something", "source", "sources", "codebase", "project",
+                              "repo", "repository", "work", "implementation", "changes", "change", "it", "them", "things",
+                              "logic", "functionality", "features", "feature", "bug", "bugs", "fixes", "fix")
+#: how big or how important a change is ("after each major change", "after significant changes"): the
+#: agent judges which changes those are, so the rule is about any change and only warns
+JUDGED_CHANGES: tuple[str, ...] = ("major", "significant", "big", "bigger", "large", "larger", "substantial", "non-trivial",
+                                   "nontrivial", "important", "meaningful", "relevant", "complex", "minor", "small",
+                                   "structural", "notable", "risky")
+#: a language named as what changed: its files ("after any Python change": `*.py`)
+LANGUAGE_FILES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("python", "py"), ("*.py", "*.pyi")),
+    (("sql",), ("*.sql",)),
+    (("rust",), ("*.rs",)),
+    (("go", "golang"), ("*.go",)),
+    (("typescript", "ts", "tsx"), ("*.ts", "*.tsx", "*.mts", "*.cts")),
+    (("javascript", "js", "jsx"), ("*.js", "*.jsx", "*.mjs", "*.cjs")),
+    (("proto", "protobuf", "protobufs", "protocol buffers"), ("*.proto",)),
+    (("graphql",), ("*.graphql", "*.gql")),
+    (("css", "scss", "sass", "styles", "stylesheets"), ("*.css", "*.scss", "*.sass", "*.less")),
+    (("markdown", "docs", "documentation"), ("*.md", "*.mdx")),
+    (("ruby",), ("*.rb",)),
+    (("java",), ("*.java",)),
+    (("kotlin",), ("*.kt", "*.kts")),
+    (("swift",), ("*.swift",)),
+    (("c#", "csharp"), ("*.cs",)),
+    (("c++", "cpp"), ("*.cpp", "*.cc", "*.cxx", "*.h", "*.hpp")),
+    (("php",), ("*.php",)),
+    (("shell", "bash"), ("*.sh", "*.bash")),
+    (("terraform",), ("*.tf",)),
+    (("solidity",), ("*.sol",)),
+    (("dart", "flutter"), ("*.dart",)),
+    (("elixir",), ("*.ex", "*.exs")),
+    (("vue",), ("*.vue",)),
+    (("svelte",), ("*.svelte",)),
+    (("yaml",), ("*.yaml", "*.yml")),
+    (("prisma",), ("*.prisma",)),
+)
+
+CHANGE_EXAMPLES: tuple[Example, ...] = (
+    ex("- After modifying SQL queries, run `make gen`", "warn sequence make gen -> git commit after *.sql"),
+    ex("- Run `make ruff` after any Python change", "warn sequence make ruff -> git commit after *.py *.pyi"),
+    ex("- Whenever you touch the grammar, regenerate with `just gen`",
+       "warn sequence just gen -> git commit after *grammar* **/*grammar*/**"),
+    ex("- After any change to `api/schema.graphql`, you must run `npm run codegen`",
+       "deny sequence npm run codegen -> git commit after api/schema.graphql"),
+    ex("- If you change files in `proto/`, run `buf generate` before pushing",
+       "warn sequence buf generate -> git push after proto/**"),
+    ex("- Run lint after making changes", "warn sequence <lint> -> git commit after any change"),
+    ex("- Always run the tests after completing a task", "deny sequence <test> -> git commit after any change"),
+    ex("- After editing code, run `pnpm lint:fix`", "warn sequence pnpm lint:fix -> git commit after any change"),
+    ex("- Run `cargo dev generate-all` after changes"),
+    ex("- When you change the config, tell the user"),
+    ex("- After a release, run `make announce`"),
 )
 
 #: after a command or path: the ban holds only in a situation no pattern can express
