@@ -83,7 +83,7 @@ class GateContext:
         self._paths_at: tuple[ShellAnalysis, dict[int, Resolver] | None] | None = None
         self._summary: Summary | None = None
         self._deletions: dict[int, tuple[Command, list[Deletion]]] | None = None
-        #: the analysis of each session history entry the sequence gate looked at, by its text
+        #: the analysis of each session history entry a gate looked at, by its text (past_command)
         self._history: dict[str, ShellAnalysis] | None = None
         #: whether the event works in each project directory asked about (cf_guidance.gates.scope)
         self._scopes: dict[str, bool] | None = None
@@ -100,6 +100,16 @@ class GateContext:
         if self._shell is None and self.event.command is not None:
             self._shell = _shell_analysis.analyze(self.event.command)  # looked up per call: tests replace it
         return self._shell
+
+    def past_command(self, command: str) -> ShellAnalysis:
+        """The analysis of a command of the session's history (once per text per event, shared by
+        the gates that read the history)."""
+        if self._history is None:
+            self._history = {}
+        analysis = self._history.get(command)
+        if analysis is None:
+            analysis = self._history[command] = _shell_analysis.analyze(command)  # looked up per call: tests replace it
+        return analysis
 
     def extra(self, name: str) -> Any:
         return self._extras.get(name)

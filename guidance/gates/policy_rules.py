@@ -37,7 +37,6 @@ from cf_guidance.gates.patterns import leading_positionals, matches, required_wo
 from cf_guidance.gates.reasons import doc
 from cf_guidance.gates.scope import touches
 from cf_guidance.paths import TEMP, TEMP_ROOT
-from cf_guidance import shell as _shell_analysis
 from cf_guidance.shell.model import Command, program_name
 from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS, assignment
 
@@ -378,13 +377,7 @@ def _pushed_since_commit(ctx: GateContext) -> bool:
         command = entry.get("command") if isinstance(entry, dict) else None
         if not isinstance(command, str) or entry.get("ok") is not True or "git" not in command:
             continue
-        analyses = ctx._history
-        if analyses is None:
-            analyses = ctx._history = {}
-        analysis = analyses.get(command)
-        if analysis is None:
-            analysis = analyses[command] = _shell_analysis.analyze(command)  # shared with the sequence gate
-        for cmd in reversed(analysis.commands):
+        for cmd in reversed(ctx.past_command(command).commands):
             if cmd.program != "git":
                 continue
             sub = git_split(cmd.args)[0]

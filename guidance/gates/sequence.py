@@ -25,7 +25,6 @@ can hold what a pattern needs (see `_Pattern.absent`), and at most once per even
 
 from __future__ import annotations
 
-from cf_guidance import shell as _shell_analysis
 from cf_guidance.decision import ASK, DENY, WARN
 from cf_guidance.gates._base import STANDARD, Rule
 from cf_guidance.gates.commands import describe, resolver
@@ -332,13 +331,7 @@ def _changed_since(ctx: GateContext, history: list[dict[str, Any]], scope: list[
         command = entry.get("command")
         if not isinstance(command, str):
             continue
-        analyses = ctx._history
-        if analyses is None:
-            analyses = ctx._history = {}
-        analysis = analyses.get(command)
-        if analysis is None:
-            analysis = analyses[command] = _shell_analysis.analyze(command)
-        for cmd in reversed(analysis.commands):
+        for cmd in reversed(ctx.past_command(command).commands):
             if before.match(cmd):
                 if entry.get("ok") is True:
                     return ""
@@ -509,13 +502,7 @@ def _effect(ctx: GateContext, group: _Group, command: str) -> Effect:
         relevant = [k for k, before in enumerate(befores) if not before.literal or before.program in command]
     if not relevant:
         return _NOTHING
-    analyses = ctx._history
-    if analyses is None:
-        analyses = ctx._history = {}
-    analysis = analyses.get(command)
-    if analysis is None:
-        analysis = analyses[command] = _shell_analysis.analyze(command)  # looked up per call: tests replace it
-    return _decide(analysis.commands, then, befores, relevant)
+    return _decide(ctx.past_command(command).commands, then, befores, relevant)
 
 
 def _decide(commands: list[Command], then: _Pattern, befores: list[_Pattern | _AnyPattern], relevant: list[int]) -> Effect:
