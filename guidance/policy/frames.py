@@ -2853,10 +2853,12 @@ _WHOLE_ACTION_WORDS = frozenset(("the", "a", "an", "existing", "previous", "prio
 
 
 def _instead_of_git_action(tokens: list[Token], start: int, end: int) -> Frame | None:
-    """"Always create a new commit rather than amending": the required action's marker and the git action after it."""
-    for m in range(start, end - 2):
-        if tokens[m].low in ("instead", "rather") and tokens[m + 1].low in ("of", "than"):
-            return _avoided_git_action(tokens, start, m, m + 2, f"{tokens[m].low} {tokens[m + 1].low}")
+    """"Always create a new commit rather than amending": the required action's marker (one of the
+    substitution's, lexicon markers.SUBSTITUTIONS) and the git action after it."""
+    for m in range(start, end):
+        phrase = next((p for p in _substitution_phrases() if tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
+        if phrase is not None and m + len(phrase) < end:
+            return _avoided_git_action(tokens, start, m, m + len(phrase), " ".join(phrase))
     return None
 
 

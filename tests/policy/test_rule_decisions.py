@@ -54,6 +54,7 @@ TWO_PAIRS = "- Use `uv pip` (not `pip`) and `uv run` (not `python`).\n"
 FROM_ROOT = "- Run make from the repository root.\n"
 #: a git action named as what not to do instead of another: a warning on it, whole, not narrowed
 NO_AMEND = "- Always create a new commit rather than amending.\n"
+IN_PLACE_OF_AMEND = "- Always make a fresh commit in place of amending.\n"
 OVER_REBASE = "- Prefer merge commits over rebasing existing ones.\n"
 NARROWED_INSTEAD = "- Write tests rather than committing untested code.\n"
 LINKED = "- Every PR must link to an issue.\n"
@@ -76,6 +77,7 @@ NO_WIP = '- Commit messages must not begin with "WIP".\n'
 CASES = [
     (NO_AMEND, "git commit --amend --no-edit", "warn"),
     (NO_AMEND, "git commit -m 'fix: x'", "allow"),
+    (IN_PLACE_OF_AMEND, "git commit --amend --no-edit", "warn"),
     (OVER_REBASE, "git rebase origin/main", "warn"),
     (OVER_REBASE, "git merge origin/main", "allow"),
     (NARROWED_INSTEAD, "git commit -m 'fix: x'", "allow"),
