@@ -262,6 +262,7 @@ def recorded_decisions(state_dir: Path) -> list[dict[str, Any]]:
 
     Each is `{"source": "spool"|"ledger", "tool_use_id", "decision", "rule", "reason"}`.
     """
+    from cf_guidance.errors import StateError
     from cf_guidance.jobs import spool
     from cf_guidance.state import StateLayout
 
@@ -269,8 +270,8 @@ def recorded_decisions(state_dir: Path) -> list[dict[str, Any]]:
     for path in spool.pending(str(state_dir)):
         try:
             found.extend(_decision_view(spool.read_job(path), "spool"))
-        except (OSError, ValueError):
-            continue
+        except StateError:
+            continue  # applied by the worker since the listing (the ledger, read next, has it), or no job
     ledger_file = Path(StateLayout(str(state_dir)).ledger) / "ledger.jsonl"
     try:
         lines = ledger_file.read_text(encoding="utf-8", errors="replace").splitlines()

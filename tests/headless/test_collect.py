@@ -125,6 +125,27 @@ def test_recorded_decisions_from_spool_and_ledger(tmp_path: Path) -> None:
     assert run.tool_calls[0].rule == "DST012" and run.tool_calls[0].recorded["source"] == "spool"
 
 
+def test_a_job_the_worker_applies_while_decisions_are_collected_is_read_from_the_ledger(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The worker appends a job to the ledger, then removes it from the spool: one listed a moment
+    # before may be gone when it is read (the CI failure of 788f58c: "cannot read spool job").
+    from cf_guidance.jobs import spool
+    from cf_guidance.state import StateLayout
+
+    state = tmp_path / "state"
+    spool.enqueue(str(state), "decision", {"tool_use_id": "toolu_0_0", "session_id": "s"},
+                  {"decision": "deny", "rule": "DST012", "reason": "[DST012] no"})
+    listed = spool.pending(str(state))
+    gone = listed[0][: -len(".json")] + "0.json"
+    monkeypatch.setattr(spool, "pending", lambda state_dir: [gone, *listed])
+    ledger = Path(StateLayout(str(state)).ledger)
+    ledger.mkdir(parents=True, exist_ok=True)
+    (ledger / "ledger.jsonl").write_text(json.dumps({"kind": "decision", "event": {"tool_use_id": "toolu_1_0"},
+                                                     "decision": {"decision": "allow", "rule": "", "reason": ""}}) + "\n")
+    found = recorded_decisions(state)
+    assert sorted((d["source"], d["tool_use_id"]) for d in found) == [("ledger", "toolu_1_0"), ("spool", "toolu_0_0")]
+
+
 @pytest.mark.parametrize(
     ("init", "leak"),
     [
