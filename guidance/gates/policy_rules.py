@@ -636,7 +636,7 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                         current = (cmd, on_branch) if on_branch else _checked_out(ctx, cmd, current)
                         if current[1] and _match_segment(glob, current[1]):
                             fired.add(id(item))
-                            out.append(_on_branch(item, describe(cmd), current[1], "push"))
+                            out.append(_on_branch(ctx, item, describe(cmd), current[1], "push"))
                             continue
                 elif sub == action and action in ("commit", "merge") and on_branch:
                     hit = _match_segment(glob, on_branch)
@@ -644,7 +644,7 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                     current = _checked_out(ctx, cmd, current)
                     if current[1] and _match_segment(glob, current[1]):
                         fired.add(id(item))
-                        out.append(_on_branch(item, describe(cmd), current[1], "commit"))
+                        out.append(_on_branch(ctx, item, describe(cmd), current[1], "commit"))
                         continue
             elif kind == "stage" and sub in ("add", "commit"):
                 globs = glob if isinstance(glob, list) else [glob]
@@ -680,10 +680,34 @@ def _checked_out(ctx: GateContext, cmd: Command, known: tuple[Command | None, st
     return cmd, current_branch(where)
 
 
-def _on_branch(item: dict[str, Any], segment: str, branch: str, action: str) -> Finding:
+def _session_switched_to(ctx: GateContext) -> str:
+    """The branch the session's last successful `git checkout`/`git switch` moved onto ("" when
+    the history has none): `git checkout main`, `git switch -c feat`. A `git checkout FILE` reads
+    the same; a caller compares the result with the branch checked out, which a file never is."""
+    history = ctx.extra("history")
+    if not isinstance(history, list):
+        return ""
+    for entry in reversed(history):
+        command = entry.get("command") if isinstance(entry, dict) else None
+        if not isinstance(command, str) or entry.get("ok") is not True or "git" not in command:
+            continue
+        for cmd in reversed(ctx.past_command(command).commands):
+            if cmd.program != "git":
+                continue
+            sub, rest, _ = git_split(cmd.args)
+            if sub in ("checkout", "switch"):
+                positionals = [a for a in rest if not a.startswith("-")]
+                return created_branch(cmd.args) or (positionals[0] if len(positionals) == 1 else "")
+    return ""
+
+
+def _on_branch(ctx: GateContext, item: dict[str, Any], segment: str, branch: str, action: str) -> Finding:
     """A commit or push that lands on a protected branch because it is the one checked out: a
-    warning, never a denial (scratch and new repositories sit on their default branch, and their
-    ordinary work commits there); the line's own `git checkout main && git commit` stays denied."""
+    warning (scratch and new repositories sit on their default branch, and their ordinary work
+    commits there), unless the agent itself moved onto that branch, on the line (`git checkout
+    main && git commit`, read before this) or earlier in the session: then the check's own verdict."""
+    if _session_switched_to(ctx) == branch:
+        return _finding(item, segment)
     what = "This commit lands on" if action == "commit" else "This push updates"
     given = str(item.get("message") or "")
     then = "" if "instead" in given else " Create a feature branch first (`git checkout -b NAME`)."

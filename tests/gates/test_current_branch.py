@@ -5,7 +5,8 @@
 gate reads the branch checked out from the repository's HEAD file (a worktree's own HEAD, no
 branch when it is detached) and warns: scratch and new repositories sit on their default
 branch, and a denial there would stop ordinary work. What the line itself names stays denied
-(`git checkout main && git commit`, `git push origin main`)."""
+(`git checkout main && git commit`, `git push origin main`), and so does a commit or push after
+the session itself moved onto the protected branch (`git checkout main` earlier in its history)."""
 
 from __future__ import annotations
 
@@ -32,12 +33,13 @@ def _repo(root: Path, head: str) -> Path:
     return root
 
 
-def _decide(policy: str, command: str, root: Path, cwd: Path | None = None) -> str:
+def _decide(policy: str, command: str, root: Path, cwd: Path | None = None, history: list[str] | None = None) -> str:
     checks = compile_sources(f"# Rules\n\n{policy}")["checks"]
     bundle = {"root": str(root), "settings": {"level": STANDARD}, "checks": checks}
     event = normalise({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(cwd or root)}, project_dir=str(root))
+    extras = None if history is None else {"history": [{"command": c, "ok": True} for c in history]}
     with home():
-        return evaluate(bundle, event).verdict
+        return evaluate(bundle, event, extras=extras).verdict
 
 
 CASES = [
@@ -74,6 +76,35 @@ CASES = [
 def test_commit_on_the_branch_checked_out(tmp_path: Path, policy: str, head: str, command: str, verdict: str) -> None:
     root = _repo(tmp_path / "repo", head if len(head) == 40 else f"ref: {head}")
     assert _decide(policy, command, root) == verdict
+
+
+SWITCHED = [
+    # the session moved onto the protected branch itself: the check's own verdict
+    (["git checkout main"], "git commit -m x", "deny"),
+    (["git switch main", "git pull"], "git commit -am x", "deny"),
+    (["git checkout main"], "git push", "deny"),
+    (["cd src && git checkout main"], "git commit -m x", "deny"),
+    # it moved elsewhere after, or never moved: the branch checked out only warns
+    (["git checkout main", "git checkout -b feat/x"], "git commit -m x", "warn"),
+    (["git checkout src/app.py"], "git commit -m x", "warn"),
+    (["git status"], "git commit -m x", "warn"),
+    ([], "git commit -m x", "warn"),
+]
+
+
+@pytest.mark.parametrize(("history", "command", "verdict"), SWITCHED, ids=[f"{h}->{c}" for h, c, _ in SWITCHED])
+def test_a_switch_of_the_session_onto_the_branch_denies(tmp_path: Path, history: list[str], command: str, verdict: str) -> None:
+    root = _repo(tmp_path / "repo", "ref: refs/heads/main")
+    assert _decide(NEVER_MAIN, command, root, history=history) == verdict
+
+
+def test_a_failed_switch_counts_for_nothing(tmp_path: Path) -> None:
+    root = _repo(tmp_path / "repo", "ref: refs/heads/main")
+    checks = compile_sources(f"# Rules\n\n{NEVER_MAIN}")["checks"]
+    bundle = {"root": str(root), "settings": {"level": STANDARD}, "checks": checks}
+    event = normalise({"tool_name": "Bash", "tool_input": {"command": "git commit -m x"}, "cwd": str(root)}, project_dir=str(root))
+    with home():
+        assert evaluate(bundle, event, extras={"history": [{"command": "git checkout main", "ok": False}]}).verdict == "warn"
 
 
 def test_subdirectory_and_git_c(tmp_path: Path) -> None:
