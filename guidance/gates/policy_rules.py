@@ -440,8 +440,27 @@ def _says(ctx: GateContext, item: dict[str, Any]) -> bool:
     """A message check: the command line (its -m texts, --body, heredocs) holds one of the phrases
     (with `absent`: holds none of them, a required text missing)."""
     text = _normal(ctx.event.command or "")
-    said = any(isinstance(p, str) and _normal(p) in text for p in item.get("phrases") or ())
+    said = any(isinstance(p, str) and _mentions(text, _normal(p)) for p in item.get("phrases") or ())
     return not said if item.get("absent") else said
+
+
+def _mentions(text: str, phrase: str) -> bool:
+    """`phrase` stands in `text` as words of their own: "claude" is in "written by claude" and
+    "claude's", not in "claude.md" or "docs/claude" (a file named after it) nor in "claudette"."""
+    if not phrase:
+        return False
+    start = text.find(phrase)
+    while start >= 0:
+        end = start + len(phrase)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        joined_before = phrase[0].isalnum() and (before.isalnum() or before in "/._")
+        joined_after = phrase[-1].isalnum() and (after.isalnum() or after in "/_"
+                                                 or (after == "." and text[end + 1:end + 2].isalnum()))
+        if not joined_before and not joined_after:
+            return True
+        start = text.find(phrase, start + 1)
+    return False
 
 
 #: subjects git or a tool writes, which no message convention asks to change

@@ -52,6 +52,7 @@ from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
 from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve, spec_key
+from cf_guidance.policy.shapes import surfaces_of
 from cf_guidance.policy.text import (CJK, CODE, COLONS, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences,
                                      split_at, tokenize)
 
@@ -485,6 +486,12 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
             if frame.ordering is not None and not ctx.then:
                 pass
     cues = find_cues(last)
+    required = [c for c in cues if c[2] == REQUIRE]
+    texts = surfaces_of([t.low for t in last[: required[0][0]] if t.kind == WORD]) if required else []
+    if texts and not ctx.texts:
+        # "Commits MUST:", "PR titles should:": the items are forms of those texts, said with that force
+        ctx.texts, ctx.texts_cue = texts, required[0][3]
+        unit.context.append(f"intro (line {blocks[intro].line}): the form of {', '.join(texts)} texts, '{required[0][3]}'")
     # "Before committing, always run the following commands:" (a requirement cue says it strongly)
     if not any(c[2] in (BAN, AVOID, ASK) for c in cues) and any(t.kind == WORD and t.low == "before" for t in last):
         k = next(k for k, t in enumerate(last) if t.low == "before")

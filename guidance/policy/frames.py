@@ -181,6 +181,10 @@ class Context:
     condition_text: str = ""
     #: the clause is a table cell under a label ("| ❌ Forbidden |")
     table: bool = False
+    #: the texts a list's intro requires a form of, and its cue ("Commits MUST:"): the items' forms
+    #: are of those texts, said with that force
+    texts: list[str] = field(default_factory=list)
+    texts_cue: str = ""
 
 
 # --- table indexes ----------------------------------------------------------------------------
@@ -538,6 +542,9 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             objects += [Obj("branch", name, role, meaning={"branch": _BRANCH_NAMES[name]}) for name in names]
             k += 2 if k + 1 < end and tokens[k + 1].kind == WORD and tokens[k + 1].low in ("branch", "branches") else 1
             continue
+        if low in _CONJUNCTIONS and objects and k + 1 < end and tokens[k + 1].kind == WORD \
+                and action_at(tokens, k + 1, end) is not None and match(tokens, k + 1, "nouns", end) is None:
+            break  # "create branches or make commits": a further verb phrase, read by the caller (_read_joined)
         if low in _CONJUNCTIONS or low in ("either", "neither", "otherwise", "also", "even"):
             k += 1
             continue
@@ -1332,7 +1339,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         return [convention]
     from cf_guidance.policy.shapes import read_shape  # the shape reader builds on this module's frames
 
-    shapes = read_shape(tokens, cues, ctx.following)
+    shapes = read_shape(tokens, cues, ctx.following, ctx.texts, ctx.texts_cue)
     for shape in shapes:
         shape.text = join(tokens)
     if shapes:
@@ -1358,6 +1365,12 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     after = ask_after(tokens, cues)
     if after is not None:
         return _with_joined(after)
+    if cues and cues[0][0] == 0 and cues[0][2] == REQUIRE:
+        # "Always mention AI assistance in commit messages": a text the message must hold
+        required = _disclosure(tokens, cues[0][1])
+        if required is not None:
+            required.text = join(tokens)
+            return [required]
     if not any(c[2] == ASK for c in cues):
         asked = _ask_before(tokens, ctx)
         if asked is not None:
@@ -1940,9 +1953,10 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     before_verb = {t.low for t in tokens[j:stop_verbs] if t.kind == WORD}
     k = skip_adverbs(tokens, stop_verbs, end)
     objects, stop, notes = read_objects(tokens, k, end)
-    if "content" in names and all(o.kind == "noun" and "surface" in o.meaning and o.role for o in objects):
+    if "content" in names and all(o.role or (o.kind == "noun" and "content" in o.meaning) for o in objects):
         # "never mention Claude, AI or assistants in commit messages": the words themselves, when a surface follows
-        named = _named_words(tokens, k, end)
+        # (with the text the tables know among them: "Claude or AI assistance")
+        named = _named_words(tokens, k, end, surface)
         if named is not None:
             objects, stop = named
             notes.append(f"words not to write: {', '.join(o.text for o in objects)}")
@@ -2000,30 +2014,81 @@ def _read_joined(tokens: list[Token], stop: int, end: int, modality: str, words:
             frame.notes.append(f"'{more.qualifier}' ends the joined phrase: it narrows this verb too")
 
 
-def _named_words(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int] | None:
-    """A short list of plain words ("Claude, AI, or assistant") ended by a preposition and a surface
-    ("in commit messages"): the words as texts, and where the list stopped."""
-    words: list[Obj] = []
+#: verbs whose object is a name to leave out of a text ("never mention Copilot"): with no surface
+#: after them ("in commit messages"), the heading says where the text goes (resolve reads it)
+_NAMING_VERBS = frozenset(("mention", "mentioning", "credit", "crediting", "name", "naming", "reference", "referencing"))
+#: a name's generic tail: "LLM assistance", "Copilot usage" are mentions of the name itself
+_MENTION_TAILS = frozenset(("assistance", "help", "involvement", "usage", "use", "tools", "tooling"))
+
+
+def _named_words(tokens: list[Token], i: int, end: int, verb: str) -> tuple[list[Obj], int] | None:
+    """A short list of names ("Claude, AI, or LLM assistance", "Copilot/GPT") not to write, ended by a
+    preposition and a surface ("in commit messages"), or, after a naming verb, by the clause's end
+    (the heading then says where). A second content verb continues the list ("credit Claude or mention
+    AI assistance"); "mention that it was made by Claude or AI" names them after its last "by";
+    words together are one name ("AI assistance" keeps the nouns table's meaning; "LLM assistance"
+    is "llm"). The names as texts, and where the list stopped."""
     k = i
+    if k < end and tokens[k].low == "that" and verb in _NAMING_VERBS:
+        by = [m for m in range(k, end) if tokens[m].kind == WORD and tokens[m].low in ("by", "with", "using")]
+        if not by:
+            return None
+        k = by[-1] + 1  # "mention that the changes were made by Claude": the names after "by"
+    objects: list[Obj] = []
+    phrase: list[Token] = []
+
+    def close() -> None:
+        words = [t.low for t in phrase]
+        if len(words) > 1 and words[-1] in _MENTION_TAILS:
+            words.pop()
+        if words:
+            objects.append(Obj("quote", " ".join(words),
+                               meaning={"unquoted": True, "proper": all(t.text[:1].isupper() for t in phrase)}))
+        phrase.clear()
+
     while k < end:
         tok = tokens[k]
         if tok.kind == PUNCT and tok.text in (",", "/"):
+            close()
             k += 1
             continue
+        if tok.kind == PUNCT and tok.text in (".", "!", ";", ":"):
+            break
         if tok.kind != WORD:
             return None
-        if tok.low in _CONJUNCTIONS:
+        if tok.low == "anywhere" and verb in _NAMING_VERBS:
+            break  # "never mention Claude anywhere in git output": the names end; the heading says where
+        if tok.low in _CONJUNCTIONS or (not phrase and objects and "content" in _action_names(tok.low)):
+            close()
             k += 1
             continue
         if tok.low in _PREPOSITIONS:
             break
-        if tok.low in _STOPS or tok.low in _DETERMINERS or len(words) >= 6:
+        if tok.low in _STOPS or tok.low in _DETERMINERS or len(objects) >= 6 or len(phrase) >= 3:
             return None
-        words.append(Obj("quote", tok.low, meaning={"unquoted": True}))
+        found = match(tokens, k, "nouns", end)
+        if not phrase and found is not None and found[1][0] == "content":
+            # "AI assistance": text the nouns table knows
+            objects.append(Obj("noun", " ".join(t.low for t in tokens[k:found[0]]), meaning={"content": found[1][1]}))
+            k = found[0]
+            continue
+        names = tok.low.split("/")
+        if len(names) > 1 and all(n.isalnum() for n in names):
+            close()  # "Copilot/GPT": two names
+            objects += [Obj("quote", n, meaning={"unquoted": True, "proper": tok.text[:1].isupper()}) for n in names]
+        else:
+            phrase.append(tok)
         k += 1
-    if not words or k + 1 >= end or not _surface_at(tokens[: end], skip_determiner(tokens, k + 1, end)):
+    close()
+    if not objects:
         return None
-    return words, k
+    if k < end and tokens[k].kind == WORD and tokens[k].low != "anywhere":
+        if k + 1 >= end or not _surface_at(tokens[:end], skip_determiner(tokens, k + 1, end)):
+            return None
+        return objects, k
+    if verb not in _NAMING_VERBS or not all(o.meaning.get("proper") or o.kind == "noun" for o in objects):
+        return None  # "never add comments": a thing, not a name, with nothing to say where
+    return objects, k
 
 
 def _action_kind_of(name: str) -> str:
@@ -2641,8 +2706,17 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
     if not surfaces:
         return None
     literals = [t.text for t in tokens[first + 1:] if t.kind in (QUOTE, CODE)]
+    noun = match(tokens, skip_determiner(tokens, first + 1, len(tokens)), "nouns")
+    if not literals and noun is not None and noun[1][0] == "content":
+        # "always mention AI assistance in commits": any of the texts the nouns table gives for it
+        phrase = " ".join(t.low for t in tokens[skip_determiner(tokens, first + 1, len(tokens)):noun[0]])
+        frame = Frame(REQUIRE, tokens[first].low, requirement="message", actions=["content"], verb=tokens[first].low,
+                      objects=[Obj("noun", phrase, meaning={"content": noun[1][1]})], surfaces=surfaces,
+                      notes=[f"'{tokens[first].low}': {surfaces[0]} must hold {phrase}"])
+        frame.start = tokens[0].start
+        return frame
     if not literals:
-        literals = [t.text for t in tokens[first + 2:] if t.kind == WORD and t.text[:1].isupper() and t.text.isalpha()
+        literals = [t.text for t in tokens[first + 1:] if t.kind == WORD and t.text[:1].isupper() and t.text.isalpha()
                     and t.low not in ("pr", "prs") and match(tokens, tokens.index(t), "nouns") is None]
     if not literals:
         return None
@@ -2708,16 +2782,20 @@ def _commit_convention(tokens: list[Token], cues: list[tuple[int, int, str, str]
     commit message holds one of the convention's prefixes (warned when none is there). Not when
     the clause bans or drops the convention ("no conventional prefixes")."""
     text = " ".join(t.low for t in tokens if t.kind == WORD)
-    named = next(((names, prefixes) for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)), None)
-    if named is None or any(c[2] in (BAN, AVOID) for c in cues) or _NEGATIONS & set(text.split()):
+    named = [(names, prefixes) for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)]
+    if not named or any(c[2] in (BAN, AVOID) for c in cues) or _NEGATIONS & set(text.split()):
         return None
-    names, found = named
-    name = names[0]
+    # "conventional commits with a gitmoji first": either convention's opening is the message's
+    found = [prefix for _, prefixes in named for prefix in prefixes]
+    name = named[0][0][0]
+    rest = text
+    for names, _ in named:
+        rest = rest.replace(next(n for n in names if n in text), " ")
     from cf_guidance.policy.shapes import strong, surfaces_of  # the shape reader builds on this module's frames
 
     frame = Frame(REQUIRE, "convention", requirement="shape", phrase=name,
-                  objects=[Obj("shape", name, meaning={"form": "starts", "starts": list(found), "certain": True})],
-                  surfaces=surfaces_of(text.replace(next(n for n in names if n in text), " ").split()),
+                  objects=[Obj("shape", name, meaning={"form": "starts", "starts": found, "certain": True})],
+                  surfaces=surfaces_of(rest.split()),
                   notes=[f"a commit message convention: one of {', '.join(found[:3])}, ... must begin the message"])
     frame.verb = "strong" if strong(cues) else ""
     frame.start = tokens[0].start

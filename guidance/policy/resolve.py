@@ -1431,12 +1431,25 @@ def _message(frame: Frame, objects: list[Obj], verdict: str, place: Place) -> li
             or any(v in frame.verb.split() for v in _MESSAGE_VERBS)):
         named = _section_surfaces(place.section)
         attributions = [o for o in objects if o.kind in ("quote", "code") and _attribution_like(o.text)]
+        if named and objects and all(o.meaning.get("unquoted") for o in objects):
+            # "## Pull requests and commits" then "- Never mention Copilot/GPT": names, the section says where
+            attributions = objects
         if not named or not attributions:
             frame.notes.append("quoted text without where it goes (commits, PRs): not a message check")
             return []
         # "## Commit guidelines" then "- Do not include `Co-Authored-By` lines": the section says where
         frame.notes.append(f"where the text goes: the section '{place.section[-1]}'")
         surfaces, objects = named, attributions
+    names = [o for o in objects if o.meaning.get("unquoted")]
+    if names and len(names) < len(objects):
+        # "never credit Claude or mention AI assistance": the text the tables know is certain, a bare name asks
+        return (_message_spec(frame, [o for o in objects if o not in names], verdict, line, surfaces)
+                + _message_spec(frame, names, verdict, line, surfaces))
+    return _message_spec(frame, objects, verdict, line, surfaces)
+
+
+def _message_spec(frame: Frame, objects: list[Obj], verdict: str, line: int, surfaces: list[str]) -> list[Spec]:
+    """The message check of `objects`, on the commands that write the texts named by `surfaces`."""
     phrases: list[str] = []
     for obj in objects:
         if obj.kind == "quote":
@@ -1489,7 +1502,7 @@ def _section_surfaces(section: tuple[str, ...]) -> list[str]:
         text = f" {' '.join(heading.lower().replace('/', ' ').replace('&', ' ').split())} "
         found = [s for s in sorted(_nouns.SURFACES, key=len, reverse=True) if f" {s} " in text]
         if found:
-            return found[:1]
+            return found
     return []
 
 

@@ -59,13 +59,19 @@ def _spots(text: str, needle: str) -> list[int]:
     return out
 
 
-def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], following: list[Obj]) -> list[Frame]:
+def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], following: list[Obj],
+               texts: list[str] | None = None, texts_cue: str = "") -> list[Frame]:
     """The shape rules one clause states ("subjects of at most 72 characters and no emoji": two);
-    `following`: what the code block after a clause ending in a colon holds ("Use this format:")."""
+    `following`: what the code block after a clause ending in a colon holds ("Use this format:");
+    `texts` and `texts_cue`: what a list's intro requires ("Commits MUST:"), for an item with no cue
+    of its own ("- not end with a period" is a ban under it)."""
     words = [t.low for t in tokens if t.kind == WORD]
     if not words:
         return []
     text = f" {' '.join(words)} "
+    inherited = not cues and bool(texts_cue)
+    if inherited:
+        cues = [(0, 0, BAN if words[0] in ("not", "no") else REQUIRE, texts_cue)]
     banned = any(c[2] in (BAN, AVOID) for c in cues)
     # every clause passes here: each reading runs only when its words are there
     spans = any(t.kind in (CODE, QUOTE) for t in tokens)
@@ -85,8 +91,10 @@ def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], follo
     for meaning, note, certain in found:
         # "No emoji", "requires a sign-off": the words themselves are a hard rule
         hard = bool(meaning.pop("hard", False))
+        if inherited:
+            meaning.pop("heading", None)  # "Commits MUST:" then "- not end with a period": the intro names the text
         frame = Frame(BAN if banned else REQUIRE, "shape", requirement="shape",
-                      objects=[Obj("shape", note, meaning={**meaning, "certain": certain})], surfaces=surfaces_of(words),
+                      objects=[Obj("shape", note, meaning={**meaning, "certain": certain})], surfaces=surfaces_of(words) or list(texts or ()),
                       notes=[note])
         frame.cue = next((c[3] for c in cues if c[2] in (BAN, AVOID, REQUIRE)), "") or "shape"
         frame.verb = "strong" if (hard or strong(cues)) and certain else ""

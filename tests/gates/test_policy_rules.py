@@ -117,6 +117,7 @@ KINDS = [
     _check(12, "command", verdict="warn", pattern=["reset-db.sh"], anchor=True),
     _check(13, "message", verdict="warn", pattern=["gh", "pr", "create"], anchor=True, phrases=["claude"], absent=True),
     _check(14, "command", pattern=["pytest"], anchor=True, via=["uv"]),
+    _check(15, "message", pattern=["git", "commit"], anchor=True, phrases=["copilot"]),
 ]
 
 
@@ -142,6 +143,12 @@ KINDS = [
         (bash("gh pr view 12"), []),
         (bash('gh pr create --title t --body "plain"'), ["K13:warn"]),  # a required text missing
         (bash('gh pr create --title t --body "Written with Claude."'), []),
+        # a phrase is words of their own: a file named after it (`COPILOT.md`, `docs/copilot`) is no mention
+        (bash('git commit -s -S -m "Refactor with Copilot\'s help"'), ["K15:deny"]),
+        (bash('git commit -s -S -m "copilot: drop the old hook"'), ["K15:deny"]),
+        (bash('git add COPILOT.md && git commit -s -S -m "Document setup in COPILOT.md"'), []),
+        (bash('git commit -s -S -m "Move docs/copilot/setup"'), []),
+        (bash('git commit -s -S -m "Rename copilotless mode"'), []),
         # required options (any spelling, short clusters)
         (bash("git commit -S --signoff -m x"), []),
         (bash("git commit -sS -m x"), []),

@@ -73,6 +73,16 @@ ANY_CHANGE = "- Do not make any file changes without my approval.\n"
 DELETE_FILES = "- Never delete files unless explicitly instructed.\n"
 NO_DASHES = "- No em dashes in commit messages or PR descriptions.\n"
 NO_WIP = '- Commit messages must not begin with "WIP".\n'
+#: names not to write: where they go is the heading's; a bare name asks, a file named after it is no mention
+NAMES_BY_SECTION = "## Pull requests and commits\n\n- Never mention Copilot/Gemini.\n"
+CREDIT_OR_MENTION = "- Never credit Gemini or mention AI assistance in commit messages.\n"
+#: git actions done on the agent's own: asked, each way of doing them; reading the repository passes
+BRANCH_OR_COMMIT = "- Never create branches or make commits autonomously.\n"
+RERUN = "- Do not re-run `make bench` without explicitly asking.\n"
+#: two conventions named together: either opening passes
+EMOJI_CONVENTIONAL = "- Write conventional commits with an emoji in front.\n"
+#: an intro with the texts and the force: its items' forms are said as strongly
+COMMITS_MUST = "Commits MUST:\n\n- stay within 60 characters\n- not end with a period\n"
 
 CASES = [
     (NO_AMEND, "git commit --amend --no-edit", "warn"),
@@ -280,6 +290,28 @@ CASES = [
     (NO_WIP, 'git commit -m "wip limits"', "deny"),
     (NO_WIP, 'git commit -m "Wipe the cache"', "allow"),
     (NO_WIP, 'jj describe -m "WIP"', "deny"),
+    (NAMES_BY_SECTION, 'git commit -m "Refactor the parser with Copilot"', "ask"),
+    (NAMES_BY_SECTION, 'gh pr create --title t --body "Suggested by Gemini"', "ask"),
+    (NAMES_BY_SECTION, 'git add COPILOT.md && git commit -m "Document the setup in COPILOT.md"', "allow"),
+    (NAMES_BY_SECTION, 'git commit -m "Refactor the parser"', "allow"),
+    (CREDIT_OR_MENTION, 'git commit -m "Fix the cache" -m "Generated with Gemini"', "deny"),
+    (CREDIT_OR_MENTION, 'git commit -m "Fix the cache (thanks Gemini)"', "ask"),
+    (CREDIT_OR_MENTION, 'git commit -m "Mention the flag in the help text"', "allow"),
+    (BRANCH_OR_COMMIT, 'git commit -m "Fix the cache"', "ask"),
+    (BRANCH_OR_COMMIT, "git switch -c feat/cache", "ask"),
+    (BRANCH_OR_COMMIT, "git checkout -b feat/cache", "ask"),
+    (BRANCH_OR_COMMIT, "git branch feat/cache", "ask"),
+    (BRANCH_OR_COMMIT, "git branch -a", "allow"),
+    (BRANCH_OR_COMMIT, "git switch main", "allow"),
+    (BRANCH_OR_COMMIT, "git log --oneline -5", "allow"),
+    (RERUN, "make bench", "ask"),
+    (RERUN, "make test", "allow"),
+    (EMOJI_CONVENTIONAL, 'git commit -m "\u2728 feat: add the page"', "allow"),
+    (EMOJI_CONVENTIONAL, 'git commit -m "feat: add the page"', "allow"),
+    (EMOJI_CONVENTIONAL, 'git commit -m "add the page"', "warn"),
+    (COMMITS_MUST, 'git commit -m "Add the page."', "deny"),
+    (COMMITS_MUST, 'git commit -m "Add the page and the settings screen and the help overlay too"', "deny"),
+    (COMMITS_MUST, 'git commit -m "Add the page"', "allow"),
 ]
 
 

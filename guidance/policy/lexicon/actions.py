@@ -44,7 +44,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("run", "run",
            ("run", "running", "execute", "executing", "invoke", "invoking", "call", "calling", "type", "typing",
             "issue", "issuing", "launch", "launching", "trigger", "triggering", "start", "starting", "fire off",
-            "restart", "restarting", "spin up", "spinning up", "perform", "performing", "carry out", "carrying out"),
+            "restart", "restarting", "spin up", "spinning up", "perform", "performing", "carry out", "carrying out",
+            "re-run", "re-running", "rerun", "rerunning"),
            examples=(
                ex("- Never run `make clean`", "deny command make clean"),
                ex("- Do not execute `./scripts/reset-db.sh`", "deny command reset-db.sh"),
@@ -57,6 +58,7 @@ ACTIONS: tuple[Action, ...] = (
                ex("- Never read, parse, or edit `secrets/`", "deny write secrets/**", exact=False),
                ex("- Do not automatically perform Git operations (add, commit, push, pull, etc.)", "ask command <git-write>"),
                ex("- Perform a code review before merging"),
+               ex("- Do not re-run `make bench` without explicitly asking", "ask command make bench"),
            )),
     Action("use", "use", ("use", "using", "utilize", "utilise", "employ"),
            examples=(
@@ -113,13 +115,15 @@ ACTIONS: tuple[Action, ...] = (
                ex("- Do not read files in `examples/` unless asked", "ask read examples/**"),
                ex("- Never read `$SECRET` aloud"),
            )),
-    Action("commit", "git", ("commit", "committing", "check in", "checking in"), commands=("git commit",),
+    Action("commit", "git", ("commit", "committing", "check in", "checking in", "make commits", "make a commit",
+                            "make any commits", "making commits", "making a commit"), commands=("git commit",),
            examples=(
                ex("- Don't commit unless the user explicitly asks you to", "ask command git commit"),
                ex("- Never commit `.env` files", "deny stage .env .env.local .env.*.local .env.development .env.production "
                   ".env.test .env.staging .env.prod .env.dev"),
                ex("- Never commit directly to main", "deny target commit main"),
                ex("- Make new commits only when the user requests it", "ask command git commit"),
+               ex("- Never make commits autonomously", "ask command git commit"),
                ex("- Ask the user before committing anything or pushing", "ask command git commit",
                   "ask command git push"),
            )),
@@ -219,6 +223,16 @@ ACTIONS: tuple[Action, ...] = (
                ex("- Commit messages must never include AI attribution", "deny message generated with | created with | "
                   "\U0001f916 generated | claude.com/claude-code | claude.ai/code | co-authored-by: claude"),
                ex("- The tests must not contain hardcoded ports"),
+               # names not to write: a slash or a second verb separates them, the heading may say where
+               ex("## Pull requests and commits\n\n- Never mention Copilot/Gemini.", "ask message copilot | gemini"),
+               ex("- Never credit Gemini or mention AI assistance in commit messages", "deny message generated with | "
+                  "created with | \U0001f916 generated | claude.com/claude-code | claude.ai/code | co-authored-by: claude",
+                  "ask message gemini"),
+               ex("## Commit messages\n\n- Don't mention that a change was written with Copilot or Gemini",
+                  "ask message copilot | gemini"),
+               ex("- Never mention Gemini or LLM assistance in commit messages", "ask message gemini | llm"),
+               ex("## Code style\n\n- Never mention Copilot."),
+               ex("## Pull requests\n\n- Never add reviewers."),
            )),
     Action("bypass", "bypass", ("skip", "skipping", "bypass", "bypassing", "disable", "disabling",
                                 "circumvent", "circumventing"),

@@ -255,6 +255,10 @@ SECTION_EXAMPLES: tuple[Example, ...] = (
 DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
     ex("- Disclose that the PR was written with Claude.", "warn message without claude"),
     ex("- Mention `Fixes #N` in PR descriptions", "warn message without fixes"),
+    ex("- Always mention AI assistance in PR descriptions", "warn message without generated with | created with | "
+       "\U0001f916 generated | claude.com/claude-code | claude.ai/code | co-authored-by: claude"),
+    ex("- Always mention Gemini in commit messages", "warn message without gemini"),
+    ex("- Always mention the reason in commit messages"),
     ex("- Mention the ticket in the commit message",
        "warn shape git commit, jj describe, jj desc, jj commit, jj new: reference an issue"),
 )
@@ -275,7 +279,8 @@ _GITMOJI = ("\u2728", "\U0001f41b", "\U0001f4dd", "\u267b", "\u26a1", "\u2705", 
 COMMIT_CONVENTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("conventional commits", "conventional commit", "conventional-commit", "conventional-commits"), _CONVENTIONAL_PREFIXES),
     (("gitmoji", "gitmojis", "github emoji", "github emojis", "emoji prefix", "emoji prefixes", "emoji first", "an emoji first",
-      "start with an emoji", "starts with an emoji", "begin with an emoji", "begins with an emoji", "leading emoji"), _GITMOJI),
+      "start with an emoji", "starts with an emoji", "begin with an emoji", "begins with an emoji", "leading emoji",
+      "with an emoji", "with emoji", "with emojis"), _GITMOJI),
 )
 
 _CONVENTIONAL = "starts " + " | ".join(_CONVENTIONAL_PREFIXES)
@@ -288,6 +293,9 @@ COMMIT_CONVENTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Do not use conventional commit prefixes"),
     ex("- We no longer use Conventional Commits"),
     ex("- Use gitmoji in commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + " | ".join(_GITMOJI)),
+    # both named: either opening passes ("✨ feat: add the page" and "feat: add the page")
+    ex("- Write conventional commits with an emoji in front", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts "
+       + " | ".join(_CONVENTIONAL_PREFIXES + _GITMOJI)),
     ex("- Use GitHub emoji at the start of commit messages to categorize changes:",
        "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + " | ".join(_GITMOJI)),
     ex("- Use emoji first to indicate the commit type:", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + " | ".join(_GITMOJI)),

@@ -140,6 +140,12 @@ LENGTH_EXAMPLES: tuple[Example, ...] = (
     ex("## Commit messages\n\n### Subject\n\n- Max 50 characters", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 50"),
     ex("## Commit messages\n\n### Body\n\n- Max 72 characters per line"),
     ex("## Code style\n\n- Keep lines under 100 characters"),
+    # an intro with the texts and the force: its items are their forms, said as strongly
+    ex("Commit messages MUST:\n\n- stay within 60 characters\n- not end with a period\n",
+       "deny shape git commit, jj describe, jj desc, jj commit, jj new: length <= 60",
+       "deny shape git commit, jj describe, jj desc, jj commit, jj new: period no period"),
+    ex("PR titles must always:\n\n- stay within 60 characters\n", "deny shape gh pr create, gh pr edit, glab mr create: length <= 60"),
+    ex("Functions must:\n\n- stay within 60 lines\n"),
 )
 
 #: "Do not end the subject line with a period", "No period at the end" (under "### Subject")
