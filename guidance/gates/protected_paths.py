@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 
-from cf_guidance.decision import ASK, DENY
+from cf_guidance.decision import ASK, DENY, WARN
 from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import PARANOID, STRICT, Rule
 from cf_guidance.gates.commands import Args, describe, resolver, resolver_at
@@ -33,6 +33,8 @@ from cf_guidance.paths import SCRATCH, glob_base, has_glob, is_within
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from cf_guidance.decision import Finding
     from cf_guidance.gates._base import GateContext
     from cf_guidance.gates.commands.summary import Summary
@@ -73,7 +75,9 @@ RULES = (
     Rule("PTH007", "policy-file-write", ASK, "Changing a policy file (CLAUDE.md, AGENTS.md, ...)",
          doc("Asks before any agent change, by any tool, to `CLAUDE.md`, `CLAUDE.local.md`, `AGENTS.md`, `AGENTS.override.md` "
              "anywhere in the project, `~/.claude/CLAUDE.md`, and every file the compiled policy was read from (imports "
-             "included). The user sees the change and decides; under `claude -p` an ask is a denial.",
+             "included). The user sees the change and decides; under `claude -p` an ask is a denial. An imported file the "
+             "policy tells the agent to keep up to date (\"Keep `docs/OVERVIEW.md` current\": settings.endorsed_files) "
+             "only warns, naming that line; CLAUDE.md, AGENTS.md and their kin always ask.",
              "The policy is the user's: an agent that rewrites CLAUDE.md without its rules makes the project's own bans "
              "disappear for the rest of the session.",
              "Write CLAUDE.md\nsed -i '/Never/d' CLAUDE.md", "# propose the change to the user")),
@@ -303,25 +307,31 @@ def check(ctx: GateContext) -> list[Finding]:
     return out
 
 
-_policy_cache: tuple[object, frozenset[str]] = (None, frozenset())
+_policy_cache: tuple[object, object, dict[str, str]] = (None, None, {})
 
 
-def _policy_sources(bundle: dict[str, object]) -> frozenset[str]:
-    """Absolute paths of the files the compiled policy was read from (imports included); kept
-    while the bundle's source list is the same object (a cached bundle serves many events)."""
+def _policy_sources(bundle: dict[str, object]) -> dict[str, str]:
+    """Absolute paths of the files the compiled policy was read from (imports included), each with
+    the line that tells the agent to keep it up to date ("" for none: settings.endorsed_files);
+    kept while the bundle's lists are the same objects (a cached bundle serves many events)."""
     global _policy_cache
     sources = bundle.get("sources")
-    if sources is _policy_cache[0]:
-        return _policy_cache[1]
-    found: frozenset[str] = frozenset()
+    settings = bundle.get("settings")
+    endorsed = settings.get("endorsed_files") if isinstance(settings, dict) else None
+    if sources is _policy_cache[0] and endorsed is _policy_cache[1]:
+        return _policy_cache[2]
+    found: dict[str, str] = {}
     if isinstance(sources, list):
-        found = frozenset(entry["path"] for entry in sources if isinstance(entry, dict) and isinstance(entry.get("path"), str))
-    _policy_cache = (sources, found)
+        found = {entry["path"]: "" for entry in sources if isinstance(entry, dict) and isinstance(entry.get("path"), str)}
+    for entry in endorsed if isinstance(endorsed, list) else ():
+        if isinstance(entry, dict) and entry.get("path") in found and isinstance(entry.get("source"), str):
+            found[entry["path"]] = entry["source"]
+    _policy_cache = (sources, endorsed, found)
     return found
 
 
 def _write(paths: Resolver, path: str, segment: str, globs: list[str], out: list[Finding], *, tool: str, parents: bool = False,
-           root: bool = False, policy: frozenset[str] = frozenset()) -> bool:
+           root: bool = False, policy: Mapping[str, str] | None = None) -> bool:
     rels = _rels(paths, path, write=True)
     for rel in rels:
         if guard_target(rel) or (parents and rel in GUARD_PARENTS) or (root and rel == "."):
@@ -341,8 +351,15 @@ def _write(paths: Resolver, path: str, segment: str, globs: list[str], out: list
         if hit:
             out.append(finding(GATE, "PTH009", DENY, f"{tool} would change {hit}, which the hook runs from", segment=segment, evidence=path))
             return True
+        policy = policy or {}
         if _is_policy_file(paths, absolute, rels, policy):
-            out.append(finding(GATE, "PTH007", ASK, f"{tool} would change the policy file {path}", segment=segment, evidence=path))
+            said = "" if parents else policy.get(absolute, "")
+            if said:  # an imported file the policy tells the agent to keep up to date (not to delete or move)
+                out.append(finding(GATE, "PTH007", WARN, f"{tool} changes {path}, which the policy imports (warned, not asked: "
+                                   f"{said} says to keep it up to date)", segment=segment, evidence=path,
+                                   hint="keep the policy's rules in it as they are"))
+            else:
+                out.append(finding(GATE, "PTH007", ASK, f"{tool} would change the policy file {path}", segment=segment, evidence=path))
     for rel in rels:
         if rel == ".git/config" or rel.startswith(".git/hooks/") or rel == ".git/hooks":
             out.append(finding(GATE, "PTH005", ASK, f"{tool} writes {path}", segment=segment, evidence=path))
@@ -352,7 +369,7 @@ def _write(paths: Resolver, path: str, segment: str, globs: list[str], out: list
     return False
 
 
-def _is_policy_file(paths: Resolver, absolute: str, rels: list[str], policy: frozenset[str]) -> bool:
+def _is_policy_file(paths: Resolver, absolute: str, rels: list[str], policy: Mapping[str, str]) -> bool:
     if absolute in policy:
         return True
     name = absolute.rsplit("/", 1)[-1].lower()
@@ -436,7 +453,7 @@ _COPIERS = frozenset(("cp", "mv", "rsync", "install", "ln"))
 
 
 def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read: list[str], out: list[Finding],
-           policy: frozenset[str] = frozenset(), analysis: ShellAnalysis | None = None) -> bool:
+           policy: Mapping[str, str] | None = None, analysis: ShellAnalysis | None = None) -> bool:
     """The findings of one command; True when it is denied outright (nothing more to look at)."""
     segment = describe(cmd)
     program = cmd.program
@@ -486,7 +503,7 @@ def _shell(paths: Resolver, cmd: Command, protect_write: list[str], protect_read
     return False
 
 
-def _patch(paths: Resolver, cmd: Command, segment: str, globs: list[str], out: list[Finding], policy: frozenset[str],
+def _patch(paths: Resolver, cmd: Command, segment: str, globs: list[str], out: list[Finding], policy: Mapping[str, str] | None,
            analysis: ShellAnalysis | None) -> bool:
     """`git apply` / `git am` / `patch`: every file the patch's headers name is written."""
     from cf_guidance.gates.commands.patches import patch_sources, patched_files, read_patch

@@ -32,13 +32,15 @@ from cf_guidance import __version__, limits
 from cf_guidance.errors import PolicyError
 from cf_guidance.policy import grammar
 from cf_guidance.policy.checkform import to_check
-from cf_guidance.policy.endorse import endorsements, unbanned
+from cf_guidance.policy.endorse import endorsements, unbanned, upkept_files
 from cf_guidance.policy.explain import advisory_reason
 from cf_guidance.policy.extract import BlockTokens, Unit, extract
 from cf_guidance.policy.markdown import Block, Inline, parse
 from cf_guidance.policy.sources import READ, UNUSABLE, Source, discover, empty_tree, load_bytes, prepare
 from cf_guidance.policy.sources import CLAUDE as CLAUDE_KIND
+from cf_guidance.policy.sources import IMPORT as IMPORT_KIND
 from cf_guidance.policy.sources import LOCAL as LOCAL_KIND
+from cf_guidance.policy.tree import POLICY_NAMES
 from cf_guidance.policy.retriever import INTENTS, intent_scores, terms, tool_class
 
 FORMAT = 1
@@ -323,11 +325,39 @@ def stage_merge(c: Compilation) -> None:
     found = [e for source in c.sources if source.name in c.tokens
              for e in endorsements(source.blocks, source.name, c.tokens[source.name])]
     settings["endorsed_commands"] = unbanned(found, [check for rule in c.rules for check in rule.checks])
+    settings["endorsed_files"] = _upkept_imports(c)
     for rule in c.rules:
         for check in rule.checks if not rule.scope else ():  # a scoped tool ban is the gate's (it knows the scope)
             if check["kind"] == "tool" and check["verdict"] == "deny" and check["pattern"] not in settings["tools_deny"]:
                 settings["tools_deny"].append(check["pattern"])
     c.settings_out = settings
+
+
+#: files loaded by name (CLAUDE.md, AGENTS.md, ...), lowercased: the user's, whatever imports them
+_POLICY_FILE_NAMES = frozenset(name.lower() for name in POLICY_NAMES)
+
+
+def _upkept_imports(c: Compilation) -> list[dict[str, str]]:
+    """The imported files the policy tells the agent to keep up to date (policy/endorse.py), each
+    once with the first line that says so: files named like a policy file (CLAUDE.md, AGENTS.md)
+    and files that hold checks of their own are never among them (a change could drop a rule)."""
+    holding = {rule.source.rsplit(":", 1)[0] for rule in c.rules if rule.checks}
+    imports = [s for s in c.sources if s.kind == IMPORT_KIND and s.status == READ and s.path
+               and os.path.basename(s.path).lower() not in _POLICY_FILE_NAMES and s.name not in holding]
+    if not imports:
+        return []
+    names: dict[str, str] = {}
+    basenames = [os.path.basename(s.path).lower() for s in imports]
+    for source, base in zip(imports, basenames):
+        names[os.path.relpath(source.path, c.root).lower()] = source.path
+        if basenames.count(base) == 1:  # a file name two imports share names neither
+            names.setdefault(base, source.path)
+    out: dict[str, str] = {}
+    for source in c.sources:
+        if source.name in c.tokens:
+            for path, line in upkept_files(source.blocks, source.name, c.tokens[source.name], names):
+                out.setdefault(path, line)
+    return [{"path": path, "source": line} for path, line in out.items()]
 
 
 # --- stage: shards -------------------------------------------------------------------------

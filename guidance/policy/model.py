@@ -49,6 +49,13 @@ class EndorsedModel(_Strict):
     source: str
 
 
+class EndorsedFileModel(_Strict):
+    """An imported file the policy tells the agent to keep up to date ("Keep `docs/OVERVIEW.md` current"): policy/endorse.py."""
+
+    path: str = Field(min_length=1)
+    source: str
+
+
 class SettingsModel(_Strict):
     level: Level = "standard"
     tools_allow: list[str] = []
@@ -58,6 +65,7 @@ class SettingsModel(_Strict):
     protect_write: list[str] = []
     protect_read: list[str] = []
     endorsed_commands: list[EndorsedModel] = []
+    endorsed_files: list[EndorsedFileModel] = []
 
 
 class ConstitutionModel(_Strict):

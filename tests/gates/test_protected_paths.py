@@ -158,6 +158,25 @@ def test_imported_policy_files_from_the_bundle_ask() -> None:
     assert [f"{f.rule}:{f.verdict}" for f in found] == ["PTH007:ask"]
 
 
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        (tool("Write", file_path="docs/rules.md", content=""), ["PTH007:warn"]),  # the policy says to keep it current
+        (bash("rm docs/rules.md"), ["PTH007:ask"]),  # but not to delete it
+        (tool("Write", file_path="docs/other.md", content=""), []),
+    ],
+)
+def test_an_imported_file_the_policy_tells_the_agent_to_keep_current_warns(event, expected) -> None:  # type: ignore[no-untyped-def]
+    from cf_guidance.gates._base import GateContext
+    from tests.gates.support import home
+
+    bundle = {"root": "/home/dev/project", "sources": [{"name": "docs/rules.md", "path": "/home/dev/project/docs/rules.md"}],
+              "settings": {"endorsed_files": [{"path": "/home/dev/project/docs/rules.md", "source": "CLAUDE.md:7"}]}}
+    with home():
+        found = protected_paths.check(GateContext(event, bundle))
+    assert [f"{f.rule}:{f.verdict}" for f in found] == expected
+
+
 def test_the_installation_the_hook_runs_from(tmp_path) -> None:  # type: ignore[no-untyped-def]
     import os
     import sys

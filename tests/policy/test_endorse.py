@@ -1,12 +1,17 @@
 """Commands an instruction of the policy prescribes: the effects gate warns on them instead of
-asking (engine.ENDORSABLE), and nothing else changes."""
+asking (engine.ENDORSABLE), and nothing else changes. Imported files an instruction tells the
+agent to keep up to date: the protected-paths gate warns on changing them instead of asking."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from cf_guidance.policy.compiler import compile_sources
-from tests.gates.support import bash, decide
+from cf_guidance.engine import evaluate
+from cf_guidance.event import normalise
+from cf_guidance.policy.compiler import compile_project, compile_sources
+from tests.gates.support import bash, decide, home
 
 ENDORSED = [
     ("3. **Trigger the release.** Run `gh workflow run release.yml` with the version.", [["gh", "workflow", "run", "release.yml"]]),
@@ -61,3 +66,79 @@ def test_the_effects_gate_warns_on_a_prescribed_command(command: str, verdict: s
     assert decision.verdict == verdict
     if verdict == "warn":
         assert "CLAUDE.md:3 says to run `gh workflow run release.yml`" in decision.findings[0].message
+
+
+# --- imported files the policy tells the agent to keep up to date ---------------------------
+
+IMPORTING = "# Project\n\nSee @docs/OVERVIEW.md for the architecture.\n\n"
+
+UPKEPT = [
+    "- Keep OVERVIEW.md current when features change.",
+    "- Update `docs/OVERVIEW.md` when you add a service.",
+    "- Always keep docs/OVERVIEW.md up to date.",
+    "1. Add each new service to `OVERVIEW.md`.",
+    "Please keep `docs/OVERVIEW.md` in sync with the code.",
+]
+
+NOT_UPKEPT = [
+    "- Keep OVERVIEW.md short.",  # "keep" without a state that asks for changes
+    "- Never update OVERVIEW.md.",  # a ban
+    "- Do not edit `docs/OVERVIEW.md`; the architects own it.",
+    "- OVERVIEW.md is kept up to date by the docs team.",  # a description
+    "- Update `docs/api.md` when the API changes.",  # another file, not imported
+    "```\nupdate docs/OVERVIEW.md\n```",  # a code block is an example
+]
+
+
+def _project(tmp_path: Path, rules: str, overview: str = "# Overview\n\nThree services.\n") -> Path:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "OVERVIEW.md").write_text(overview, encoding="utf-8")
+    (tmp_path / "CLAUDE.md").write_text(IMPORTING + rules + "\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("rules", UPKEPT)
+def test_an_instruction_to_keep_an_imported_file_current_endorses_it(tmp_path: Path, rules: str) -> None:
+    root = _project(tmp_path, rules)
+    endorsed = compile_project(root)["settings"]["endorsed_files"]
+    assert [(e["path"], e["source"]) for e in endorsed] == [(str(root / "docs" / "OVERVIEW.md"), "CLAUDE.md:5")]
+
+
+@pytest.mark.parametrize("rules", NOT_UPKEPT)
+def test_other_sentences_endorse_no_file(tmp_path: Path, rules: str) -> None:
+    assert compile_project(_project(tmp_path, rules))["settings"]["endorsed_files"] == []
+
+
+def test_an_imported_file_with_rules_of_its_own_is_never_endorsed(tmp_path: Path) -> None:
+    root = _project(tmp_path, "- Keep OVERVIEW.md current.", overview="# Overview\n\n- Never run `make deploy`.\n")
+    assert compile_project(root)["settings"]["endorsed_files"] == []
+
+
+def test_a_policy_file_is_never_endorsed(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "AGENTS.md").write_text("# Agents\n\nContext only.\n", encoding="utf-8")
+    (tmp_path / "CLAUDE.md").write_text("# Project\n\n@docs/AGENTS.md\n\n- Keep `docs/AGENTS.md` up to date.\n", encoding="utf-8")
+    assert compile_project(tmp_path)["settings"]["endorsed_files"] == []
+
+
+@pytest.mark.parametrize(
+    ("call", "verdict"),
+    [
+        (("Edit", "docs/OVERVIEW.md"), "warn"),  # the documented upkeep: warned, naming the line
+        (("Bash", "sed -i 's/three/four/' docs/OVERVIEW.md"), "warn"),
+        (("Bash", "rm docs/OVERVIEW.md"), "ask"),  # keeping a file current is no leave to delete it
+        (("Bash", "mv docs/OVERVIEW.md docs/old.md"), "ask"),
+        (("Edit", "CLAUDE.md"), "ask"),  # the policy file itself still asks
+    ],
+)
+def test_the_protected_paths_gate_warns_on_the_documented_upkeep(tmp_path: Path, call: tuple[str, str], verdict: str) -> None:
+    root = _project(tmp_path, "- Keep OVERVIEW.md current when features change.")
+    bundle = compile_project(root)
+    tool_name, target = call
+    payload = {"command": target} if tool_name == "Bash" else {"file_path": target, "old_string": "a", "new_string": "b"}
+    event = normalise({"tool_name": tool_name, "tool_input": payload, "cwd": str(root)}, project_dir=str(root))
+    with home():
+        decision = evaluate(bundle, event)
+    assert decision.verdict == verdict
+    if verdict == "warn":
+        assert "CLAUDE.md:5 says to keep it up to date" in decision.findings[0].message
