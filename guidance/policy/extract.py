@@ -46,7 +46,9 @@ from cf_guidance.policy.frames import (
     read_conditions,
     then_at,
     heading_change,
+    done_at,
     workflow_title,
+    ANY_CHANGE,
 )
 from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
@@ -500,6 +502,15 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
             # the intro is nearer than the heading: "always run the following" under "## Pre-commit checklist" is strong
             ctx.then, ctx.soft = found[1], ctx.soft and not cues
             unit.context.append(f"intro: ordering before {found[1]}")
+            if done_at(last, k + 1, len(last)):
+                # "After making code changes and before declaring a task complete, you MUST:": the work
+                # declared done is seen at the next commit after the last change, a warning
+                ctx.soft, ctx.edits = True, [ANY_CHANGE]
+    elif not any(c[2] in (BAN, AVOID, ASK) for c in cues) and not ctx.then and (changed := heading_change(last)) is not None:
+        # "After touching the API:", "When you change a migration, run:" and the steps below
+        ctx.then, ctx.edits = "commit", list(changed)
+        ctx.soft = changed == (ANY_CHANGE,) and not any(c[2] == REQUIRE for c in cues) or changed != (ANY_CHANGE,)
+        unit.context.append(f"intro: ordering after a change ({' '.join(changed)}), before the next commit")
 
 
 def _label(toks: list[Token]) -> list[Obj]:

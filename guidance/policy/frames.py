@@ -829,6 +829,9 @@ def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
                                                                    "running", "using", "performing"):
         k += 1
     best: tuple[int, str] | None = None
+    done = done_at(tokens, k, end)
+    if done:
+        return done, "commit"  # "before declaring a task complete": the next commit after the work
     for size in (4, 3, 2, 1):
         if k + size > end:
             continue
@@ -848,6 +851,23 @@ def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
             return k + 1, "pr"
         return k + 1, "`" + tokens[k].text  # "before `alembic revision`": that command
     return best
+
+
+def done_at(tokens: list[Token], i: int, end: int) -> int:
+    """Where a phrase that declares the work done ("declaring a task complete", "completion";
+    lexicon.markers.DONE_MOMENTS) starting at `i` ends, 0 when none does."""
+    words: list[str] = []
+    k = i
+    while k < end and len(words) < 5 and tokens[k].kind == WORD:
+        words.append(tokens[k].low)
+        k += 1
+    for size in range(len(words), 0, -1):
+        if " ".join(words[:size]) in _DONE:
+            return i + size
+    return 0
+
+
+_DONE = frozenset(_markers.DONE_MOMENTS)
 
 
 def workflow_title(words: list[str]) -> str:
@@ -890,12 +910,24 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             if hooks and then[1] in ("commit", "push", "merge"):
                 # "Always run the git hooks before pushing": they run inside the push unless skipped
                 return _no_skipping(tokens, hooks, f"the hooks run inside {then[1]}: a ban on skipping them")
+            # "before declaring a task complete": no tool call shows it; the next commit after the last
+            # change is where the order can be checked, as a warning
+            done = bool(done_at(tokens, start, n))
             left = _first_objects(tokens, 0, m) if _imperative(tokens, m) else []
+            if not left:
+                left = _task_paren(tokens, m)  # "Always format code with Prettier (`pnpm format`) before committing"
+            if not left:
+                # "tests must pass before committing", "ensure linting passes before pushing" (said
+                # without "must" / "ensure", a description of practice: a warning)
+                left = _passing(tokens, m)
+                described = bool(left) and not any(c[2] == REQUIRE for c in cues)
+            else:
+                described = False
             if left:
                 # "run `npm test` before committing changes to `src/cli/`": after a change of those paths
                 edits = _changed_paths(tokens, then[0], n) if tokens[then[0] - 1].low in ("changes", "code") else []
-                return Frame(REQUIRE, ordering=Ordering(left, then[1], edits=edits), start=tokens[0].start,
-                             notes=[f"ordering: {join(tokens[:m])} before {then[1]}"])
+                return Frame(REQUIRE, ordering=Ordering(left, then[1], soft=done or described, edits=[ANY_CHANGE] if done else edits),
+                             start=tokens[0].start, notes=[f"ordering: {join(tokens[:m])} before {then[1]}"])
             if _commands_only(tokens, m):
                 # "`make lint` before committing": an order without its verb, said tersely (a warning)
                 return Frame(REQUIRE, ordering=Ordering([Obj("code", t.text) for t in tokens[:m] if t.kind == CODE], then[1], soft=True),
@@ -903,7 +935,8 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             # "Before committing, make sure to run X" / "Before committing, make sure X is run"
             right = _first_objects(tokens, then[0], n)
             if right:
-                return Frame(REQUIRE, ordering=Ordering(right, then[1]), start=tokens[0].start,
+                return Frame(REQUIRE, ordering=Ordering(right, then[1], soft=done, edits=[ANY_CHANGE] if done else []),
+                             start=tokens[0].start,
                              notes=[f"ordering: before {then[1]}, {join(tokens[then[0]:])}"])
             approval = _approval(tokens, then[0], n) or _approval(tokens, 0, m)
             if approval and not any(c[2] == ASK for c in cues) and (then[1] in ("commit", "push", "merge") or then[1].startswith("`")):
@@ -940,8 +973,12 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             # "run X after (making) (code) changes", "after modifying SQL queries, run X", "whenever you
             # touch `proto/`, run X": X after the last change of those files, before the next commit
             changed = _change_phrase(tokens, m + 1, n)
+            if changed is None and m + 2 == n and tokens[m + 1].kind == PUNCT and tokens[m + 1].text in (":", "\uff1a"):
+                # "Always run verification after:" and the changes listed below: which files they
+                # are, the items' words may not say (any change, a warning)
+                changed = (m + 1, [ANY_CHANGE], True)
             if changed is not None:
-                tied = _after_change(tokens, cues, m, changed)
+                tied = _after_change(tokens, cues, m, changed, block or [])
                 if tied is not None:
                     return tied
         if low in ("without", "until") and bans and bans[0][0] < m:
@@ -1228,7 +1265,7 @@ def _purpose_at(tokens: list[Token], k: int, end: int) -> bool:
 
 
 def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m: int,
-                  changed: tuple[int, list[str], bool]) -> Frame | None:
+                  changed: tuple[int, list[str], bool], block: list[Obj]) -> Frame | None:
     """The ordering of "run X after <change>" / "<trigger> <change>, run X": X must run after the last
     change of the phrase's files, before the next commit (or the action a "before ..." names). A
     change of any file asks only for checks ("run lint after changes"), not for chores ("run `cargo
@@ -1240,6 +1277,10 @@ def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m:
     first = _first_objects(tokens, 0, m, categories_only=anything) if m > 0 and _imperative(tokens, m) else []
     if not first and m <= 1 and stop < n:
         first = _first_objects(tokens, stop, n, categories_only=anything)
+    if not first and block and m <= 1 and tokens[-1].kind == PUNCT and tokens[-1].text in (":", "\uff1a"):
+        # "**After touching the API:**" and the commands of the code block below it (a warning: how
+        # closely they must be followed is the reader's to judge)
+        first, guessed = _runnable(list(block), anything), True
     if not first:
         return None
     then = "commit"
@@ -1296,31 +1337,95 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
     return []
 
 
-_CHECK_WORDS = ("lint", "test", "check", "typecheck", "type-check", "tsc", "format", "fmt", "clippy", "mypy", "pytest", "ruff",
-                "eslint", "prettier", "vet")
+def _task_paren(tokens: list[Token], end: int) -> list[Obj]:
+    """"Always format code with Prettier (`pnpm format`)", "lint the sources (`make lint`)": a
+    task's verb (lexicon.markers.TASK_VERBS) first, and the command in parentheses is how it is done."""
+    k = 0
+    while k < end and (tokens[k].kind in (PUNCT, SYMBOL) or (found := match(tokens, k, "cues", end)) is not None
+                       and found[1].modality in (REQUIRE, ONLY) or tokens[k].low in ("please", "also", "first")):
+        k = found[0] if k < end and tokens[k].kind == WORD and (found := match(tokens, k, "cues", end)) is not None else k + 1
+    if k >= end or tokens[k].kind != WORD or tokens[k].low not in _markers.TASK_VERBS:
+        return []
+    return [Obj("code", tokens[j].text) for j in range(k + 1, end)
+            if tokens[j].kind == CODE and tokens[j - 1].kind == PUNCT and tokens[j - 1].text == "("]
+
+
+#: words that say a task's run succeeded ("tests must pass", "make sure linting passes", "`make ci` is green")
+_PASS_WORDS = frozenset(("pass", "passes", "passing", "succeed", "succeeds", "succeeding", "green", "clean"))
+
+
+def _passing(tokens: list[Token], end: int) -> list[Obj]:
+    """The tasks or commands the words before `end` say must pass ("Tests must pass", "Ensure all
+    tests pass", "Make sure linting passes", "All code changes must pass the Playwright tests",
+    "`make ci` must be green"): the code spans, else the tasks named (lexicon.categories) before
+    or right after the word that says so. [] when no such word is there."""
+    k = next((k for k in range(end) if tokens[k].kind == WORD and tokens[k].low in _PASS_WORDS), -1)
+    if k == -1:
+        return []
+    codes = [Obj("code", t.text) for t in tokens[:end] if t.kind == CODE]
+    if codes:
+        return codes
+    out: list[Obj] = []
+    for lo, hi in ((0, k), (k + 1, end)):
+        j = lo
+        while j < hi:
+            noun = match(tokens, j, "nouns", hi)
+            if noun is not None and noun[1][0] == "category" and noun[1][1] in _PASSING_TASKS:
+                out.append(Obj("noun", " ".join(t.low for t in tokens[j : noun[0]]), meaning={"category": noun[1][1]}))
+                j = noun[0]
+                continue
+            j += 1
+        if out:
+            return out
+    return out
+
+
+#: the tasks whose success a run shows ("the tests pass"), as opposed to, say, a deploy
+_PASSING_TASKS = frozenset(("test", "lint", "typecheck", "format", "build", "check"))
+
+
+def _names_check(command: str) -> bool:
+    """The command's words name a check of the work (lexicon.markers.CHECK_WORDS): `pnpm lint:fix`,
+    `make analyze`, `just ci` (a short word only as a whole word: `ci`, not "precise")."""
+    parts = [p for p in re.split(r"[^a-z0-9-]+", command.lower()) if p]
+    return any(part == word or (len(word) > 2 and word in part) for part in parts for word in _markers.CHECK_WORDS)
 
 
 def _runnable(objects: list[Obj], categories_only: bool) -> list[Obj]:
     if not categories_only and any(o.kind == "code" and o.role != "paren" for o in objects):
         # "run `X` and ensure your tests pass": the commands named are the tests
         objects = [o for o in objects if o.kind == "code"]
+    if not any(o.role != "paren" and (o.kind in ("code", "program") or "category" in o.meaning) for o in objects):
+        # "run quality checks (`npm run check`)": the command in parentheses is what the words stand for
+        objects = [Obj("code", o.text) for o in objects if o.role == "paren" and o.kind == "code" and not o.meaning.get("bare")]
     out = []
     for obj in objects:
         if obj.role == "paren":
             continue
         if obj.kind == "program":
             obj = Obj("code", obj.meaning.get("program", obj.text), obj.role)  # "run pre-commit before commit"
+        if obj.kind == "noun" and obj.meaning.get("commands"):
+            # "run quality checks (`npm run check`)": the command the task's noun stands for here
+            out += [Obj("code", text) for text in obj.meaning["commands"]]
+            continue
         if obj.kind == "code" and not categories_only:
             out.append(obj)
-        elif obj.kind == "noun" and "category" in obj.meaning and obj.meaning["category"] in ("test", "lint", "typecheck", "format", "build"):
+        elif obj.kind == "noun" and "category" in obj.meaning and obj.meaning["category"] in _PASSING_TASKS:
             out.append(obj)
         elif obj.kind == "code" and categories_only:
             out.append(obj)
     if categories_only:
         # "run `cargo dev generate-all` after changes": a chore, not a check before the next commit;
         # "run `pnpm lint:fix` after changes" is one (its words name a check)
-        out = [o for o in out if o.kind == "noun" or any(w in o.text.lower() for w in _CHECK_WORDS)]
+        out = [o for o in out if o.kind == "noun" or _names_check(o.text)]
     return out
+
+
+def _judged_item(tokens: list[Token]) -> bool:
+    """"For significant changes, also run `make e2e`": an item under an ordering's heading or intro
+    that holds for the changes the agent judges (lexicon.markers.JUDGED_CHANGES), not every time."""
+    return any(t.kind == WORD and t.low in _markers.JUDGED_CHANGES and k + 1 < len(tokens) and tokens[k + 1].low in _markers.CHANGE_WORDS
+               for k, t in enumerate(tokens))
 
 
 def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
@@ -1347,7 +1452,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     base = _pr_base(tokens, cues)
     if base is not None:
         return [base]
-    if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues):
+    if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues) and not _judged_item(tokens):
         # an item under "Before every push:" ("Run `npm run lint` and fix any issues")
         first = _first_objects(tokens, 0, len(tokens))
         if not first and tokens and tokens[0].kind == CODE and all(t.kind in (CODE, PUNCT) for t in tokens):
@@ -1357,6 +1462,10 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                                                                     or action_at(tokens, 0, len(tokens)) is not None):
             first = nested  # "1. **Run tests**" and the commands of the code block nested under it
         first = [o for o in first if o.kind != "code" or not does_action(o.text)]
+        if ctx.edits == [ANY_CHANGE]:
+            # "**Versioning (after code changes):**" over `npm run version:patch`: after any change, only
+            # checks of the work are orders (the chores are for some changes, which the words do not say)
+            first = [o for o in first if o.kind != "code" or _names_check(o.text)]
         if first:
             return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft, either=_either(tokens), edits=list(ctx.edits)),
                           start=tokens[0].start,

@@ -1084,7 +1084,7 @@ def _pr_base(frame: Frame, place: Place) -> list[Spec]:
 
 
 def _category_what(category: str) -> str:
-    return {"build": "build commands", "test": "test commands", "lint": "lint commands", "typecheck": "type checkers",
+    return {"build": "build commands", "test": "test commands", "check": "the project's checks", "lint": "lint commands", "typecheck": "type checkers",
             "format": "formatters", "dev": "dev servers", "database": "database commands", "deploy": "deploys",
             "publish": "publishing packages", "add-dependency": "adding dependencies",
             "update-dependency": "updating dependencies", "login": "logging in to registries and clouds",

@@ -56,6 +56,7 @@ EXPECTED_CHECKS = {
     ("04-astral-sh-uv.md", 657, "deny write docs/reference/environment.md"),
     ("04-astral-sh-uv.md", 658, "deny write *.schema.json"),
     ("04-astral-sh-uv.md", 674, "ask command <pull-request>"),
+    ("04-astral-sh-uv.md", 679, "deny sequence <test> -> git merge"),  # "All tests must pass before merge"
     ("05-denoland-deno.md", 27, "warn command gh pr create --base"),
     ("05-denoland-deno.md", 28, "deny sequence format.js -> git commit"),
     ("05-denoland-deno.md", 29, "deny sequence lint.js -> git commit"),

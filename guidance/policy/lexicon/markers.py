@@ -20,7 +20,8 @@
 - `PUBLISHED`: commits others may already have ("pushed commits", "commits that have been
   pushed"): a ban on rewriting them holds once the session pushed the branch (the gate reads the
   session's history) and warns otherwise.
-- `CHANGE_WORDS`, `CHANGE_TRIGGERS`, `TASK_DONE`, `ANY_FILES`, `JUDGED_CHANGES`, `LANGUAGE_FILES`: "after modifying
+- `CHANGE_WORDS`, `CHANGE_TRIGGERS`, `TASK_DONE`, `ANY_FILES`, `JUDGED_CHANGES`, `LANGUAGE_FILES`, `CHECK_WORDS`,
+  `DONE_MOMENTS`: "after modifying
   SQL queries, run `make gen`", "whenever you touch `proto/`, run `buf generate`", "run the tests
   after completing a task": the command must run after the last change of those files (any file
   when the words name none) before the next commit (the gate reads the session's edits).
@@ -273,6 +274,23 @@ ANY_FILES: tuple[str, ...] = ("code", "files", "file", "anything", "something", 
 JUDGED_CHANGES: tuple[str, ...] = ("major", "significant", "big", "bigger", "large", "larger", "substantial", "non-trivial",
                                    "nontrivial", "important", "meaningful", "relevant", "complex", "minor", "small",
                                    "structural", "notable", "risky")
+#: the work declared done, which no tool call shows ("before declaring a task complete", "before
+#: completion"): the next commit after the last change is where it can be checked, as a warning
+DONE_MOMENTS: tuple[str, ...] = ("declaring a task complete", "declaring the task complete", "declaring the work complete",
+                                 "declaring a task done", "declaring the task done", "declaring work done",
+                                 "considering a task complete", "considering the task complete", "considering the work complete",
+                                 "considering a task done", "considering the task done", "considering work done",
+                                 "considering the work done", "marking a task complete", "marking the task complete",
+                                 "marking tasks complete", "marking a task done", "marking the task done", "reporting completion",
+                                 "completion", "finishing", "finishing up", "wrapping up", "handing off")
+#: what a command run after any change does when it is a check of the work ("run `make analyze`
+#: after any change"), not a chore for some files only ("run `cargo dev generate-all` after changes":
+#: which files it is for, the words do not say); a command's words name it
+CHECK_WORDS: tuple[str, ...] = ("lint", "test", "check", "typecheck", "type-check", "tsc", "format", "fmt", "clippy", "mypy",
+                                "pytest", "ruff", "eslint", "prettier", "vet", "analyze", "analyse", "analysis", "verify",
+                                "validate", "ci", "precommit", "pre-commit", "quality", "spell", "audit", "biome", "golangci",
+                                "pyright", "flake8", "pylint", "rubocop", "credo", "dialyzer", "phpstan", "psalm", "detekt",
+                                "ktlint", "swiftlint", "shellcheck", "stylelint")
 #: a language named as what changed: its files ("after any Python change": `*.py`)
 LANGUAGE_FILES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("python", "py"), ("*.py", "*.pyi")),
@@ -316,6 +334,14 @@ CHANGE_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run the tests after completing a task", "deny sequence <test> -> git commit after any change"),
     ex("- After editing code, run `pnpm lint:fix`", "warn sequence pnpm lint:fix -> git commit after any change"),
     ex("- Run `cargo dev generate-all` after changes"),
+    ex("- After any code change, run: `make analyze`", "warn sequence make analyze -> git commit after any change"),
+    ex("- After any change, run `npm run verify`", "warn sequence npm run verify -> git commit after any change"),
+    ex("- After any change, run `npm run docs:sync`"),
+    ex("- Always run quality checks (`npm run check`) before considering a task complete",
+       "warn sequence npm run check -> git commit after any change"),
+    ex("- After making code changes and before declaring a task complete, run `make ci`",
+       "warn sequence make ci -> git commit after any change"),
+    ex("- Read the design notes before considering a task complete"),
     ex("- When you change the config, tell the user"),
     ex("- After a release, run `make announce`"),
 )

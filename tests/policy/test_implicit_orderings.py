@@ -1,0 +1,107 @@
+"""Orderings written without "before committing" or named by a task instead of a command.
+
+"Tests must pass before submitting" and "Always ensure linting passes before committing" name the
+task: any of the document's commands for it (else the task's usual commands) satisfies them.
+"Always run quality checks (`npm run check`) before considering a task complete": the command in
+parentheses is the task here, and the work declared done is seen at the next commit after the
+last change (a warning). An intro that names a change ("After making code changes and before
+declaring a task complete, you MUST:", "**After touching the API:**" over a code block, "Always
+run verification after:" over a list of changes) makes its steps orderings after that change.
+After any change, a command is an order only when its words name a check (`make analyze`, `npm run
+verify`), not a chore (`npm run version:patch`). Said with "must" / "always" a plain ordering
+denies; the guessed ones warn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cf_guidance.event import Event
+from cf_guidance.gates import sequence
+from cf_guidance.gates._base import GateContext
+from cf_guidance.policy.checkform import short
+from cf_guidance.policy.compiler import compile_sources
+
+COMMANDS = "## Commands\n\n- `npm run lint` - lint\n- `npx vitest run` - tests\n- `npm run verify` - verification\n\n## Rules\n\n"
+TESTS_PASS = COMMANDS + "- Tests must pass before submitting\n"
+ENSURE_LINT = COMMANDS + "- Always ensure linting passes before committing\n"
+PLAYWRIGHT = "- All code changes must pass existing Playwright tests before committing\n"
+PAREN = "- Always format code with Prettier (`pnpm format`) before committing\n"
+DONE = "- Always run quality checks (`npm run check`) before considering a task complete.\n"
+ANALYZE = "- After any code change, run: `make analyze`\n"
+INTRO = ("After making code changes and before declaring a task complete, you MUST:\n\n"
+         "1. Run `npm run verify` to check the types\n"
+         "2. For significant changes, run `npm run verify:full` too\n")
+AFTER_LIST = COMMANDS + "Always run verification after:\n\n- Updating type definitions\n- Modifying API client code\n"
+BOLD = "**After touching the API:**\n\n```bash\nmake openapi\n```\n"
+
+
+def edit(path: str) -> dict[str, Any]:
+    return {"edited": [f"/p/{path}"], "ok": True, "seq": None, "ts": ""}
+
+
+def ran(command: str, ok: bool = True) -> dict[str, Any]:
+    return {"command": command, "ok": ok, "seq": None, "ts": ""}
+
+
+def verdicts(policy: str, command: str, history: list[dict[str, Any]]) -> list[str]:
+    bundle = {"root": "/p", "checks": compile_sources(f"# Project\n\n{policy}")["checks"]}
+    event = Event(tool="Bash", command=command, session_id="s", cwd="/p")
+    return sorted({f.verdict for f in sequence.check(GateContext(event, bundle, extras={"history": history}))})
+
+
+CASES = [
+    # stopped: the task never ran (or ran before the last change)
+    (TESTS_PASS, "gh pr create --title x --body y", [], ["deny"]),
+    (ENSURE_LINT, "git commit -m x", [], ["deny"]),
+    (PLAYWRIGHT, "git commit -m x", [edit("src/app.tsx")], ["deny"]),
+    (PAREN, "git commit -m x", [], ["deny"]),
+    (DONE, "git commit -m x", [edit("src/a.ts")], ["warn"]),
+    (DONE, "git commit -m x", [ran("npm run check"), edit("src/a.ts")], ["warn"]),
+    (ANALYZE, "git commit -m x", [edit("lib/a.dart")], ["warn"]),
+    (INTRO, "git commit -m x", [edit("src/a.ts")], ["warn"]),
+    (AFTER_LIST, "git commit -m x", [edit("src/types.ts")], ["warn"]),
+    (BOLD, "git commit -m x", [edit("src/api/routes.ts")], ["warn"]),
+    # allowed: the document's command for the task, or the named one, ran after the last change
+    (TESTS_PASS, "gh pr create --title x --body y", [ran("npx vitest run")], []),
+    (TESTS_PASS, "git commit -m x", [], []),
+    (ENSURE_LINT, "git commit -m x", [ran("npm run lint")], []),
+    (PLAYWRIGHT, "git commit -m x", [edit("src/app.tsx"), ran("pnpm exec playwright test")], []),
+    (PAREN, "git commit -m x", [ran("pnpm format")], []),
+    (DONE, "git commit -m x", [edit("src/a.ts"), ran("npm run check")], []),
+    (ANALYZE, "git commit -m x", [edit("lib/a.dart"), ran("make analyze")], []),
+    (INTRO, "git commit -m x", [edit("src/a.ts"), ran("npm run verify")], []),
+    (AFTER_LIST, "git commit -m x", [edit("src/types.ts"), ran("npm run verify")], []),
+    (BOLD, "git commit -m x", [edit("src/api/routes.ts"), ran("make openapi")], []),
+    (BOLD, "git commit -m x", [edit("src/ui/button.tsx")], []),
+]
+
+
+@pytest.mark.parametrize(("policy", "command", "history", "expected"), CASES,
+                         ids=[f"{c[0][-40:]}|{c[1]}|{i}" for i, c in enumerate(CASES)])
+def test_implicit_ordering(policy: str, command: str, history: list[dict[str, Any]], expected: list[str]) -> None:
+    assert verdicts(policy, command, history) == expected
+
+
+#: look-alikes that must stay advisory: a chore after any change, a step the agent judges, a moment
+#: no command shows, a requirement that names no task or command
+NOTHING = [
+    "- After any change, run `npm run docs:sync`\n",
+    "**Versioning (after code changes):**\n\n- `npm run version:patch` - bump the patch version\n",
+    "- Read the design notes before considering a task complete\n",
+    "- All changes should include tests where possible\n",
+    "- Breaking changes require a major version bump\n",
+    "- Keep the build green\n",
+]
+
+
+@pytest.mark.parametrize("policy", NOTHING)
+def test_no_ordering(policy: str) -> None:
+    checks = [short(c) for c in compile_sources(f"# Project\n\n{policy}")["checks"]]
+    assert not [c for c in checks if "sequence" in c], checks
+
+
+def test_judged_step_under_intro_is_left_out() -> None:
+    checks = [short(c) for c in compile_sources(f"# Project\n\n{INTRO}")["checks"]]
+    assert checks == ["warn sequence npm run verify -> git commit after any change"]
