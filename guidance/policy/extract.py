@@ -802,8 +802,8 @@ def _words(command: str) -> list[str]:
 
 
 def describe(unit: Unit) -> str:
-    """The block's text for traces."""
-    return join(tokenize(grammar.blank_tags(unit.block.inline.masked), unit.block.inline.codes))
+    """The block's text for traces, in the author's words (its clauses show how they were read)."""
+    return join(tokenize(grammar.blank_tags(unit.block.inline.masked), unit.block.inline.codes, glossed=False))
 
 
 __all__ = ["Unit", "build_inventory", "describe", "extract", "match"]

@@ -1442,6 +1442,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     convention = _commit_convention(tokens, cues)
     if convention is not None:
         return [convention]
+    running = _already_running(tokens)
+    if running is not None:
+        return [running]
     from cf_guidance.policy.shapes import read_shape  # the shape reader builds on this module's frames
 
     shapes = read_shape(tokens, cues, ctx.following, ctx.texts, ctx.texts_cue)
@@ -1570,6 +1573,37 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             frame.text = join(tokens)
             frames += _with_joined(frame)
     return frames
+
+
+def _already_running(tokens: list[Token]) -> Frame | None:
+    """"Assume the dev server is always running", "The dev server is already running": what runs
+    already (lexicon markers.ALREADY_RUNNING, or ASSUMED_RUNNING after "assume") is not to be started
+    again, a warning on the commands of its task (markers.ALREADY_RUNNING_TASKS)."""
+    words = [(k, t.low) for k, t in enumerate(tokens) if t.kind == WORD]
+    lows = [w for _, w in words]
+    for n, (k, _) in enumerate(words):
+        for phrase in _markers.ALREADY_RUNNING + _markers.ASSUMED_RUNNING:
+            said = phrase.split()
+            if lows[n:n + len(said)] != said:
+                continue
+            first = 0
+            assumed = next((len(a.split()) for a in _markers.ASSUME_WORDS if lows[:len(a.split())] == a.split()), 0)
+            if assumed:
+                first = words[assumed][0] if assumed < len(words) else len(tokens)
+            elif phrase in _markers.ASSUMED_RUNNING:
+                continue  # "The dev server is running on port 3000": a description
+            objects, _, _ = read_objects(tokens, first, k)
+            tasks = [o for o in objects if o.meaning.get("category") in _markers.ALREADY_RUNNING_TASKS]
+            if not tasks or any(t.kind == WORD and t.low in _STATE_CHECKS for t in tokens[:first]):
+                return None
+            frame = Frame(AVOID, phrase, actions=["run"], verb="start", objects=tasks, start=tokens[0].start,
+                          text=join(tokens), notes=[f"'{join(tokens[first:k])}' {phrase}: starting it again is discouraged"])
+            return frame
+    return None
+
+
+#: verbs before "the dev server is running" that make it a thing to check, not a state ("Check that ...")
+_STATE_CHECKS = frozenset(("check", "verify", "ensure", "confirm", "make", "wait", "until", "if", "when", "whether"))
 
 
 @lru_cache(maxsize=None)
@@ -2606,11 +2640,16 @@ _VERSION_WORD = re.compile(r"v?\d+(?:\.[\dx*]+)*\+?")
 
 
 def _project_uses(tokens: list[Token], first: int, end: int) -> int | None:
-    """"This project uses pnpm", "We use uv as the package manager": the index of what the
-    project (lexicon markers.PROJECT_SUBJECTS) says it uses, None for any other subject."""
-    for k in range(first + 1, min(end, first + 4)):
+    """"This project uses pnpm", "We use uv as the package manager", "Uses **bun**.": the index of
+    what the project (lexicon markers.PROJECT_SUBJECTS, or no subject) says it uses, None for any
+    other subject."""
+    for k in range(first, min(end, first + 4)):
         if tokens[k].kind == WORD and tokens[k].low in _markers.PROJECT_USE_VERBS:
             subject = " ".join(t.low for t in tokens[first:k] if t.kind == WORD)
+            if not subject and tokens[k].low in _markers.SUBJECTLESS_USE_VERBS:
+                # "Uses **bun**.": the tool alone, with nothing after it (not "Uses npm to fetch plugins")
+                named = k + 2 if k + 1 < end and tokens[k + 1].kind in (WORD, CODE) else end
+                return k + 1 if named >= end or tokens[named].kind == PUNCT else None
             return k + 1 if subject in _markers.PROJECT_SUBJECTS else None
     return None
 
@@ -2986,12 +3025,18 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
         tok = tokens[m]
         marker, after = "", m + 1
         phrase = next((p for p in _substitution_phrases() if tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
+        passive = next((p for p in _preferred_passive() if m > start and tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
         if tok.kind == WORD and phrase is not None:
             marker, after = " ".join(phrase), m + len(phrase)  # "instead of", "rather than", "in place of"
+        elif tok.kind == WORD and passive is not None:
+            marker, after, prefer = " ".join(passive), m + len(passive), True  # "`ruff` should be preferred to `black`"
         elif tok.kind == WORD and tok.low == "not" and m > start:
             marker = "not"
         elif tok.kind == WORD and tok.low == "over" and prefer:
             marker = "over"
+        elif tok.kind == WORD and tok.low in _markers.PREFER_TO and prefer and m + 1 < n and (
+                tokens[m + 1].kind == CODE or tokens[m + 1].low in _programs.KNOWN_PROGRAMS):
+            marker = tok.low  # "Prefer `rg` to `grep`" (not "Prefer `rg` to search the code")
         if not marker:
             continue
         wanted_end = m - 1 if tokens[m - 1].kind == PUNCT and tokens[m - 1].text in ("(", ",") else m
@@ -3000,6 +3045,9 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
             # "This project uses `pnpm`, NOT `npm`": what is named just before the marker
             wanted = [Obj("code", t.text) if t.kind == CODE else Obj("program", t.low) for t in tokens[start:wanted_end]
                       if t.kind == CODE or (t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS)][-3:]
+        edited = _avoided_edit(tokens, m, after, marker, wanted)
+        if edited is not None:
+            return edited  # "instead of manually editing `pyproject.toml`": a file, not a command
         banned, stop, notes = read_objects(tokens, after, n)
         after_banned = [t.low for t in tokens[after:] if t.kind == WORD]
         if any(w in ("alone", "itself") for w in after_banned) and any(" commit" in f" {o.text}" for o in wanted if o.kind == "code"):
@@ -3037,6 +3085,27 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
 #: ("rather than amending existing ones"); anything else narrows it ("rather than committing untested code")
 _WHOLE_ACTION_WORDS = frozenset(("the", "a", "an", "existing", "previous", "prior", "old", "last", "one", "ones",
                                  "commit", "commits", "it", "them", "history"))
+
+
+@lru_cache(maxsize=None)
+def _preferred_passive() -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(p.split()) for p in _markers.PREFERRED_PASSIVE)
+
+
+def _avoided_edit(tokens: list[Token], m: int, after: int, marker: str, wanted: list[Obj]) -> Frame | None:
+    """"Use `poetry add` instead of manually editing pyproject.toml": a file named after the marker
+    as changed by hand is not to be edited (a warning on writes to it; the reason names the command)."""
+    found = action_at(tokens, skip_adverbs(tokens, after, len(tokens)), len(tokens))
+    if found is None or not all(_action_kind_of(a) == "write" for a in found[1]):
+        return None
+    objects, _, notes = read_objects(tokens, found[0], len(tokens))
+    paths = [o for o in objects if o.kind == "path" or (o.kind == "code" and _pathlike(o.text))]
+    if not paths:
+        return None
+    frame = Frame(AVOID, marker, actions=found[1], verb=found[2], objects=paths, alternatives=list(wanted),
+                  start=tokens[0].start, text=join(tokens),
+                  notes=[f"substitution: {marker} {found[2]} {', '.join(o.text for o in paths)}: editing it is discouraged"] + notes)
+    return frame
 
 
 def _instead_of_git_action(tokens: list[Token], start: int, end: int) -> Frame | None:

@@ -76,7 +76,9 @@ _TOKEN = re.compile(
 _PUNCT = set(".,;:!?()[]{}|/\\-\u2013\u2014\u2192=\u3001\u3002\uff0c\uff1a\uff01\uff1f\uff1b\uff08\uff09'\"")
 
 
-def tokenize(masked: str, codes: tuple[str, ...]) -> list[Token]:
+def tokenize(masked: str, codes: tuple[str, ...], *, glossed: bool = True) -> list[Token]:
+    """The tokens of a block's masked text; German, French, Spanish and Portuguese glossed into
+    English unless `glossed` is false (the author's words, for traces)."""
     tokens: list[Token] = []
     text = masked.replace("\u2019", "'").replace("\u2018", "'")
     n = len(text)
@@ -115,7 +117,12 @@ def tokenize(masked: str, codes: tuple[str, ...]) -> list[Token]:
             spaced = (i == 0 or text[i - 1].isspace()) and (j >= n or text[j].isspace())
             tokens.append(Token(PUNCT if mark[0] in _PUNCT else SYMBOL, mark, mark, i, spaced=spaced))
         i = j
-    return tokens
+    if not glossed:
+        return tokens
+    # the European reader glosses German, French, Spanish and Portuguese into this module's tokens
+    from cf_guidance.policy.european import gloss
+
+    return gloss(tokens)
 
 
 def sentences(tokens: list[Token]) -> list[list[Token]]:

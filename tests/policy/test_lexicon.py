@@ -70,3 +70,11 @@ def test_every_cjk_entry_has_must_and_must_not_examples() -> None:
     lacking = [f"{table}:{entry.name}" for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),) for entry in entries
                if not any(e.checks for e in entry.examples) or not any(not e.checks for e in entry.examples)]
     assert lacking == []
+
+
+def test_every_european_entry_has_must_and_must_not_examples() -> None:
+    from cf_guidance.policy.lexicon import european
+
+    lacking = [gloss.name for gloss in european.GLOSSES
+               if not any(e.checks for e in gloss.examples) or not any(not e.checks for e in gloss.examples)]
+    assert lacking == []

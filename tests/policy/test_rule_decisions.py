@@ -83,8 +83,35 @@ RERUN = "- Do not re-run `make bench` without explicitly asking.\n"
 EMOJI_CONVENTIONAL = "- Write conventional commits with an emoji in front.\n"
 #: an intro with the texts and the force: its items' forms are said as strongly
 COMMITS_MUST = "Commits MUST:\n\n- stay within 60 characters\n- not end with a period\n"
+#: German, French, Spanish and Portuguese rules, read like the English ones (a German verb that ends its clause too)
+GERMAN = "- Niemals `make nuke` ausführen.\n"
+GERMAN_V2 = "- Führe `make nuke` niemals aus.\n"
+SPANISH_UNLESS = "- NUNCA usar `git rebase` sin que el usuario lo pida explícitamente.\n"
+FRENCH = "- Ne pas utiliser npm ou yarn.\n"
+PORTUGUESE = "- Não rode `make nuke`.\n"
+GERMAN_ORDER = "- Vor jedem Commit `make lint` ausführen.\n"
+#: declarations: what the project uses, what is already running
+USES_BUN = "## Package manager\n\nUses **bun**.\n"
+DEV_RUNNING = "- Assume the dev server is always running.\n"
+PREFERRED = "- `ruff` should be preferred to `black`.\n"
 
 CASES = [
+    (GERMAN, "make nuke", "deny"),
+    (GERMAN, "make test", "allow"),
+    (GERMAN_V2, "make nuke", "deny"),
+    (SPANISH_UNLESS, "git rebase -i HEAD~2", "ask"),
+    (SPANISH_UNLESS, "git status", "allow"),
+    (FRENCH, "npm install zod", "deny"),
+    (FRENCH, "yarn add zod", "deny"),
+    (FRENCH, "pnpm add zod", "allow"),
+    (PORTUGUESE, "make nuke", "deny"),
+    (GERMAN_ORDER, "git commit -m 'feat: x'", "warn"),  # no session history here: the ordering warns
+    (USES_BUN, "npm install zod", "warn"),
+    (USES_BUN, "bun add zod", "allow"),
+    (DEV_RUNNING, "npm run dev", "warn"),
+    (DEV_RUNNING, "npm run build", "allow"),
+    (PREFERRED, "black .", "warn"),
+    (PREFERRED, "ruff format .", "allow"),
     (NO_AMEND, "git commit --amend --no-edit", "warn"),
     (NO_AMEND, "git commit -m 'fix: x'", "allow"),
     (IN_PLACE_OF_AMEND, "git commit --amend --no-edit", "warn"),
@@ -325,7 +352,12 @@ THERE = "New tests go under `tests/`. `legacy/` is deprecated; do not add tests 
 #: "other X": the files the same text names are set apart from the ban
 OTHER = "- Add strings only to `res/l10n/App_en.properties`; do not touch other `.properties` files.\n"
 
+#: a file edited by hand, named after "instead of": writes to it are warned
+POETRY_ADD = "- Use `poetry add` instead of manually editing pyproject.toml\n"
+
 PATH_CASES = [
+    (POETRY_ADD, "Edit", "pyproject.toml", "warn"),
+    (POETRY_ADD, "Edit", "src/app.py", "allow"),
     (OTHER, "Edit", "res/l10n/App_en.properties", "allow"),
     (OTHER, "Edit", "res/l10n/App_de.properties", "deny"),
     (OTHER, "Write", "config/app.properties", "deny"),

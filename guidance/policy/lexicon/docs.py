@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cf_guidance.policy.lexicon import Example
-from cf_guidance.policy.lexicon import actions, categories, cjk, cues, markers, nouns, programs, shapes, things
+from cf_guidance.policy.lexicon import actions, categories, cjk, cues, european, markers, nouns, programs, shapes, things
 
 
 def entries() -> list[tuple[str, Any]]:
@@ -32,6 +32,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"condition:{c.phrases[0]}", c) for c in markers.CONDITIONS if c.examples] + [
         (f"condition-list:{c.phrases[0]}", c) for c in markers.CONDITIONS if not c.examples]
     out += [(f"cjk-{table}:{e.name}", e) for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),) for e in entries]
+    out += [(f"european:{g.name}", g) for g in european.GLOSSES]
     return out
 
 
@@ -77,6 +78,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
     out += [("own-runner", e) for e in programs.OWN_RUNNER_EXAMPLES]
     out += [("root", e) for e in markers.ROOT_EXAMPLES]
+    out += [("already-running", e) for e in markers.ALREADY_RUNNING_EXAMPLES]
     out += [("whole-task", e) for e in markers.WHOLE_EXAMPLES]
     out += [("system-installer", e) for e in programs.SYSTEM_INSTALLER_EXAMPLES]
     out += [("rival-tools", e) for e in programs.RIVAL_EXAMPLES]
@@ -210,6 +212,7 @@ def markdown() -> str:
     lines.append("")
     lines += _shape_table()
     lines += _cjk_tables()
+    lines += _european_table()
     lines += ["<!-- lexicon:end -->", ""]
     return "\n".join(lines)
 
@@ -258,6 +261,19 @@ def _cjk_tables() -> list[str]:
     nouns_actions = ", ".join(f"{noun} → {action}" for noun, action in cjk.NOUN_ACTIONS.items())
     lines += [f"Nouns that stand for an action when the segment has no verb of their kind: {nouns_actions}.", ""]
     return lines
+
+
+def _european_table() -> list[str]:
+    """lexicon/european.py: the words of German, French, Spanish and Portuguese and the English they read as."""
+    lines = ["### German, French, Spanish and Portuguese", "",
+             "A block whose words are more of one of these languages than of English is glossed into English and read "
+             "like English (a German verb at the end of its clause is read where English puts it).", "",
+             "| Entry | Reads as | Kind | Words | Examples |", "|---|---|---|---|---|"]
+    for gloss in european.GLOSSES:
+        words = "; ".join(f"{lang}: {', '.join(phrases)}" for lang, phrases in gloss.words.items())
+        lines.append(f"| {gloss.name} | {gloss.english or '(dropped)'} | {gloss.kind or '-'} | {_cell(words)} | "
+                     f"{_examples(gloss.examples)} |")
+    return lines + [""]
 
 
 BEGIN = "<!-- lexicon:begin"

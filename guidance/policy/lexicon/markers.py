@@ -136,8 +136,23 @@ SUBSTITUTIONS: tuple[tuple[str, str], ...] = (
 PREFER_WORDS: tuple[str, ...] = ("prefer", "favor", "favour")
 #: words that may open the clause before them ("Strongly prefer X over Y", "Always favour X over Y")
 PREFER_ADVERBS: tuple[str, ...] = ("always", "strongly", "generally", "usually", "please")
+#: the preference said of the wanted side ("`ruff` should be preferred to `black`"): the side after is discouraged
+PREFERRED_PASSIVE: tuple[str, ...] = ("should be preferred to", "should be preferred over", "is preferred to",
+                                      "is preferred over", "are preferred to", "are preferred over", "is preferable to",
+                                      "are preferable to", "preferred over", "preferred to")
+#: after "prefer X", the word that names the other side ("Prefer `rg` to `grep`"), when a program follows it
+PREFER_TO: tuple[str, ...] = ("to",)
 
 SUBSTITUTION_EXAMPLES: tuple[Example, ...] = (
+    ex("- `ruff` should be preferred to `black`", "warn command black"),
+    ex("- `rg` is preferred over `grep` for searching", "warn command grep"),
+    ex("- Prefer `rg` to `grep`", "warn command grep"),
+    ex("- Prefer `rg` to search the code"),
+    ex("- Composition is preferred over inheritance"),
+    # a file edited by hand after the marker: writes to it are warned, the reason names the command
+    ex("- Use `poetry add` instead of manually editing pyproject.toml", "warn write pyproject.toml"),
+    ex("- Run `make gen` rather than editing `src/gen/api.ts` by hand", "warn write src/gen/api.ts"),
+    ex("- Use the admin form instead of editing records by hand"),
     ex("- Use `cargo nextest run` in place of `cargo test`.", "warn command cargo test"),
     ex("- Always prefer `rg` over `grep`.", "warn command grep"),
     ex("- Strongly prefer `just` recipes over raw `cargo` commands.", "warn command cargo"),
@@ -396,6 +411,28 @@ WHOLE_EXAMPLES: tuple[Example, ...] = (
 
 #: verbs by which the project says what it uses ("This project uses pnpm", "We use uv as the package manager")
 PROJECT_USE_VERBS: tuple[str, ...] = ("uses", "use", "requires")
+#: those that say it with no subject, a tool and nothing after it ("Uses **bun**.", under "## Package manager")
+SUBJECTLESS_USE_VERBS: tuple[str, ...] = ("uses",)
+
+#: what a thing the agent would start is said to be ("Assume the dev server is always running"): starting
+#: it again is not the agent's work (a warning on the commands of its task, lexicon categories
+#: ALREADY_RUNNING_TASKS); "is running" alone counts after "assume"
+ALREADY_RUNNING: tuple[str, ...] = ("is already running", "is always running", "is running already", "are already running",
+                                    "are always running", "is already up", "is always up", "is already started",
+                                    "is kept running", "runs in the background", "is running in the background")
+ASSUMED_RUNNING: tuple[str, ...] = ("is running", "are running", "is up", "is started")
+ASSUME_WORDS: tuple[str, ...] = ("assume", "assume that", "expect", "expect that")
+#: the tasks whose commands start what is running (the dev server, not the database it talks to)
+ALREADY_RUNNING_TASKS: tuple[str, ...] = ("dev",)
+
+ALREADY_RUNNING_EXAMPLES: tuple[Example, ...] = (
+    ex("- Assume the dev server is always running.", "warn command <dev>"),
+    ex("- The development server is already running on port 3000.", "warn command <dev>"),
+    ex("Assume the dev server is running.", "warn command <dev>"),
+    ex("- The dev server is running on port 3000."),
+    ex("- The database is already running in Docker."),
+    ex("- Check that the dev server is running before opening the browser"),
+)
 
 #: words after a tool that rule out the others of its job ("pnpm only", "use `uv` exclusively")
 EXCLUSIVE_WORDS: tuple[str, ...] = ("only", "exclusively")
