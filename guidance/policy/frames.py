@@ -2303,6 +2303,14 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
                 frame.actions, frame.objects = [action], [o for o in frame.objects if o.kind != "code"]
         elif branch is not None and branch[1][0] == "surface":
             frame.surfaces.append(branch[1][1])
+            after = branch[0]
+            while after + 1 < end and (tokens[after].low in _CONJUNCTIONS or tokens[after].text == ","):
+                # "in commit messages or PR descriptions": each text named
+                more = match(tokens, skip_determiner(tokens, after + 1, end), "nouns", end)
+                if more is None or more[1][0] != "surface":
+                    break
+                frame.surfaces.append(more[1][1])
+                after = more[0]
         elif branch is not None and branch[1][0] == "pronoun":
             frame.notes.append(f"'{tokens[k].low} {phrase}' refers back; it does not narrow the rule")
         elif phrase:

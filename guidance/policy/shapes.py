@@ -260,9 +260,23 @@ def _prefixes(tokens: list[Token], words: list[str], banned: bool) -> tuple[dict
     # what is prefixed: commit messages or PR titles ("Prefix dependency updates with ..." is one kind of commit)
     if tokens[at].low != "prefixes" and not surfaces_of(between):
         return None
+    if _scoped(words, between):
+        return None
     # a type written `fix:` also begins a scoped or breaking subject (`fix(api):`, `fix!:`)
     forms = [f for p in literals for f in ([p, f"{p[:-1]}(*):", f"{p[:-1]}!:", f"{p[:-1]}(*)!:"] if p[:-1].isalpha() else [p])]
     return {"form": "starts", "starts": forms}, "the first line begins with " + ", ".join(literals[:4]), False
+
+
+def _scoped(words: list[str], between: list[str]) -> bool:
+    """A prefix for some messages only: the clause opens with a situation ("when working on the web
+    client, ...") or a word before "commits" narrows them ("test-only commits")."""
+    opening = " ".join(words[:3])
+    if any(opening == o or opening.startswith(o + " ") for o in _shapes.SCOPED_PREFIX_OPENERS):
+        return True
+    at = next((k for k, w in enumerate(between) if surfaces_of([w])), None)
+    if not at:
+        return False
+    return between[at - 1] not in _shapes.UNSCOPED_BEFORE and not surfaces_of([between[at - 1]])
 
 
 def _prefix_like(text: str) -> bool:

@@ -76,6 +76,9 @@ NO_WIP = '- Commit messages must not begin with "WIP".\n'
 #: names not to write: where they go is the heading's; a bare name asks, a file named after it is no mention
 NAMES_BY_SECTION = "## Pull requests and commits\n\n- Never mention Copilot/Gemini.\n"
 CREDIT_OR_MENTION = "- Never credit Gemini or mention AI assistance in commit messages.\n"
+TWO_TEXTS = "- Do not mention Gemini in commit messages or PR descriptions.\n"
+#: a prefix for some commits only: which ones, no command line says (advisory)
+SOME_COMMITS = "- When working on the mobile app, prefix commit messages with `[mobile]`.\n"
 #: git actions done on the agent's own: asked, each way of doing them; reading the repository passes
 BRANCH_OR_COMMIT = "- Never create branches or make commits autonomously.\n"
 RERUN = "- Do not re-run `make bench` without explicitly asking.\n"
@@ -324,6 +327,9 @@ CASES = [
     (CREDIT_OR_MENTION, 'git commit -m "Fix the cache" -m "Generated with Gemini"', "deny"),
     (CREDIT_OR_MENTION, 'git commit -m "Fix the cache (thanks Gemini)"', "ask"),
     (CREDIT_OR_MENTION, 'git commit -m "Mention the flag in the help text"', "allow"),
+    (TWO_TEXTS, 'gh pr create --title t --body "Drafted by Gemini"', "ask"),
+    (TWO_TEXTS, 'git commit -m "Drafted by Gemini"', "ask"),
+    (SOME_COMMITS, 'git commit -m "Fix the login page"', "allow"),
     (BRANCH_OR_COMMIT, 'git commit -m "Fix the cache"', "ask"),
     (BRANCH_OR_COMMIT, "git switch -c feat/cache", "ask"),
     (BRANCH_OR_COMMIT, "git checkout -b feat/cache", "ask"),

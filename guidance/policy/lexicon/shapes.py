@@ -114,6 +114,15 @@ TEMPLATE_EXAMPLES: tuple[Example, ...] = (
     ex("## Response format\n\nAnswer as `<type>: <answer>`"),
 )
 
+#: what narrows a prefix to some of the messages ("When working on the web client, prefix commit
+#: messages with `[web]`", "Prefix test-only commits with `test:`"): which messages those are no
+#: command line says, so the prefix stays advisory. Openers of the clause, and the words before
+#: "commits" / "PR titles" that narrow nothing
+SCOPED_PREFIX_OPENERS: tuple[str, ...] = ("when", "whenever", "if", "for changes", "for work", "for commits", "on changes",
+                                          "in changes")
+UNSCOPED_BEFORE: tuple[str, ...] = ("all", "every", "each", "your", "the", "our", "git", "new", "any", "my", "their", "its",
+                                    "with", "prefix", "prefixed", "prepend")
+
 #: "Use `fix:`, `feat:`, `chore:` prefixes", "Prefix commit messages with the platform: `[ios]`, `[android]`"
 PREFIX_EXAMPLES: tuple[Example, ...] = (
     ex("- Prefix commit messages with the platform: `[ios]`, `[android]`, `[web]`.",
@@ -123,6 +132,9 @@ PREFIX_EXAMPLES: tuple[Example, ...] = (
     ex("## Commits\n\n- Use `fix:` and `feat:` prefixes", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts fix: | fix(*): | fix!: | fix(*)!: | "
        "feat: | feat(*): | feat!: | feat(*)!:"),
     ex("- Prefix dependency updates with `deps:`"),
+    ex("- When working on the mobile app, prefix commit messages with `[mobile]`"),
+    ex("- Prefix test-only commits with `test:`"),
+    ex("- Prefix all commits with `[core]`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [core]"),
     ex("- Prefix commit messages with the ticket id, e.g. `PROJ-123:`"),
     ex("- Never start commit messages with `WIP:`", "deny shape git commit, jj describe, jj desc, jj commit, jj new: unstarts WIP:"),
 )
