@@ -887,11 +887,14 @@ def does_action(command: str) -> bool:
     return tuple(words[:2]) in _ACTION_COMMANDS
 
 
-def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], block: list[Obj] | None = None) -> Frame | None:
+def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], block: list[Obj] | None = None,
+                  label: list[Obj] | None = None) -> Frame | None:
     """"Run X before committing", "Before committing, run X", "Only push after running X",
     "Never commit without running X", "X must pass before merging" (an ordering, or None).
     `block`: the commands of a code block the sentence introduces ("Before pushing, rebase onto
-    main:" then the commands), what must run first when the sentence names none."""
+    main:" then the commands), what must run first when the sentence names none. `label`: the
+    commands a list item opens with ("`make e2e` — only after `make build`"), what the clause
+    orders when it names no action of its own."""
     n = len(tokens)
     bans = [c for c in cues if c[2] in (BAN, AVOID)]
     for m, tok in enumerate(tokens):
@@ -960,15 +963,36 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 # reader's to judge (a warning)
                 return Frame(REQUIRE, ordering=Ordering(list(block), then[1], soft=True), start=tokens[0].start,
                              notes=[f"ordering: before {then[1]}, the commands of the code block below"])
-        if low in ("after", "once"):
+        if low in ("after", "once", "if", "when"):
             # "only push after running X" / "push only after X" / "only commit once the tests pass"
             only = next((c for c in cues if c[2] == ONLY), None)
             if only is not None:
                 then = then_at(tokens, skip_adverbs(tokens, only[1], m), m) or then_at(tokens, 0, only[0])
-                first = _first_objects(tokens, m + 1, n) or _made_things(tokens, m + 1, n)
-                if then is not None and first:
-                    return Frame(REQUIRE, ordering=Ordering(first, then[1]), start=tokens[0].start,
-                                 notes=[f"ordering: only {then[1]} after {join(tokens[m + 1:])}"])
+                first = _first_objects(tokens, m + 1, n) or _built(tokens, m + 1, n) or _made_things(tokens, m + 1, n)
+                if not first and m + 1 < n and tokens[m + 1].kind == CODE:
+                    first = [Obj("code", t.text) for t in tokens[m + 1 :] if t.kind == CODE]  # "only after `make build`"
+                labelled = then is None and bool(label) and (low in ("after", "once") or bool(_built(tokens, m + 1, n)))
+                if labelled and label:
+                    # "`make e2e` — only after `make build`", "`make preview` — only use if the app has
+                    # already been built": the item's own command comes after (a warning)
+                    then = (m, "`" + label[0].text)
+                if then is not None and first and (low in ("after", "once") or labelled):
+                    return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=labelled), start=tokens[0].start,
+                                 notes=[f"ordering: only {then[1].lstrip('`')} after {join(tokens[m + 1:])}"])
+        if low == "to" and m + 2 < n and tokens[m + 1].low in _VERIFY_VERBS and not bans:
+            # "Always use `make check` to verify parser changes": the command after those changes
+            changed = _change_phrase(tokens, m + 2, n)
+            if changed is not None:
+                tied = _after_change(tokens, cues, m, changed, [])
+                if tied is not None:
+                    return tied
+        if low in _REQUIRES and 0 < m < n - 1 and not bans:
+            # "Schema changes require running `make regen`", "Any change to `proto/` requires `buf generate`"
+            changed = _change_phrase(tokens, 0, m)
+            if changed is not None and changed[0] >= m:
+                tied = _required_by_change(tokens, cues, m, changed)
+                if tied is not None:
+                    return tied
         if low in _markers.CHANGE_TRIGGERS and m + 1 < n and not bans and not any(c[2] in (ONLY, ASK) for c in cues):
             # "run X after (making) (code) changes", "after modifying SQL queries, run X", "whenever you
             # touch `proto/`, run X": X after the last change of those files, before the next commit
@@ -1004,6 +1028,39 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=soft), start=tokens[0].start,
                              notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
     return _work_state(tokens, bans)
+
+
+#: verbs of a purpose that checks the work ("use `make check` to verify parser changes")
+_VERIFY_VERBS = frozenset(("verify", "validate", "test", "check", "confirm"))
+#: a change as the subject that needs a command ("schema changes require running `make regen`")
+_REQUIRES = frozenset(("require", "requires", "need", "needs", "necessitate", "necessitates"))
+#: words that say a thing was made by a build ("once the app has been built")
+_BUILT = frozenset(("built", "compiled", "bundled"))
+
+
+def _built(tokens: list[Token], i: int, end: int) -> list[Obj]:
+    """"if the frontend has already been built", "once it is compiled": the build task, run first."""
+    if any(t.kind == WORD and t.low in _BUILT for t in tokens[i:end]):
+        return [Obj("noun", "build", meaning={"category": "build"})]
+    return []
+
+
+def _required_by_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m: int,
+                        changed: tuple[int, list[str], bool]) -> Frame | None:
+    """The ordering of "<change> require(s) (running) X": X after the last change of those files,
+    before the next commit; said of any change, only a check is an order. A warning unless the
+    text says "must" / "always" of named files."""
+    n = len(tokens)
+    stop, scope, guessed = changed
+    anything = scope == [ANY_CHANGE]
+    first = _first_objects(tokens, m + 1, n, categories_only=anything)
+    if not first and tokens[m + 1].kind == CODE:
+        first = _runnable([Obj("code", t.text) for t in tokens[m + 1 :] if t.kind == CODE], anything)
+    if not first:
+        return None
+    strong = any(c[2] == REQUIRE for c in cues) and not guessed and not anything
+    return Frame(REQUIRE, ordering=Ordering(first, "commit", soft=not strong, edits=scope), start=tokens[0].start,
+                 notes=[f"ordering: {join(tokens[:stop])} require {join(tokens[m + 1:])}: after the last change, before the next commit"])
 
 
 def _hooks_named(tokens: list[Token], i: int, end: int) -> list[Obj]:
@@ -1432,7 +1489,8 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     """The frames of one English clause."""
     frames: list[Frame] = []
     cues = find_cues(tokens)
-    ordering = read_ordering(tokens, cues, [o for o in ctx.following if o.role == "block"])
+    ordering = read_ordering(tokens, cues, [o for o in ctx.following if o.role == "block"],
+                             [o for o in ctx.label if o.kind == "code"])
     if ordering is not None:
         ordering.text = join(tokens)
         if ordering.ordering is not None:

@@ -35,6 +35,10 @@ INTRO = ("After making code changes and before declaring a task complete, you MU
          "2. For significant changes, run `npm run verify:full` too\n")
 AFTER_LIST = COMMANDS + "Always run verification after:\n\n- Updating type definitions\n- Modifying API client code\n"
 BOLD = "**After touching the API:**\n\n```bash\nmake openapi\n```\n"
+REGEN = "- Schema changes require running `make regen`\n"
+VERIFY = "- Always use `make check` to verify parser changes\n"
+E2E = "## Commands\n\n- `make e2e` — only after `make build`\n"
+PREVIEW = "## Commands\n\n- `make preview` — only use if the frontend has already been built\n"
 
 
 def edit(path: str) -> dict[str, Any]:
@@ -63,6 +67,10 @@ CASES = [
     (INTRO, "git commit -m x", [edit("src/a.ts")], ["warn"]),
     (AFTER_LIST, "git commit -m x", [edit("src/types.ts")], ["warn"]),
     (BOLD, "git commit -m x", [edit("src/api/routes.ts")], ["warn"]),
+    (REGEN, "git commit -m x", [edit("db/schema.sql")], ["warn"]),
+    (VERIFY, "git commit -m x", [edit("src/parser/expr.ts")], ["warn"]),
+    (E2E, "make e2e", [], ["warn"]),
+    (PREVIEW, "make preview", [], ["warn"]),
     # allowed: the document's command for the task, or the named one, ran after the last change
     (TESTS_PASS, "gh pr create --title x --body y", [ran("npx vitest run")], []),
     (TESTS_PASS, "git commit -m x", [], []),
@@ -75,6 +83,13 @@ CASES = [
     (AFTER_LIST, "git commit -m x", [edit("src/types.ts"), ran("npm run verify")], []),
     (BOLD, "git commit -m x", [edit("src/api/routes.ts"), ran("make openapi")], []),
     (BOLD, "git commit -m x", [edit("src/ui/button.tsx")], []),
+    (REGEN, "git commit -m x", [edit("db/schema.sql"), ran("make regen")], []),
+    (REGEN, "git commit -m x", [edit("src/app.py")], []),
+    (VERIFY, "git commit -m x", [edit("src/parser/expr.ts"), ran("make check")], []),
+    (VERIFY, "git commit -m x", [edit("src/ui/view.ts")], []),
+    (E2E, "make e2e", [ran("make build")], []),
+    (E2E, "make build", [], []),
+    (PREVIEW, "make preview", [ran("npm run build")], []),
 ]
 
 
@@ -93,6 +108,9 @@ NOTHING = [
     "- All changes should include tests where possible\n",
     "- Breaking changes require a major version bump\n",
     "- Keep the build green\n",
+    "- Changes require approval from a maintainer\n",
+    "- Large changes need a design doc first\n",
+    "## Commands\n\n- `make deploy` — only when the release is tagged\n",
 ]
 
 
