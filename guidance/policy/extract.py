@@ -50,6 +50,7 @@ from cf_guidance.policy.frames import (
     workflow_title,
     ANY_CHANGE,
 )
+from cf_guidance.policy.lexicon.markers import WHEN_TO_RUN_TITLES
 from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
@@ -279,11 +280,34 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         cells = [Token(PUNCT, "\u2014", "\u2014", t.start, spaced=True) if t.kind == PUNCT and t.text == "|" else t
                  for t in tokens(index)]
         pieces = [(cells, ctx, later)]
+    run_when = _when_to_run(blocks, headings, tokens) if block.kind == "bullet" and intro is None and not pieces else None
+    if run_when is not None:
+        # "## When to run `make proto`" over "- after changing files in `proto/`", "- before opening a
+        # PR": each item is an ordering of that command, read as "run `make proto` after ..." (advice)
+        item = tokens(index)
+        start = item[0].start if item else 0
+        body = [Token(WORD, "run", "run", start), Token(CODE, run_when, run_when.lower(), start)] + item
+        advised = Context(label=ctx.label, following=ctx.following, header=ctx.header, item=True, advised=True)
+        unit.context.append(f"heading: when to run `{run_when}`")
+        pieces = [(body, advised, advised)]
     if not pieces:
         pieces = [(tokens(index), ctx, later)]
     for toks, first_ctx, later_ctx in pieces:
         _read_tokens(toks, first_ctx, later_ctx, block, place, unit)
     unit.specs = _merge(unit.specs)
+
+
+def _when_to_run(blocks: list[Block], headings: list[_Heading], tokens: Callable[[int], list[Token]]) -> str | None:
+    """The command of the nearest heading "When to run `X`" (lexicon.markers.WHEN_TO_RUN_TITLES and
+    a code span), None under another heading."""
+    if not headings:
+        return None
+    toks = [t for t in tokens(headings[-1].index) if t.kind in (WORD, CODE)]
+    words = next((len(title.split()) for title in WHEN_TO_RUN_TITLES
+                  if [t.low for t in toks[: len(title.split())]] == title.split()), 0)
+    if words and len(toks) > words and toks[words].kind == CODE:
+        return toks[words].text
+    return None
 
 
 def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, place: Place, unit: Unit) -> None:

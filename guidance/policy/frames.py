@@ -173,6 +173,8 @@ class Context:
     soft: bool = False
     #: the heading's ordering holds after a change of these files ("After every code change": `**`)
     edits: list[str] = field(default_factory=list)
+    #: the item's ordering is advice ("## When to run `make proto`" over "- after changing `proto/`"): a warning
+    advised: bool = False
     item: bool = False
     #: the block is an HTML comment or the first paragraph of the file (generated-file notices)
     header: bool = False
@@ -1495,6 +1497,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         ordering.text = join(tokens)
         if ordering.ordering is not None:
             ordering.ordering.either = _either(tokens)
+            ordering.ordering.soft = ordering.ordering.soft or ctx.advised
         frames += _with_joined(ordering)
         return frames
     convention = _commit_convention(tokens, cues)

@@ -39,6 +39,7 @@ REGEN = "- Schema changes require running `make regen`\n"
 VERIFY = "- Always use `make check` to verify parser changes\n"
 E2E = "## Commands\n\n- `make e2e` — only after `make build`\n"
 PREVIEW = "## Commands\n\n- `make preview` — only use if the frontend has already been built\n"
+WHEN_TO_RUN = "## When to run `make proto`\n\n- after changing files in `proto/`\n- before opening a PR\n"
 
 
 def edit(path: str) -> dict[str, Any]:
@@ -71,6 +72,8 @@ CASES = [
     (VERIFY, "git commit -m x", [edit("src/parser/expr.ts")], ["warn"]),
     (E2E, "make e2e", [], ["warn"]),
     (PREVIEW, "make preview", [], ["warn"]),
+    (WHEN_TO_RUN, "git commit -m x", [edit("proto/v1/user.proto")], ["warn"]),
+    (WHEN_TO_RUN, "gh pr create --title x --body y", [], ["warn"]),
     # allowed: the document's command for the task, or the named one, ran after the last change
     (TESTS_PASS, "gh pr create --title x --body y", [ran("npx vitest run")], []),
     (TESTS_PASS, "git commit -m x", [], []),
@@ -90,6 +93,9 @@ CASES = [
     (E2E, "make e2e", [ran("make build")], []),
     (E2E, "make build", [], []),
     (PREVIEW, "make preview", [ran("npm run build")], []),
+    (WHEN_TO_RUN, "git commit -m x", [edit("proto/v1/user.proto"), ran("make proto")], []),
+    (WHEN_TO_RUN, "git commit -m x", [edit("src/app.go")], []),
+    (WHEN_TO_RUN, "gh pr create --title x --body y", [ran("make proto")], []),
 ]
 
 
@@ -111,6 +117,8 @@ NOTHING = [
     "- Changes require approval from a maintainer\n",
     "- Large changes need a design doc first\n",
     "## Commands\n\n- `make deploy` — only when the release is tagged\n",
+    "## When to run evals\n\n- after changing prompts\n",
+    "## When to run `make bench`\n\n- Benchmarks take ten minutes\n",
 ]
 
 

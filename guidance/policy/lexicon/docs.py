@@ -68,6 +68,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
     out += [("after-change", e) for e in markers.CHANGE_EXAMPLES]
+    out += [("when-to-run", e) for e in markers.WHEN_TO_RUN_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
     out += [("pr-base", e) for e in markers.PR_BASE_EXAMPLES]
@@ -191,6 +192,12 @@ def markdown() -> str:
               + ", ".join(f"{words[0]} ({' '.join(globs)})" for words, globs in markers.LANGUAGE_FILES)
               + "; another noun: paths holding it, a warning; none: any file, for checks only) before the next commit. "
               "Examples: " + _examples(markers.CHANGE_EXAMPLES).replace("<br>", "; ") + ".",
+              f"Commands after any change that are orders (their words name a check): {', '.join(markers.CHECK_WORDS)}. "
+              f"The work declared done (\"before ...\": the next commit after the last change, a warning): "
+              f"{', '.join(markers.DONE_MOMENTS)}.",
+              f"Headings that say when a command is run (each item a moment of it, a warning): "
+              f"{', '.join(markers.WHEN_TO_RUN_TITLES)}. Examples: "
+              + _examples(markers.WHEN_TO_RUN_EXAMPLES).replace("<br>", "; ") + ".",
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
               f"Qualifiers that do not narrow (where commands run anyway): {', '.join(markers.HOST_QUALIFIERS)}.",
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",

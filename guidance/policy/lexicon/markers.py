@@ -306,6 +306,17 @@ CHECK_WORDS: tuple[str, ...] = ("lint", "test", "check", "typecheck", "type-chec
                                 "validate", "ci", "precommit", "pre-commit", "quality", "spell", "audit", "biome", "golangci",
                                 "pyright", "flake8", "pylint", "rubocop", "credo", "dialyzer", "phpstan", "psalm", "detekt",
                                 "ktlint", "swiftlint", "shellcheck", "stylelint")
+#: headings that say when a command is run ("## When to run `make proto`", then the command's code
+#: span): each item under it is a moment of that command ("- after changing `proto/`", "- before
+#: opening a PR"), read as "run `make proto` after ...", as advice (a warning)
+WHEN_TO_RUN_TITLES: tuple[str, ...] = ("when to run", "when to use", "when to regenerate", "when to rebuild",
+                                       "when to call", "when to execute")
+WHEN_TO_RUN_EXAMPLES: tuple[Example, ...] = (
+    ex("## When to run `make proto`\n\n- after changing files in `proto/`\n- before opening a PR\n",
+       "warn sequence make proto -> git commit after proto/**", "warn sequence make proto -> gh pr create"),
+    ex("## When to run evals\n\n- after changing prompts\n"),
+    ex("## When to run `make bench`\n\n- Benchmarks take ten minutes\n"),
+)
 #: a language named as what changed: its files ("after any Python change": `*.py`)
 LANGUAGE_FILES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("python", "py"), ("*.py", "*.pyi")),
