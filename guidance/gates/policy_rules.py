@@ -7,8 +7,8 @@ into. Command-like checks (command, message, arguments) match each of their patt
 (`pattern` and `also`: equivalent commands, a category's members, message carriers); with
 `anchor` their positional words must be the command's leading ones (`bun test` is not `bun bd
 test`), options listed in `values` taking the next word. A command in `except` (leading
-NAME=value words are required assignments) is exempt, and so is one run under a wrapper in `via`
-(`uv run pytest` when the document runs pytest that way); a check marked `away` holds only for a
+NAME=value words are required assignments) is exempt, and so is one run under a wrapper or launcher in
+`via` (`uv run pytest`, `docker compose exec app npm test`, when the document runs the program that way); a check marked `away` holds only for a
 command run below the project root (after a `cd` into a subdirectory). A script run through an interpreter
 (`python scripts/x.py`, `bash x.sh`) is also matched as the script itself. A command check
 marked `published` (a rewrite of pushed commits: amend, rebase) holds only after a successful
@@ -340,8 +340,8 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
             continue
         if item.get("except") and any(_exempt(e, cmd) for e in item["except"] if isinstance(e, list)):
             continue
-        if item.get("via") and any(w in item["via"] for w in cmd.wrappers):
-            continue  # the document runs the program this way (`uv run pytest`)
+        if item.get("via") and any(w in item["via"] for w in _run_under(cmd)):
+            continue  # the document runs the program this way (`uv run pytest`, `docker compose exec app npm test`)
         kind = item.get("kind")
         if item.get("wrapped") == "timeout" and not ("timeout" in cmd.wrappers or _tool_timeout(ctx)):
             continue
@@ -365,6 +365,15 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
                                                                  "before, do not rewrite them)"), describe(shown)))
             continue
         out.append(_finding(item, describe(shown), evidence=fault))
+
+
+def _run_under(cmd: Command) -> list[str]:
+    """The runners a command runs under: its wrappers (`uv run`, `bundle exec`) and the program
+    of the launcher that started it (`docker` for `docker compose exec app npm test`)."""
+    if not cmd.origin:
+        return cmd.wrappers
+    launcher = cmd.origin.rsplit(">", 1)[-1].split(" ", 1)[0]
+    return [*cmd.wrappers, launcher]
 
 
 def _pushed_since_commit(ctx: GateContext) -> bool:

@@ -142,7 +142,7 @@ def _runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tuple[s
 #: The subcommand through which a runner runs a command (`uv run pytest`): how a rule names it.
 RUNNER_SUBCOMMANDS: dict[str, tuple[str, ...]] = {
     "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "pdm": ("run",), "hatch": ("run",), "conda": ("run",),
-    "mamba": ("run",), "pnpm": ("exec", "dlx"), "pipx": ("run",),
+    "mamba": ("run",), "pnpm": ("exec", "dlx"), "pipx": ("run",), "bundle": ("exec",),
 }
 
 #: Wrapper name -> function returning the index of the wrapped command (or -1: not a wrapper).
@@ -185,6 +185,7 @@ WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "pnpm": _runner(RUNNER_SUBCOMMANDS["pnpm"], "C", ("dir",)),
     "uvx": _runner((), "p", ("from", "with", "python")),
     "pipx": _runner(RUNNER_SUBCOMMANDS["pipx"], "", ("spec", "python")),
+    "bundle": _runner(RUNNER_SUBCOMMANDS["bundle"], "", ("gemfile",)),
 }
 #: `env` is a wrapper with its own rules (assignments, -S), handled apart from WRAPPERS.
 _ENV = "env"
@@ -763,14 +764,74 @@ def _trap(args: list[Arg]) -> list[Nested]:
 
 
 _DOCKER_EXEC_ARG = frozenset(("env", "env-file", "user", "workdir", "detach-keys"))
+#: `docker run` options that take a value (the word after them is not the image)
+_DOCKER_RUN_ARG = frozenset((
+    "add-host", "annotation", "attach", "blkio-weight", "cap-add", "cap-drop", "cgroup-parent", "cgroupns", "cidfile",
+    "cpu-period", "cpu-quota", "cpu-shares", "cpus", "cpuset-cpus", "cpuset-mems", "device", "dns", "dns-option",
+    "dns-search", "domainname", "entrypoint", "env", "env-file", "expose", "gpus", "group-add", "health-cmd",
+    "health-interval", "health-retries", "health-timeout", "hostname", "ip", "ip6", "ipc", "isolation", "label",
+    "label-file", "link", "log-driver", "log-opt", "mac-address", "memory", "memory-reservation", "memory-swap", "mount",
+    "name", "network", "network-alias", "pid", "platform", "publish", "pull", "restart", "runtime", "security-opt",
+    "shm-size", "stop-signal", "stop-timeout", "storage-opt", "sysctl", "tmpfs", "ulimit", "user", "userns", "uts",
+    "volume", "volumes-from", "workdir"))
+#: `docker compose` options before its subcommand that take a value
+_COMPOSE_ARG = frozenset(("file", "project-name", "profile", "env-file", "project-directory", "ansi", "parallel", "progress"))
+#: `docker compose exec|run` options that take a value (the word after them is not the service)
+_COMPOSE_RUN_ARG = frozenset(("env", "index", "user", "workdir", "cap-add", "cap-drop", "entrypoint", "env-from-file",
+                              "label", "name", "publish", "pull", "volume"))
 
 
 def _docker(args: list[Arg]) -> list[Nested]:
-    """`docker exec [opts] CONTAINER cmd...` (also podman): the command runs in the container."""
-    if len(args) < 3 or args[1].value != "exec":
+    """`docker exec [opts] CONTAINER cmd...`, `docker run [opts] IMAGE cmd...` (also podman) and
+    `docker compose exec|run [opts] SERVICE cmd...`: the command runs in the container."""
+    if len(args) < 3:
         return []
-    i = skip_options(args, 2, "euw", _DOCKER_EXEC_ARG) + 1
-    return [Nested("argv", f"{program_name(args[0].value)} exec", args=args[i:])] if i < len(args) else []
+    name = program_name(args[0].value)
+    sub = args[1].value
+    if sub == "exec":
+        i = skip_options(args, 2, "euw", _DOCKER_EXEC_ARG) + 1
+    elif sub == "run":
+        i = skip_options(args, 2, "epluvwhm", _DOCKER_RUN_ARG) + 1
+    elif sub == "compose":
+        return _compose(args, 2, f"{name} compose")
+    else:
+        return []
+    return [Nested("argv", f"{name} {sub}", args=args[i:])] if i < len(args) else []
+
+
+def _compose(args: list[Arg], i: int = 1, label: str = "") -> list[Nested]:
+    """`docker compose [opts] exec|run [opts] SERVICE cmd...` (`docker-compose`, `podman-compose`):
+    the command runs in the service's container; without one, the service's own command runs."""
+    label = label or program_name(args[0].value)
+    i = skip_options(args, i, "fp", _COMPOSE_ARG)
+    if i >= len(args) or args[i].value not in ("exec", "run"):
+        return []
+    sub = args[i].value
+    i = skip_options(args, i + 1, "euwlpv", _COMPOSE_RUN_ARG) + 1
+    return [Nested("argv", f"{label} {sub}", args=args[i:])] if i < len(args) else []
+
+
+#: programs a package manager runs from the project's dependencies by name alone (`pnpm vitest`,
+#: `yarn eslint .`, `bun run tsc`): the tool runs as if called itself. Names only: `pnpm <word>`
+#: with any other word runs the package's script of that name, whose command the line does not show.
+PACKAGE_BINARIES = frozenset(
+    """jest vitest mocha eslint prettier tsc vue-tsc svelte-check biome oxlint stylelint playwright prisma drizzle-kit
+    next vite nuxt astro turbo nx tsx ts-node wrangler vercel netlify changeset lerna knip webpack rollup esbuild""".split())
+#: package managers that run a dependency's program by its name, with or without `run`
+_PACKAGE_MANAGERS = frozenset(("pnpm", "yarn", "bun"))
+
+
+def _package_binary(args: list[Arg]) -> list[Nested]:
+    """`pnpm vitest run`, `yarn run eslint .`: the dependency's program runs with the rest."""
+    i = 2 if len(args) > 2 and args[1].value == "run" else 1
+    if i < len(args) and args[i].value in PACKAGE_BINARIES:
+        return [Nested("argv", program_name(args[0].value), args=args[i:])]
+    return []
+
+
+def _package_binary_may_launch(words: list[str]) -> bool:
+    """`_package_binary` launches only when the word after the program (or after `run`) is one of them."""
+    return len(words) > 1 and (words[1] in PACKAGE_BINARIES or (words[1] == "run" and len(words) > 2 and words[2] in PACKAGE_BINARIES))
 
 
 def _kubectl(args: list[Arg]) -> list[Nested]:
@@ -828,6 +889,11 @@ _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
     "trap": _trap,
     "docker": _docker,
     "podman": _docker,
+    "docker-compose": _compose,
+    "podman-compose": _compose,
+    "pnpm": _package_binary,
+    "yarn": _package_binary,
+    "bun": _package_binary,
     "kubectl": _kubectl,
     "eval": _eval,
     "su": _su,
@@ -886,7 +952,7 @@ def _stdin_only(words: list[str]) -> bool:
 #: without stdin (what a fast-path line never has).
 _LAUNCH_PRECHECKS: dict[str, Callable[[list[str]], bool]] = {
     "git": _git_may_launch, "find": _find_may_launch, "make": _make_may_launch, "gmake": _make_may_launch,
-    "tmux": _tmux_may_launch, "crontab": _stdin_only,
+    "tmux": _tmux_may_launch, "crontab": _stdin_only, "yarn": _package_binary_may_launch, "bun": _package_binary_may_launch,
 }
 #: Every program name `strip_wrappers` or `nested` (without stdin) may act on, derived from
 #: their tables; names with a precheck count only if they are nothing but a launcher.

@@ -221,7 +221,8 @@ def test_a_literal_line_gives_quote_free_words_and_redirects() -> None:
 #: For each launcher with a precheck, words with which it launches something.
 _LAUNCHING = {
     "git": ["git", "rebase", "-x", "make"], "find": ["find", ".", "-exec", "rm", "{}", ";"], "make": ["make", "-f", "-"],
-    "gmake": ["gmake", "--file=-"], "tmux": ["tmux", "new", "-d", "x"],
+    "gmake": ["gmake", "--file=-"], "tmux": ["tmux", "new", "-d", "x"], "yarn": ["yarn", "eslint", "."],
+    "bun": ["bun", "run", "tsc"],
 }
 #: Launchers that launch only what they read on stdin (a fast-path line has none).
 _STDIN_ONLY = frozenset(("crontab",))
@@ -249,6 +250,9 @@ def test_every_name_unwrap_acts_on_is_not_passive(name: str) -> None:
     (["git", "filter-branch", "--tree-filter", "rm x"], False),
     (["git", "rebase", "--exec=make"], False),
     (["npm", "test"], True),
+    (["yarn", "lint"], True),
+    (["bun", "run", "build"], True),
+    (["yarn", "vitest", "run"], False),
     (["find", ".", "-name", "*.py"], True),
     (["find", ".", "-name", "x", "-delete"], True),
     (["find", ".", "-exec", "rm", "{}", "+"], False),

@@ -58,6 +58,8 @@ WRAPPERS = [
     ("conda run -n base rm a", ["rm", "a"], ["conda"], []),
     ("npx --yes rm a", ["rm", "a"], ["npx"], []),
     ("pnpm exec rm a", ["rm", "a"], ["pnpm"], []),
+    ("bundle exec rake db:drop", ["rake", "db:drop"], ["bundle"], []),
+    ("bin/bundle exec --gemfile=G rails db:reset", ["rails", "db:reset"], ["bundle"], []),
 ]
 
 
@@ -132,6 +134,19 @@ NESTED = [
     ("trap - EXIT", [("", ["trap", "-", "EXIT"])]),
     ("docker exec -it -u root web rm -rf /data", [("", ["docker", "exec", "-it", "-u", "root", "web", "rm", "-rf", "/data"]), ("docker exec", ["rm", "-rf", "/data"])]),
     ("kubectl exec -it pod -c app -- rm a", [("", ["kubectl", "exec", "-it", "pod", "-c", "app", "--", "rm", "a"]), ("kubectl exec", ["rm", "a"])]),
+    ("docker compose exec -T -u app web rake db:drop", [("", ["docker", "compose", "exec", "-T", "-u", "app", "web", "rake", "db:drop"]), ("docker compose exec", ["rake", "db:drop"])]),
+    ("docker compose -f dev/compose.yml run --rm -e A=1 web rm a", [("", ["docker", "compose", "-f", "dev/compose.yml", "run", "--rm", "-e", "A=1", "web", "rm", "a"]), ("docker compose run", ["rm", "a"])]),
+    ("docker-compose run --rm web bundle exec rake db:reset", [("", ["docker-compose", "run", "--rm", "web", "bundle", "exec", "rake", "db:reset"]), ("docker-compose run", ["rake", "db:reset"])]),
+    ("podman-compose exec app npm test", [("", ["podman-compose", "exec", "app", "npm", "test"]), ("podman-compose exec", ["npm", "test"])]),
+    ("docker run --rm -v a:/b --network host img rm a", [("", ["docker", "run", "--rm", "-v", "a:/b", "--network", "host", "img", "rm", "a"]), ("docker run", ["rm", "a"])]),
+    ("docker compose run --rm web", [("", ["docker", "compose", "run", "--rm", "web"])]),
+    ("docker compose up -d", [("", ["docker", "compose", "up", "-d"])]),
+    ("docker run --rm img", [("", ["docker", "run", "--rm", "img"])]),
+    ("pnpm vitest run", [("", ["pnpm", "vitest", "run"]), ("pnpm", ["vitest", "run"])]),
+    ("yarn run eslint .", [("", ["yarn", "run", "eslint", "."]), ("yarn", ["eslint", "."])]),
+    ("bun tsc --noEmit", [("", ["bun", "tsc", "--noEmit"]), ("bun", ["tsc", "--noEmit"])]),
+    ("yarn lint", [("", ["yarn", "lint"])]),
+    ("pnpm run build", [("", ["pnpm", "run", "build"])]),
     ("ssh host <<EOF\nrm a\nEOF", [("", ["ssh", "host"]), ("ssh", ["rm", "a"])]),
     ("echo 'rm a' | sh", [("", ["echo", "rm a"]), ("", ["sh"]), ("| sh", ["rm", "a"])]),
     ("printf 'rm %s\\n' a b | bash -s", [("", ["printf", "rm %s\\n", "a", "b"]), ("", ["bash", "-s"]), ("| bash", ["rm", "a"]), ("| bash", ["rm", "b"])]),
