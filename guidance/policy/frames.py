@@ -499,6 +499,14 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
         if tok.kind == CODE:
             obj = Obj("code", tok.text, role, after_file_noun=file_noun, head=head)
             nxt = tokens[k + 1] if k + 1 < end else None
+            split = _split_command(tokens, k, end)
+            if split:
+                # "the `hg` push command", "`kubectl` delete on prod": the program in backticks and its
+                # subcommand in words name one command, never the whole program
+                objects.append(Obj("code", " ".join(split), role, after_file_noun=file_noun, head=head))
+                unknown_run = 0
+                k += len(split)
+                continue
             if nxt is not None and nxt.kind == WORD and nxt.low in ("'s", "’s"):
                 # "`site.yml`'s `nav:` section": a part of the file; the file is the object
                 objects.append(obj)
@@ -710,6 +718,20 @@ def _bare_command(tokens: list[Token], k: int, end: int) -> list[str]:
 
 
 _FLAG = re.compile(r"--?[A-Za-z][\w-]*$")
+
+
+def _split_command(tokens: list[Token], k: int, end: int) -> list[str]:
+    """A program alone in backticks and the subcommand written after it as words (`git` push,
+    `terraform` apply): the command's words, or [] when the span stands alone (`npm` directly,
+    `pip` for installs, `git` hooks). Only a known program, lower case as typed, and a word that
+    is no adverb, gerund, noun or preposition (lexicon programs.SPLIT_COMMAND_EXAMPLES)."""
+    text = tokens[k].text
+    nxt = tokens[k + 1] if k + 1 < end else None
+    if nxt is None or nxt.kind != WORD or text not in _programs.KNOWN_PROGRAMS or text in _programs.RUNNERS \
+            or nxt.low in _OTHER_PREPOSITIONS or nxt.low.endswith(("ly", "ing")) or nxt.low in _programs.SPLIT_COMMAND_STOPS:
+        return []
+    words = _bare_command(tokens, k, end)
+    return words if len(words) > 1 else []
 
 
 def _thing_noun(tokens: list[Token], m: int, end: int) -> bool:
@@ -2663,17 +2685,25 @@ def runner_rule(tokens: list[Token], first: int, end: int) -> Frame | None:
             return None
         at = next((m for m in range(found[0], end - 1) if tokens[m].kind == WORD and tokens[m].low in _RUNNER_PREPOSITIONS), None)
         if at is None:
-            return None
+            return _runner_for(tokens, found[0], end) if "use" in found[1] else None
         objects, _, _ = read_objects(tokens, skip_adverbs(tokens, found[0], at), at)
         named = [t for t in tokens[found[0]:at] if t.kind != PUNCT and t.low not in _CONJUNCTIONS and t.low not in _DETERMINERS]
     if not objects and named and all(t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS for t in named):
         objects = [Obj("program", t.low) for t in named]  # "Run Python via uv": the language is its interpreter here
+    # "Always run `pytest` via `uv run`": a known program alone in backticks is that program
+    objects = [Obj("program", o.text) if o.kind == "code" and o.text in _programs.KNOWN_PROGRAMS else o for o in objects]
     programs = [o for o in objects if o.kind == "program" and not o.meaning.get("subset")]
     if not programs or len(programs) != len(objects):
         return None
-    marker, runner = tokens[at], tokens[at + 1]
-    head = runner.text.split()[0].rsplit("/", 1)[-1].lower() if runner.kind in (CODE, WORD) and runner.text.split() else ""
-    if head not in _programs.WRAPPER_RUNNERS or any(o.text == head for o in programs):
+    return _run_under(tokens, tokens[at], tokens[at + 1], programs)
+
+
+def _run_under(tokens: list[Token], marker: Token, runner: Token, programs: list[Obj]) -> Frame | None:
+    """The frame of programs to be run under `runner`: a runner the shell sees through (`uv run`,
+    `bundle exec`, `docker compose exec`) or the project's own script (`bin/docker`, `./run`)."""
+    words = runner.text.split() if runner.kind in (CODE, WORD) else []
+    head = words[0].rsplit("/", 1)[-1].lower() if words else ""
+    if not (head in _programs.WRAPPER_RUNNERS or (runner.kind == CODE and "/" in words[0])) or any(o.text == head for o in programs):
         return None
     frame = Frame(AVOID, marker.low, actions=["use"], verb="use", objects=programs, alternatives=[Obj("code", runner.text)],
                   notes=[f"run {', '.join(o.text for o in programs)} {marker.low} {runner.text}: bare runs are discouraged"])
@@ -2681,9 +2711,24 @@ def runner_rule(tokens: list[Token], first: int, end: int) -> Frame | None:
     return frame
 
 
+def _runner_for(tokens: list[Token], first: int, end: int) -> Frame | None:
+    """"Always use `bundle exec` for rake tasks", "use `uv run` for Python commands": a runner in
+    backticks, then "for" and the programs it is to run (known programs, with only words such as
+    "tasks" or "commands" around them)."""
+    if first + 2 >= end or tokens[first].kind != CODE or tokens[first + 1].low != "for":
+        return None
+    named = [t for t in tokens[first + 2:end] if t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS]
+    rest = [t for t in tokens[first + 2:end] if t not in named and t.kind != PUNCT and t.low not in _CONJUNCTIONS
+            and t.low not in _DETERMINERS and t.low not in _RUN_SUBJECT_WORDS]
+    if not named or rest:
+        return None
+    return _run_under(tokens, tokens[first + 1], tokens[first], [Obj("program", t.low) for t in named])
+
+
 #: what may stand around the programs named as the subject of "... should be run via `uv run`"
 _RUN_SUBJECT_WORDS = frozenset(("all", "any", "every", "commands", "command", "scripts", "script", "invocations", "calls",
-                                "should", "must", "always", "need", "needs", "to", "have", "has", "are", "is"))
+                                "should", "must", "always", "need", "needs", "to", "have", "has", "are", "is", "tasks",
+                                "task"))
 
 
 def _passive_run(tokens: list[Token], first: int, end: int) -> tuple[int, list[Token]] | None:
@@ -2692,7 +2737,11 @@ def _passive_run(tokens: list[Token], first: int, end: int) -> tuple[int, list[T
     be = next((m for m in range(first, end - 1) if tokens[m].low == "be" and tokens[m + 1].low in ("run", "executed", "invoked",
                                                                                                    "called", "launched")), None)
     if be is None:
-        return None
+        # "All Ruby commands MUST run through `bin/docker`": a modal, then "run" itself
+        be = next((m - 1 for m in range(first + 1, end - 1) if tokens[m].low == "run"
+                   and tokens[m - 1].low in ("must", "should", "shall", "always")), None)
+        if be is None:
+            return None
     named = [t for t in tokens[first:be] if t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS]
     rest = [t for t in tokens[first:be] if t not in named and t.kind != PUNCT and t.low not in _CONJUNCTIONS
             and t.low not in _DETERMINERS and t.low not in _RUN_SUBJECT_WORDS]

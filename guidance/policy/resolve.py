@@ -252,16 +252,38 @@ def expand(pattern: list[str]) -> list[list[str]]:
                     if candidate not in variants:
                         variants.append(candidate)
                 break
+    shorthand = _script_shorthand(pattern)
+    if shorthand is not None and shorthand not in variants:
+        variants.append(shorthand)
     out = list(variants)
     for variant in variants:
         for prefix, option, aliases in _programs.OPTION_ALIASES:
             words = _split(prefix)
-            if variant[: len(words)] == words and option in variant[len(words):]:
-                for alias in aliases:
-                    candidate = [alias if w == option else w for w in variant]
+            if variant[: len(words)] != words:
+                continue
+            spellings = (option, *aliases)
+            for written in spellings:
+                if written not in variant[len(words):]:
+                    continue
+                for other in spellings:
+                    candidate = [other if w == written else w for w in variant]
                     if candidate not in out:
                         out.append(candidate)
     return out
+
+
+def _script_shorthand(pattern: list[str]) -> list[str] | None:
+    """`pnpm run lint` <-> `pnpm lint`: the other spelling of a package script's run, when the
+    word is no command of the manager itself (lexicon programs.SCRIPT_SHORTHANDS) nor a file."""
+    own = _programs.SCRIPT_SHORTHANDS.get(pattern[0]) if pattern else None
+    if own is None or len(pattern) < 2:
+        return None
+    running = pattern[1] == "run"
+    script = pattern[2] if running and len(pattern) > 2 else pattern[1]
+    if (script in own or script[:1] in ("-", "<", "*", "?") or "/" in script
+            or script.endswith((".ts", ".js", ".mjs", ".cjs", ".tsx", ".jsx"))):
+        return None
+    return [pattern[0], *pattern[2:]] if running else [pattern[0], "run", *pattern[1:]]
 
 
 def option_values(pattern: list[str]) -> list[str]:
@@ -851,6 +873,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
         spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec) + _preferred_forms(spec, frame)
         if len(pattern) == 1:
+            spec.exempt += _prescribed(spec, place)
             spec.via = _wrappers_of(pattern[0], place, frame)
         return [spec]
     if obj.kind == "program":
@@ -862,10 +885,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
         spec.exempt = (_exemptions(spec.pattern, place) + _launchers(spec.pattern[0], frame, place, spec)
                        + _preferred_forms(spec, frame))
-        if frame.preference:
-            # a tool the text rules out only by naming another ("pnpm only"), where it prescribes
-            # a command of it all the same ("Install pnpm: `npm install -g pnpm`"): that command passes
-            spec.exempt += [list(words) for words in place.inventory.positives(spec.pattern[0]) if list(words) not in spec.exempt]
+        spec.exempt += _prescribed(spec, place)
         spec.via = _wrappers_of(spec.pattern[0], place, frame)
         return [spec]
     if obj.kind == "noun":
@@ -933,6 +953,20 @@ def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
         head = words[0].rsplit("/", 1)[-1] if words else ""
         if head in _programs.WRAPPER_RUNNERS and program in words[1:] and head not in out:
             out.append(head)
+    return out
+
+
+def _prescribed(spec: Spec, place: Place) -> list[list[str]]:
+    """A whole program banned ("never use npm", "pnpm only") where the same document prescribes a
+    command of it all the same ("Install the CLI once with `npm i -g @acme/cli`"): that command,
+    in any of its spellings, passes; every other use still meets the ban."""
+    out: list[list[str]] = []
+    for words in place.inventory.positives(spec.pattern[0]):
+        if len(words) < 2 or any(w[:1] == "<" or w in ("*", "...") for w in words):
+            continue  # the bare program, or a template (`npm install <pkg>`): no one command
+        for variant in expand(list(words)):
+            if variant not in spec.exempt and variant not in out:
+                out.append(variant)
     return out
 
 

@@ -50,6 +50,11 @@ PNPM_ONLY = "- pnpm only.\n- Install pnpm with `npm install -g pnpm`.\n"
 USES_PNPM = "This project uses pnpm.\n"
 RAW_TOOLS = "- Prefer `task` over raw kubectl/talosctl.\n"
 TWO_PAIRS = "- Use `uv pip` (not `pip`) and `uv run` (not `python`).\n"
+#: a banned command reached through a runner or a container: the same command runs
+DB_DROP = "- Never run `rake db:drop`.\n"
+NO_VITEST = "- Never run `vitest` directly; use `pnpm test`.\n"
+#: a program banned on the host, which the document runs in its container: that way passes
+ON_HOST = "- Never run `npm` directly on the host.\n\nRun it in the container:\n\n```bash\ndocker compose exec app npm test\n```\n"
 #: where to run: the command run below the root (after a `cd`) is warned, at the root it passes
 FROM_ROOT = "- Run make from the repository root.\n"
 #: a git action named as what not to do instead of another: a warning on it, whole, not narrowed
@@ -264,6 +269,18 @@ CASES = [
     (FROM_ROOT, "make -C services/api build", "allow"),
     (FROM_ROOT, "cd services/api && make build", "warn"),
     (FROM_ROOT, "cd services/api && go test ./...", "allow"),
+    (DB_DROP, "bundle exec rake db:drop", "deny"),
+    (DB_DROP, "docker compose exec web bundle exec rake db:drop", "deny"),
+    (DB_DROP, "docker-compose run --rm web rake db:drop", "deny"),
+    (DB_DROP, "bundle exec rake db:migrate", "allow"),
+    (DB_DROP, "docker compose up -d", "allow"),
+    (NO_VITEST, "pnpm vitest run", "deny"),
+    (NO_VITEST, "yarn run vitest", "deny"),
+    (NO_VITEST, "pnpm test", "allow"),
+    (NO_VITEST, "pnpm lint", "allow"),
+    (ON_HOST, "npm install", "deny"),
+    (ON_HOST, "docker compose exec app npm install", "allow"),
+    (ON_HOST, "docker exec app npm test", "allow"),
     (LINKED, 'gh pr create --title "Add limits" --body "Adds a rate limit"', "warn"),
     (LINKED, 'gh pr create --title "Add limits" --body "Closes #42"', "allow"),
     (LINKED, 'gh pr create --title "Add limits (#42)" --body "Adds a rate limit"', "allow"),

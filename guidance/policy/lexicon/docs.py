@@ -78,6 +78,9 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("every-file", e) for e in markers.EVERY_FILE_EXAMPLES]
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
     out += [("own-runner", e) for e in programs.OWN_RUNNER_EXAMPLES]
+    out += [("option-alias", e) for e in programs.OPTION_ALIAS_EXAMPLES]
+    out += [("script-shorthand", e) for e in programs.SCRIPT_SHORTHAND_EXAMPLES]
+    out += [("split-command", e) for e in programs.SPLIT_COMMAND_EXAMPLES]
     out += [("root", e) for e in markers.ROOT_EXAMPLES]
     out += [("already-running", e) for e in markers.ALREADY_RUNNING_EXAMPLES]
     out += [("whole-task", e) for e in markers.WHOLE_EXAMPLES]
@@ -144,7 +147,9 @@ def markdown() -> str:
     lines += ["", "Equivalent commands (a check on the first covers the others):", ""]
     for eq in programs.EQUIVALENTS:
         lines.append("- " + " = ".join(f"`{f}`" for f in eq.forms))
-    lines += ["", "Option spellings:", ""]
+    lines += ["", "Package scripts run without `run` (a rule on `pnpm run X` covers `pnpm X` and the other way round, "
+              "unless X is one of the manager's own commands): " + ", ".join(f"`{pm}`" for pm in programs.SCRIPT_SHORTHANDS) + "."]
+    lines += ["", "Option spellings (a rule written with any one covers the others):", ""]
     for prefix, option, aliases in programs.OPTION_ALIASES:
         if aliases:
             lines.append(f"- `{prefix}`: `{option}` = " + " = ".join(f"`{a}`" for a in aliases))

@@ -81,9 +81,11 @@ SYSTEM_INSTALLER_EXAMPLES: tuple[Example, ...] = (
 RUNNERS: frozenset[str] = frozenset("php bundle python python3 node npx bunx uv uvx poetry pipenv pdm hatch dotnet".split())
 
 
-#: runners the shell analysis sees through (`uv run pytest` runs pytest under "uv"): a document
-#: that runs a program this way prescribes that way, and a ban on the bare program leaves it alone
-WRAPPER_RUNNERS: frozenset[str] = frozenset("uv poetry pipenv pdm hatch conda mamba npx bunx uvx pipx".split())
+#: runners the shell analysis sees through (`uv run pytest` runs pytest under "uv", `docker compose
+#: exec app npm test` runs npm in a container): a document that runs a program this way prescribes
+#: that way, and a ban on the bare program ("never run npm on the host") leaves it alone
+WRAPPER_RUNNERS: frozenset[str] = frozenset(
+    "uv poetry pipenv pdm hatch conda mamba npx bunx uvx pipx bundle docker docker-compose podman podman-compose".split())
 
 WRAPPER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly - use the project runner\n\nRun the tests:\n\n```bash\nuv run --project core pytest tests/\n```\n",
@@ -94,6 +96,16 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
     # the program as the subject, the runner after "be run"
     ex("All python commands should be run via `uv run python ...`", "warn command python via uv"),
     ex("- pytest must always be invoked through `poetry run`", "warn command pytest via poetry"),
+    # the program in backticks; the program as the subject of "must run"; the runner "for" the programs
+    ex("- Always run `pytest` via `uv run`.", "warn command pytest via uv"),
+    ex("- All Ruby commands MUST run through `bin/docker`.", "warn command ruby via docker"),
+    ex("- Always use `bundle exec` for rake tasks.", "warn command rake via bundle"),
+    ex("- Always use `make` for the release tasks."),
+    # a container the document runs the program in: the ban is on running it on the host
+    ex("- Never run `npm` directly on the host.\n\nRun it in the container:\n\n```bash\ndocker compose exec app npm test\n```\n",
+       "deny command npm via docker"),
+    ex("- Never run `rspec` directly.\n\nRun the specs:\n\n```bash\nbundle exec rspec spec/models\n```\n",
+       "deny command rspec via bundle"),
     ex("- The server should be run via `uv run`"),
     ex("- Run everything through `uv run`."),
     ex("- Run the tests with `make test`."),
@@ -191,6 +203,24 @@ TOOL_NAMES: tuple[ToolName, ...] = (
 )
 
 
+#: words that may follow a program written alone in backticks without being its subcommand
+#: ("never use `npm` again", "`yarn` instead"): the span stands for the whole program there
+SPLIT_COMMAND_STOPS: frozenset[str] = frozenset(
+    "anymore again here there now itself yourself instead alone too either else first ever at all".split())
+
+#: a known program in backticks with its subcommand written after it as a plain word: the ban is on
+#: that subcommand, never on the whole program
+SPLIT_COMMAND_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never use the `hg` push command.", "deny command hg push"),
+    ex("- Don't run `kubectl` delete on production.", "warn command kubectl delete"),
+    ex("- Never `git` push to main.", "warn command git push"),
+    ex("- Avoid `curl` piping into a shell.", "warn command curl"),
+    ex("- Never run `npm` directly.", "deny command npm"),
+    ex("- Never use `yarn` again.", "deny command yarn"),
+    ex("- Do not use `pip` for installs.", "warn command pip"),
+)
+
+
 @dataclass(frozen=True)
 class Equivalent:
     """Command prefixes that do the same; the first is how rules usually name it."""
@@ -222,7 +252,9 @@ EQUIVALENTS: tuple[Equivalent, ...] = (
     Equivalent(("git switch -c", "git checkout -b")),
 )
 
-#: (program and subcommand, option, its other spellings)
+#: (program and subcommand, option, its other spellings): a rule written with any one of them
+#: covers the others (`git commit -n` and `--no-verify`, `terraform apply -auto-approve` and
+#: `--auto-approve`). Only spellings the program's own help gives as the same option.
 OPTION_ALIASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("git commit", "--no-verify", ("-n",)),
     ("git commit", "--signoff", ("-s",)),
@@ -232,11 +264,69 @@ OPTION_ALIASES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("git push", "--force", ("-f",)),
     ("git push", "--no-verify", ()),
     ("git push", "--set-upstream", ("-u",)),
+    ("git push", "--delete", ("-d",)),
     ("git merge", "--no-verify", ()),
+    ("git clean", "--force", ("-f",)),
+    ("git checkout", "--force", ("-f",)),
+    ("git add", "--all", ("-A",)),
+    ("git add", "--force", ("-f",)),
+    ("git rebase", "--interactive", ("-i",)),
+    ("git tag", "--delete", ("-d",)),
+    ("git tag", "--force", ("-f",)),
+    ("git branch", "--delete", ("-d",)),
+    ("git pull", "--rebase", ("-r",)),
     ("npm install", "--save-dev", ("-D",)),
     ("npm install", "--global", ("-g",)),
+    ("npm install", "--force", ("-f",)),
+    ("npm publish", "--force", ("-f",)),
+    ("pnpm add", "--save-dev", ("-D",)),
+    ("pnpm add", "--global", ("-g",)),
+    ("yarn add", "--dev", ("-D",)),
+    ("pip install", "--upgrade", ("-U",)),
+    ("pip install", "--editable", ("-e",)),
+    ("docker rm", "--force", ("-f",)),
+    ("docker system prune", "--all", ("-a",)),
+    ("docker system prune", "--force", ("-f",)),
+    ("docker compose down", "--volumes", ("-v",)),
+    ("docker-compose down", "--volumes", ("-v",)),
+    ("terraform apply", "-auto-approve", ("--auto-approve",)),
+    ("terraform destroy", "-auto-approve", ("--auto-approve",)),
+    ("gh pr merge", "--admin", ()),
+    ("gh pr merge", "--squash", ("-s",)),
+    ("gh pr merge", "--rebase", ("-r",)),
+    ("gh pr create", "--draft", ("-d",)),
     ("rm", "--recursive", ("-r", "-R")),
     ("rm", "--force", ("-f",)),
+    ("cp", "--recursive", ("-r", "-R")),
+    ("chmod", "--recursive", ("-R",)),
+    ("chown", "--recursive", ("-R",)),
+)
+
+OPTION_ALIAS_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never use `git commit -n`.", "deny command git commit -n"),
+    ex("- Never run `terraform apply -auto-approve`.", "deny command terraform apply -auto-approve"),
+    ex("- Do not `git clean --force`.", "deny command git clean --force"),
+)
+
+#: package managers that run a package script without `run` (`pnpm lint` is `pnpm run lint`),
+#: with the words that are their own commands instead (`pnpm install` is no script; `bun test`
+#: is Bun's test runner, not the `test` script): a rule on one spelling covers the other
+SCRIPT_SHORTHANDS: dict[str, frozenset[str]] = {
+    "pnpm": frozenset("""add i install up update upgrade remove rm uninstall un link ln unlink import rebuild rb prune
+        fetch patch patch-commit audit list ls outdated why licenses exec dlx create init publish pack store env setup
+        server config c bin root doctor recursive r run deploy dedupe self-update approve-builds""".split()),
+    "yarn": frozenset("""add install remove upgrade up info init link unlink outdated pack publish run why workspace
+        workspaces config cache global bin dlx exec node set plugin version npm constraints dedupe explain patch rebuild
+        search unplug login logout owner tag team import audit autoclean check create help licenses list policies
+        upgrade-interactive versions""".split()),
+    "bun": frozenset("""run test x repl exec install i add a remove rm update outdated link unlink pm build init create c
+        upgrade publish audit patch why info""".split()),
+}
+
+SCRIPT_SHORTHAND_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never run `pnpm run typecheck` in watch mode.", "warn command pnpm run typecheck"),
+    ex("- Do not run `yarn lint:fix`.", "deny command yarn lint:fix"),
+    ex("- Never run `bun test` directly.", "deny command bun test"),
 )
 
 #: program (or "program subcommand") -> options that take the next word as their value
