@@ -723,12 +723,12 @@ _FLAG = re.compile(r"--?[A-Za-z][\w-]*$")
 def _split_command(tokens: list[Token], k: int, end: int) -> list[str]:
     """A program alone in backticks and the subcommand written after it as words (`git` push,
     `terraform` apply): the command's words, or [] when the span stands alone (`npm` directly,
-    `pip` for installs, `git` hooks). Only a known program, lower case as typed, and a word that
-    is no adverb, gerund, noun or preposition (lexicon programs.SPLIT_COMMAND_EXAMPLES)."""
+    `pytest` output, `git` hooks). Only a known program, lower case as typed, and one of the
+    subcommand words (lexicon programs.SUBCOMMAND_WORDS, SPLIT_COMMAND_EXAMPLES)."""
     text = tokens[k].text
     nxt = tokens[k + 1] if k + 1 < end else None
     if nxt is None or nxt.kind != WORD or text not in _programs.KNOWN_PROGRAMS or text in _programs.RUNNERS \
-            or nxt.low in _OTHER_PREPOSITIONS or nxt.low.endswith(("ly", "ing")) or nxt.low in _programs.SPLIT_COMMAND_STOPS:
+            or nxt.low not in _programs.SUBCOMMAND_WORDS:
         return []
     words = _bare_command(tokens, k, end)
     return words if len(words) > 1 else []

@@ -252,6 +252,16 @@ def expand(pattern: list[str]) -> list[list[str]]:
                     if candidate not in variants:
                         variants.append(candidate)
                 break
+    if pattern and pattern[0] == "*":
+        # "never use `--no-verify`": the option's other spellings of each command that has it (`git commit -n`)
+        for prefix, option, aliases in _programs.OPTION_ALIASES:
+            spellings = (option, *aliases)
+            for written in (w for w in pattern[1:] if w in spellings):
+                for spelling in spellings:
+                    if spelling != written and spelling[:2] != "--":
+                        candidate = _split(prefix) + [spelling if w == written else w for w in pattern[1:]]
+                        if candidate not in variants:
+                            variants.append(candidate)
     shorthand = _script_shorthand(pattern)
     if shorthand is not None and shorthand not in variants:
         variants.append(shorthand)
@@ -265,8 +275,8 @@ def expand(pattern: list[str]) -> list[list[str]]:
             for written in spellings:
                 if written not in variant[len(words):]:
                     continue
-                for other in spellings:
-                    candidate = [other if w == written else w for w in variant]
+                for spelling in spellings:
+                    candidate = [spelling if w == written else w for w in variant]
                     if candidate not in out:
                         out.append(candidate)
     return out
@@ -953,6 +963,9 @@ def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
         head = words[0].rsplit("/", 1)[-1] if words else ""
         if head in _programs.WRAPPER_RUNNERS and program in words[1:] and head not in out:
             out.append(head)
+    if any(frame.qualifier == q or frame.qualifier.startswith(q + " ") for q in _markers.MACHINE_QUALIFIERS):
+        # "never run `npm` on the host": in a container is where it is to run
+        out += [launcher for launcher in _programs.CONTAINER_LAUNCHERS if launcher not in out]
     return out
 
 

@@ -53,6 +53,15 @@ TWO_PAIRS = "- Use `uv pip` (not `pip`) and `uv run` (not `python`).\n"
 #: a banned command reached through a runner or a container: the same command runs
 DB_DROP = "- Never run `rake db:drop`.\n"
 NO_VITEST = "- Never run `vitest` directly; use `pnpm test`.\n"
+#: the program in backticks, its subcommand a word after it: only that subcommand
+HG_PUSH = "- Never use the `hg` push command.\n"
+#: a rule's option written short covers the long spelling, and the other way round
+NO_VERIFY_SHORT = "- Never use `git commit -n`.\n"
+SCRIPT_RUN = "- Never run `pnpm run typecheck`.\n"
+#: a required runner: the bare program warns, the wrapped form passes
+VIA_BUNDLE = "- Always use `bundle exec` for rake tasks.\n"
+#: a whole tool banned, one command of it prescribed all the same
+ONE_OFF = "- Never use npm in this repo; use pnpm.\n- Install the CLI once with `npm i -g @acme/cli`.\n"
 #: a program banned on the host, which the document runs in its container: that way passes
 ON_HOST = "- Never run `npm` directly on the host.\n\nRun it in the container:\n\n```bash\ndocker compose exec app npm test\n```\n"
 #: where to run: the command run below the root (after a `cd`) is warned, at the root it passes
@@ -278,6 +287,16 @@ CASES = [
     (NO_VITEST, "yarn run vitest", "deny"),
     (NO_VITEST, "pnpm test", "allow"),
     (NO_VITEST, "pnpm lint", "allow"),
+    (HG_PUSH, "hg push", "deny"),
+    (HG_PUSH, "hg status", "allow"),
+    (NO_VERIFY_SHORT, "git commit --no-verify -m x", "deny"),
+    (NO_VERIFY_SHORT, "git commit -m x", "allow"),
+    (SCRIPT_RUN, "pnpm typecheck", "deny"),
+    (SCRIPT_RUN, "pnpm lint", "allow"),
+    (VIA_BUNDLE, "rake db:migrate", "warn"),
+    (VIA_BUNDLE, "bundle exec rake db:migrate", "allow"),
+    (ONE_OFF, "npm install -g @acme/cli", "allow"),
+    (ONE_OFF, "npm install", "deny"),
     (ON_HOST, "npm install", "deny"),
     (ON_HOST, "docker compose exec app npm install", "allow"),
     (ON_HOST, "docker exec app npm test", "allow"),

@@ -142,6 +142,10 @@ def markdown() -> str:
         lines.append(f"| {', '.join(tool.names)} | `{tool.program}` |")
     lines += ["", f"Runners a document may run a banned program under (the ban leaves that way alone): "
               f"{', '.join(sorted(programs.WRAPPER_RUNNERS))}."]
+    lines += ["", "Container launchers (a ban qualified by the host, \"never run `npm` on the host\", leaves a command run "
+              f"through them alone): {', '.join(programs.CONTAINER_LAUNCHERS)}."]
+    lines += ["", "Subcommands a text may write as a word after the program in backticks (\"the `hg` push command\" bans "
+              f"`hg push` only): {', '.join(sorted(programs.SUBCOMMAND_WORDS))}."]
     lines += ["", "A tool's own runners (a rule preferring the tool leaves programs run that way alone): "
               + "; ".join(f"`{tool}`: {', '.join(f'`{r}`' for r in runners)}" for tool, runners in programs.OWN_RUNNERS.items()) + "."]
     lines += ["", "Equivalent commands (a check on the first covers the others):", ""]

@@ -594,8 +594,12 @@ REMOTE_EXAMPLES: tuple[Example, ...] = (
     ex("- Never push to remote without asking", "ask command git push"),
 )
 
+#: the host qualifiers that set the machine apart from a container (the others name a site, a repository)
+MACHINE_QUALIFIERS: tuple[str, ...] = tuple(q for q in HOST_QUALIFIERS if any(
+    w in q for w in ("host", "machine", "docker", "container", "bare metal")))
+
 HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
-    ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest"),
+    ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest via docker docker-compose podman podman-compose"),
     ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
     ex("- Don't open issues on GitHub", "deny command gh issue create", exact=False),
 )
