@@ -956,8 +956,10 @@ def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
         if head in _programs.WRAPPER_RUNNERS and head != program and head not in out:
             out.append(head)
         # "use `bun` instead of vite": `bunx vite` is the preferred tool's own way of running it
-        # (not for a rival of the tool's job: `pnpm exec npm` is no way of using pnpm instead of npm)
-        if program not in _programs.WRAPPER_RUNNERS and not any(head in family and program in family for family in _programs.RIVALS):
+        # (not for a rival of the tool's job: `pnpm exec npm` is no way of using pnpm instead of npm;
+        # not when the text names one command of the tool: "use `pnpm lint`" is that script, not `pnpm eslint`)
+        if program not in _programs.WRAPPER_RUNNERS and len(alternative.text.split()) == 1 \
+                and not any(head in family and program in family for family in _programs.RIVALS):
             out += [r for r in _programs.OWN_RUNNERS.get(head, ()) if r != program and r not in out]
     for words in place.inventory.positives():
         head = words[0].rsplit("/", 1)[-1] if words else ""

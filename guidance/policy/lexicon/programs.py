@@ -126,6 +126,7 @@ OWN_RUNNER_EXAMPLES: tuple[Example, ...] = (
     ex("- Use `bun` instead of npm or vite", "warn command npm", "warn command vite via bunx"),
     ex("- Use `pnpm` rather than `jest` directly", "warn command jest via pnpm"),
     ex("- Use `make` instead of `vite`", "warn command vite"),
+    ex("- Never run `eslint` directly, use `pnpm lint`.", "deny command eslint"),
 )
 
 
