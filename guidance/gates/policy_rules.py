@@ -295,7 +295,7 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
             if wrapper in index.by_program:
                 # "Never use `npx`" / "never use `sudo`": the wrapper is what the rule names, not what it runs
                 run = RUNNER_SUBCOMMANDS.get(wrapper, ())[:1]
-                _command_checks(ctx, index, Command([wrapper, *run, *cmd.argv], text=cmd.text), cmd, (), fired, out)
+                _command_checks(ctx, index, Command([wrapper, *run, *cmd.argv], text=cmd.text, origin=cmd.origin), cmd, (), fired, out)
         if index.scripts and is_interpreter(cmd.program):
             script = _script(cmd)
             if script is not None and script.program in index.scripts:

@@ -53,6 +53,8 @@ TWO_PAIRS = "- Use `uv pip` (not `pip`) and `uv run` (not `python`).\n"
 #: a banned command reached through a runner or a container: the same command runs
 DB_DROP = "- Never run `rake db:drop`.\n"
 NO_VITEST = "- Never run `vitest` directly; use `pnpm test`.\n"
+#: a runner banned on the host: run in a container, what it runs is not on the host either
+ON_HOST_NPX = "- Never run `npx` directly on the host machine.\n"
 #: the program in backticks, its subcommand a word after it: only that subcommand
 HG_PUSH = "- Never use the `hg` push command.\n"
 #: a rule's option written short covers the long spelling, and the other way round
@@ -300,6 +302,8 @@ CASES = [
     (ON_HOST, "npm install", "deny"),
     (ON_HOST, "docker compose exec app npm install", "allow"),
     (ON_HOST, "docker exec app npm test", "allow"),
+    (ON_HOST_NPX, "npx tsc", "deny"),
+    (ON_HOST_NPX, "docker compose exec -T app npx tsc", "allow"),
     (LINKED, 'gh pr create --title "Add limits" --body "Adds a rate limit"', "warn"),
     (LINKED, 'gh pr create --title "Add limits" --body "Closes #42"', "allow"),
     (LINKED, 'gh pr create --title "Add limits (#42)" --body "Adds a rate limit"', "allow"),
