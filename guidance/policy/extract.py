@@ -98,6 +98,9 @@ class _Heading:
     #: "## After every code change", "### Regenerate the clients after template changes": the
     #: ordering holds after a change of these files (`**`: any), not before every commit
     edits: tuple[str, ...] = ()
+    #: the ordering comes from a sentence ending in ":" over numbered sub-headings ("Run these before
+    #: committing:" then "### 1. Format" and its code block): it reaches their code blocks, not every item
+    steps_only: bool = False
 
 
 class BlockTokens:
@@ -148,13 +151,20 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
             edits: tuple[str, ...] = ()
             words = [t.low for t in toks if t.kind == WORD]
             if "before" in words:
-                found = then_at(toks, next(k for k, t in enumerate(toks) if t.low == "before") + 1, len(toks))
+                at = next(k for k, t in enumerate(toks) if t.low == "before") + 1
+                found = then_at(toks, at, len(toks))
                 then = found[1] if found else ""
+                if then and done_at(toks, at, len(toks)):
+                    # "### Run before considering work complete": the next commit after a change, a warning
+                    soft, edits = True, (ANY_CHANGE,)
             elif (changed := heading_change(toks)) is not None:
                 then, soft, edits = "commit", True, changed  # "After every code change": before the next commit
             elif (titled_then := workflow_title(words)):
-                # "## Pre-commit checklist": a warning, unless it says its steps must pass
+                # "## Pre-commit checklist": a warning, unless it says its steps must pass; "## Task
+                # completion checklist": the end of the work, the next commit after a change (a warning)
                 then, soft, workflow = titled_then, not any(c[2] == REQUIRE for c in find_cues(toks)), True
+                if then == "done":
+                    then, soft, edits = "commit", True, (ANY_CHANGE,)
             actions: tuple[str, ...] = ()
             verb = ""
             if titled is not None:
@@ -180,6 +190,18 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
             unit.frames, unit.specs = [], []
             unit.error = f"{type(exc).__name__}: {exc}"
         units.append(unit)
+        if block.kind == "paragraph" and headings and (not headings[-1].then or headings[-1].titled) \
+                and index + 1 < len(blocks) and blocks[index + 1].kind == "heading" \
+                and blocks[index + 1].level > headings[-1].level and block.inline.masked.rstrip().endswith(COLONS):
+            # "Before considering any task complete, you MUST run the following:" over "### 1. ESLint" and
+            # its code block: the sentence is the section's ordering for its steps' code blocks (nearer
+            # than a checklist title, and it says how strongly), not for every item below
+            intro = Context()
+            _inherit_intro(intro, blocks, index, tokens(index), Unit(block, index))
+            if intro.then:
+                top = headings[-1]
+                top.then, top.soft, top.edits, top.index = intro.then, intro.soft, tuple(intro.edits), index
+                top.steps_only, top.titled = True, False
     _document_merge(units)
     return units
 
@@ -224,7 +246,8 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
             ctx.actions, ctx.verb = list(heading.actions), heading.verb
             ctx.condition, ctx.condition_text = heading.condition, heading.condition_text
             unit.context.append(f"heading: '{heading.cue}' ({heading.modality})")
-        if heading.then and not ctx.then and not (heading.titled and _after_action(blocks, index, heading, tokens)):
+        if heading.then and not ctx.then and not heading.steps_only and not (
+                heading.titled and _after_action(blocks, index, heading, tokens)):
             ctx.then, ctx.soft, ctx.edits = heading.then, heading.soft, list(heading.edits)
             unit.context.append(f"heading: ordering before {heading.then}")
     intro = _intro(blocks, index)
@@ -238,7 +261,11 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         # "1. Run `make` 2. Fix what fails 3. Commit and push": the steps before the commit
         step_action = _later_action(blocks, index, tokens)
         if step_action:
-            ctx.then, ctx.soft = step_action, True
+            # only the steps that check the work come before it, not chores ("run the release script")
+            ctx.then, ctx.soft, ctx.steps = step_action, True, True
+            if step_action == "done":
+                # "4. Only mark the task as complete when all checks pass": the next commit after a change
+                ctx.then, ctx.edits = "commit", [ANY_CHANGE]
             unit.context.append(f"steps: a later step does the {step_action}")
     ctx.header = block.kind == "html" or (index == first_text and _generated_notice(block.inline.masked)
                                           and _about_this_file(block.inline.masked))
@@ -623,8 +650,11 @@ def _after_action(blocks: list[Block], index: int, heading: _Heading, tokens_of:
 
 
 def _starts_with_action(toks: list[Token]) -> str:
-    """The git action a step opens with ("Commit and push", "`git push`", "Open a PR"), or ""."""
+    """The git action a step opens with ("Commit and push", "`git push`", "Open a PR"), "done" for
+    a step that ends the work ("Only mark the task as complete when all checks pass"), or ""."""
     toks = [t for t in toks if t.kind in (WORD, CODE)]
+    if toks and toks[0].kind == WORD and done_at(toks, 0, min(len(toks), 8)):
+        return "done"
     found = then_at(toks, 0, min(len(toks), 4)) if toks else None
     return found[1] if found is not None and found[1] in ("commit", "push", "pr") else ""
 

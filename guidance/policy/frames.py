@@ -187,6 +187,9 @@ class Context:
     #: are of those texts, said with that force
     texts: list[str] = field(default_factory=list)
     texts_cue: str = ""
+    #: the ordering is read from the order of numbered steps alone ("1. ... 3. Commit"): only the
+    #: steps that check the work come before the action, not chores ("run the release script")
+    steps: bool = False
 
 
 # --- table indexes ----------------------------------------------------------------------------
@@ -832,6 +835,7 @@ _THEN_WORDS: dict[str, str] = {
     "commit": "commit", "commits": "commit", "committing": "commit", "commiting": "commit", "you commit": "commit",
     "each commit": "commit", "every commit": "commit", "a commit": "commit", "any commit": "commit",
     "committing changes": "commit", "committing code": "commit", "git commit": "commit", "commiting changes": "commit",
+    "creating a commit": "commit", "creating a git commit": "commit", "making a git commit": "commit",
     "push": "push", "pushes": "push", "pushing": "push", "you push": "push", "every push": "push", "each push": "push",
     "pushing changes": "push", "pushing up changes": "push", "push up changes": "push", "push changes": "push",
     "pushing code": "push", "pushing to remote": "push", "any push": "push", "git push": "push",
@@ -839,11 +843,24 @@ _THEN_WORDS: dict[str, str] = {
     "submitting a pr": "pr", "submitting a pull request": "pr", "a pr": "pr", "prs": "pr", "pull requests": "pr",
     "opening prs": "pr", "creating prs": "pr", "submitting": "pr", "submitting changes": "pr", "submitting code": "pr",
     "create a pr": "pr", "open a pr": "pr", "a pull request": "pr", "the pr": "pr", "pr creation": "pr",
+    "opening pull requests": "pr", "creating pull requests": "pr", "submitting pull requests": "pr",
     "merging": "merge", "merge": "merge", "a merge": "merge",
     "remote commands": "remote", "remote-based commands": "remote", "remote-based command": "remote", "remote command": "remote",
     "remote operations": "remote", "remote git commands": "remote", "remote git operations": "remote",
     "github operations": "github", "github operation": "github", "github actions on the repo": "github",
 }
+
+
+#: words between an action's verb and its noun that do not change which action it is
+#: ("creating any pull request" is "creating a pull request")
+_THEN_DETERMINERS = frozenset(("a", "an", "any", "the", "every", "each", "your", "new", "all"))
+
+
+def _then_key(words: list[str]) -> str:
+    return " ".join(w for w in words if w not in _THEN_DETERMINERS) or " ".join(words)
+
+
+_THEN_KEYS: dict[str, str] = {_then_key(words.split()): then for words, then in _THEN_WORDS.items()}
 
 
 def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
@@ -856,14 +873,15 @@ def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
     done = done_at(tokens, k, end)
     if done:
         return done, "commit"  # "before declaring a task complete": the next commit after the work
-    for size in (4, 3, 2, 1):
+    for size in (5, 4, 3, 2, 1):
         if k + size > end:
             continue
-        words = " ".join(t.low for t in tokens[k : k + size] if t.kind == WORD)
-        if len([t for t in tokens[k : k + size] if t.kind == WORD]) != size:
+        words = [t.low for t in tokens[k : k + size] if t.kind == WORD]
+        if len(words) != size:
             continue
-        if words in _THEN_WORDS:
-            best = (k + size, _THEN_WORDS[words])
+        key = " ".join(words)
+        if key in _THEN_WORDS or _then_key(words) in _THEN_KEYS:
+            best = (k + size, _THEN_WORDS.get(key) or _THEN_KEYS[_then_key(words)])
             break
     if best is None and k < end and tokens[k].kind == CODE:
         code = tokens[k].low.split()
@@ -882,16 +900,43 @@ def done_at(tokens: list[Token], i: int, end: int) -> int:
     lexicon.markers.DONE_MOMENTS) starting at `i` ends, 0 when none does."""
     words: list[str] = []
     k = i
-    while k < end and len(words) < 5 and tokens[k].kind == WORD:
+    while k < end and len(words) < 7 and tokens[k].kind == WORD:
         words.append(tokens[k].low)
         k += 1
-    for size in range(len(words), 0, -1):
+    for size in range(min(len(words), 5), 0, -1):
         if " ".join(words[:size]) in _DONE:
             return i + size
-    return 0
+    return _done_claim(words, i)
 
 
 _DONE = frozenset(_markers.DONE_MOMENTS)
+
+
+def _done_claim(words: list[str], i: int) -> int:
+    """The phrases DONE_MOMENTS does not list word for word (lexicon.markers.DONE_CLAIMS,
+    DONE_STATES, DONE_ENDS, DONE_WORK): a claim with a state a few words on ("marking the task as
+    done", "saying a task is complete"), or an ending of the work or of nothing ("you finish",
+    "finishing a task"); where it ends (from `i`), 0 for none ("calling the API", "completing the
+    migration")."""
+    skip = 0
+    while skip < len(words) and words[skip] in ("you", "ever", "we", "only", "then", "actually"):
+        skip += 1
+    words = words[skip:]
+    if not words:
+        return 0
+    if words[0] in _markers.DONE_CLAIMS:
+        state = next((n for n, w in enumerate(words[1:], 1) if w in _markers.DONE_STATES), None)
+        if state is not None and any(w in _markers.DONE_WORK or w in ("as", "is", "are", "you're", "everything")
+                                     for w in words[1:state]):
+            return i + skip + state + 1
+        return 0
+    if words[0] in _markers.DONE_ENDS:
+        rest = [w for w in words[1:] if w not in _THEN_DETERMINERS]
+        if not rest:
+            return i + skip + 1
+        if rest[0] in _markers.DONE_WORK:
+            return i + skip + 1 + words[1:].index(rest[0]) + 1
+    return 0
 
 
 def workflow_title(words: list[str]) -> str:
@@ -984,8 +1029,11 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 return frame
             if block and tokens[-1].kind == PUNCT and tokens[-1].text == ":" and (_imperative(tokens, m) or m == 0):
                 # the commands are in the code block below: how closely they must be followed is the
-                # reader's to judge (a warning)
-                return Frame(REQUIRE, ordering=Ordering(list(block), then[1], soft=True), start=tokens[0].start,
+                # reader's to judge (a warning), unless the sentence says must / always
+                strong = any(c[2] == REQUIRE for c in cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
+                return Frame(REQUIRE, ordering=Ordering(list(block), then[1], soft=not strong or done,
+                                                        edits=[ANY_CHANGE] if done else []),
+                             start=tokens[0].start,
                              notes=[f"ordering: before {then[1]}, the commands of the code block below"])
         if low in ("after", "once", "if", "when"):
             # "only push after running X" / "push only after X" / "only commit once the tests pass"
@@ -1171,7 +1219,11 @@ def _imperative(tokens: list[Token], end: int) -> bool:
         if tok.kind == WORD and tok.low in ("please", "first", "also", "then", "and", "important", "critical", "note"):
             k += 1
             continue
-        return action_at(tokens, k, end) is not None or _checks_code(tokens, k, end)
+        if tok.kind == WORD and tok.low in ("you", "claude", "agents", "we") and k + 1 < end and (
+                (cue := match(tokens, k + 1, "cues", end)) is not None and cue[1].modality in (REQUIRE, ONLY)):
+            k += 1  # "You must run ...", "Claude MUST run ...": the reader is told; "We run ..." describes
+            continue
+        return action_at(tokens, k, end) is not None or _checks_code(tokens, k, end) or _task_verb(tokens, k, end) is not None
     return False
 
 
@@ -1210,6 +1262,22 @@ def _checks_code(tokens: list[Token], k: int, end: int) -> bool:
 def _task_with_code(tokens: list[Token], k: int, end: int) -> bool:
     return (tokens[k].kind == WORD and tokens[k].low in _markers.TASK_VERBS and k + 2 < end
             and tokens[k + 1].low in _markers.TASK_PREPOSITIONS and tokens[k + 2].kind == CODE)
+
+
+def _task_verb(tokens: list[Token], k: int, end: int) -> list[Obj] | None:
+    """"lint code", "format and lint your changes", "test": verbs that name a task
+    (lexicon.markers.TASK_VERB_CATEGORIES) with nothing but the work as their object, up to `end`:
+    the tasks, or None."""
+    found: list[Obj] = []
+    while k < end:
+        tok = tokens[k]
+        if tok.kind == WORD and tok.low in _markers.TASK_VERB_CATEGORIES:
+            found.append(Obj("noun", tok.low, meaning={"category": _markers.TASK_VERB_CATEGORIES[tok.low]}))
+        elif not (tok.kind == WORD and (tok.low in _markers.TASK_VERB_OBJECTS or tok.low in ("and", "or", "&", "then"))
+                  or tok.kind == PUNCT and tok.text in (",", "/", "&")):
+            return None
+        k += 1
+    return found or None
 
 
 def _made_things(tokens: list[Token], i: int, end: int) -> list[Obj]:
@@ -1378,10 +1446,25 @@ def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m:
 
 
 def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bool = False) -> list[Obj]:
-    """The commands a "run ..." phrase between i and end names (code spans, task nouns)."""
+    """The commands a "run ..." phrase between i and end names (code spans, task nouns), or the
+    tasks its verbs name ("lint and test your code")."""
+    start = i
+    while start < end:
+        cue = match(tokens, start, "cues", end) if tokens[start].kind == WORD else None
+        if cue is not None and cue[1].modality in (REQUIRE, ONLY):
+            start = cue[0]  # "always", "you must"
+        elif tokens[start].kind in (PUNCT, SYMBOL) or tokens[start].low in ("please", "first", "also", "then", "you", "claude"):
+            start += 1
+        else:
+            break
+    tasks = _task_verb(tokens, start, end)
+    if tasks:
+        return tasks
     k = i
     while k < end:
         found = action_at(tokens, k, end)
+        if found is not None and "run" in found[1] and (tasks := _task_verb(tokens, found[0], end)):
+            return tasks  # "run lint, format, typecheck, and test"
         if _checks_code(tokens, k, end):
             # "always check `git diff` before committing", "lint with `rubocop -A` before committing"
             found = (k + 2 if _task_with_code(tokens, k, end) else k + 1, ["run"], tokens[k].low)
@@ -1502,6 +1585,11 @@ def _runnable(objects: list[Obj], categories_only: bool) -> list[Obj]:
     return out
 
 
+#: words an item opens with when it says in which situation to do something: not a step of the
+#: heading's or intro's ordering
+_STEP_CONDITIONS = frozenset(("if", "when", "whenever", "for", "unless", "optionally", "optional", "otherwise", "alternatively"))
+
+
 def _judged_item(tokens: list[Token]) -> bool:
     """"For significant changes, also run `make e2e`": an item under an ordering's heading or intro
     that holds for the changes the agent judges (lexicon.markers.JUDGED_CHANGES), not every time."""
@@ -1538,20 +1626,31 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     base = _pr_base(tokens, cues)
     if base is not None:
         return [base]
-    if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues) and not _judged_item(tokens):
-        # an item under "Before every push:" ("Run `npm run lint` and fix any issues")
+    if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues) and not _judged_item(tokens) and not (
+            tokens and tokens[0].kind == WORD and tokens[0].low in _STEP_CONDITIONS):
+        # an item under "Before every push:" ("Run `npm run lint` and fix any issues"); not one that
+        # opens with its own situation ("If issues are found, run `pnpm lint`", "For coverage, use X")
         first = _first_objects(tokens, 0, len(tokens))
         if not first and tokens and tokens[0].kind == CODE and all(t.kind in (CODE, PUNCT) for t in tokens):
             first = [Obj("code", t.text) for t in tokens if t.kind == CODE]  # "- `bash -n build.sh`" under "Before pushing, run:"
+        colon = next((k for k, t in enumerate(tokens[:4]) if t.kind == PUNCT and t.text == ":"), -1)
+        if not first and colon > 0 and colon + 1 < len(tokens) and all(t.kind in (CODE, PUNCT) for t in tokens[colon + 1:]):
+            # "1. **Build**: `npm run build`": a step's label, then its command (not "Config: `settings.yaml`")
+            first = [Obj("code", t.text) for t in tokens[colon + 1:] if t.kind == CODE and t.text.split()
+                     and (t.text.split()[0].rsplit("/", 1)[-1] in _programs.KNOWN_PROGRAMS
+                          or t.text.split()[0].startswith("./") or t.text.split()[0].endswith(".sh"))]
         nested = [o for o in ctx.following if o.role == "block"]
         if nested and not any(t.kind == CODE for t in tokens) and (first or _first_objects(tokens, 0, len(tokens), categories_only=True)
                                                                     or action_at(tokens, 0, len(tokens)) is not None):
             first = nested  # "1. **Run tests**" and the commands of the code block nested under it
         first = [o for o in first if o.kind != "code" or not does_action(o.text)]
-        if ctx.edits == [ANY_CHANGE]:
+        if ctx.edits == [ANY_CHANGE] or ctx.steps:
             # "**Versioning (after code changes):**" over `npm run version:patch`: after any change, only
-            # checks of the work are orders (the chores are for some changes, which the words do not say)
-            first = [o for o in first if o.kind != "code" or _names_check(o.text)]
+            # checks of the work are orders (the chores are for some changes, which the words do not say);
+            # so for steps read from their order alone ("1. Run the release script ... 3. Open PR"), where
+            # a runner's default target checks too ("2. Run `make` and fix what fails")
+            first = [o for o in first if o.kind != "code" or _names_check(o.text)
+                     or ctx.steps and o.text.strip() in _programs.KNOWN_PROGRAMS]
         if first:
             return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft, either=_either(tokens), edits=list(ctx.edits)),
                           start=tokens[0].start,

@@ -148,6 +148,14 @@ NOTHING = [
     "1. Commit your changes\n2. Run `make deploy`\n",
     # a bulleted (not numbered) list is no sequence of steps
     "- Run `make dev` to start\n- Commit often\n",
+    # how to do something after a change, not an order; chores after any change
+    "### Building\n\nTo compile after making changes:\n\n```bash\ncargo build\n```\n",
+    "**Versioning (after code changes):**\n\n- `npm run version:patch` - bump the patch version\n",
+    # a claim verb without the end of the work, an ending of something else
+    "- Before calling the API, read `docs/api.md`\n",
+    "- Before completing the migration, run `make backup`\n",
+    # a checklist item that names a file after its label
+    "## Pre-commit checklist\n\n- Config: `config/settings.yaml`\n",
 ]
 
 
@@ -155,3 +163,151 @@ NOTHING = [
 def test_no_ordering(policy: str) -> None:
     checks = compile_sources(f"# Rules\n\n{policy}")["checks"]
     assert [c for c in checks if c["kind"] == "sequence"] == []
+
+# The end of the work as the moment ("before considering a task complete", "### After task
+# completion", a last step "Only mark the task as complete when all checks pass"): no tool call
+# marks it, so the next commit after the session changed files stands for it, as a warning. A
+# commit with the commands run after the last change passes.
+
+DONE_INTRO = """## Required checks
+
+Before considering any task complete, you MUST run the following commands:
+
+### 1. Lint
+
+```bash
+pnpm lint:check
+```
+
+- If issues are found, run `pnpm lint` to fix them
+- For coverage reports, use `pnpm test:coverage`
+
+### 2. Tests
+
+```bash
+pnpm test
+```
+"""
+
+DONE_SENTENCE = "- Run `npm run check` before marking the task as done\n"
+
+DONE_STRONG = "- Always run quality checks (`npm run check`) before considering a task complete.\n"
+
+DONE_HEADING = """### After task completion
+
+- Ensure all code is formatted using `./mvnw spring-javaformat:apply`
+- Run the full test suite with `./mvnw test`
+"""
+
+DONE_STEPS = """## Development workflow
+
+1. Make your changes
+2. Run `pnpm lint:check` - fix any linting issues
+3. Run `pnpm test` - ensure all tests pass
+4. Only mark the task as complete when all checks pass
+"""
+
+TASK_VERBS = "- Always lint code before committing\n"
+
+YOU_MUST = "- You must run `make test` before committing\n"
+
+STRONG_BLOCK = """## Pre-push checklist
+
+Always run these commands before pushing code:
+
+```bash
+make lint
+make test
+```
+"""
+
+PR_DETERMINER = """Before creating any pull request, you MUST:
+
+1. Run `go fmt ./...` to format all Go code
+2. Run `go test ./...` to ensure all tests pass
+"""
+
+NIGHTLY = "- Always run `cargo +nightly fmt` before committing\n"
+
+FORMS = """Before committing, you MUST:
+
+1. Run `npm run lint:fix`
+2. Run `uv run pytest`
+"""
+
+RELEASE_STEPS = """### Release process
+
+1. Run the release script:
+
+   ```bash
+   ./scripts/release.sh
+   ```
+
+2. Edit `CHANGELOG.md`
+3. Open PR: "Bump version"
+"""
+
+
+def entry(item: str | tuple[str, str]) -> dict[str, Any]:
+    if isinstance(item, tuple):
+        return {"edited": [f"/p/{item[1]}"], "ok": True, "seq": None, "ts": ""}
+    return h(item)
+
+
+def verdicts_after(policy: str, command: str, history: list[str | tuple[str, str]]) -> list[str]:
+    bundle = {"root": "/p", "checks": compile_sources(f"# Rules\n\n{policy}")["checks"]}
+    event = Event(tool="Bash", command=command, session_id="s", cwd="/p")
+    return sorted({f.verdict for f in sequence.check(GateContext(event, bundle, extras={"history": [entry(c) for c in history]}))})
+
+
+EDIT = ("edit", "src/app.ts")
+
+DONE_CASES = [
+    # stopped: a change, and the commands did not run after it
+    (DONE_INTRO, "git commit -m x", [EDIT], ["warn"]),
+    (DONE_INTRO, "git commit -m x", ["pnpm lint:check", "pnpm test", EDIT], ["warn"]),
+    (DONE_SENTENCE, "git commit -m x", [EDIT], ["warn"]),
+    (DONE_STRONG, "git commit -m x", [EDIT], ["warn"]),
+    (DONE_HEADING, "git commit -m x", [EDIT, "./mvnw test"], ["warn"]),
+    (DONE_STEPS, "git commit -m x", [EDIT, "pnpm lint:check"], ["warn"]),
+    (TASK_VERBS, "git commit -m x", [], ["deny"]),
+    (YOU_MUST, "git commit -m x", [], ["deny"]),
+    (STRONG_BLOCK, "git push", ["make lint"], ["deny"]),
+    (PR_DETERMINER, "gh pr create --fill", ["go fmt ./..."], ["deny"]),
+    # no change in the session: the changes may predate it, a warning at most
+    (DONE_INTRO, "git commit -m x", [], ["warn"]),
+    # allowed: the commands ran after the last change (in their prescribed forms), or another action
+    (DONE_INTRO, "git commit -m x", [EDIT, "pnpm lint:check", "pnpm test"], []),
+    (DONE_INTRO, "git commit -m x", [EDIT, "pnpm lint:check && pnpm test"], []),
+    (DONE_SENTENCE, "git commit -m x", [EDIT, "npm run check"], []),
+    (DONE_HEADING, "git commit -m x", [EDIT, "./mvnw spring-javaformat:apply test"], []),
+    (DONE_STEPS, "git commit -m x", [EDIT, "pnpm lint:check", "pnpm test"], []),
+    (DONE_INTRO, "git push", [EDIT], []),
+    (TASK_VERBS, "git commit -m x", ["npm run lint"], []),
+    (YOU_MUST, "git commit -m x", ["make test"], []),
+    (STRONG_BLOCK, "git push", ["make lint", "make test"], []),
+    (PR_DETERMINER, "gh pr create --fill", ["go fmt ./...", "go test ./..."], []),
+    (RELEASE_STEPS, "gh pr create --fill", [], []),  # a release chore, not a check before every PR
+    # a prescribed form of a command: that form satisfies the ordering, the bare form does not, and
+    # the bare form itself stays allowed (the text bans nothing)
+    (NIGHTLY, "git commit -m x", ["cargo +nightly fmt --all"], []),
+    (NIGHTLY, "git commit -m x", ["cargo fmt"], ["deny"]),
+    (NIGHTLY, "cargo fmt", [], []),
+    (FORMS, "git commit -m x", ["npm run lint:fix", "uv run pytest -q"], []),
+    (FORMS, "git commit -m x", ["npm run lint", "uv run pytest"], ["deny"]),
+    (FORMS, "npm run lint", [], []),
+]
+
+
+@pytest.mark.parametrize(("policy", "command", "history", "expected"), DONE_CASES,
+                         ids=[f"{c[0].split(chr(10))[0][:40]}|{c[1]}|{len(c[2])}" for c in DONE_CASES])
+def test_done_and_intro_ordering(policy: str, command: str, history: list[str | tuple[str, str]], expected: list[str]) -> None:
+    assert verdicts_after(policy, command, history) == expected
+
+
+def test_conditional_items_are_not_steps() -> None:
+    """Items under a checklist that open with their own situation ("If issues are found, run
+    `pnpm lint`", "For coverage reports, use ...") do not become orderings."""
+    checks = compile_sources(f"# Rules\n\n{DONE_INTRO}")["checks"]
+    befores = sorted(" ".join(c["before"]) for c in checks if c["kind"] == "sequence")
+    assert befores == ["pnpm lint:check", "pnpm test"]

@@ -67,6 +67,8 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
+    out += [("task-done", e) for e in markers.DONE_EXAMPLES]
+    out += [("task-verb", e) for e in markers.TASK_VERB_EXAMPLES]
     out += [("after-change", e) for e in markers.CHANGE_EXAMPLES]
     out += [("when-to-run", e) for e in markers.WHEN_TO_RUN_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
@@ -195,6 +197,14 @@ def markdown() -> str:
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
               "Headings of a checklist or workflow gone through before a git action (their steps' commands run first): "
               + ", ".join(f"{title} ({then})" for title, then in markers.WORKFLOW_TITLES) + ".",
+              f"Task verbs that order their task when the work is all they take "
+              f"({', '.join(f'{v} ({c})' for v, c in markers.TASK_VERB_CATEGORIES.items())}; the work: "
+              f"{', '.join(markers.TASK_VERB_OBJECTS)}). Examples: "
+              + _examples(markers.TASK_VERB_EXAMPLES).replace("<br>", "; ") + ".",
+              f"The end of the work in other words: a claim ({', '.join(markers.DONE_CLAIMS)}) and a state "
+              f"({', '.join(markers.DONE_STATES)}); an ending ({', '.join(markers.DONE_ENDS)}) of the work "
+              f"({', '.join(markers.DONE_WORK)}) or of nothing. Examples: "
+              + _examples(markers.DONE_EXAMPLES).replace("<br>", "; ") + ".",
               f"Orderings tied to changes ({' / '.join(markers.CHANGE_TRIGGERS)} and a change word: "
               f"{', '.join(markers.CHANGE_WORDS)}; or finishing work: {', '.join(markers.TASK_DONE)}): the command runs after "
               "the last change of the files named (paths, file nouns, languages: "

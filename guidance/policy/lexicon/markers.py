@@ -208,6 +208,11 @@ WORKFLOW_TITLES: tuple[tuple[str, str], ...] = (
     ("pr checklist", "pr"), ("pull request checklist", "pr"), ("pre-pr checklist", "pr"), ("pre-pr checks", "pr"),
     ("pre-submission checklist", "pr"), ("submission checklist", "pr"), ("pr readiness", "pr"),
     ("pre-merge checklist", "merge"), ("merge checklist", "merge"),
+    ("pre-commit checks", "commit"), ("pre-commit verification", "commit"), ("pre-push checks", "push"),
+    ("pre-push requirements", "push"),
+    # the end of the work (DONE_MOMENTS): the next commit after a change stands for it
+    ("completion checklist", "done"), ("pre-completion checklist", "done"), ("pre-completion checks", "done"),
+    ("completion checks", "done"), ("task completion", "done"),
 )
 
 WORKFLOW_TITLE_EXAMPLES: tuple[Example, ...] = (
@@ -226,6 +231,17 @@ WORKFLOW_TITLE_EXAMPLES: tuple[Example, ...] = (
     ex("1. Make your changes\n2. Run `make check`\n3. Commit and push\n", "warn sequence make check -> git commit"),
     ex("1. Commit your changes\n2. Run `make deploy`\n"),
     ex("## Commit messages\n\n- Use `feat:` for features\n"),
+    ex("## Pre-commit checks\n\n```bash\nmake lint\n```\n", "warn sequence make lint -> git commit"),
+    ex("## Task completion checklist\n\n1. `npm run lint`\n2. `npm test`\n",
+       "warn sequence npm run lint -> git commit after any change", "warn sequence npm test -> git commit after any change"),
+    ex("## Pre-commit checklist\n\n- Lint: `make lint`\n- Config: `config/settings.yaml`\n", "warn sequence make lint -> git commit"),
+    ex("Always run these checks before creating a git commit:\n\n1. `cargo fmt --check` - formatting\n",
+       "deny sequence cargo fmt -> git commit", exact=False),
+    ex("Before creating any pull request, you MUST:\n\n1. Run `go fmt ./...`\n", "deny sequence go fmt ./... -> gh pr create"),
+    ex("## Pre-push checklist\n\nAlways run these commands before pushing:\n\n```bash\nmake lint\n```\n",
+       "deny sequence make lint -> git push"),
+    ex("### Release process\n\n1. Run the release script:\n\n   ```bash\n   ./scripts/release.sh\n   ```\n\n"
+       "2. Open PR: \"Bump version\"\n"),
 )
 
 ORDERING_EXAMPLES: tuple[Example, ...] = (
@@ -298,6 +314,54 @@ DONE_MOMENTS: tuple[str, ...] = ("declaring a task complete", "declaring the tas
                                  "considering the work done", "marking a task complete", "marking the task complete",
                                  "marking tasks complete", "marking a task done", "marking the task done", "reporting completion",
                                  "completion", "finishing", "finishing up", "wrapping up", "handing off")
+#: the end of the work said in other words than DONE_MOMENTS lists: a claim verb and, within a few
+#: words, a state ("before marking the task as done", "before saying a task is complete"); an
+#: ending of the work or of nothing ("before you finish", "before finishing a task"). Not "before
+#: calling the API", "before completing the migration".
+DONE_CLAIMS: tuple[str, ...] = ("considering", "consider", "marking", "mark", "declaring", "declare", "calling", "call",
+                                "reporting", "report", "saying", "say", "claiming", "claim", "announcing", "treating",
+                                "deeming", "signaling", "signalling", "telling")
+DONE_STATES: tuple[str, ...] = ("complete", "completed", "done", "finished", "ready", "fixed")
+DONE_ENDS: tuple[str, ...] = ("completing", "finishing", "finish", "complete")
+DONE_WORK: tuple[str, ...] = ("task", "tasks", "work", "job", "feature", "features", "change", "changes", "implementation",
+                              "it", "session", "turn", "todo", "todos", "story", "bug", "fix")
+DONE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Run `npm test` before marking the task as done", "warn sequence npm test -> git commit after any change"),
+    ex("- Before reporting a task as finished, run `make check`", "warn sequence make check -> git commit after any change"),
+    ex("- You must run `cargo test` before you finish", "warn sequence cargo test -> git commit after any change"),
+    ex("## Checks\n\nBefore considering any task complete, you MUST run the following commands:\n\n"
+       "### 1. Lint\n\n```bash\npnpm lint:check\n```\n\n- If issues are found, run `pnpm lint`\n\n"
+       "### 2. Tests\n\n```bash\npnpm test\n```\n",
+       "warn sequence pnpm lint:check -> git commit after any change", "warn sequence pnpm test -> git commit after any change"),
+    ex("### Always run before considering work complete:\n\n```bash\n./scripts/verify.sh\n```\n",
+       "warn sequence verify.sh -> git commit after any change"),
+    ex("### After task completion\n\n- Run the test suite with `./mvnw test`\n",
+       "warn sequence mvnw test -> git commit after any change"),
+    ex("## Workflow\n\n1. Make your changes\n2. Run `pnpm lint`\n3. Only mark the task as complete when all checks pass\n",
+       "warn sequence pnpm lint -> git commit after any change"),
+    ex("- Before completing the migration, back up the database"),
+    ex("- Before calling the API, read its docs"),
+)
+
+#: a task's verb with nothing but the work as its object is the order to run that task ("always
+#: lint code before committing", "run lint, format, and test before opening pull requests"): the
+#: category's commands (the document's own first) satisfy it
+TASK_VERB_CATEGORIES: dict[str, str] = {"lint": "lint", "test": "test", "format": "format", "typecheck": "typecheck",
+                                        "type-check": "typecheck", "build": "build", "compile": "build"}
+TASK_VERB_OBJECTS: tuple[str, ...] = ("code", "the", "your", "all", "my", "our", "changes", "change", "changed", "modified",
+                                      "files", "file", "everything", "it", "them", "locally", "first", "always", "project",
+                                      "codebase", "work", "properly", "thoroughly")
+TASK_VERB_EXAMPLES: tuple[Example, ...] = (
+    ex("- Always lint code before committing", "deny sequence <lint> -> git commit"),
+    ex("- Format and lint your changes before pushing", "deny sequence <format> -> git push", "deny sequence <lint> -> git push"),
+    ex("- You must run lint, format, and test before opening pull requests", "deny sequence <lint> -> gh pr create",
+       "deny sequence <format> -> gh pr create", "deny sequence <test> -> gh pr create"),
+    ex("- You must run `make test` before committing", "deny sequence make test -> git commit"),
+    ex("- Write a test before committing a fix"),
+    ex("- Test the migration on staging before committing"),
+    ex("- We run `make test` before every push"),
+)
+
 #: what a command run after any change does when it is a check of the work ("run `make analyze`
 #: after any change"), not a chore for some files only ("run `cargo dev generate-all` after changes":
 #: which files it is for, the words do not say); a command's words name it
