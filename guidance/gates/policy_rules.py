@@ -628,6 +628,33 @@ def pushed_branches(args: list[str], *, from_another: bool = False) -> list[str]
     return out
 
 
+#: `git merge` options that take the next word as their value (not a branch to merge)
+_MERGE_VALUES = frozenset(("-m", "--message", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name",
+                           "--cleanup", "-S", "--gpg-sign"))
+
+
+def merged_sources(args: list[str]) -> list[str]:
+    """The branches `git ARGS` merges into the branch checked out: `git merge A B` (A, B), `git pull
+    REMOTE BRANCH` (REMOTE/BRANCH; a bare pull's upstream is not named, so none)."""
+    sub, rest, _ = git_split(args)
+    if sub not in ("merge", "pull"):
+        return []
+    positionals: list[str] = []
+    skip = False
+    for arg in rest:
+        if skip:
+            skip = False
+            continue
+        if arg in _MERGE_VALUES:
+            skip = True
+            continue
+        if not arg.startswith("-"):
+            positionals.append(arg)
+    if sub == "merge":
+        return positionals
+    return [f"{positionals[0]}/{ref.split(':', 1)[0]}" for ref in positionals[1:]] if len(positionals) > 1 else []
+
+
 def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Finding]) -> None:
     """Branch, target and stage checks, on the git commands of the line."""
     fired: set[int] = set()
@@ -654,6 +681,17 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                 name = created_branch(args)
                 forms = [glob] if isinstance(glob, str) else [g for g in glob if isinstance(g, str)]
                 hit = bool(name) and bool(forms) and not any(_match_segment(form, name) for form in forms)
+            elif kind == "target" and isinstance(glob, str) and item.get("merged"):
+                # "never merge `upstream/main` into main": a merge (or pull) of those branches while
+                # the target is the branch checked out (on the line, else in the working tree)
+                merged = [m for m in item["merged"] if isinstance(m, str)]
+                sources = merged_sources(args)
+                if sources and any(_match_segment(m, s) for m in merged for s in sources):
+                    into = on_branch
+                    if not into:
+                        current = _checked_out(ctx, cmd, current)
+                        into = current[1]
+                    hit = bool(into) and _match_segment(glob, into)
             elif kind == "target" and isinstance(glob, str):
                 action = item.get("action")
                 # committing to main, or merging into it, reaches it by a push too (`git push origin HEAD:main`)

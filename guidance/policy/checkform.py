@@ -115,6 +115,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
         check["requires"] = [list(r) for r in spec.requires]
     if spec.kind == "target":
         check["action"] = spec.target
+        if spec.merged:
+            check["merged"] = list(spec.merged)
     if spec.category:
         check["category"] = spec.category
     check["confidence"] = round(spec.confidence, 2)
@@ -146,7 +148,8 @@ def short(check: dict[str, Any]) -> str:
                   "dash": "no " + " ".join(check.get("starts") or []), "unstarts": " | ".join(check.get("starts") or [])}
         return f"{verdict} shape {carriers}: {check.get('form')} {detail.get(str(check.get('form')), '')}"
     if kind == "target":
-        return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}"
+        merged = f" from {' '.join(check['merged'])}" if check.get("merged") else ""
+        return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}{merged}"
     if kind == "variable":
         return f"{verdict} variable {' '.join(check.get('pattern') or [])}"
     pattern = check.get("pattern")

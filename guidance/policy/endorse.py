@@ -6,7 +6,8 @@ that changes something on another machine (EFF001); when the project's own text 
 command, asking every time only teaches users to click through, so the engine warns instead and
 names the line (engine.endorsed). Only an instruction counts: a sentence that starts with a verb
 of running (`ENDORSING_VERBS`), with no negation in it, naming a command of at least two words
-(`gh workflow run`, not a bare `gh`). A command the same policy bans is never endorsed.
+(`gh workflow run`, not a bare `gh`), or that starts with the verb the command names ("Merge
+the PR with `gh pr merge --squash`"). A command the same policy bans is never endorsed.
 
 A file the policy imports (`See @docs/OVERVIEW.md`) is part of the policy, and the protected-paths
 gate asks before any change to it (PTH007). When the policy also tells the agent to keep that file
@@ -50,14 +51,17 @@ def endorsements(blocks: Iterable[Block], source: str, tokens: Callable[[int], l
         for sentence in sentences(tokens(index)):
             words = [t for t in sentence if t.kind in (WORD, CODE)]
             first = next((t for t in words if not (t.kind == WORD and t.low.rstrip(".").isdigit())), None)
-            if first is None or first.kind != WORD or first.low not in ENDORSING_VERBS:
+            if first is None or first.kind != WORD:
                 continue
+            # "Merge the PR with `gh pr merge --squash`": a verb the command itself names prescribes that command
+            named = first.low not in ENDORSING_VERBS
             if any(t.kind == WORD and t.low in _NEGATIONS for t in sentence if t.kind not in (PUNCT, SYMBOL)):
                 continue
             line = f"{source}:{block.inline.line_of(first.start, block.line)}"
             for token in sentence:
                 command = token.text.split()
-                if token.kind == CODE and len(command) >= 2 and command[0].replace("-", "").replace("_", "").isalnum():
+                if token.kind == CODE and len(command) >= 2 and command[0].replace("-", "").replace("_", "").isalnum() \
+                        and (not named or first.low in command[1:]):
                     out.append((command, line))
     return out
 

@@ -121,6 +121,8 @@ class Frame:
     targets: list[str] = field(default_factory=list)
     #: remotes a push is about ("never push to `upstream`"), not branches
     remotes: list[str] = field(default_factory=list)
+    #: branches a merge rule names as what is merged ("never merge `upstream/main` into main")
+    sources: list[str] = field(default_factory=list)
     surfaces: list[str] = field(default_factory=list)
     #: the category a frame is for: "only use `spin` for linting", "any other command to build"
     purpose: str = ""
@@ -248,7 +250,8 @@ def _noun_pairs() -> list[tuple[str, Any]]:
     for noun in _nouns.PATH_NOUNS:
         pairs += [(w, ("path", noun.globs)) for w in noun.words]
         if noun.conventional:
-            pairs += [(w, ("conventional", True)) for w in noun.words]
+            pairs += [(w, ("conventional", True)) for w in noun.words + noun.placed]
+        pairs += [(w, ("placed", noun.globs)) for w in noun.placed]
     pairs += [(w, ("self", True)) for w in _nouns.SELF_NOUNS]
     for content in _nouns.CONTENT_NOUNS:
         pairs += [(w, ("content", content.phrases)) for w in content.words]
@@ -541,6 +544,13 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
         low = tok.low
         if low in _STOPS or low == "not" and objects:
             break
+        named = _named_directory(tokens, k, end)
+        if named:
+            # "the migrations folder", "any vendor directory": a directory named in words, wherever it is
+            objects.append(Obj("path", named + "/", role, meaning={"anywhere": True}, after_file_noun=True))
+            unknown_run = 0
+            k += 2 if low == named else 3
+            continue
         if match(tokens, k, "examples", end) is not None:
             notes.append(f"stops at an example marker: {tok.text}")
             break
@@ -672,6 +682,29 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             break
         k += 1
     return objects, k, notes
+
+
+#: words after a name that make it a directory's ("the migrations folder")
+_DIRECTORY_WORDS = frozenset(("folder", "folders", "directory", "directories", "dir", "dirs", "subdirectory", "subfolder"))
+
+
+def _named_directory(tokens: list[Token], k: int, end: int) -> str:
+    """"the migrations folder", "the `gen` directory" written without backticks: the directory's
+    name, when the word at `k` (after a determiner) is a name followed by a directory word and not
+    a word that says which directory (lexicon markers.NOT_DIRECTORY_NAMES: "the root folder", "the
+    same directory") or a kind of file the tables know ("the build folder"); "" otherwise."""
+    if tokens[k].low in _DETERMINERS:
+        k += 1
+    if k + 1 >= end or tokens[k].kind != WORD or tokens[k + 1].kind != WORD or tokens[k + 1].low not in _DIRECTORY_WORDS:
+        return ""
+    name = tokens[k].text
+    if not name[:1].isalnum() or not all(c.isalnum() or c in "_-." for c in name) or not name.isascii() \
+            or name.lower() in _markers.NOT_DIRECTORY_NAMES or name.lower() in _DETERMINERS or name.lower() in _STOPS:
+        return ""
+    found = match(tokens, k, "nouns", end)
+    if found is not None and found[0] >= k + 2 and found[1][0] == "path":
+        return ""  # "the build folder": a kind of file the nouns table knows, with its own globs
+    return name
 
 
 #: words before a path that mean every path but it ("outside `src/`", "beyond `packages/foo`")
@@ -1738,6 +1771,11 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         frame.start = tokens[i].start
         frame.text = join(tokens)
         frames += _with_joined(frame)
+    if not cues or all(cue[2] == REQUIRE for cue in cues):
+        frame = _placement(tokens, bool(cues))
+        if frame is not None:
+            frame.text = join(tokens)
+            return [frame]
     if not cues:
         frame = _confinement(tokens) or _ignored(tokens)
         if frame is not None:
@@ -1883,6 +1921,46 @@ _LABEL_SUBJECTS = frozenset(("it", "this", "these", "they", "all", "everything",
                              "folder", "the", "whole", "entire", "treat", "consider"))
 
 
+#: verbs that put a kind of file somewhere, as an instruction ("Put tests in `tests/`") or said of
+#: the files ("Tests go in `tests/`", "Docs must live under `docs/`", "should be placed in")
+_PLACING = frozenset(("put", "place", "save", "store", "keep", "create", "add", "write"))
+_GOING = frozenset(("go", "goes", "belong", "belongs", "live", "lives", "reside", "resides", "placed", "put", "kept", "stored",
+                    "saved", "created", "located"))
+
+
+def _placement(tokens: list[Token], cued: bool) -> Frame | None:
+    """"Put tests in `tests/`", "All documentation files (`*.md`) must live under `docs/`": where a
+    kind of file known by its names goes (lexicon markers.PLACEMENT_EXAMPLES). A frame whose
+    objects are that kind and the places; None for anything else (a kind named by where it is, a
+    thing no name pattern tells, "components"; a negation: a ban, read as one). An instruction
+    needs a rule word ("Always put tests in `tests/`", "Tests must go ..."): "5. Add tests in
+    `crates/x/tests/`" is a step of a procedure, not where every test goes."""
+    if any(t.kind == WORD and t.low in ("not", "never", "don't", "dont", "no") for t in tokens):
+        return None
+    words = [k for k, t in enumerate(tokens) if t.kind == WORD]
+    if not words:
+        return None
+    always = tokens[words[0]].low == "always"
+    first = words[0] + (1 if always else 0)
+    if first < len(tokens) and tokens[first].low in _PLACING:
+        if not (cued or always):
+            return None
+        objects = read_objects(tokens, first + 1, len(tokens))[0]
+    else:
+        verb = next((k for k in words if tokens[k].low in _GOING), None)
+        if verb is None or verb == 0:
+            return None
+        subject = [o for o in read_objects(tokens, 0, verb)[0] if o.kind == "noun"]
+        objects = subject + read_objects(tokens, verb + 1, len(tokens))[0]
+    kinds = [o for o in objects if o.kind == "noun" and not o.role and all(
+        "/" not in glob for glob in ([o.glob] if o.glob else o.meaning.get("path") or o.meaning.get("placed") or ["/"]))]
+    places = [o for o in objects if o.kind == "code" and o.role == "dir" and _pathlike(o.text)]
+    if len(kinds) != 1 or not places or any(o.kind not in ("noun", "code") for o in objects):
+        return None
+    return Frame(REQUIRE, "placement", requirement="placement", actions=["create"], verb="create", objects=kinds + places,
+                 start=tokens[0].start, notes=[f"where {kinds[0].text} go: {', '.join(o.text for o in places)}"])
+
+
 def _read_only(tokens: list[Token], ctx: Context) -> Frame | None:
     """"`vendor/` is read-only", "`cpp/tests/` — CSV tests (READ-ONLY)", "treat `docs/` as
     read-only": a path said to be what a protecting word of lexicon.cues.FILE_TITLES (a ban) says
@@ -1900,6 +1978,10 @@ def _read_only(tokens: list[Token], ctx: Context) -> Frame | None:
                 or before.kind == WORD and before.low in _PREDICATE_WORDS):
             return None
         paths = [Obj("code", t.text) for t in tokens[:k] if t.kind == CODE and _pathlike(t.text)]
+        if not paths and k > 1 and before is not None and before.kind == WORD and before.low in _PREDICATE_WORDS:
+            # "The vendor directory is read-only", "the migrations folder is off-limits": a place named in words
+            paths = [o for o in read_objects(tokens, 0, k - 1)[0]
+                     if o.kind == "path" and o.meaning.get("anywhere") or o.kind == "noun" and "path" in o.meaning]
         subject = {t.low for t in tokens[: k - 1] if t.kind == WORD}
         if not paths and before is not None and before.kind == WORD and not subject <= _LABEL_SUBJECTS:
             return None  # "`src/config.ts` — config objects are immutable": the subject is not the item's path
@@ -2212,6 +2294,23 @@ def _program_at(tokens: list[Token], k: int, end: int) -> bool:
     return found is not None and found[1][0] == "program"
 
 
+#: places an elided clause may name ("..., never in `src/`", "..., not to `origin`")
+_ELIDED_PLACES = frozenset(("in", "into", "under", "inside", "within", "to", "at", "onto"))
+
+
+def _elided_verb(tokens: list[Token], i: int, k: int, end: int) -> tuple[list[str], str, int] | None:
+    """"Push to `myfork`, never to `origin`", "Put tests in `tests/`, not in `src/`": a cue after a
+    comma, followed by a place and no verb of its own, reuses the verb the clause opens with
+    (lexicon markers.ELIDED_EXAMPLES): (action names, surface words, where the verb ends), or None."""
+    if k >= end or tokens[k].kind != WORD or tokens[k].low not in _ELIDED_PLACES:
+        return None
+    if i < 2 or tokens[i - 1].kind != PUNCT or tokens[i - 1].text not in (",", ";"):
+        return None
+    first = skip_adverbs(tokens, 1 if tokens[0].low in ("always", "only") else 0, i)
+    found = action_at(tokens, first, i)
+    return (found[1], found[2], found[0]) if found is not None else None
+
+
 def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str, ctx: Context) -> Frame:
     frame = Frame(modality, words)
     k = skip_adverbs(tokens, j, end)
@@ -2250,7 +2349,18 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
         unknown_verb = k < end and tokens[k].kind == WORD and match(tokens, k, "nouns", end) is None \
             and tokens[k].low not in _DETERMINERS and tokens[k].low not in _STOPS and tokens[k].low not in _PREPOSITIONS \
             and not _program_at(tokens, k, end)
-        if ctx.actions:
+        elided = _elided_verb(tokens, i, k, end)
+        if elided is not None:
+            frame.actions, frame.verb, after = list(elided[0]), elided[1], elided[2]
+            frame.notes.append(f"verb from the clause's first part: {frame.verb} ('..., never {tokens[k].low} ...')")
+            # "Put tests in `tests/`, never in `src/`": what is put is the first part's object too
+            shared = [o for o in read_objects(tokens, after, i)[0] if o.kind == "noun" and not o.role]
+            objects, stop, notes = read_objects(tokens, k, end)
+            frame.objects = shared + objects
+            frame.notes += notes
+            _read_tail(tokens, stop, end, frame)
+            return frame
+        elif ctx.actions:
             frame.actions = list(ctx.actions)
             frame.verb = ctx.verb
             frame.notes.append(f"verb from the sentence introducing the list: {ctx.verb}")
@@ -2514,6 +2624,8 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
     if "push" in frame.actions:
         frame.remotes = _pushed_remotes(frame, tokens, end)
         frame.targets = [t for t in frame.targets if t not in frame.remotes]
+    if "merge" in frame.actions and frame.targets:
+        frame.sources = _merged_sources(frame, tokens, end)
     condition, text = read_conditions(tokens, stop, n)
     if condition:
         frame.condition, frame.condition_text = condition, text
@@ -2598,6 +2710,19 @@ def _pushed_remotes(frame: Frame, tokens: list[Token], end: int) -> list[str]:
         if tokens[k].low == "remote" and before.kind in (WORD, CODE) and before.low not in _DETERMINERS | {"git"} \
                 and not (before.kind == WORD and before.low in _PREPOSITIONS):  # "push to remote": any remote
             names.append(before.text if before.kind == CODE else before.low)
+    return list(dict.fromkeys(names))
+
+
+def _merged_sources(frame: Frame, tokens: list[Token], end: int) -> list[str]:
+    """What a merge rule says is merged into its target ("never merge `upstream/main` into `main`":
+    upstream/main; "do not merge upstream into main": any branch of that remote), so that the
+    rule stops that merge, not every merge into the target."""
+    names = [o.text for o in frame.objects if o.kind == "code" and not o.role and _branch_name(o.text)
+             and o.text not in frame.targets]
+    for k in range(end - 1):
+        # a well-known remote written as a word, right before "into" / "to"
+        if tokens[k].kind == WORD and tokens[k].low in _markers.REMOTE_NAMES and tokens[k + 1].low in ("into", "to", "directly"):
+            names.append(tokens[k].low + "/*")
     return list(dict.fromkeys(names))
 
 

@@ -129,6 +129,8 @@ class CheckModel(_Strict):
     #: sequence: any of these also satisfies the rule; the gated command's target branch
     before_any: list[list[str]] | None = None
     target: str | None = None
+    #: target (merge): only a merge of one of these branches (globs; `upstream/*`) into the target
+    merged: list[str] | None = None
     #: sequence: `before` must run after the last change of these files (globs; `**`: any file) and
     #: before `then`, instead of before every `then`
     edits: list[str] | None = None

@@ -90,6 +90,8 @@ class Spec:
     category: str = ""
     #: write, create: the paths the check spares (a confinement's allowed paths, or the files named beside "other")
     only: list[str] = field(default_factory=list)
+    #: target (merge): the branches whose merge into the target the check is about; none: any merge
+    merged: list[str] = field(default_factory=list)
     #: shape: starts | length | emoji, with the forms one of which begins the subject, or its longest length
     form: str = ""
     starts: list[str] = field(default_factory=list)
@@ -351,6 +353,8 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         return []  # the items below carry the objects; they inherit this frame's force and verbs
     if frame.requirement == "branch":
         return _branch(frame, place)
+    if frame.requirement == "placement":
+        return _placement(frame, place)
     if frame.requirement in ("commit-form", "arguments"):
         return _commit_form(frame, place)
     if frame.requirement == "pr-base":
@@ -732,7 +736,7 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                 for text in listed:
                     specs += _path_specs(path_kind, Obj("code", text, "", {"antecedent": True}), frame, verdict, line)
                 continue
-            specs += _path_specs(path_kind, obj, frame, verdict, line)
+            specs += _path_specs(path_kind, obj, frame, verdict, line, objects)
         if not specs and kind == "write" and verdict == "ask" and not frame.qualifier and all(o.role == "paren" for o in objects) \
                 and not frame.verb.startswith("overwrit") and (
                 frame.phrase.split(" or ")[0] in _markers.EVERY_FILE
@@ -1216,16 +1220,25 @@ def _confined(frame: Frame, verdict: str, why: list[str], line: int) -> list[Spe
     return [spec]
 
 
-def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> list[Spec]:
-    specs = _paths_of(kind, obj, frame, verdict, line)
+def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int, among: list[Obj] | None = None) -> list[Spec]:
+    """`among`: the sentence's objects as resolved ("there" is the directory named before it),
+    by default the frame's."""
+    specs = _paths_of(kind, obj, frame, verdict, line, frame.objects if among is None else among)
     if frame.within:
         for spec in specs:
             if spec.kind in ("write", "read", "create") and isinstance(spec.pattern, str):
                 spec.pattern = grammar.scoped_glob(spec.pattern, frame.within)
+    elif root_place(frame.qualifier):
+        # "Don't create markdown files in the repository root": a name glob matches anywhere, the
+        # text means the files at the top (`./*.md`; `docs/x.md` stays free)
+        for spec in specs:
+            if spec.kind in ("write", "read", "create") and isinstance(spec.pattern, str) and "/" not in spec.pattern:
+                spec.pattern = "./" + spec.pattern
+                spec.what += " at the project root"
     return specs
 
 
-def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> list[Spec]:
+def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int, among: list[Obj]) -> list[Spec]:
     specs: list[Spec] = []
     if obj.kind in ("code", "path"):
         if obj.role == "attr":
@@ -1239,11 +1252,16 @@ def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> lis
             return []
         if obj.role in ("with", "like", "for", "by"):
             return []
+        if obj.role == "dir" and any(_named_kind(o) for o in among):
+            frame.notes.append(f"`{obj.text}` is where the kind of file named is meant, not every file there")
+            return []
         directory = obj.role == "dir" or obj.after_file_noun and obj.role in ("dir", "at", "from")
         glob = grammar.path_glob(obj.text, directory=directory, prose=True)
         if glob is None:
             frame.notes.append(f"`{obj.text}` is not a path")
             return []
+        if obj.meaning.get("anywhere") and not glob.startswith("**/"):
+            glob = "**/" + glob  # "the migrations folder": a directory of that name, at any depth
         if obj.after_file_noun and glob.startswith(".") and not any(c in glob for c in "/*?[") \
                 and not any(glob == stem for stem, _ in _nouns.FILE_FAMILIES):
             glob = "*" + glob  # "`.snap` files", "`.lock.yml` files": files with that ending
@@ -1258,24 +1276,56 @@ def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int) -> lis
         if bare:
             specs.append(Spec(kind, verdict, line, pattern=glob + "/**", confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))
         return specs
+    places = [o for o in among if o.kind == "code" and o.role == "dir"]
+    if obj.kind == "noun" and "path" not in obj.meaning and "placed" in obj.meaning and places:
+        # "put tests in `tests/`, never in `src/`": where tests go, tests are test files
+        obj = Obj(obj.kind, obj.text, obj.role, dict(obj.meaning, path=obj.meaning["placed"]), obj.after_file_noun, obj.glob)
     if obj.kind == "noun" and "path" in obj.meaning:
-        if any(o.kind == "code" and o.role == "dir" for o in frame.objects):
+        if places and not _named_kind(obj):
             frame.notes.append(f"'{obj.text}' is scoped by the directory the sentence names")
             return []
         globs = [obj.glob] if obj.glob else list(obj.meaning["path"])
+        where = ""
+        if places:
+            # "Never put test files in `src/`": files of that name in that directory, not the directory
+            bases = [b.removesuffix("/**") for b in (grammar.path_glob(o.text, directory=True, prose=True) for o in places) if b]
+            globs = [grammar.scoped_glob(glob, base) for base in bases for glob in globs]
+            where = " in " + ", ".join(f"`{o.text}`" for o in places)
         # a glob the text gives is what it means; a kind of file where such files usually are is a guess
         confidence = 0.9 if obj.glob else 0.7 if obj.meaning.get("conventional") else 0.8
         for glob in globs:
             clean = glob if glob == _nouns.OUTSIDE_PROJECT else grammar.path_glob(glob.replace("\\", ""), directory=False, prose=True)
             if clean:
                 specs.append(Spec(kind, verdict, line, pattern=clean, confidence=_confidence(obj, frame, confidence),
-                                  what=f"{_verb_ing(kind)} {obj.text}", why=[f"'{obj.text}' means {clean}"]))
+                                  what=f"{_verb_ing(kind)} {obj.text}{where}", why=[f"'{obj.text}' means {clean}"]))
         return specs
     if obj.kind == "noun" and "credential" in obj.meaning and kind in ("read", "write"):
         files, _ = obj.meaning["credential"]
         for glob in files:
             specs.append(Spec(kind, verdict, line, pattern=glob, confidence=0.8, what=f"{_verb_ing(kind)} {glob}"))
     return specs
+
+
+def _placement(frame: Frame, place: Place) -> list[Spec]:
+    """"Put tests in `tests/`", "Docs must live under `docs/`": a new file of that kind elsewhere is
+    warned (the names are a convention; a file of the kind may still belong elsewhere)."""
+    kind, places = frame.objects[0], frame.objects[1:]
+    allowed = [g for g in (grammar.path_glob(o.text, directory=True, prose=True) for o in places) if g]
+    globs = [kind.glob] if kind.glob else list(kind.meaning.get("path") or kind.meaning["placed"])
+    where = ", ".join(f"`{o.text}`" for o in places)
+    return [Spec("create", "warn", place.line, pattern=glob, only=allowed, confidence=0.7,
+                 what=f"creating {kind.text} outside {where}", why=[f"'{kind.text}' means {glob}; they go in {where}"])
+            for glob in globs] if allowed else []
+
+
+def _named_kind(obj: Obj) -> bool:
+    """A kind of file known by its names wherever it is ("test files": `*.test.*`, "markdown
+    files": `*.md`), unlike one known by where it lies ("generated files", "vendored code"): a
+    directory in the same sentence narrows the names to it instead of standing for the kind."""
+    if obj.kind != "noun" or not ("path" in obj.meaning or "placed" in obj.meaning):
+        return False
+    globs = [obj.glob] if obj.glob else list(obj.meaning.get("path") or obj.meaning["placed"])
+    return bool(globs) and all("/" not in glob for glob in globs)
 
 
 def _implied_writes(glob: str, verdict: str, line: int, confidence: float) -> list[Spec]:
@@ -1359,8 +1409,13 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
     if action in _TARGET_GERUNDS and (frame.targets or any(o.kind == "branch" for o in objects)):
         branches = frame.targets or [o.meaning.get("branch", "main") for o in objects if o.kind == "branch"]
         for branch in dict.fromkeys(branches):
-            specs.append(Spec("target", verdict, line, pattern=branch, target=action, confidence=0.95,
-                              what=f"{_TARGET_GERUNDS[action]} {branch}"))
+            spec = Spec("target", verdict, line, pattern=branch, target=action, confidence=0.95,
+                        what=f"{_TARGET_GERUNDS[action]} {branch}")
+            if action == "merge" and frame.sources:
+                # "never merge `upstream/main` directly into main": that merge, not every merge into main
+                spec.merged = list(frame.sources)
+                spec.what = f"merging {' or '.join(f'`{s}`' for s in frame.sources)} into {branch}"
+            specs.append(spec)
         return specs
     if action == "revert" and re.search(r"\brevert(?:ing)?\s+(?:back\s+)?to\b", frame.text.lower()):
         frame.notes.append("'revert to' names an older state of the code, not commits to revert: advisory")
@@ -1863,7 +1918,7 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
 def spec_key(spec: Spec) -> str:
     """What makes two checks the same check (their reasons and confidences aside)."""
     return repr((spec.kind, spec.pattern, spec.before, spec.then, spec.target, spec.wrapped, spec.away, spec.phrases, spec.category,
-                 spec.form, spec.starts, spec.max_length, spec.part, spec.edits))
+                 spec.form, spec.starts, spec.max_length, spec.part, spec.edits, spec.merged))
 
 
 def _dedupe(specs: list[Spec]) -> list[Spec]:

@@ -18,6 +18,9 @@ ENDORSED = [
     ("- Use `gh api` to create releases if `gh release create` fails, then `gh release upload` for assets.",
      [["gh", "api"], ["gh", "release", "create"], ["gh", "release", "upload"]]),
     ("Run `kubectl apply -f k8s/dev` to update the dev cluster.", [["kubectl", "apply", "-f", "k8s/dev"]]),
+    # a verb the command itself names: that command, not the others of the sentence
+    ("4. Merge the PR with `gh pr merge --squash` once CI passes.", [["gh", "pr", "merge", "--squash"]]),
+    ("- Merge: `gh pr merge --squash --delete-branch`", [["gh", "pr", "merge", "--squash", "--delete-branch"]]),
 ]
 
 NOT_ENDORSED = [
@@ -28,6 +31,8 @@ NOT_ENDORSED = [
     "- Use `gh pr create --fill` instead of the web UI.",  # 'instead' turns it into a substitution
     "```bash\ngh workflow run release.yml\n```",  # code blocks are examples
     "## Run `gh workflow run`",  # a heading
+    "- Merge only after `gh pr checks` passes.",  # the verb is not what the command does
+    "- Open the PR page and check `gh pr view` output.",
 ]
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from cf_guidance.policy import grammar
 from cf_guidance.policy.compiler import compile_sources
+from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 
 
 def simplified(check: dict[str, Any]) -> tuple[Any, ...]:
@@ -22,6 +23,7 @@ def checks_of(markdown: str) -> list[tuple[Any, ...]]:
     return [simplified(c) for c in bundle["checks"]]
 
 
+LOCK_FILES = next(noun.globs for noun in PATH_NOUNS if "lock files" in noun.words)
 ENV_FAMILY = [".env", ".env.local", ".env.*.local", ".env.development", ".env.production", ".env.test", ".env.staging",
               ".env.prod", ".env.dev"]
 
@@ -68,7 +70,8 @@ ENFORCED = [
     # creating is not editing: existing files there stay editable
     ("Never create files in `src/legacy`", [("create", "deny", "src/legacy/**")]),
     ("Do not edit the plugin mirror at `plugins/<name>/SKILL.md`", [("write", "deny", "plugins/*/SKILL.md")]),
-    ("Never modify generated lock files under `deps`", [("write", "deny", "deps/**")]),
+    # a kind of file known by its names, in a directory: those names there, not the whole directory
+    ("Never modify generated lock files under `deps`", [("write", "deny", f"deps/**/{name}") for name in LOCK_FILES]),
     ("Never run destructive commands like `rm -rf` or `git reset --hard`",
      [("command", "deny", "rm -rf"), ("command", "deny", "git reset --hard")]),
     ("Do not run commands such as `docker system prune`", [("command", "deny", "docker system prune")]),

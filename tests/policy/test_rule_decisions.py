@@ -385,6 +385,18 @@ CASES = [
     (COMMITS_MUST, 'git commit -m "Add the page."', "deny"),
     (COMMITS_MUST, 'git commit -m "Add the page and the settings screen and the help overlay too"', "deny"),
     (COMMITS_MUST, 'git commit -m "Add the page"', "allow"),
+    # a merge rule that names what is merged stops that merge, not every merge into the branch
+    ("- Never merge `upstream/main` directly into `main`.\n", "git checkout main && git merge upstream/main", "deny"),
+    ("- Never merge `upstream/main` directly into `main`.\n", "git checkout main && git pull upstream main", "deny"),
+    ("- Never merge `upstream/main` directly into `main`.\n", "git checkout main && git merge feature/x", "allow"),
+    ("- Never merge `upstream/main` directly into `main`.\n", "git checkout feat && git merge upstream/main", "allow"),
+    # "..., never to `origin`": the verb of the clause's first part
+    ("- Push to `fork`, never to `origin`.\n", "git push origin feat", "deny"),
+    ("- Push to `fork`, never to `origin`.\n", "git push fork feat", "allow"),
+    ("- Put tests in `tests/`, never in `src/`.\n", "touch src/util.test.ts", "deny"),
+    ("- Put tests in `tests/`, never in `src/`.\n", "touch src/util.ts", "allow"),
+    ("- Don't touch the migrations folder.\n", "sed -i s/a/b/ db/migrations/0001_init.sql", "deny"),
+    ("- Don't touch the migrations folder.\n", "sed -i s/a/b/ db/models.py", "allow"),
 ]
 
 
@@ -395,6 +407,12 @@ def test_rule_decision(policy: str, command: str, verdict: str) -> None:
 
 
 THERE = "New tests go under `tests/`. `legacy/` is deprecated; do not add tests there.\n"
+#: a kind of file and a place: the ban is about that kind there, not every file of the place
+ROOT_DOCS = "- Don't add markdown files at the repository root.\n"
+TESTS_PLACE = "- Put tests in `tests/`, never in `src/`.\n"
+#: directories named in words, without backticks or slashes
+NAMED_DIR = "- Don't touch the migrations folder.\n"
+VENDOR_READ_ONLY = "- The vendor directory is read-only.\n"
 #: "other X": the files the same text names are set apart from the ban
 OTHER = "- Add strings only to `res/l10n/App_en.properties`; do not touch other `.properties` files.\n"
 
@@ -415,6 +433,19 @@ PATH_CASES = [
     (TOOLCHAIN, "Edit", ".nvmrc", "ask"),
     (TOOLCHAIN, "Edit", "src/app.ts", "allow"),
     (DELETE_FILES, "Edit", "src/app.py", "allow"),
+    (ROOT_DOCS, "Write", "NOTES.md", "deny"),
+    (ROOT_DOCS, "Write", "docs/notes.md", "allow"),
+    (TESTS_PLACE, "Write", "src/util.test.ts", "deny"),
+    (TESTS_PLACE, "Write", "src/util.ts", "allow"),
+    (TESTS_PLACE, "Write", "tests/util.test.ts", "allow"),
+    (NAMED_DIR, "Edit", "db/migrations/0001_init.sql", "deny"),
+    (NAMED_DIR, "Edit", "db/models.py", "allow"),
+    (VENDOR_READ_ONLY, "Edit", "vendor/lib/a.go", "ask"),
+    (VENDOR_READ_ONLY, "Edit", "internal/a.go", "allow"),
+    # where a kind of file goes: elsewhere warned, the place and other files free
+    ("- Tests go in `tests/`.\n", "Write", "src/util.test.ts", "warn"),
+    ("- Tests go in `tests/`.\n", "Write", "tests/util.test.ts", "allow"),
+    ("- Tests go in `tests/`.\n", "Write", "src/util.ts", "allow"),
 ]
 
 

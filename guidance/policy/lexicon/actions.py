@@ -95,9 +95,13 @@ ACTIONS: tuple[Action, ...] = (
            )),
     Action("create", "create",
            ("create", "creating", "add", "adding", "introduce", "introducing", "generate new", "make new",
-            "write new"),
+            "write new", "put", "putting", "place", "placing", "save", "saving", "store", "storing", "leave", "leaving"),
            examples=(
                ex("- Don't create `middleware.ts`", "deny create middleware.ts"),
+               # where a kind of file goes: a ban on the place is about that kind only
+               ex("- Never put test files in `src/`", "deny create src/**/*.test.*", exact=False),
+               ex("- Do not leave markdown files at the repository root", "deny create ./*.md"),
+               ex("- Never store secrets in the repository"),
                ex("- Never create files in `src/legacy`", "deny create src/legacy/**"),
                ex("- Do not add `console.log` statements"),
            )),

@@ -458,6 +458,51 @@ PROJECT_SUBJECTS: tuple[str, ...] = ("this project", "the project", "this repo",
                                      "the repository", "this codebase", "the codebase", "this monorepo", "the monorepo",
                                      "this workspace", "this package", "this app", "we")
 
+#: words before "folder" / "directory" that say which directory, not its name ("the root folder",
+#: "the same directory", "an output folder"): a directory named in words is any other word there
+#: ("the migrations folder" is `**/migrations/**`)
+NOT_DIRECTORY_NAMES: tuple[str, ...] = ("root", "project", "repo", "repository", "current", "same", "parent", "home",
+                                        "working", "output", "source", "target", "destination", "temp", "temporary",
+                                        "whole", "entire", "other", "correct", "right", "wrong", "appropriate", "relevant",
+                                        "corresponding", "given", "specific", "new", "old", "top-level", "top", "base",
+                                        "main", "separate", "dedicated", "proper", "designated", "single", "shared",
+                                        "local", "remote", "user", "system", "installation", "install", "package",
+                                        "module", "cache", "scratch", "following", "above", "below", "specified",
+                                        "respective", "affected", "nearest", "containing", "enclosing", "git", "claude",
+                                        "one", "own", "that", "which", "whichever", "any", "each", "every", "your", "a", "an")
+
+NAMED_DIRECTORY_EXAMPLES: tuple[Example, ...] = (
+    ex("- Don't touch the migrations folder", "deny write **/migrations/**"),
+    ex("- Never edit anything in the proto directory", "deny write **/proto/**"),
+    ex("- Do not read the fixtures folder unless asked", "ask read **/fixtures/**"),
+    ex("- Never edit files in the root folder"),
+    ex("- Put scratch files in a temp directory"),
+    ex("- The vendor directory is read-only", "ask write **/vendor/**", "ask write **/vendored/**", exact=False),
+    ex("- The migrations folder is off-limits", "deny write **/migrations/**"),
+)
+
+#: where a kind of file known by its names goes ("Put tests in `tests/`", "Docs must live under
+#: `docs/`"): a new file of that kind elsewhere is warned (frames._placement); a kind no name
+#: pattern tells ("components") stays advisory
+PLACEMENT_EXAMPLES: tuple[Example, ...] = (
+    ex("- Always put tests in `tests/`", "warn create *.test.* outside tests/**", exact=False),
+    ex("- Tests go in `tests/`", "warn create *.test.* outside tests/**", exact=False),
+    ex("5. Add tests in `crates/app/tests/`"),
+    ex("- Test files belong in the `tests/` directory", "warn create test_*.py outside tests/**", exact=False),
+    ex("- All documentation files (`*.md`) must live under `docs/`", "warn create *.md outside docs/**"),
+    ex("- Markdown files should be placed in `docs/`", "warn create *.md outside docs/**"),
+    ex("- New components belong in `src/components/`"),
+    ex("- Tests are not placed in `src/`"),
+)
+
+#: a cue after a comma with a place and no verb of its own ("..., never to `origin`"): the verb
+#: (and the kind of file) of the clause's first part
+ELIDED_EXAMPLES: tuple[Example, ...] = (
+    ex("- Push to `fork`, never to `origin`", "deny command git push origin"),
+    ex("- Put tests in `tests/`, never in `src/`", "deny create src/**/test_*.py", exact=False),
+    ex("- Work in `src/`, never in the generated code"),
+)
+
 #: the project's root as a place to run from ("Run make from the repository root"): a command
 #: the rule names, run below the root (after a `cd` into a subdirectory), is warned
 ROOT_PLACES: tuple[str, ...] = ("the repository root", "the repo root", "the project root", "the root directory",
