@@ -250,8 +250,7 @@ def _noun_pairs() -> list[tuple[str, Any]]:
     for noun in _nouns.PATH_NOUNS:
         pairs += [(w, ("path", noun.globs)) for w in noun.words]
         if noun.conventional:
-            pairs += [(w, ("conventional", True)) for w in noun.words + noun.placed]
-        pairs += [(w, ("placed", noun.globs)) for w in noun.placed]
+            pairs += [(w, ("conventional", True)) for w in noun.words]
     pairs += [(w, ("self", True)) for w in _nouns.SELF_NOUNS]
     for content in _nouns.CONTENT_NOUNS:
         pairs += [(w, ("content", content.phrases)) for w in content.words]
@@ -272,6 +271,8 @@ def _noun_pairs() -> list[tuple[str, Any]]:
     pairs += [(w, ("deictic", w)) for w in _markers.DEICTICS]
     pairs += [(w, ("timeout", True)) for w in ("timeout", "timeouts", "a timeout", "time limit")]
     pairs += [(w, ("hooks", True)) for w in _nouns.HOOK_NOUNS]
+    # last: "tests" is first of all the task; a kind of file only where a sentence places it
+    pairs += [(w, ("placed", noun.globs)) for noun in _nouns.PATH_NOUNS for w in noun.placed]
     pairs += [(w, ("other", True)) for w in ("other command", "other commands", "any other command", "any other commands",
                                               "other tools", "other tool", "alternatives", "another command",
                                               "commands other than", "anything else", "other means")]
