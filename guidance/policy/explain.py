@@ -84,7 +84,8 @@ def advisory_reason(unit: Unit) -> str:
     for frame in forceful:
         for note in frame.notes:
             if any(key in note for key in ("is not a command", "names a task", "not a path", "describes '", "belongs to",
-                                            "not a message check", "cannot check", "is not a path", "leaves the call")):
+                                            "not a message check", "cannot check", "is not a path", "leaves the call",
+                                            "introduces the list below")):
                 return note
     for frame in forceful:
         if frame.condition == "judgment":

@@ -37,6 +37,8 @@ from cf_guidance.policy.frames import (
     ask_after,
     does_action,
     find_cues,
+    command_family,
+    family_label,
     files_title,
     heading_modality,
     label_modality,
@@ -50,6 +52,7 @@ from cf_guidance.policy.frames import (
     workflow_title,
     ANY_CHANGE,
 )
+from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon.markers import WHEN_TO_RUN_TITLES
 from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
@@ -202,14 +205,71 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
                 top = headings[-1]
                 top.then, top.soft, top.edits, top.index = intro.then, intro.soft, tuple(intro.edits), index
                 top.steps_only, top.titled = True, False
+    _lead_ins(blocks, units, tokens)
     _document_merge(units)
     return units
+
+
+def _lead_ins(blocks: list[Block], units: list[Unit], tokens: Callable[[int], list[Token]]) -> None:
+    """A line that introduces a list ("**Forbidden npm operations:**", "NEVER run these git
+    commands:") gives its items its force, verb and condition; its own words name what the list is
+    about (all of npm, git's writes), never more to stop. Its checks on what the list names stay;
+    its checks of its own go when the list yields one, and only warn when it yields none."""
+    by_index = {unit.index: unit for unit in units}
+    carried: dict[int, bool] = {}
+    listing: dict[int, bool] = {}
+    for unit in units:
+        intro = _intro(blocks, unit.index) if blocks[unit.index].kind == "bullet" else None
+        if intro is not None and intro in by_index:
+            carried[intro] = carried.get(intro, False) or bool(unit.specs)
+            first = tokens(unit.index)[:1]
+            # "- `npm publish`": the item names what the intro is about, it does not explain it
+            listing[intro] = listing.get(intro, True) and bool(first) and first[0].kind == CODE
+    for intro, items_checked in carried.items():
+        unit = by_index[intro]
+        block = blocks[intro]
+        toks = tokens(intro)
+        if not unit.specs or len(sentences(toks)) > 1 or any(t.kind == PUNCT and t.text in COLONS for t in toks[:-1]) or not (
+                block.inline.masked.rstrip().endswith(COLONS) or _is_label(block) or _lead_in(block)):
+            # "Never push to main. Follow these steps:", "**NEVER push to main**: all changes go through
+            # this workflow:": the part before is a rule of its own
+            continue
+        # "these npm commands:" is the list, whatever its items say; "Forbidden npm operations:" names
+        # the family its items belong to
+        pointing = any(command_family(o) for _, frame in unit.frames for o in frame.objects)
+        if not listing[intro] and not pointing:
+            # "Don't open PRs without discussion:", "**Never change the develop branch:**" over reasons
+            # and steps: the intro is the rule, its items explain it
+            continue
+        named = {obj.text for obj in _following(blocks, intro, tokens)}
+        listed = [spec for spec in unit.specs if _names_one_of(spec, named)]
+        own = [spec for spec in unit.specs if spec not in listed]
+        if not own:
+            continue
+        note = f"introduces the list below (line {block.line}): the list's items carry its checks"
+        for _, frame in unit.frames:
+            frame.notes.append(note)
+        if items_checked or listed:
+            unit.specs = listed
+            continue
+        for spec in own:
+            if spec.verdict in ("deny", "ask"):
+                spec.verdict = "warn"
+                spec.why.append("a list's introduction whose items name nothing a check can hold: a warning")
+
+
+def _names_one_of(spec: Spec, named: set[str]) -> bool:
+    """The check is about one of these texts (a command or path the list names)."""
+    pattern = spec.pattern if isinstance(spec.pattern, str) else " ".join(spec.pattern or ())
+    return bool(named) and (pattern in named or spec.target in named or any(text and text in spec.what for text in named))
 
 
 def _states_rule(toks: list[Token]) -> bool:
     """A heading that says what not to do to something ("Never run `npm run build`"), not a
     label for its section ("NEVER", "Things to avoid", "Do not edit")."""
     for frame in read_clause(toks, Context()):
+        if frame.objects and all(o.kind == "pronoun" for o in frame.objects):
+            continue  # "## Never commit these files": the list below is what it is about
         if frame.modality in (BAN, AVOID, ASK) and frame.actions and (
                 frame.objects or frame.targets or any(a not in ("bare", "run", "use", "edit", "delete", "create", "read")
                                                       for a in frame.actions)):
@@ -413,6 +473,8 @@ def _force_label(toks: list[Token]) -> tuple[str, str, int, list[str], str] | No
     if not kept or len(kept) > 6 or any(t.kind in (CODE, QUOTE) for t in kept):
         return None
     found = label_modality(kept)
+    if found is None and (found := family_label(kept)) is not None:
+        return found[0], found[1], after, ["run"], "run"  # "**Forbidden npm commands:** `npm publish`"
     if found is None:
         return None
     return found[0], found[1], after, [], ""
@@ -517,6 +579,11 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
         last = last[colons[-1] + 1 :]
     if not (blocks[intro].inline.masked.rstrip().endswith(COLONS) or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
         return
+    situation = _situation(last)
+    if situation:
+        # "If a migration failed:" over "- don't push again": the items hold only in that situation
+        ctx.condition, ctx.condition_text = "unchecked", situation
+        unit.context.append(f"intro (line {blocks[intro].line}): only '{situation}', which no tool call shows")
     outside = outside_parentheses(last)
     if len(outside) < len(last) and not find_cues(outside) and any(action_at(outside, k, len(outside)) for k in range(len(outside))):
         # "update the V2 docs (do not modify the legacy ones):": the list is what the main clause
@@ -562,6 +629,25 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
         ctx.then, ctx.edits = "commit", list(changed)
         ctx.soft = changed == (ANY_CHANGE,) and not any(c[2] == REQUIRE for c in cues) or changed != (ANY_CHANGE,)
         unit.context.append(f"intro: ordering after a change ({' '.join(changed)}), before the next commit")
+
+
+def _situation(toks: list[Token]) -> str:
+    """The situation an intro opens with ("If a migration failed:"; lexicon.markers.SITUATION_INTROS),
+    or "" when there is none, it is an action the hook sees ("When committing:") or it names a path
+    or command ("If you touch `proto/`:")."""
+    words = [t.low for t in toks if t.kind == WORD]
+    opener = next((w for w in _markers.SITUATION_INTROS if words[: len(w.split())] == w.split()), "")
+    if not opener or any(t.kind in (CODE, QUOTE) for t in toks) or find_cues(toks) or any(
+            t.kind == PUNCT and t.text == "," or t.low in _LIST_WORDS for t in toks):
+        return ""  # "When the feature is ready, follow these steps:": a main clause about the list, no situation
+    start = next(k for k, t in enumerate(toks) if t.kind == WORD) + len(opener.split())
+    if then_at(toks, start, len(toks)) is not None:
+        return ""
+    return " ".join(t.text for t in toks if t.kind == WORD)
+
+
+#: words of a main clause that points at the list ("follow these steps", "the following")
+_LIST_WORDS = frozenset(("these", "following", "steps", "follow", "below"))
 
 
 def _label(toks: list[Token]) -> list[Obj]:

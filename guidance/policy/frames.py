@@ -54,7 +54,7 @@ _OTHER_PREPOSITIONS = frozenset("outside beyond across behind through throughout
                                 "past near except besides despite per versus vs anywhere everywhere here there again "
                                 "unnecessarily first during".split())
 _COMMAND_NOUNS = frozenset("command commands script scripts cli tool invocation invocations call calls target targets "
-                           "subcommand subcommands flag flags option options".split())
+                           "subcommand subcommands flag flags option options operation operations action actions".split())
 _IN_CODE_NOUNS = frozenset("test tests spec specs code codebase source production component components module modules "
                            "file files script scripts function functions class classes typescript javascript python "
                            "rust go zig c++ logic handlers hooks templates".split())
@@ -460,6 +460,12 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                     notes.append(f"examples in parentheses are not objects: {join(inner)}")
                 elif inner and (inner[0].low in _CONJUNCTIONS or inner[0].low == "not" or any(t.low in _STOPS for t in inner)):
                     break  # "(not manual git tag commands)" / "(slow, avoid unless necessary)": a clause of its own
+                elif inner and objects and inner[0].kind == WORD and (inner[0].low in _markers.ALTERNATIVE_ASIDES or any(
+                        t.kind == WORD and t.low == "instead" for t in inner)):
+                    # "`secrets.yaml` (commit `secrets.sample.yaml` instead)": what to use in its place
+                    objects += [Obj("code" if t.kind == CODE else "path", t.text, "instead") for t in inner
+                                if t.kind == CODE or (t.kind == WORD and _globlike(t.text))]
+                    notes.append(f"the aside names the alternative: {join(inner)}")
                 elif objects and objects[-1].kind == "noun" and "category" in objects[-1].meaning and any(t.kind == CODE for t in inner):
                     # "the dev server (`pnpm dev`)": the command the noun stands for here
                     objects[-1].meaning["commands"] = [t.text for t in inner if t.kind == CODE]
@@ -2651,9 +2657,13 @@ _SURFACE_ACTION = {"commits": "commit", "commit": "commit", "git commits": "comm
 
 
 def settle(frame: Frame) -> Frame:
-    """Objects that are really the frame's purpose ("for linting") or surface ("on Git commits")."""
+    """Objects that are really the frame's purpose ("for linting") or surface ("on Git commits"),
+    or the alternative an aside names ("(use `x` instead)")."""
     kept: list[Obj] = []
     for obj in frame.objects:
+        if obj.role == "instead":
+            frame.alternatives.append(obj)
+            continue
         meaning = obj.meaning
         if obj.role in ("for", "to") and obj.kind == "noun" and "category" in meaning and (
                 kept or frame.modality in (ONLY, REQUIRE) or frame.other) and "surface" not in meaning:
@@ -3528,6 +3538,21 @@ def label_modality(words: list[Token]) -> tuple[str, str] | None:
     else:
         key = " ".join(t.low for t in words)
     return _labels().get(key)
+
+
+def command_family(obj: Obj) -> bool:
+    """The object names a family of commands ("npm", "git operations", "these commands"), not one thing."""
+    return obj.kind in ("pronoun", "program") or (obj.kind == "noun" and "category" in obj.meaning
+                                                  and obj.text.split()[-1] in _COMMAND_NOUNS)
+
+
+def family_label(words: list[Token]) -> tuple[str, str] | None:
+    """A label of rule words and the family of commands its list holds ("Forbidden npm commands",
+    "Prohibited git operations"): the force of the label; the family names the items, it is no
+    object of its own."""
+    if len(words) < 3 or words[-1].low not in _COMMAND_NOUNS or words[-2].low not in _programs.KNOWN_PROGRAMS:
+        return None
+    return label_modality(words[:-2])
 
 
 #: who acts, between a place noun and its cue ("files you must not edit", "files the agent may not touch")

@@ -1220,6 +1220,20 @@ def _confined(frame: Frame, verdict: str, why: list[str], line: int) -> list[Spe
     return [spec]
 
 
+def _unread_situation(frame: Frame) -> str:
+    """Words after a git verb that the reading left out, opening with a qualifier ("never push with
+    configs that reference a local path"): the ban is about some of those actions, not the bare verb."""
+    if frame.targets or frame.remotes or frame.qualifier or frame.surfaces or frame.condition or frame.ordering is not None:
+        return ""
+    words = frame.text.lower().replace(",", " ").replace(".", " ").split()
+    if frame.verb not in words:
+        return ""
+    tail = [w for w in words[words.index(frame.verb) + 1 :] if w not in _markers.ADVERBS]
+    if len(tail) < 2 or tail[0] not in _markers.QUALIFIERS:
+        return ""
+    return " ".join(tail[:8])
+
+
 def _path_specs(kind: str, obj: Obj, frame: Frame, verdict: str, line: int, among: list[Obj] | None = None) -> list[Spec]:
     """`among`: the sentence's objects as resolved ("there" is the directory named before it),
     by default the frame's."""
@@ -1424,6 +1438,14 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         paths = [o for o in objects if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=False, prose=True)]
         secrets = [o for o in objects if o.kind == "noun" and ("credential" in o.meaning or o.meaning.get("category") == "env-change")]
         content = [o for o in objects if o.kind == "noun" and "content" in o.meaning]
+        kinds = [o for o in objects if o.kind == "noun" and "path" in o.meaning and not secrets]
+        if kinds and not paths:
+            # "never commit binaries (DLLs, EXEs)", "do not commit build artifacts": the staged paths of that kind
+            for obj in kinds:
+                for spec in _paths_of("stage", obj, frame, verdict, line, frame.objects):
+                    spec.what = f"committing {obj.text}"
+                    specs.append(spec)
+            return specs
         if paths or secrets:
             for obj in paths:
                 glob = grammar.path_glob(obj.text, directory=False, prose=True)
@@ -1438,6 +1460,10 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
             return _message(frame, content, verdict, place)
         if objects and any(o.kind in ("code", "noun", "quote") for o in objects if o.role not in ("to", "on", "for", "with")):
             frame.notes.append(f"{action}'s object is not a path or secret: advisory")
+            return []
+        if not objects and frame.phrase and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS:
+            # "never commit large files": what it names is no path, and every commit is not what it bans
+            frame.notes.append(f"{action}'s object ('{frame.phrase}') is not a path or secret: advisory")
             return []
     if action == "push" and frame.remotes:
         return [_command(["git", "push", remote], verdict, line, f"pushing to the `{remote}` remote", 0.9)
@@ -1462,8 +1488,13 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
             o.kind in ("code", "path") and o.role not in ("with", "paren") for o in objects):
         frame.notes.append(f"{action} with an object it cannot check ({', '.join(o.text for o in objects)})")
         return []
-    some = action in _PARTIAL_GIT_ACTIONS and bool(frame.phrase) and not any(
-        o.kind in ("code", "flag") for o in objects) and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS
+    unread = _unread_situation(frame) if not objects else ""
+    if unread and action in ("commit", "stage"):
+        # "never commit with configs that reference a local path": some commits, which no pattern tells apart
+        frame.notes.append(f"'{unread}' narrows the {action} to a situation no tool call shows: advisory")
+        return []
+    some = action in _PARTIAL_GIT_ACTIONS and (bool(unread) or bool(frame.phrase) and not any(
+        o.kind in ("code", "flag") for o in objects) and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS)
     flags = [o.text for o in objects if o.kind in ("code", "flag") and o.role == "with" and o.text.startswith("-")]
     published = action in ("amend", "squash", "rebase") and _mentions_any(frame.text, _markers.PUBLISHED)
     for command in entry.commands:
@@ -1688,6 +1719,9 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
             pattern = grammar.command_pattern(obj.text, lenient=True)
             if pattern is None:
                 frame.notes.append(f"`{obj.text}` is not a command to run first")
+                continue
+            if pattern[-1] in _markers.LONG_RUNNING:
+                frame.notes.append(f"`{obj.text}` keeps running (a server or watcher): not a step done before")
                 continue
             before = _unwrapped(relax(pattern))
             alternatives = _script_forms(before, place)

@@ -72,6 +72,9 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("after-change", e) for e in markers.CHANGE_EXAMPLES]
     out += [("when-to-run", e) for e in markers.WHEN_TO_RUN_EXAMPLES]
     out += [("qualifier", e) for e in markers.QUALIFIERS_EXAMPLES]
+    out += [("alternative-aside", e) for e in markers.ALTERNATIVE_ASIDE_EXAMPLES]
+    out += [("situation-intro", e) for e in markers.SITUATION_INTRO_EXAMPLES]
+    out += [("long-running", e) for e in markers.LONG_RUNNING_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
     out += [("pr-base", e) for e in markers.PR_BASE_EXAMPLES]
     out += [("push-remote", e) for e in markers.REMOTE_EXAMPLES]
@@ -221,6 +224,14 @@ def markdown() -> str:
               f"{', '.join(markers.WHEN_TO_RUN_TITLES)}. Examples: "
               + _examples(markers.WHEN_TO_RUN_EXAMPLES).replace("<br>", "; ") + ".",
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
+              f"Commands that keep running, never a step before an action (their last word): {', '.join(markers.LONG_RUNNING)}. "
+              "Examples: " + _examples(markers.LONG_RUNNING_EXAMPLES).replace("<br>", "; ") + ".",
+              f"A list's introduction opening with {', '.join(markers.SITUATION_INTROS)} sets a situation no tool call "
+              "shows: its items' bans warn (not when it is an action the hook sees or names a path). Examples: "
+              + _examples(markers.SITUATION_INTRO_EXAMPLES).replace("<br>", "; ") + ".",
+              f"Asides in parentheses that name the alternative, not more objects (first word, or 'instead' in it): "
+              f"{', '.join(markers.ALTERNATIVE_ASIDES)}. Examples: "
+              + _examples(markers.ALTERNATIVE_ASIDE_EXAMPLES).replace("<br>", "; ") + ".",
               f"Qualifiers that do not narrow (where commands run anyway): {', '.join(markers.HOST_QUALIFIERS)}.",
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",

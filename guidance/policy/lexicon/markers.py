@@ -84,6 +84,44 @@ CONDITIONS: tuple[Condition, ...] = (
               examples=(ex("- `yarn vitest` - Run all tests (slow, avoid unless necessary)", "warn command yarn vitest"),)),
 )
 
+#: the last word of a command that keeps running (a server, a watcher): it is never a step that
+#: must have run before a commit or push ("keep `rails server` running", "make sure `npm run dev`
+#: is up"); the session's history cannot hold it as done
+LONG_RUNNING: tuple[str, ...] = ("server", "dev", "watch", "start", "serve", "--watch", "up", "runserver", "dev:server")
+
+LONG_RUNNING_EXAMPLES: tuple[Example, ...] = (
+    ex("Before any commit:\n\n- run `bundle exec rspec`\n- make sure `npm run dev` is running\n",
+       "deny sequence bundle exec rspec -> git commit"),
+    ex("- Keep `rails server` running before you commit"),
+    ex("- Always run `npm run build` before pushing", "deny sequence npm run build -> git push"),
+)
+
+#: words opening a list's introduction that set a situation ("If a migration failed:", "When
+#: secrets were committed by accident:"): the items' bans hold only then, which no tool call shows
+#: (a warning), unless the situation is an action the hook sees ("When committing:") or names a path
+SITUATION_INTROS: tuple[str, ...] = ("if", "when", "whenever", "in case", "in the event", "should", "once")
+
+SITUATION_INTRO_EXAMPLES: tuple[Example, ...] = (
+    ex("If a migration failed:\n\n- don't fix the file and push again\n", "warn command git push"),
+    ex("- If a secret was committed by accident:\n  - never just delete it and commit again\n"),
+    ex("When committing:\n\n- never use `--no-verify`\n", "deny command * --no-verify"),
+    ex("If you touch `proto/`:\n\n- never edit `gen/`\n", "deny write gen/**", exact=False),
+)
+
+#: first words of an aside in parentheses that names what to use instead of the object before it
+#: ("`secrets.yaml` (commit `secrets.sample.yaml` instead)", "`.env` (use `.env.example`)"); an
+#: aside holding "instead" anywhere says the same: its paths and commands are the alternative the
+#: reason names, never more objects of the ban
+ALTERNATIVE_ASIDES: tuple[str, ...] = ("use", "instead", "prefer", "commit", "copy", "edit", "run", "try", "see", "put",
+                                       "add", "update", "change", "modify", "keep")
+
+ALTERNATIVE_ASIDE_EXAMPLES: tuple[Example, ...] = (
+    ex("## Never commit these files\n\n- `secrets.yaml` (commit `secrets.sample.yaml` instead)\n", "deny stage secrets.yaml"),
+    ex("- Never edit `config.local.json` (edit `config.default.json` instead)", "deny write config.local.json"),
+    ex("- Do not read `.env.production` (use `.env.example` for the variable names)", "deny read .env.production"),
+    ex("- Never run `npm audit fix --force` (try `npm audit fix` first)", "deny command npm audit fix --force"),
+)
+
 #: English words for doing it on one's own, wherever they stand in the clause: a person decides (ask)
 ON_YOUR_OWN: tuple[str, ...] = ("automatically", "proactively", "autonomously", "on your own", "of your own accord",
                                 "on your own initiative", "unprompted", "unasked", "without being prompted")
