@@ -1461,7 +1461,8 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         if objects and any(o.kind in ("code", "noun", "quote") for o in objects if o.role not in ("to", "on", "for", "with")):
             frame.notes.append(f"{action}'s object is not a path or secret: advisory")
             return []
-        if not objects and frame.phrase and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS:
+        if not objects and frame.phrase and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS | set(
+                _markers.ADVERBS) | set(_markers.ON_YOUR_OWN):
             # "never commit large files": what it names is no path, and every commit is not what it bans
             frame.notes.append(f"{action}'s object ('{frame.phrase}') is not a path or secret: advisory")
             return []
