@@ -91,7 +91,7 @@ LONG_RUNNING: tuple[str, ...] = ("server", "dev", "watch", "start", "serve", "--
 
 LONG_RUNNING_EXAMPLES: tuple[Example, ...] = (
     ex("Before any commit:\n\n- run `bundle exec rspec`\n- make sure `npm run dev` is running\n",
-       "deny sequence bundle exec rspec -> git commit"),
+       "deny sequence rspec -> git commit"),
     ex("- Keep `rails server` running before you commit"),
     ex("- Always run `npm run build` before pushing", "deny sequence npm run build -> git push"),
 )
