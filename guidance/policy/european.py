@@ -28,6 +28,8 @@ from cf_guidance.policy.text import PUNCT, WORD, Token
 #: punctuation that ends a clause for the reordering
 _CLAUSE_ENDS = frozenset((",", ";", ":", ".", "!", "?", "(", ")", "\n"))
 _DASHES = frozenset(("-", "--", "\u2013", "\u2014"))
+#: glossed words that open a clause of their own, ended by its comma
+_SUBORDINATE = frozenset(("when", "if", "before", "after", "unless", "without"))
 #: kinds that may open a clause before a moved German verb
 _OPENING = frozenset(("neg", "only", "lead"))
 
@@ -129,18 +131,24 @@ def _clause_end(tok: Token) -> bool:
 
 
 def _reordered(items: list[tuple[Token, str]], lang: str) -> list[Token]:
-    out: list[Token] = []
+    out: list[tuple[Token, str]] = []
     clause: list[tuple[Token, str]] = []
-    for item in items + [(Token(PUNCT, "\n", "\n", -1), "")]:
-        if not _clause_end(item[0]) or item[0].text == "," and not any(kind == "verb" for _, kind in clause):
+    end = (Token(PUNCT, "\n", "\n", -1), "")  # closes the last clause; not a token of the block
+    for item in items + [end]:
+        if not _clause_end(item[0]) or item[0].text == "," and not any(kind == "verb" for _, kind in clause) and not (
+                clause and clause[0][0].low in _SUBORDINATE):
             # "Niemals Dateien, Ordner oder Code löschen": a comma before the verb separates its objects
+            # (not after "Wenn die Tests fehlschlagen,", a clause of its own)
             clause.append(item)
             continue
-        out += [t for t, _ in _clause(clause, lang)]
-        if item[0].start >= 0:
-            out.append(item[0])
+        out += _clause(clause, lang)
+        if item is not end:
+            out.append(item)
         clause = []
-    return out
+    # "Nie committen, wenn die Tests fehlschlagen": these languages set a comma before "when", English
+    # does not, and the English reader reads the condition only without it
+    return [tok for m, (tok, _) in enumerate(out) if not (tok.kind == PUNCT and tok.text == "," and m + 1 < len(out)
+                                                          and out[m + 1][1] == "when")]
 
 
 def _clause(clause: list[tuple[Token, str]], lang: str) -> list[tuple[Token, str]]:

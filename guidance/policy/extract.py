@@ -104,6 +104,8 @@ class _Heading:
     #: the ordering comes from a sentence ending in ":" over numbered sub-headings ("Run these before
     #: committing:" then "### 1. Format" and its code block): it reaches their code blocks, not every item
     steps_only: bool = False
+    #: its words ("package manager"), for a clause below that only names a tool
+    title: str = ""
 
 
 class BlockTokens:
@@ -178,7 +180,7 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
                     actions, verb = tuple(verbed.actions), verbed.verb
             condition, condition_text = read_conditions(toks, 0, len(toks)) if modality is not None else ("", "")
             headings.append(_Heading(block.level, modality[0] if modality else "", modality[1] if modality else "", then, soft,
-                                     actions, verb, condition, condition_text, index, workflow, edits))
+                                     actions, verb, condition, condition_text, index, workflow, edits, title=" ".join(words)))
             continue
         if block.kind == "code" and block.parent == -1 and block.info in _SHELL_FENCES:
             _steps_block(source, blocks, index, headings, units, tokens, inventory)
@@ -299,7 +301,7 @@ def _names_hooks(toks: list[Token]) -> bool:
 def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headings: list[_Heading], inventory: Inventory,
                 first_text: int, tokens: Callable[[int], list[Token]], scope: str) -> None:
     block = blocks[index]
-    ctx = Context(item=block.kind in ("bullet", "row"))
+    ctx = Context(item=block.kind in ("bullet", "row"), topic=headings[-1].title if headings else "")
     for heading in reversed(headings):
         if heading.modality and not ctx.modality:
             ctx.modality, ctx.cue = heading.modality, heading.cue

@@ -185,6 +185,8 @@ class Context:
     condition_text: str = ""
     #: the clause is a table cell under a label ("| ❌ Forbidden |")
     table: bool = False
+    #: the nearest heading's words ("package manager"): a clause that only names a tool is its value
+    topic: str = ""
     #: the texts a list's intro requires a form of, and its cue ("Commits MUST:"): the items' forms
     #: are of those texts, said with that force
     texts: list[str] = field(default_factory=list)
@@ -3146,7 +3148,7 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     if disclosure is not None:
         return disclosure
     return (runner_rule(tokens, first, len(tokens)) or substitution(tokens, first) or preferred_tool(tokens, first, len(tokens))
-            or _purpose_tool(tokens, first, ctx) or _from_root(tokens, first, ctx))
+            or _topic_tool(tokens, first, ctx) or _purpose_tool(tokens, first, ctx) or _from_root(tokens, first, ctx))
 
 
 def root_place(qualifier: str) -> bool:
@@ -3175,6 +3177,28 @@ def _from_root(tokens: list[Token], first: int, ctx: Context) -> Frame | None:
 _TOOL_TASKS = frozenset(("build", "test", "lint", "typecheck", "format", "dev"))
 #: a one-word code span that reads as a program's name (`gofumpt`), not a file (`Makefile`, `setup.py`)
 _PROGRAM_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+
+
+def _topic_tool(tokens: list[Token], first: int, ctx: Context) -> Frame | None:
+    """"## Package manager" then "pnpm" (or "**pnpm 9**", "bun only"): a clause that only names one
+    tool of a job, under a heading that names the job (lexicon RIVAL_LABELS), says it as "Package
+    manager: pnpm" does; a heading such as "Tooling" over several tools is no choice of one."""
+    if ctx.topic not in _programs.RIVAL_LABELS:
+        return None
+    words = [t for t in tokens[first:] if t.kind not in (PUNCT, SYMBOL)]
+    if not words:
+        return None
+    name = words[0].text.strip().lower()
+    family = next((f for f in _programs.RIVALS if name in f), None)
+    rest = [t.low for t in words[1:]]
+    if rest and _VERSION_WORD.fullmatch(rest[0]):
+        rest = rest[1:]
+    only = bool(rest) and rest[0] in _markers.EXCLUSIVE_WORDS
+    if family is None or rest[1 if only else 0:]:
+        return None
+    frame = _rivals_of(name, family, tokens, only)
+    frame.notes.insert(0, f"the heading names the job ('{ctx.topic}'): the clause names its tool")
+    return frame
 
 
 def _purpose_tool(tokens: list[Token], first: int, ctx: Context) -> Frame | None:

@@ -23,6 +23,8 @@ together, longest first: "ne pas" before "ne"; a word may mean another thing in 
   verb written before it ("Pushen nur mit Freigabe": push only with approval).
 - `lead`: a phrase that opens a clause with a moment ("vor jedem Commit": before committing); a
   German verb at the end of the clause goes after it.
+- `when`: "wenn", "quand", "cuando": the comma these languages set before it is dropped, as English
+  writes the condition.
 - `particle`: the separable part of a German verb ("Führe ... aus"), dropped at the end of its clause.
 - `` (none): any other word (nouns, conditions, prepositions, articles).
 
@@ -189,6 +191,23 @@ GLOSSES: tuple[Gloss, ...] = (
            "pt": ("com autorização", "com permissão", "com aprovação", "com autorização explícita")},
           (ex("- Pushen nur mit Freigabe", "ask command git push"),
            ex("- Deploys laufen mit Freigabe des Teams"))),
+    Gloss("explicitly", "explicitly",
+          {"de": ("explizit", "ausdrücklich"), "fr": ("explicitement",), "es": ("explícitamente", "explicitamente"),
+           "pt": ("explicitamente",)},
+          (ex("- Niemals `git push` ohne explizit zu fragen", "ask command git push", exact=False),
+           ex("- Typen explizit angeben"))),
+    Gloss("asked", "asked",
+          {"de": ("gefragt", "angefragt", "verlangt", "gewünscht", "aufgefordert"), "fr": ("demandé", "demandée"),
+           "es": ("pedido", "solicitado"), "pt": ("pedido", "solicitado")},
+          (ex("- `git push` nur ausführen, wenn explizit gefragt", "ask command git push"),
+           ex("- Nie gefragt, nie beantwortet"))),
+    Gloss("fail", "fail", {"de": ("fehlschlagen", "fehlschlägt", "scheitern"), "fr": ("échouent", "échoue"),
+                           "es": ("fallan", "falla"), "pt": ("falham", "falhar", "falha")},
+          (ex("- Ne jamais committer quand les tests échouent", "warn command git commit"),
+           ex("- Wenn die Tests fehlschlagen, den Fehler lesen"))),
+    Gloss("when", "when", {"de": ("wenn", "sobald", "falls"), "fr": ("quand", "lorsque"), "es": ("cuando",), "pt": ("quando",)},
+          (ex("- Nie committen, wenn die Tests fehlschlagen", "warn command git commit"),
+           ex("- Wenn der Build fertig ist, die Seite öffnen")), kind="when"),
     Gloss("automatically", "automatically",
           {"de": ("automatisch", "eigenmächtig", "selbstständig", "selbständig"),
            "fr": ("automatiquement", "de ta propre initiative"), "es": ("automáticamente", "por tu cuenta"),
