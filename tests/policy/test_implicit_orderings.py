@@ -40,6 +40,9 @@ VERIFY = "- Always use `make check` to verify parser changes\n"
 E2E = "## Commands\n\n- `make e2e` — only after `make build`\n"
 PREVIEW = "## Commands\n\n- `make preview` — only use if the frontend has already been built\n"
 WHEN_TO_RUN = "## When to run `make proto`\n\n- after changing files in `proto/`\n- before opening a PR\n"
+#: one task (the formatter's), done by the document's own formatter, which names no usual one
+FORMAT_CHECK = ("- Ensure all code is formatted using `./mvnw spring-javaformat:apply`\n"
+                "- All code must pass formatting validation before commit\n")
 
 
 def edit(path: str) -> dict[str, Any]:
@@ -74,6 +77,7 @@ CASES = [
     (PREVIEW, "make preview", [], ["warn"]),
     (WHEN_TO_RUN, "git commit -m x", [edit("proto/v1/user.proto")], ["warn"]),
     (WHEN_TO_RUN, "gh pr create --title x --body y", [], ["warn"]),
+    (FORMAT_CHECK, "git commit -m x", [], ["deny"]),
     # allowed: the document's command for the task, or the named one, ran after the last change
     (TESTS_PASS, "gh pr create --title x --body y", [ran("npx vitest run")], []),
     (TESTS_PASS, "git commit -m x", [], []),
@@ -96,6 +100,7 @@ CASES = [
     (WHEN_TO_RUN, "git commit -m x", [edit("proto/v1/user.proto"), ran("make proto")], []),
     (WHEN_TO_RUN, "git commit -m x", [edit("src/app.go")], []),
     (WHEN_TO_RUN, "gh pr create --title x --body y", [ran("make proto")], []),
+    (FORMAT_CHECK, "git commit -m x", [ran("./mvnw spring-javaformat:apply")], []),
 ]
 
 

@@ -78,10 +78,15 @@ CATEGORIES: tuple[Category, ...] = (
                            "type-checking", "type checks", "type checkers"),
              ("tsc", "mypy", "pyright", "vue-tsc", "make typecheck"),
              scripts=("typecheck", "type-check", "types", "tsc", "check-types", "typecheck:*"), objects=("type checkers",)),
-    Category("format", ("format", "formatting", "formatter", "the formatter", "formatters"),
+    Category("format", ("format", "formatting", "formatter", "the formatter", "formatters", "formatted",
+                        "format check", "format checks", "formatting checks", "formatting validation", "format validation"),
              ("prettier", "ruff format", "black", "isort", "cargo fmt", "gofmt", "go fmt", "rustfmt", "biome format",
               "make format", "make fmt"),
-             scripts=("format", "format:*", "fmt"), objects=("formatters",)),
+             scripts=("format", "format:*", "fmt"), objects=("formatters",),
+             # "formatting validation" is one task (the formatter's), not formatting and the project's checks;
+             # "formatted using `X`" names the document's own formatter (tests/policy/test_implicit_orderings.py)
+             examples=(ex("- All code must pass formatting validation before commit", "deny sequence <format> -> git commit"),
+                       ex("- Only push once the format checks pass.", "deny sequence <format> -> git push"))),
     # the project's own checks of the work as a whole ("run verification", "all checks must pass"):
     # what the document lists for them (a "Verification" section's `npm run verify`) does them
     Category("check", ("verification", "checks", "the checks", "all checks", "quality checks", "the quality checks",
