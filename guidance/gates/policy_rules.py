@@ -42,6 +42,7 @@ from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS, assignment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from cf_guidance.gates._base import GateContext
@@ -379,22 +380,27 @@ def _run_under(cmd: Command) -> list[str]:
 def _pushed_since_commit(ctx: GateContext) -> bool:
     """A successful `git push` in this session's history with no `git commit` after it: the
     commits a rewrite (amend, rebase) would change are on the remote."""
+    for cmd in _past_git(ctx):
+        sub = git_split(cmd.args)[0]
+        if sub == "commit":
+            return False
+        if sub == "push" and "--dry-run" not in cmd.args and "-n" not in cmd.args:
+            return True
+    return False
+
+
+def _past_git(ctx: GateContext) -> Iterator[Command]:
+    """The git commands of the session's successful history, the latest first."""
     history = ctx.extra("history")
     if not isinstance(history, list):
-        return False
+        return
     for entry in reversed(history):
         command = entry.get("command") if isinstance(entry, dict) else None
         if not isinstance(command, str) or entry.get("ok") is not True or "git" not in command:
             continue
         for cmd in reversed(ctx.past_command(command).commands):
-            if cmd.program != "git":
-                continue
-            sub = git_split(cmd.args)[0]
-            if sub == "commit":
-                return False
-            if sub == "push" and "--dry-run" not in cmd.args and "-n" not in cmd.args:
-                return True
-    return False
+            if cmd.program == "git":
+                yield cmd
 
 
 def _carries(assigned: list[str], environment: list[tuple[str, str]]) -> bool:
@@ -603,18 +609,7 @@ def pushed_branches(args: list[str], *, from_another: bool = False) -> list[str]
     sub, rest, _ = git_split(args)
     if sub != "push":
         return []
-    positionals: list[str] = []
-    skip = False
-    for arg in rest:
-        if skip:
-            skip = False
-            continue
-        if arg in ("-o", "--push-option", "--repo", "--receive-pack", "--exec"):
-            skip = True
-            continue
-        if arg.startswith("-"):
-            continue
-        positionals.append(arg)
+    positionals = _positionals(rest, _PUSH_VALUES)
     out = []
     for ref in positionals[1:]:
         ref = ref.lstrip("+")
@@ -628,6 +623,8 @@ def pushed_branches(args: list[str], *, from_another: bool = False) -> list[str]
     return out
 
 
+#: `git push` options that take the next word as their value (not a remote or a refspec)
+_PUSH_VALUES = frozenset(("-o", "--push-option", "--repo", "--receive-pack", "--exec"))
 #: `git merge` options that take the next word as their value (not a branch to merge)
 _MERGE_VALUES = frozenset(("-m", "--message", "-F", "--file", "-s", "--strategy", "-X", "--strategy-option", "--into-name",
                            "--cleanup", "-S", "--gpg-sign"))
@@ -639,20 +636,24 @@ def merged_sources(args: list[str]) -> list[str]:
     sub, rest, _ = git_split(args)
     if sub not in ("merge", "pull"):
         return []
+    positionals = _positionals(rest, _MERGE_VALUES)
+    if sub == "merge":
+        return positionals
+    return [f"{positionals[0]}/{ref.split(':', 1)[0]}" for ref in positionals[1:]] if len(positionals) > 1 else []
+
+
+def _positionals(rest: list[str], takes_value: frozenset[str]) -> list[str]:
+    """The words of a git subcommand's arguments that are no option nor an option's value."""
     positionals: list[str] = []
     skip = False
     for arg in rest:
         if skip:
             skip = False
-            continue
-        if arg in _MERGE_VALUES:
+        elif arg in takes_value:
             skip = True
-            continue
-        if not arg.startswith("-"):
+        elif not arg.startswith("-"):
             positionals.append(arg)
-    if sub == "merge":
-        return positionals
-    return [f"{positionals[0]}/{ref.split(':', 1)[0]}" for ref in positionals[1:]] if len(positionals) > 1 else []
+    return positionals
 
 
 def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Finding]) -> None:
@@ -750,20 +751,11 @@ def _session_switched_to(ctx: GateContext) -> str:
     """The branch the session's last successful `git checkout`/`git switch` moved onto ("" when
     the history has none): `git checkout main`, `git switch -c feat`. A `git checkout FILE` reads
     the same; a caller compares the result with the branch checked out, which a file never is."""
-    history = ctx.extra("history")
-    if not isinstance(history, list):
-        return ""
-    for entry in reversed(history):
-        command = entry.get("command") if isinstance(entry, dict) else None
-        if not isinstance(command, str) or entry.get("ok") is not True or "git" not in command:
-            continue
-        for cmd in reversed(ctx.past_command(command).commands):
-            if cmd.program != "git":
-                continue
-            sub, rest, _ = git_split(cmd.args)
-            if sub in ("checkout", "switch"):
-                positionals = [a for a in rest if not a.startswith("-")]
-                return created_branch(cmd.args) or (positionals[0] if len(positionals) == 1 else "")
+    for cmd in _past_git(ctx):
+        sub, rest, _ = git_split(cmd.args)
+        if sub in ("checkout", "switch"):
+            positionals = [a for a in rest if not a.startswith("-")]
+            return created_branch(cmd.args) or (positionals[0] if len(positionals) == 1 else "")
     return ""
 
 
