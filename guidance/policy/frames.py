@@ -1810,9 +1810,11 @@ def _already_running(tokens: list[Token]) -> Frame | None:
     again, a warning on the commands of its task (markers.ALREADY_RUNNING_TASKS)."""
     words = [(k, t.low) for k, t in enumerate(tokens) if t.kind == WORD]
     lows = [w for _, w in words]
-    for n, (k, _) in enumerate(words):
-        for phrase in _markers.ALREADY_RUNNING + _markers.ASSUMED_RUNNING:
-            said = phrase.split()
+    phrases = _running_phrases()
+    if not any(low in phrases for low in lows):
+        return None  # most clauses say nothing is running
+    for n, (k, low) in enumerate(words):
+        for phrase, said in phrases.get(low, ()):
             if lows[n:n + len(said)] != said:
                 continue
             first = 0
@@ -1829,6 +1831,16 @@ def _already_running(tokens: list[Token]) -> Frame | None:
                           text=join(tokens), notes=[f"'{join(tokens[first:k])}' {phrase}: starting it again is discouraged"])
             return frame
     return None
+
+
+@lru_cache(maxsize=None)
+def _running_phrases() -> dict[str, list[tuple[str, list[str]]]]:
+    """The phrases of lexicon markers.ALREADY_RUNNING and ASSUMED_RUNNING by first word, each with its words."""
+    out: dict[str, list[tuple[str, list[str]]]] = {}
+    for phrase in _markers.ALREADY_RUNNING + _markers.ASSUMED_RUNNING:
+        said = phrase.split()
+        out.setdefault(said[0], []).append((phrase, said))
+    return out
 
 
 #: verbs before "the dev server is running" that make it a thing to check, not a state ("Check that ...")
@@ -3401,8 +3413,10 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
     for m in range(start, n):
         tok = tokens[m]
         marker, after = "", m + 1
-        phrase = next((p for p in _substitution_phrases() if tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
-        passive = next((p for p in _preferred_passive() if m > start and tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
+        phrase = passive = None
+        if tok.kind == WORD and tok.low in _marker_heads():  # most words open no marker: compare no phrase
+            phrase = next((p for p in _substitution_phrases() if tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
+            passive = next((p for p in _preferred_passive() if m > start and tuple(t.low for t in tokens[m : m + len(p)]) == p), None)
         if tok.kind == WORD and phrase is not None:
             marker, after = " ".join(phrase), m + len(phrase)  # "instead of", "rather than", "in place of"
         elif tok.kind == WORD and passive is not None:
@@ -3467,6 +3481,12 @@ _WHOLE_ACTION_WORDS = frozenset(("the", "a", "an", "existing", "previous", "prio
 @lru_cache(maxsize=None)
 def _preferred_passive() -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(p.split()) for p in _markers.PREFERRED_PASSIVE)
+
+
+@lru_cache(maxsize=None)
+def _marker_heads() -> frozenset[str]:
+    """The first words of the substitution and passive markers (`substitution` compares phrases only there)."""
+    return frozenset(p[0] for p in (*_substitution_phrases(), *_preferred_passive()))
 
 
 def _avoided_edit(tokens: list[Token], m: int, after: int, marker: str, wanted: list[Obj]) -> Frame | None:
