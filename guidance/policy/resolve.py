@@ -1747,7 +1747,8 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
         elif obj.kind == "noun" and "category" in obj.meaning:
             category = obj.meaning["category"]
             own = place.inventory.for_category(category)
-            patterns = [relax(p) for p in own] + [relax(list(p)) for p in category_patterns(category)]
+            # `helm lint <chart>`: a placeholder is any argument, as for the commands that make a thing above
+            patterns = [relax(grammar.placeholder_words(list(p))) for p in own] + [relax(list(p)) for p in category_patterns(category)]
             patterns = [p for i, p in enumerate(patterns) if p and p not in patterns[:i]]
             if not patterns:
                 continue

@@ -40,6 +40,8 @@ VERIFY = "- Always use `make check` to verify parser changes\n"
 E2E = "## Commands\n\n- `make e2e` — only after `make build`\n"
 PREVIEW = "## Commands\n\n- `make preview` — only use if the frontend has already been built\n"
 WHEN_TO_RUN = "## When to run `make proto`\n\n- after changing files in `proto/`\n- before opening a PR\n"
+#: the document's test command holds a placeholder: any argument there is that command
+PLACEHOLDER = "## Commands\n\n- Test a chart: `helm lint <chart>`\n\n## Rules\n\n- Always run the tests before committing\n"
 #: one task (the formatter's), done by the document's own formatter, which names no usual one
 FORMAT_CHECK = ("- Ensure all code is formatted using `./mvnw spring-javaformat:apply`\n"
                 "- All code must pass formatting validation before commit\n")
@@ -78,6 +80,7 @@ CASES = [
     (WHEN_TO_RUN, "git commit -m x", [edit("proto/v1/user.proto")], ["warn"]),
     (WHEN_TO_RUN, "gh pr create --title x --body y", [], ["warn"]),
     (FORMAT_CHECK, "git commit -m x", [], ["deny"]),
+    (PLACEHOLDER, "git commit -m x", [edit("charts/api/values.yaml")], ["deny"]),
     # allowed: the document's command for the task, or the named one, ran after the last change
     (TESTS_PASS, "gh pr create --title x --body y", [ran("npx vitest run")], []),
     (TESTS_PASS, "git commit -m x", [], []),
@@ -101,6 +104,7 @@ CASES = [
     (WHEN_TO_RUN, "git commit -m x", [edit("src/app.go")], []),
     (WHEN_TO_RUN, "gh pr create --title x --body y", [ran("make proto")], []),
     (FORMAT_CHECK, "git commit -m x", [ran("./mvnw spring-javaformat:apply")], []),
+    (PLACEHOLDER, "git commit -m x", [edit("charts/api/values.yaml"), ran("helm lint charts/api")], []),
 ]
 
 
