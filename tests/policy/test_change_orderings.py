@@ -11,10 +11,7 @@ from typing import Any
 
 import pytest
 
-from cf_guidance.event import Event
-from cf_guidance.gates import sequence
-from cf_guidance.gates._base import GateContext
-from cf_guidance.policy.compiler import compile_sources
+from tests.policy.ordering_support import edit, ran, verdicts
 
 SQL = "- After modifying SQL queries, run `make gen`\n"
 PYTHON = "- Run `make ruff` after any Python change\n"
@@ -23,20 +20,6 @@ PROTO = "- If you change files in `proto/`, run `buf generate` before pushing\n"
 GRAMMAR = "- Whenever you touch the grammar, regenerate with `just gen`\n"
 LINT = "- Always run the linter after making changes\n"
 TESTS = "- Run the tests after completing a task\n"
-
-
-def edit(path: str) -> dict[str, Any]:
-    return {"edited": [f"/p/{path}"], "ok": True, "seq": None, "ts": ""}
-
-
-def ran(command: str, ok: bool = True) -> dict[str, Any]:
-    return {"command": command, "ok": ok, "seq": None, "ts": ""}
-
-
-def verdicts(policy: str, command: str, history: list[dict[str, Any]]) -> list[str]:
-    bundle = {"root": "/p", "checks": compile_sources(f"# Rules\n\n{policy}")["checks"]}
-    event = Event(tool="Bash", command=command, session_id="s", cwd="/p")
-    return sorted({f.verdict for f in sequence.check(GateContext(event, bundle, extras={"history": history}))})
 
 
 CASES = [

@@ -17,11 +17,9 @@ from typing import Any
 
 import pytest
 
-from cf_guidance.event import Event
-from cf_guidance.gates import sequence
-from cf_guidance.gates._base import GateContext
 from cf_guidance.policy.checkform import short
 from cf_guidance.policy.compiler import compile_sources
+from tests.policy.ordering_support import edit, ran, verdicts
 
 COMMANDS = "## Commands\n\n- `npm run lint` - lint\n- `npx vitest run` - tests\n- `npm run verify` - verification\n\n## Rules\n\n"
 TESTS_PASS = COMMANDS + "- Tests must pass before submitting\n"
@@ -45,20 +43,6 @@ PLACEHOLDER = "## Commands\n\n- Test a chart: `helm lint <chart>`\n\n## Rules\n\
 #: one task (the formatter's), done by the document's own formatter, which names no usual one
 FORMAT_CHECK = ("- Ensure all code is formatted using `./mvnw spring-javaformat:apply`\n"
                 "- All code must pass formatting validation before commit\n")
-
-
-def edit(path: str) -> dict[str, Any]:
-    return {"edited": [f"/p/{path}"], "ok": True, "seq": None, "ts": ""}
-
-
-def ran(command: str, ok: bool = True) -> dict[str, Any]:
-    return {"command": command, "ok": ok, "seq": None, "ts": ""}
-
-
-def verdicts(policy: str, command: str, history: list[dict[str, Any]]) -> list[str]:
-    bundle = {"root": "/p", "checks": compile_sources(f"# Project\n\n{policy}")["checks"]}
-    event = Event(tool="Bash", command=command, session_id="s", cwd="/p")
-    return sorted({f.verdict for f in sequence.check(GateContext(event, bundle, extras={"history": history}))})
 
 
 CASES = [
@@ -111,7 +95,7 @@ CASES = [
 @pytest.mark.parametrize(("policy", "command", "history", "expected"), CASES,
                          ids=[f"{c[0][-40:]}|{c[1]}|{i}" for i, c in enumerate(CASES)])
 def test_implicit_ordering(policy: str, command: str, history: list[dict[str, Any]], expected: list[str]) -> None:
-    assert verdicts(policy, command, history) == expected
+    assert verdicts(policy, command, history, title="Project") == expected
 
 
 #: look-alikes that must stay advisory: a chore after any change, a step the agent judges, a moment
