@@ -90,10 +90,10 @@ def language(words: list[str]) -> str:
 def gloss(tokens: list[Token]) -> list[Token]:
     """The tokens of a block, glossed into English when the block is German, French, Spanish or
     Portuguese; otherwise the same list."""
-    lows = [t.low for t in tokens if t.kind == WORD]
-    if not lows or _any_word().isdisjoint(_split_elisions(lows)):
+    lows = _split_elisions([t.low for t in tokens if t.kind == WORD])
+    if not lows or _any_word().isdisjoint(lows):
         return tokens  # most blocks: English, no word of these languages
-    lang = language(_split_elisions(lows))
+    lang = language(lows)
     if not lang:
         return tokens
     words: list[tuple[Token, str, str]] = []  # (token, word, kind); kind "" for a token no table knows
