@@ -22,13 +22,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.markdown import Block
 from cf_guidance.policy.text import CODE, PUNCT, SYMBOL, WORD, Token, sentences
 
 #: verbs that open an instruction to run what follows ("Run `x`", "Use `x` to ...", "Trigger ...")
 ENDORSING_VERBS = frozenset(("run", "use", "execute", "invoke", "call", "trigger"))
-#: words that turn an instruction around ("Run `x` only if ...` stays; "Use `x`, never `y`" does not)
-_NEGATIONS = frozenset(("not", "never", "don't", "dont", "do not", "avoid", "no", "without", "instead"))
+#: words that turn an instruction around ("Run `x` only if ...` stays; "Use `x`, never `y`" does not);
+#: "instead" too, since "Run `x` instead of `y`" names the command it replaces beside the one it prescribes
+_NEGATIONS = frozenset((*_markers.NEGATIONS, "instead"))
 #: verbs that open an instruction to change a file ("Update `docs/api.md` when ...", "Add new terms to `GLOSSARY.md`")
 UPKEEP_VERBS = frozenset(("update", "edit", "maintain", "refresh", "extend", "revise", "add", "append", "record", "document", "log"))
 #: what "keep" must be followed by to ask for changes ("keep `docs/api.md` up to date"; "keep `a.md` short" does not)

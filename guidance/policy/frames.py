@@ -3268,9 +3268,6 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
     return frame
 
 
-_NEGATIONS = frozenset(("no", "not", "never", "don't", "avoid", "without"))
-
-
 _PR_NOUN_WORDS = tuple(tuple(n.split()) for n in _markers.PR_NOUNS)
 _PR_FIRST_WORDS = frozenset(n[0] for n in _PR_NOUN_WORDS)
 
@@ -3320,7 +3317,7 @@ def _commit_convention(tokens: list[Token], cues: list[tuple[int, int, str, str]
     the clause bans or drops the convention ("no conventional prefixes")."""
     text = " ".join(t.low for t in tokens if t.kind == WORD)
     named = [(names, prefixes) for names, prefixes in _nouns.COMMIT_CONVENTIONS if any(n in text for n in names)]
-    if not named or any(c[2] in (BAN, AVOID) for c in cues) or _NEGATIONS & set(text.split()):
+    if not named or any(c[2] in (BAN, AVOID) for c in cues) or not set(_markers.NEGATIONS).isdisjoint(text.split()):
         return None
     # "conventional commits with a gitmoji first": either convention's opening is the message's
     found = [prefix for _, prefixes in named for prefix in prefixes]

@@ -592,6 +592,11 @@ ALREADY_RUNNING_EXAMPLES: tuple[Example, ...] = (
     ex("- Check that the dev server is running before opening the browser"),
 )
 
+#: words that turn a clause around for the readers that look at its words, not at the cue tables:
+#: "Run `make docs`" prescribes the command and "Do not run `make docs` by hand" does not; "Use
+#: Conventional Commits" is the convention and "no conventional prefixes" drops it
+NEGATIONS: tuple[str, ...] = ("no", "not", "never", "don't", "dont", "avoid", "without")
+
 #: words after a tool that rule out the others of its job ("pnpm only", "use `uv` exclusively")
 EXCLUSIVE_WORDS: tuple[str, ...] = ("only", "exclusively")
 
