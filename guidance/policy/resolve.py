@@ -22,6 +22,7 @@ from typing import Any
 
 from cf_guidance import shell as _shell_analysis
 from cf_guidance._glob import glob_match
+from cf_guidance.gates.commands.message import BODY_COMMANDS, COMMIT_COMMANDS, TITLE_COMMANDS
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, root_place
 from cf_guidance.policy.lexicon import categories as _categories
@@ -1890,10 +1891,7 @@ def _commit_form(frame: Frame, place: Place) -> list[Spec]:
 
 
 #: the commands that write each text a shape rule is about (lexicon.shapes)
-_SHAPE_CARRIERS = {"commit": (("git", "commit"), ("jj", "describe"), ("jj", "desc"), ("jj", "commit"), ("jj", "new")),
-                   "title": (("gh", "pr", "create"), ("gh", "pr", "edit"), ("glab", "mr", "create")),
-                   "body": (("gh", "pr", "create"), ("gh", "pr", "edit"), ("gh", "pr", "comment"), ("gh", "pr", "review"),
-                            ("gh", "issue", "create"), ("gh", "issue", "comment"), ("gh", "issue", "edit"), ("glab", "mr", "create"))}
+_SHAPE_CARRIERS = {"commit": COMMIT_COMMANDS, "title": TITLE_COMMANDS, "body": BODY_COMMANDS}
 _SHAPE_SURFACE = {("commit",): "Commit messages", ("title",): "PR titles", ("commit", "title"): "Commit messages and PR titles",
                   ("body",): "PR, issue and comment texts", ("title", "body"): "PR titles and texts",
                   ("commit", "body"): "Commit messages and PR, issue and comment texts",

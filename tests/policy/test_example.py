@@ -59,7 +59,7 @@ EXPECTED = {
     "R055": ["deny target push main"],
     "R056": ["deny message co-authored-by"],
     "R057": ["deny create ./TODO.md"],
-    "R058": ["deny shape git commit, jj describe, jj desc, jj commit, jj new: length <= 72", "deny shape git commit, jj describe, jj desc, jj commit, jj new: emoji no emoji"],
+    "R058": ["deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: length <= 72", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: emoji no emoji"],
     "R059": ["warn sequence make gen -> git commit after db/queries/**/*.sql"],
     "R060": ["deny command git commit --amend once pushed"],
     "R061": ["ask command <pull-request>"],

@@ -78,7 +78,7 @@ FORMS = [
     ("- Never delete remote branches", ["deny command git push --delete"]),
     ("- Don't delete branches on the remote", ["deny command git push --delete"]),
     # a message convention named in words: warned when the message holds none of its marks
-    ("- Use gitmoji in commit messages", ["warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + " | ".join(GITMOJI)]),
+    ("- Use gitmoji in commit messages", ["warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts " + " | ".join(GITMOJI)]),
     # branch names: any of the forms listed
     ("- Branch naming: `feature/<name>` or `fix/<name>`", ["warn branch feature/* fix/*"]),
     ("- All branches must be prefixed: `feat/`, `fix/`, `chore/`, `docs/`", ["deny branch feat/* fix/* chore/* docs/*"]),

@@ -239,6 +239,9 @@ CASES = [
     (PLAIN, 'jj describe -m "Add dark mode \U0001f319"', "deny"),
     (PLAIN, 'jj commit -m "Add dark mode" -m "\u2728"', "deny"),
     (PLAIN, 'jj new -m "Add dark mode"', "allow"),
+    (PLAIN, 'jj ci -m "Add dark mode \u2728"', "deny"),
+    (PLAIN, 'gt create -m "Add dark mode \u2728"', "deny"),  # Graphite's commits
+    (PLAIN, 'gt m -m "Add dark mode"', "allow"),
     (PLAIN, "jj describe", "allow"),
     (PLAIN, 'gh pr create --title "Dark mode" --body "Adds it \U0001f389"', "allow"),  # titles only
     (NO_EMOJI_ANYWHERE, 'gh pr create --title "Dark mode" --body "Adds it \U0001f389"', "deny"),

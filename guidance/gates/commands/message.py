@@ -29,19 +29,26 @@ _GIT_VALUES = frozenset(("-F", "--file", "-C", "--reuse-message", "-c", "--reedi
                          "--date", "--template", "-t", "--cleanup", "--trailer", "-u", "--untracked-files", "--pathspec-from-file"))
 
 
+#: the commands whose line can hold the message of the commit they make (`written` reads it);
+#: the compiler points a commit message's shape at these
+COMMIT_COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("git", "commit"), ("jj", "describe"), ("jj", "desc"), ("jj", "commit"), ("jj", "ci"), ("jj", "new"), ("gt", "create"),
+    ("gt", "c"), ("gt", "modify"), ("gt", "m"))
+#: the commands whose line can hold a PR's title
+TITLE_COMMANDS: tuple[tuple[str, ...], ...] = (("gh", "pr", "create"), ("gh", "pr", "edit"), ("glab", "mr", "create"))
+
+
 def written(cmd: Command) -> tuple[str, str] | None:
     """(COMMIT or TITLE, the text) of the message `cmd` writes, or None when the line does not hold it."""
     program, args = cmd.program, cmd.args
     if program == "git":
         sub, rest, _ = git_split(args)
         return _commit_message(rest) if sub == "commit" else None
-    if program == "gh" and args[:2] in (["pr", "create"], ["pr", "edit"]) or program == "glab" and args[:2] == ["mr", "create"]:
+    if (program, *args[:2]) in TITLE_COMMANDS:
         title = _values(args[2:], ("--title", "-t"))
         return (TITLE, title[0]) if len(title) == 1 and _literal(title[0]) else None
-    if program == "gt" and args[:1] in (["create"], ["c"], ["modify"], ["m"]) or program == "hub" and args[:1] == ["pull-request"]:
-        return _joined(_values(args[1:], ("--message", "-m")))
-    if program == "jj" and args[:1] in (["describe"], ["desc"], ["commit"], ["ci"], ["new"]):
-        if "--stdin" in args or "--edit" in args:
+    if program == "hub" and args[:1] == ["pull-request"] or (program, *args[:1]) in COMMIT_COMMANDS:
+        if program == "jj" and ("--stdin" in args or "--edit" in args):
             return None  # the text comes from elsewhere
         return _joined(_values(args[1:], ("--message", "-m")))
     return None
@@ -53,6 +60,8 @@ _BODIES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("gh", ("pr", "comment"), ("--body", "-b")), ("gh", ("pr", "review"), ("--body", "-b")),
     ("gh", ("issue", "create"), ("--body", "-b")), ("gh", ("issue", "comment"), ("--body", "-b")),
     ("gh", ("issue", "edit"), ("--body", "-b")), ("glab", ("mr", "create"), ("--description", "-d")))
+#: the commands whose line can hold such a text
+BODY_COMMANDS: tuple[tuple[str, ...], ...] = tuple((program, *sub) for program, sub, _ in _BODIES)
 
 
 def body(cmd: Command) -> str | None:

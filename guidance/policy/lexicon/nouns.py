@@ -288,7 +288,7 @@ DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
     ex("- Always mention Gemini in commit messages", "warn message without gemini"),
     ex("- Always mention the reason in commit messages"),
     ex("- Mention the ticket in the commit message",
-       "warn shape git commit, jj describe, jj desc, jj commit, jj new: reference an issue"),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: reference an issue"),
 )
 
 #: conventions a commit message follows, named in words ("follow Conventional Commits"): the
@@ -313,20 +313,20 @@ COMMIT_CONVENTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 
 _CONVENTIONAL = "starts " + " | ".join(_CONVENTIONAL_PREFIXES)
 COMMIT_CONVENTION_EXAMPLES: tuple[Example, ...] = (
-    ex("- Use Conventional Commits for commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj new: " + _CONVENTIONAL),
-    ex("- Commit messages follow the conventional commit format (`feat:`, `fix:`)", "warn shape git commit, jj describe, jj desc, jj commit, jj new: " + _CONVENTIONAL),
-    ex("- Commit messages must follow Conventional Commits", "deny shape git commit, jj describe, jj desc, jj commit, jj new: " + _CONVENTIONAL),
+    ex("- Use Conventional Commits for commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: " + _CONVENTIONAL),
+    ex("- Commit messages follow the conventional commit format (`feat:`, `fix:`)", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: " + _CONVENTIONAL),
+    ex("- Commit messages must follow Conventional Commits", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: " + _CONVENTIONAL),
     ex("- PR titles follow Conventional Commits (we squash-merge)", "warn shape gh pr create, gh pr edit, glab mr create: "
        + _CONVENTIONAL),
     ex("- Do not use conventional commit prefixes"),
     ex("- We no longer use Conventional Commits"),
-    ex("- Use gitmoji in commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + " | ".join(_GITMOJI)),
+    ex("- Use gitmoji in commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts " + " | ".join(_GITMOJI)),
     # both named: either opening passes ("✨ feat: add the page" and "feat: add the page")
-    ex("- Write conventional commits with an emoji in front", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts "
+    ex("- Write conventional commits with an emoji in front", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts "
        + " | ".join(_CONVENTIONAL_PREFIXES + _GITMOJI)),
     ex("- Use GitHub emoji at the start of commit messages to categorize changes:",
-       "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + " | ".join(_GITMOJI)),
-    ex("- Use emoji first to indicate the commit type:", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + " | ".join(_GITMOJI)),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts " + " | ".join(_GITMOJI)),
+    ex("- Use emoji first to indicate the commit type:", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts " + " | ".join(_GITMOJI)),
     ex("- No gitmoji in commit messages"),
 )
 

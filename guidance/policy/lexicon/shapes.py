@@ -83,8 +83,8 @@ SCOPE_OPTIONAL: tuple[str, ...] = ("if", "when", "where", "optional", "optionall
 
 #: "Always include a scope", "A scope is required": every first line is `type(scope): ...`
 SCOPE_EXAMPLES: tuple[Example, ...] = (
-    ex("## Commit messages\n\n- Always include a scope.", "deny shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
-    ex("- A scope is required in every commit message", "deny shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
+    ex("## Commit messages\n\n- Always include a scope.", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts *(*): | *(*)!:"),
+    ex("- A scope is required in every commit message", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts *(*): | *(*)!:"),
     ex("- Include a scope in commit messages when the change touches one package"),
     ex("- Use a scope where possible in commit messages"),
     ex("- The OAuth scope is required for the API"),
@@ -101,13 +101,13 @@ _CONVENTIONAL_FORMS = "*: | *!: | *(*): | *(*)!:"
 #: message templates written as a code span
 TEMPLATE_EXAMPLES: tuple[Example, ...] = (
     ex("- Commit messages must use the format `type(scope): description`.",
-       "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
-    ex("- Commit format: `<type>[optional scope]: <description>`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts " + _CONVENTIONAL_FORMS),
-    ex("## Commits\n\nFormat: `<type>(<scope>): <subject>`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts *(*): | *(*)!:"),
-    ex("- Prefix every commit with the component: `[component] what changed`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [*]"),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts *(*): | *(*)!:"),
+    ex("- Commit format: `<type>[optional scope]: <description>`", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts " + _CONVENTIONAL_FORMS),
+    ex("## Commits\n\nFormat: `<type>(<scope>): <subject>`", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts *(*): | *(*)!:"),
+    ex("- Prefix every commit with the component: `[component] what changed`", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts [*]"),
     ex("- PR titles must be written as `<area>: <summary>`", "deny shape gh pr create, gh pr edit, glab mr create: starts *: | *!:"),
     ex("## Commits\n\nWrite commit messages in this format:\n\n```\n[component] short summary\n\nWhy it changed.\n```",
-       "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [*]"),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts [*]"),
     ex("## Commits\n\nCommit like this:\n\n```\ngit commit -m \"fix: the bug\"\n```"),
     ex("- Example commit: `feat(api): add the login endpoint`"),
     ex("- Run `git log --format='%h %s'` to see recent commit messages"),
@@ -126,55 +126,55 @@ UNSCOPED_BEFORE: tuple[str, ...] = ("all", "every", "each", "your", "the", "our"
 #: "Use `fix:`, `feat:`, `chore:` prefixes", "Prefix commit messages with the platform: `[ios]`, `[android]`"
 PREFIX_EXAMPLES: tuple[Example, ...] = (
     ex("- Prefix commit messages with the platform: `[ios]`, `[android]`, `[web]`.",
-       "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [ios] | [android] | [web]"),
-    ex("## Commit messages\n\n- Use \"docs:\" or \"chore:\" prefixes", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts docs: | docs(*): | docs!: | "
+       "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts [ios] | [android] | [web]"),
+    ex("## Commit messages\n\n- Use \"docs:\" or \"chore:\" prefixes", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts docs: | docs(*): | docs!: | "
        "docs(*)!: | chore: | chore(*): | chore!: | chore(*)!:"),
-    ex("## Commits\n\n- Use `fix:` and `feat:` prefixes", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts fix: | fix(*): | fix!: | fix(*)!: | "
+    ex("## Commits\n\n- Use `fix:` and `feat:` prefixes", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts fix: | fix(*): | fix!: | fix(*)!: | "
        "feat: | feat(*): | feat!: | feat(*)!:"),
     ex("- Prefix dependency updates with `deps:`"),
     ex("- When working on the mobile app, prefix commit messages with `[mobile]`"),
     ex("- Prefix test-only commits with `test:`"),
-    ex("- Prefix all commits with `[core]`", "warn shape git commit, jj describe, jj desc, jj commit, jj new: starts [core]"),
+    ex("- Prefix all commits with `[core]`", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts [core]"),
     ex("- Prefix commit messages with the ticket id, e.g. `PROJ-123:`"),
-    ex("- Never start commit messages with `WIP:`", "deny shape git commit, jj describe, jj desc, jj commit, jj new: unstarts WIP:"),
+    ex("- Never start commit messages with `WIP:`", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: unstarts WIP:"),
 )
 
 #: "Keep the subject line under 72 characters", "PR titles must be at most 70 chars", "50/72 rule"
 LENGTH_EXAMPLES: tuple[Example, ...] = (
-    ex("- Limit the subject line to 72 characters", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 72"),
-    ex("- Commit subjects must be under 50 characters; wrap the body at 72.", "deny shape git commit, jj describe, jj desc, jj commit, jj new: length <= 50"),
+    ex("- Limit the subject line to 72 characters", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: length <= 72"),
+    ex("- Commit subjects must be under 50 characters; wrap the body at 72.", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: length <= 50"),
     ex("- Keep PR titles under 70 chars", "warn shape gh pr create, gh pr edit, glab mr create: length <= 70"),
-    ex("## Commit messages\n\n- Follow the 50/72 rule.", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 50"),
-    ex("## Commit messages\n\n- Subject line ≤ 60 chars", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 60"),
+    ex("## Commit messages\n\n- Follow the 50/72 rule.", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: length <= 50"),
+    ex("## Commit messages\n\n- Subject line ≤ 60 chars", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: length <= 60"),
     ex("- Wrap the commit body at 72 characters"),
     ex("## SEO\n\n- Keep page titles under 60 characters"),
     ex("- Keep functions under 50 lines"),
-    ex("## Commit messages\n\n### Subject\n\n- Max 50 characters", "warn shape git commit, jj describe, jj desc, jj commit, jj new: length <= 50"),
+    ex("## Commit messages\n\n### Subject\n\n- Max 50 characters", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: length <= 50"),
     ex("## Commit messages\n\n### Body\n\n- Max 72 characters per line"),
     ex("## Code style\n\n- Keep lines under 100 characters"),
     # an intro with the texts and the force: its items are their forms, said as strongly
     ex("Commit messages MUST:\n\n- stay within 60 characters\n- not end with a period\n",
-       "deny shape git commit, jj describe, jj desc, jj commit, jj new: length <= 60",
-       "deny shape git commit, jj describe, jj desc, jj commit, jj new: period no period"),
+       "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: length <= 60",
+       "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: period no period"),
     ex("PR titles must always:\n\n- stay within 60 characters\n", "deny shape gh pr create, gh pr edit, glab mr create: length <= 60"),
     ex("Functions must:\n\n- stay within 60 lines\n"),
 )
 
 #: "Do not end the subject line with a period", "No period at the end" (under "### Subject")
 PERIOD_EXAMPLES: tuple[Example, ...] = (
-    ex("- Do not end the commit subject line with a period", "deny shape git commit, jj describe, jj desc, jj commit, jj new: period no period"),
-    ex("## Commit messages\n\n### Subject\n\n- No period at the end", "deny shape git commit, jj describe, jj desc, jj commit, jj new: period no period"),
+    ex("- Do not end the commit subject line with a period", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: period no period"),
+    ex("## Commit messages\n\n### Subject\n\n- No period at the end", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: period no period"),
     ex("## Commit messages\n\n- End the body's sentences with a period"),
     ex("## Docs\n\n- Do not end headings with a period"),
 )
 
 #: "No emoji in commit messages", "Do not use emojis in commits or PR titles"
 EMOJI_EXAMPLES: tuple[Example, ...] = (
-    ex("- Do not use emoji in commit messages", "deny shape git commit, jj describe, jj desc, jj commit, jj new: emoji no emoji"),
-    ex("## Commit messages\n\n- No emojis", "deny shape git commit, jj describe, jj desc, jj commit, jj new: emoji no emoji"),
+    ex("- Do not use emoji in commit messages", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: emoji no emoji"),
+    ex("## Commit messages\n\n- No emojis", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: emoji no emoji"),
     ex("- Avoid emoji in PR titles", "warn shape gh pr create, gh pr edit, glab mr create: emoji no emoji"),
     ex("- Never use emoji in commit messages or PR descriptions",
-       "deny shape git commit, jj describe, jj desc, jj commit, jj new, gh pr create, gh pr edit, gh pr comment, gh pr review, "
+       "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m, gh pr create, gh pr edit, gh pr comment, gh pr review, "
        "gh issue create, gh issue comment, gh issue edit, glab mr create: emoji no emoji"),
     ex("- No emojis in issue comments", "deny shape gh pr create, gh pr edit, gh pr comment, gh pr review, gh issue create, "
        "gh issue comment, gh issue edit, glab mr create: emoji no emoji"),
@@ -186,10 +186,10 @@ EMOJI_EXAMPLES: tuple[Example, ...] = (
 
 #: "Use the imperative mood in the subject line": a first verb in the past tense ("Added") warns
 MOOD_EXAMPLES: tuple[Example, ...] = (
-    ex("- Use the imperative mood in the subject line", "warn shape git commit, jj describe, jj desc, jj commit, jj new: mood imperative"),
+    ex("- Use the imperative mood in the subject line", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: mood imperative"),
     ex("## Commit messages\n\n- Write in the present tense (\"Add\", not \"Added\")",
-       "warn shape git commit, jj describe, jj desc, jj commit, jj new: mood imperative"),
-    ex("- Never use the past tense in commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj new: mood imperative"),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: mood imperative"),
+    ex("- Never use the past tense in commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: mood imperative"),
     ex("- PR titles must use the imperative mood", "warn shape gh pr create, gh pr edit, glab mr create: mood imperative"),
     ex("## Docs\n\n- Write instructions in the imperative mood"),
     ex("- Use the present tense in code comments"),
@@ -201,7 +201,7 @@ REFERENCE_EXAMPLES: tuple[Example, ...] = (
     ex("- Every PR must link to an issue", "warn shape gh pr create, glab mr create: reference an issue"),
     ex("- PR descriptions must reference the issue (`Fixes #123`)", "warn shape gh pr create, glab mr create: reference an issue"),
     ex("- Always include the ticket number in commit messages",
-       "warn shape git commit, jj describe, jj desc, jj commit, jj new: reference an issue"),
+       "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: reference an issue"),
     ex("- Reference the issue in commit messages when there is one"),
     ex("- Link related issues in the PR description"),
     ex("- Every PR is linked to its issue by the bot"),
@@ -211,16 +211,16 @@ REFERENCE_EXAMPLES: tuple[Example, ...] = (
 #: "No em dashes in commit messages or PR descriptions": a `—` in the text denies
 DASH_EXAMPLES: tuple[Example, ...] = (
     ex("- Never use em dashes in commit messages or PR descriptions",
-       "deny shape git commit, jj describe, jj desc, jj commit, jj new, gh pr create, gh pr edit, gh pr comment, gh pr review, "
+       "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m, gh pr create, gh pr edit, gh pr comment, gh pr review, "
        "gh issue create, gh issue comment, gh issue edit, glab mr create: dash no \u2014"),
-    ex("## Commit messages\n\n- No em dashes", "deny shape git commit, jj describe, jj desc, jj commit, jj new: dash no \u2014"),
+    ex("## Commit messages\n\n- No em dashes", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: dash no \u2014"),
     ex("## Writing\n\n- No em dashes in the docs"),
     ex("- Use an em dash for ranges in commit messages"),
 )
 
 #: "Commit messages must not begin with "WIP"": a first line that does denies
 UNSTARTS_EXAMPLES: tuple[Example, ...] = (
-    ex('- Commit messages must not begin with "WIP"', "deny shape git commit, jj describe, jj desc, jj commit, jj new: unstarts WIP"),
+    ex('- Commit messages must not begin with "WIP"', "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: unstarts WIP"),
     ex("- Never start PR titles with `Draft:`", "deny shape gh pr create, gh pr edit, glab mr create: unstarts Draft:"),
     ex('- Never start a sentence with "So"'),
     ex("- Do not prefix branch names with `feature/`"),
