@@ -296,7 +296,10 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
             if wrapper in index.by_program:
                 # "Never use `npx`" / "never use `sudo`": the wrapper is what the rule names, not what it runs
                 run = RUNNER_SUBCOMMANDS.get(wrapper, ())[:1]
-                _command_checks(ctx, index, Command([wrapper, *run, *cmd.argv], text=cmd.text, origin=cmd.origin), cmd, (), fired, out)
+                # the wrapper as written: `bin/bundle exec rspec` runs the project's launcher, which a
+                # rule preferring it over the bare `bundle` spares
+                written = next((w for w in cmd.text.split() if "/" in w and program_name(w) == wrapper), wrapper)
+                _command_checks(ctx, index, Command([written, *run, *cmd.argv], text=cmd.text, origin=cmd.origin), cmd, (), fired, out)
         if index.scripts and is_interpreter(cmd.program):
             script = _script(cmd)
             if script is not None and script.program in index.scripts:

@@ -586,7 +586,9 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             continue
         multiword = match(tokens, k, "nouns", end)
         if low in _programs.KNOWN_PROGRAMS and tok.text[:1].islower() and len(_bare_command(tokens, k, end)) > 1 \
-                and (multiword is None or multiword[0] - k < 2):
+                and (multiword is None or multiword[0] - k < 2
+                     or multiword[1][0] == "program" and len(_bare_command(tokens, k, end)) > multiword[0] - k):
+            # "docker compose down -v": a program named in two words and its subcommand, not the whole program
             command = _bare_command(tokens, k, end)
             objects.append(Obj("code", " ".join(command), role))  # "npm install" written without backticks
             k += len(command)
@@ -738,6 +740,16 @@ def _kind_of_commands(tokens: list[Token], i: int, k: int, end: int) -> bool:
         return True
     return before is not None and before.kind == WORD and before.low not in _DETERMINERS and before.low not in _CONJUNCTIONS \
         and before.low not in _PREPOSITIONS and before.low not in _STOPS and before.low != "any"
+
+
+def _command_verb(tokens: list[Token], k: int, stop: int, end: int) -> bool:
+    """A verb phrase that is a program and its subcommand ("npm install", "pip install") with no object
+    after it: the end, an aside, a list of further commands. The command itself is what is named
+    ("Never npm install (use pnpm)"), not installing what the aside says ("never npm install
+    packages globally" keeps the verb reading)."""
+    if tokens[k].kind != WORD or tokens[k].low not in _programs.KNOWN_PROGRAMS:
+        return False
+    return stop >= end or tokens[stop].kind == PUNCT or bool(_FLAG.match(tokens[stop].text))
 
 
 def _bare_command(tokens: list[Token], k: int, end: int) -> list[str]:
@@ -2346,15 +2358,17 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
                 if found is not None:
                     frame.notes.append(f"verb after '{tokens[m].low}': {found[2]}")
                     break
-    if found is None and k < end and tokens[k].kind == WORD and tokens[k].low in _programs.KNOWN_PROGRAMS and k + 1 < end:
-        # "Never git commit unless ...": a command written without backticks
+    if (found is None or _command_verb(tokens, k, found[0], end)) and k < end and tokens[k].kind == WORD \
+            and tokens[k].low in _programs.KNOWN_PROGRAMS and k + 1 < end:
+        # "Never git commit unless ...", "Never npm install (use pnpm)", "Never: npm install, yarn add":
+        # commands written without backticks, one or a list of them
         words_ = _bare_command(tokens, k, end)
-        m = k + len(words_)
         if len(words_) > 1:
+            objects, m, notes = read_objects(tokens, k, end)
             frame.actions = ["run"]
             frame.verb = "run"
-            frame.objects = [Obj("code", " ".join(words_))]
-            frame.notes.append(f"command without backticks: {' '.join(words_)}")
+            frame.objects = objects
+            frame.notes += [f"command without backticks: {' '.join(words_)}"] + notes
             _read_tail(tokens, m, end, frame)
             return frame
     if found is None:
@@ -3361,6 +3375,17 @@ def _program_named(objects: list[Obj]) -> bool:
     return False
 
 
+def _wrapper_of(wanted: list[Obj], banned: list[Obj]) -> bool:
+    """"`bin/rails` instead of `rails`", "`./gradlew`, not `gradle`": the project's own launcher of the
+    program it replaces, a path whose last part is that program's name (or the program's wrapper name)."""
+    names = {o.text.split()[0] for o in banned if o.kind in ("code", "program") and o.text.split()}
+    for obj in wanted:
+        first = obj.text.split()[0] if obj.kind == "code" and obj.text.split() else ""
+        if "/" in first and first.rstrip("/").rsplit("/", 1)[-1].removesuffix("w") in names | {n.removesuffix("w") for n in names}:
+            return True
+    return False
+
+
 #: a program's name as a word (`talosctl`), not a phrase or a file
 _PROGRAM_WORD = re.compile(r"[a-z][a-z0-9_-]*[a-z0-9]")
 
@@ -3451,7 +3476,7 @@ def substitution(tokens: list[Token], first: int, *, any_subject: bool = True) -
             runnable = _raw_programs(tokens, after, n)
         if not runnable:
             return _avoided_git_action(tokens, start, m, after, marker)
-        if not (verb_is_use or prefer) and not (_program_named(wanted) and _program_named(runnable)):
+        if not (verb_is_use or prefer) and not ((_program_named(wanted) or _wrapper_of(wanted, runnable)) and _program_named(runnable)):
             return None  # "X, not Y" without "use": only when both sides are programs ("`pnpm`, NOT `npm`")
         frame = Frame(AVOID, marker, actions=["use"], verb="use", objects=runnable,
                       notes=[f"substitution: {join(tokens[start:m])} {marker} {join(tokens[after:])}"] + notes)

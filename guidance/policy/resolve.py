@@ -998,10 +998,10 @@ def _preferred_forms(spec: Spec, frame: Frame) -> list[list[str]]:
     for alternative in frame.alternatives:
         if alternative.kind == "program":
             words: list[str] | None = [alternative.meaning.get("program", alternative.text)]
-        elif alternative.kind == "code":
+        elif alternative.kind == "code" and "/" not in alternative.text.split(" ", 1)[0]:
             words = grammar.command_pattern(alternative.text, lenient=True)
         else:
-            continue
+            continue  # a launcher path (`bin/rails` instead of `rails`) is spared by _launchers, never the bare program
         words = [w for w in words or [] if w not in ("*", "?*")]
         if words and any(_pattern_covers(variant, words) for variant in [spec.pattern, *spec.also]) and words + ["*"] not in out:
             out.append(words + ["*"])
@@ -1167,12 +1167,11 @@ def _only_for(frame: Frame, place: Place, verdict: str) -> list[Spec]:
     spec = _category_spec(category, verdict, place.line, frame, None)
     allowed: list[list[str]] = []
     for obj in frame.objects + frame.alternatives:
-        if obj.kind == "code":
-            pattern = grammar.command_pattern(obj.text, lenient=True)
-            if pattern:
-                allowed.append(pattern)
-        elif obj.kind == "program":
-            allowed.append([obj.text])
+        pattern = grammar.command_pattern(obj.text, lenient=True) if obj.kind == "code" else \
+            [obj.text] if obj.kind == "program" else None
+        if pattern:
+            # "Only use `make` targets to build": the program named alone runs the job with any arguments
+            allowed.append(pattern + ["*"] if len(pattern) == 1 else pattern)
     allowed += place.inventory.for_category(category)
     spec.exempt += allowed
     shown = list(dict.fromkeys(" ".join(a) for a in allowed))[:3]

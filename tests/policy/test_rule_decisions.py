@@ -113,6 +113,14 @@ GERMAN_ORDER = "- Vor jedem Commit `make lint` ausführen.\n"
 USES_BUN = "## Package manager\n\nUses **bun**.\n"
 DEV_RUNNING = "- Assume the dev server is always running.\n"
 PREFERRED = "- `ruff` should be preferred to `black`.\n"
+#: commands written as plain words: the command named, never the whole program nor what an aside says
+COMPOSE_DOWN_V = "- don't run docker compose down -v\n"
+NPM_INSTALL_ASIDE = "## Don'ts\n\n- npm install (use pnpm)\n"
+BARE_LIST = "- Never: npm install, yarn add\n"
+#: the project's launcher instead of the bare program, in a list under an intro
+BINSTUBS = "**Always use the binstubs:**\n\n- `bin/rails` instead of `rails`\n- `bin/bundle` instead of `bundle`\n"
+#: "only ... to build" names a program alone: it does the job with any arguments
+MAKE_TO_BUILD = "Only use `make` targets to build; never call `go build` directly.\n"
 
 CASES = [
     (GERMAN, "make nuke", "deny"),
@@ -400,6 +408,23 @@ CASES = [
     ("- Put tests in `tests/`, never in `src/`.\n", "touch src/util.ts", "allow"),
     ("- Don't touch the migrations folder.\n", "sed -i s/a/b/ db/migrations/0001_init.sql", "deny"),
     ("- Don't touch the migrations folder.\n", "sed -i s/a/b/ db/models.py", "allow"),
+    (COMPOSE_DOWN_V, "docker compose down -v", "deny"),
+    (COMPOSE_DOWN_V, "docker-compose down --volumes", "deny"),
+    (COMPOSE_DOWN_V, "docker compose down", "allow"),
+    (COMPOSE_DOWN_V, "docker compose up -d", "allow"),
+    (NPM_INSTALL_ASIDE, "npm install", "deny"),
+    (NPM_INSTALL_ASIDE, "pnpm install", "allow"),
+    (NPM_INSTALL_ASIDE, "pip install pnpm", "allow"),
+    (BARE_LIST, "npm install", "deny"),
+    (BARE_LIST, "yarn add zod", "deny"),
+    (BARE_LIST, "yarn test", "allow"),
+    (BINSTUBS, "rails server", "warn"),
+    (BINSTUBS, "bin/rails server", "allow"),
+    (BINSTUBS, "bundle install", "warn"),
+    (BINSTUBS, "bin/bundle exec rspec", "allow"),
+    (MAKE_TO_BUILD, "make build", "allow"),
+    (MAKE_TO_BUILD, "make -j4 all", "allow"),
+    (MAKE_TO_BUILD, "go build ./...", "deny"),
 ]
 
 
