@@ -9,7 +9,8 @@ into. Command-like checks (command, message, arguments) match each of their patt
 test`), options listed in `values` taking the next word. A command in `except` (leading
 NAME=value words are required assignments) is exempt, and so is one run under a wrapper or launcher in
 `via` (`uv run pytest`, `docker compose exec app npm test`, when the document runs the program that way); a check marked `away` holds only for a
-command run below the project root (after a `cd` into a subdirectory). A script run through an interpreter
+command run below the project root (after a `cd` into a subdirectory), one marked `changes` only for a command the
+effect model counts as a change (`aws s3 rm`, not `aws s3 ls`). A script run through an interpreter
 (`python scripts/x.py`, `bash x.sh`) is also matched as the script itself. A command check
 marked `published` (a rewrite of pushed commits: amend, rebase) holds only after a successful
 `git push` of the session with no commit since (the session history); before that it warns.
@@ -29,6 +30,7 @@ from cf_guidance.decision import DENY, SEVERITY, WARN, Finding
 from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
+from cf_guidance.gates.commands.effects import changes_something
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
 from cf_guidance.gates.commands.message import COMMIT, body, past_tense_subject, references_issue, written
@@ -351,6 +353,8 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
             continue
         if item.get("away") and not _below_root(ctx, cmd):
             continue  # "run make from the repository root": it runs there
+        if item.get("changes") and not changes_something(cmd, ctx.shell):
+            continue  # "never run `aws` commands that modify state": this one reads
         if kind == "message" and not _says(ctx, item):
             continue
         if kind == "arguments" and not _lacks(item, cmd):

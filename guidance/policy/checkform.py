@@ -91,6 +91,8 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["wrapped"] = spec.wrapped
         if spec.away:
             check["away"] = True
+        if spec.changes:
+            check["changes"] = True
         if spec.via:
             check["via"] = list(spec.via)
         if spec.published:
@@ -163,6 +165,8 @@ def short(check: dict[str, Any]) -> str:
         shown = f"{' '.join(pattern or [])} below the root"
     else:
         shown = " ".join(pattern) if isinstance(pattern, list) else str(pattern)
+    if check.get("changes"):
+        shown += " when it changes something"
     if check.get("via"):
         shown += " via " + " ".join(check["via"])
     if check.get("published"):

@@ -2314,7 +2314,8 @@ def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:
 
 
 #: words before a program's name that do not change which program it is ("system Maven", "raw dotnet")
-_PROGRAM_ADJECTIVES = _NEUTRAL_BEFORE | frozenset(("system", "global", "globally-installed", "host", "local"))
+_PROGRAM_ADJECTIVES = _NEUTRAL_BEFORE | frozenset(("system", "global", "globally-installed", "host", "local")) \
+    | frozenset(_markers.STATE_CHANGING)  # "never destructive az CLI": the program, narrowed when resolved
 
 
 def _program_at(tokens: list[Token], k: int, end: int) -> bool:
@@ -2379,7 +2380,8 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
             frame.notes += notes + ["no verb: the object itself is banned"]
             _read_tail(tokens, stop, end, frame)
             return frame
-        while k + 1 < end and tokens[k].kind == WORD and tokens[k].low in _PROGRAM_ADJECTIVES and _program_at(tokens, k + 1, end):
+        while k + 1 < end and tokens[k].kind == WORD and tokens[k].low in _PROGRAM_ADJECTIVES and _program_at(tokens, k + 1, end) \
+                and match(tokens, k, "nouns", end) is None:  # "destructive git commands" is a category of its own
             k += 1  # "never system Maven", "not raw dotnet": the program itself
         unknown_verb = k < end and tokens[k].kind == WORD and match(tokens, k, "nouns", end) is None \
             and tokens[k].low not in _DETERMINERS and tokens[k].low not in _STOPS and tokens[k].low not in _PREPOSITIONS \

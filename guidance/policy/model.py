@@ -120,6 +120,8 @@ class CheckModel(_Strict):
     wrapped: Literal["timeout"] | None = None
     #: command: applies only when the command runs below the project root (after a `cd` into a subdirectory)
     away: bool | None = None
+    #: command: applies only to the commands the effect model counts as changes ("`aws` commands that modify state")
+    changes: bool | None = None
     #: command: wrappers (`uv` of `uv run pytest`) under which the check does not apply (the document runs it so)
     via: list[str] | None = None
     #: command: a rewrite of published commits: held after a `git push` of the session with no commit since, warned before

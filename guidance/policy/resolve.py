@@ -72,6 +72,9 @@ class Spec:
     wrapped: str = ""
     #: command: applies only when the command runs below the project root ("run make from the repository root")
     away: bool = False
+    #: command: applies only to the commands that change something by the effect model ("`aws` commands that
+    #: create, modify or delete resources"; lexicon markers.STATE_CHANGING)
+    changes: bool = False
     #: command: wrappers the document runs the program under (`uv run pytest`): not this check's business
     via: list[str] = field(default_factory=list)
     before: list[str] | None = None
@@ -430,6 +433,12 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         specs = [s for s in specs if not s.category.startswith("writes ")]
     for spec in specs:
         spec.why = why + spec.why
+        if spec.kind == "command" and _state_changing(frame.text, spec.pattern):
+            # "never run `aws` commands that create, modify or delete resources": its changes, not its reads
+            spec.changes = True
+            spec.what += " when it changes something"
+            spec.why.append(f"narrowed to the commands of `{spec.pattern[0]}` that change something (the effect model's)")
+            continue
         qualifier = frame.qualifier or next((f"on {o.text}" for o in objects if o.kind == "branch" and o.role in ("on", "to")), "")
         qualifier = qualifier or next((f"{o.role} {o.text}" for o in objects if o.kind == "noun" and o.role in ("with", "without")), "")
         if qualifier and spec.kind == "command" and spec.verdict == "deny" and not spec.wrapped and not spec.published:
@@ -553,6 +562,30 @@ def _thing_specs(frame: Frame, objects: list[Obj], verdict: str, place: Place) -
         specs.append(spec)
         frame.notes.append(f"'{obj.text}' ({name}) with '{used}': {', '.join(commands)}")
     return specs, left
+
+
+def _state_changing(text: str, pattern: Any) -> bool:
+    """A ban on a whole program the effect model knows, narrowed by a word for changing things
+    right before its name ("mutating `gcloud` commands", "destructive az CLI") or after it and a
+    word for its commands ("kubectl commands that modify state") (lexicon markers.STATE_CHANGING)."""
+    if not isinstance(pattern, list) or len(pattern) != 1:
+        return False
+    from cf_guidance.gates.commands.effects import PROGRAMS  # the hook's model of what commands change
+
+    program = pattern[0]
+    if program not in PROGRAMS:
+        return False
+    words = "".join(c if c.isalnum() or c in "-/" else " " for c in text.lower()).split()
+    for at, word in enumerate(words):
+        if word != program:
+            continue
+        if at > 0 and words[at - 1] in _markers.STATE_CHANGING:
+            return True
+        after = words[at + 1 : at + 3]
+        noun = next((k for k, w in enumerate(after) if w in _markers.STATE_CHANGING_NOUNS), None)
+        if noun is not None and any(w in _markers.STATE_CHANGING for w in words[at + 2 + noun : at + 8 + noun]):
+            return True
+    return False
 
 
 def _mentions_any(text: str, words: tuple[str, ...]) -> bool:

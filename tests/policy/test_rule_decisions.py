@@ -121,6 +121,10 @@ BARE_LIST = "- Never: npm install, yarn add\n"
 BINSTUBS = "**Always use the binstubs:**\n\n- `bin/rails` instead of `rails`\n- `bin/bundle` instead of `bundle`\n"
 #: "only ... to build" names a program alone: it does the job with any arguments
 MAKE_TO_BUILD = "Only use `make` targets to build; never call `go build` directly.\n"
+#: a program's commands that change something: reading stays allowed
+KUBECTL_CHANGES = "- Never run kubectl commands that modify state (apply, delete, scale).\n"
+AWS_CHANGES = "- Never use `aws` CLI commands that create, modify, or delete resources without explicit user approval.\n"
+AZ_DESTRUCTIVE = "- NEVER destructive az CLI — only read-only (list, show, get)\n"
 
 CASES = [
     (GERMAN, "make nuke", "deny"),
@@ -425,6 +429,16 @@ CASES = [
     (MAKE_TO_BUILD, "make build", "allow"),
     (MAKE_TO_BUILD, "make -j4 all", "allow"),
     (MAKE_TO_BUILD, "go build ./...", "deny"),
+    (KUBECTL_CHANGES, "kubectl apply -f k8s/", "deny"),
+    (KUBECTL_CHANGES, "kubectl delete pod web-1", "deny"),
+    (KUBECTL_CHANGES, "kubectl get pods", "allow"),
+    (KUBECTL_CHANGES, "kubectl logs web-1", "allow"),
+    (AWS_CHANGES, "aws s3 rm s3://bucket/key", "ask"),
+    (AWS_CHANGES, "aws ec2 terminate-instances --instance-ids i-1", "ask"),
+    (AWS_CHANGES, "aws s3 ls", "allow"),
+    (AWS_CHANGES, "aws ec2 describe-instances", "allow"),
+    (AZ_DESTRUCTIVE, "az vm delete -n web", "deny"),
+    (AZ_DESTRUCTIVE, "az vm list", "allow"),
 ]
 
 

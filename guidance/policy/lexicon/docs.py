@@ -75,6 +75,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("alternative-aside", e) for e in markers.ALTERNATIVE_ASIDE_EXAMPLES]
     out += [("situation-intro", e) for e in markers.SITUATION_INTRO_EXAMPLES]
     out += [("long-running", e) for e in markers.LONG_RUNNING_EXAMPLES]
+    out += [("state-changing", e) for e in markers.STATE_CHANGING_EXAMPLES]
     out += [("whole-action", e) for e in markers.WHOLE_ACTION_EXAMPLES]
     out += [("pr-base", e) for e in markers.PR_BASE_EXAMPLES]
     out += [("push-remote", e) for e in markers.REMOTE_EXAMPLES]
@@ -226,6 +227,10 @@ def markdown() -> str:
               f"Narrowing qualifiers after a command: {', '.join(markers.QUALIFIERS)}.",
               f"Commands that keep running, never a step before an action (their last word): {', '.join(markers.LONG_RUNNING)}. "
               "Examples: " + _examples(markers.LONG_RUNNING_EXAMPLES).replace("<br>", "; ") + ".",
+              f"Words that narrow a ban on a program the effect model knows to its commands that change something "
+              f"(before the program, or after it and {', '.join(markers.STATE_CHANGING_NOUNS)}): "
+              f"{', '.join(markers.STATE_CHANGING)}. Examples: "
+              + _examples(markers.STATE_CHANGING_EXAMPLES).replace("<br>", "; ") + ".",
               f"A list's introduction opening with {', '.join(markers.SITUATION_INTROS)} sets a situation no tool call "
               "shows: its items' bans warn (not when it is an action the hook sees or names a path). Examples: "
               + _examples(markers.SITUATION_INTRO_EXAMPLES).replace("<br>", "; ") + ".",

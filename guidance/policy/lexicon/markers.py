@@ -96,6 +96,28 @@ LONG_RUNNING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `npm run build` before pushing", "deny sequence npm run build -> git push"),
 )
 
+#: words that narrow a ban on a program's commands to the ones that change something ("`aws`
+#: commands that create, modify or delete resources", "mutating kubectl commands", "destructive
+#: az CLI"): beside a program the effect model knows (cf_guidance.gates.commands.effects, the tables
+#: EFF001 asks by), the check holds only for the commands the model counts as changes; reading
+#: (`kubectl get`, `aws s3 ls`) passes. The word comes right before the program, or after it and a
+#: word for its commands (STATE_CHANGING_NOUNS) within a few words.
+STATE_CHANGING: tuple[str, ...] = ("modify", "modifies", "modifying", "mutate", "mutates", "mutating", "change", "changes",
+                                   "changing", "alter", "alters", "create", "creates", "delete", "deletes", "destructive",
+                                   "write", "writes", "state-changing", "non-read-only")
+#: the words for a program's commands that a STATE_CHANGING word may follow ("kubectl commands that ...")
+STATE_CHANGING_NOUNS: tuple[str, ...] = ("command", "commands", "cli", "operations", "operation", "calls", "subcommands")
+
+STATE_CHANGING_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never run kubectl commands that modify state", "deny command kubectl when it changes something"),
+    ex("- Never use `aws` CLI commands that create or delete resources without approval",
+       "ask command aws when it changes something"),
+    ex("- Never run mutating `gcloud` commands", "deny command gcloud when it changes something"),
+    ex("- NEVER destructive az CLI", "deny command az when it changes something"),
+    ex("- Never run `kubectl` commands", "deny command kubectl"),
+    ex("- Never run `terraform destroy`, it deletes the state", "deny command terraform destroy"),
+)
+
 #: words opening a list's introduction that set a situation ("If a migration failed:", "When
 #: secrets were committed by accident:"): the items' bans hold only then, which no tool call shows
 #: (a warning), unless the situation is an action the hook sees ("When committing:") or names a path

@@ -85,6 +85,8 @@ RUN = "run"
 EFFECTS = (READ, LOCAL, CONTRIBUTE, CHANGE, DELETE, RUN, DESTROY, EXPOSE, CREDENTIAL, SEND, GRANT, SUPPLY, EXEC, PERSIST, WEAKEN)
 #: Effects that never block.
 HARMLESS = frozenset((READ, LOCAL, CONTRIBUTE))
+#: Effects that change something: what a rule against a program's "commands that modify state" is about.
+CHANGES = frozenset((CHANGE, DELETE, DESTROY, EXPOSE, GRANT, WEAKEN, PERSIST))
 
 #: The rule of a remote change, and the rule it becomes on a shared or production target.
 REMOTE_CHANGE = "EFF001"
@@ -422,6 +424,13 @@ def match(cmd: Command, analysis: ShellAnalysis | None = None) -> list[tuple[Ent
         if detail:
             found.append((entry, parsed, detail))
     return found
+
+
+def changes_something(cmd: Command, analysis: ShellAnalysis | None = None) -> bool:
+    """True when an entry of the command's table that applies changes something (`aws s3 rm`,
+    `kubectl apply`), whatever its target: False for reading (`kubectl get`) and for a command
+    no table describes."""
+    return any(entry.effect in CHANGES for entry, _, _ in match(cmd, analysis))
 
 
 def may_block(cmd: Command) -> bool:
