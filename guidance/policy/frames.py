@@ -1765,7 +1765,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 passive.text = join(tokens)
                 frames.append(passive)
                 continue
-        if not allowed and modality == ONLY and (alone := _only_tool(tokens, i, j, end)) is not None:
+        if not allowed and modality == ONLY and (alone := _only_tool(tokens, i, j, end) or _only_of_job(tokens, i, j, end)) is not None:
             # "pnpm only", "Package manager: pnpm ONLY": the tool before the cue is the one of its job
             alone.notes.insert(0, f"'{words}' after one tool of a job")
             alone.text = join(tokens)
@@ -3113,6 +3113,42 @@ def _only_tool(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
     if family is None or (j < end and tokens[j].kind != PUNCT):
         return None  # "npm only for publishing", "only use npm scripts", "only use yarn when ...": not the whole job
     return _rivals_of(name, family, tokens, True)
+
+
+def _only_of_job(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
+    """"pnpm is the only allowed package manager", "The only package manager we use is uv": the one
+    tool of a job (lexicon RIVALS, RIVAL_LABELS) named beside "the only ... <job>"; the others are
+    banned when the words say it is the only one permitted (programs.PERMITTED_WORDS), else warned."""
+    if i == 0 or tokens[i - 1].low != "the":
+        return None
+    k = j
+    permitted = False
+    while k < end and tokens[k].kind == WORD and tokens[k].low in _programs.PERMITTED_WORDS:
+        permitted, k = True, k + 1
+    label = next((lab for lab in _programs.RIVAL_LABELS if " ".join(t.low for t in tokens[k : k + len(lab.split())]) == lab), None)
+    if label is None:
+        return None
+    k += len(label.split())
+    if k < end and tokens[k].kind == WORD and tokens[k].low in ("that", "which", "to", "with", "for", "where", "in"):
+        return None  # "npm is the only package manager that supports X": a description of the tool
+    before = [t for t in tokens[: i - 1] if t.kind not in (PUNCT, SYMBOL)]
+    if len(before) == 2 and before[1].low in ("is", "remains"):
+        name_at = tokens.index(before[0])  # "pnpm is the only allowed package manager"
+    elif not before:
+        rest = [t for t in tokens[k:end] if t.kind not in (PUNCT, SYMBOL)]
+        if len(rest) < 2 or rest[-2].low != "is":
+            return None  # "the only package manager [you may use] is bun"
+        permitted = permitted or any(t.low in _programs.PERMITTED_WORDS for t in rest[:-2])
+        name_at = tokens.index(rest[-1])
+    else:
+        return None
+    name = tokens[name_at].text.strip("`*").lower()
+    family = next((f for f in _programs.RIVALS if name in f), None)
+    if family is None:
+        return None
+    frame = _rivals_of(name, family, tokens, permitted)
+    frame.notes.insert(0, f"'the only {label}': {name}")
+    return frame
 
 
 def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:

@@ -121,6 +121,9 @@ BARE_LIST = "- Never: npm install, yarn add\n"
 BINSTUBS = "**Always use the binstubs:**\n\n- `bin/rails` instead of `rails`\n- `bin/bundle` instead of `bundle`\n"
 #: "only ... to build" names a program alone: it does the job with any arguments
 MAKE_TO_BUILD = "Only use `make` targets to build; never call `go build` directly.\n"
+#: "the only ... package manager": the others ruled out when the words permit only it, warned when it is the one in use
+ONLY_ALLOWED = "- pnpm is the only allowed package manager.\n"
+ONLY_IN_USE = "- The only package manager we use is bun.\n"
 #: a program's commands that change something: reading stays allowed
 KUBECTL_CHANGES = "- Never run kubectl commands that modify state (apply, delete, scale).\n"
 AWS_CHANGES = "- Never use `aws` CLI commands that create, modify, or delete resources without explicit user approval.\n"
@@ -429,6 +432,11 @@ CASES = [
     (MAKE_TO_BUILD, "make build", "allow"),
     (MAKE_TO_BUILD, "make -j4 all", "allow"),
     (MAKE_TO_BUILD, "go build ./...", "deny"),
+    (ONLY_ALLOWED, "npm install", "deny"),
+    (ONLY_ALLOWED, "yarn add zod", "deny"),
+    (ONLY_ALLOWED, "pnpm install", "allow"),
+    (ONLY_IN_USE, "npm install", "warn"),
+    (ONLY_IN_USE, "bun install", "allow"),
     (KUBECTL_CHANGES, "kubectl apply -f k8s/", "deny"),
     (KUBECTL_CHANGES, "kubectl delete pod web-1", "deny"),
     (KUBECTL_CHANGES, "kubectl get pods", "allow"),

@@ -149,7 +149,19 @@ RIVALS: tuple[tuple[str, ...], ...] = (
 #: words of a label that names the project's tool of a kind ("Package manager: `yarn`")
 RIVAL_LABELS: tuple[str, ...] = ("package manager", "package management", "packages", "dependencies", "build tool")
 
+#: words after "the only" that make it the one tool permitted for its job, not just the one in use
+#: ("pnpm is the only allowed package manager": the others are banned; "... the only package manager
+#: we use": warned)
+PERMITTED_WORDS: frozenset[str] = frozenset(("allowed", "permitted", "approved", "accepted", "sanctioned", "may", "must",
+                                             "can"))
+
 RIVAL_EXAMPLES: tuple[Example, ...] = (
+    ex("- pnpm is the only allowed package manager.", "deny command npm", "deny command yarn", "deny command bun"),
+    ex("The only package manager you may use is bun.", "deny command npm", "deny command yarn", "deny command pnpm"),
+    ex("- uv is the only package manager we use.", "warn command pip via uv", "warn command pip3 via uv",
+       "warn command poetry via uv", "warn command pipenv via uv", "warn command conda via uv", "warn command pdm via uv"),
+    ex("- The only package we publish is the CLI."),
+    ex("- npm is the only package manager that supports this flag."),
     ex("- Package manager: `yarn`", "warn command npm", "warn command pnpm", "warn command bun"),
     ex("- Package manager: `yarn` (v4)", "warn command npm", "warn command pnpm", "warn command bun"),
     ex("- **Package manager**: **pnpm 9** with `node-linker=hoisted`", "warn command npm", "warn command yarn",
