@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import (
     ASK,
+    ONLY,
     REQUIRE,
     AVOID,
     BAN,
@@ -44,6 +45,7 @@ from cf_guidance.policy.frames import (
     label_modality,
     match,
     outside_parentheses,
+    read_chain,
     read_clause,
     read_conditions,
     then_at,
@@ -405,7 +407,9 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
     first = True
     for sentence in sentences(toks):
         sentence_frames: list[tuple[int, Frame]] = []
-        for clause in _ask_joined(clauses(sentence)):
+        # "edit → `make test` → commit → push": a workflow on one line is read whole, its steps in order
+        chain = read_chain(sentence, ctx if first else later)
+        for clause in [] if chain else _ask_joined(clauses(sentence)):
             if not clause:
                 continue
             frames = read_clause(clause, ctx if first else later)
@@ -413,6 +417,10 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
             for frame in frames:
                 line = block.inline.line_of(frame.start, block.line) if block.kind != "row" else block.line
                 sentence_frames.append((line, frame))
+        if chain:
+            first = False
+            sentence_frames += [(block.inline.line_of(frame.start, block.line) if block.kind != "row" else block.line, frame)
+                                for frame in chain]
         named = {o.text for _, f in sentence_frames if not f.preference for o in f.objects}
         # "Use `pnpm` - never use npm or yarn": what the text names says which others it means
         sentence_frames = [(line, f) for line, f in sentence_frames if not (f.preference and named & {o.text for o in f.objects})]
@@ -891,7 +899,7 @@ def build_inventory(blocks: list[Block], tokens_of: Callable[[int], list[Token]]
                 for part in _split_commands(tok.text):
                     words = _words(part)
                     if words and grammar.command_pattern(part, lenient=True) is not None or (words and "=" in words[0]):
-                        positive = k < banned_from and not _after_not(sentence, k)
+                        positive = (k < banned_from or _required_by_ban(sentence, cues, banned_from, k)) and not _after_not(sentence, k)
                         inventory.add(words, context, block.section, positive)
     return inventory
 
@@ -904,6 +912,14 @@ def _listed_kinds(blocks: list[Block], index: int, tokens_of: Callable[[int], li
         if noun.marks and words & set(noun.marks):
             paths = [o.text for o in _following(blocks, index, tokens_of) if o.kind in ("code", "path") and " " not in o.text]
             inventory.kinds.setdefault(noun.globs, []).extend(p for p in paths if p not in inventory.kinds[noun.globs])
+
+
+def _required_by_ban(sentence: list[Token], cues: list[tuple[int, int, str, str]], banned_from: int, k: int) -> bool:
+    """"Never commit without running `npm test`", "Never use `bun test` - always use `bun bd test`":
+    a command after the ban's "without" / "until" / "unless", or after an "always" / "must" that
+    follows the ban, is what the sentence asks for, not what it forbids."""
+    return any(t.kind == WORD and t.low in ("without", "until", "unless") for t in sentence[banned_from:k]) or any(
+        banned_from < c[0] < k and c[2] in (REQUIRE, ONLY) for c in cues)
 
 
 def _after_not(sentence: list[Token], k: int) -> bool:

@@ -98,6 +98,9 @@ class Ordering:
     either: bool = False
     #: "after changing `*.sql`, run X": X must run after the last change of these files (`**`: any)
     edits: list[str] = field(default_factory=list)
+    #: said without must / always / never ("Run the tests before committing"): a task it names, read
+    #: as the document's command for it, is a warning (a command it names keeps the ordering's force)
+    plain: bool = False
 
 
 @dataclass
@@ -902,6 +905,10 @@ _THEN_WORDS: dict[str, str] = {
     "remote commands": "remote", "remote-based commands": "remote", "remote-based command": "remote", "remote command": "remote",
     "remote operations": "remote", "remote git commands": "remote", "remote git operations": "remote",
     "github operations": "github", "github operation": "github", "github actions on the repo": "github",
+    "tagging a release": "release", "tagging releases": "release", "tagging a new release": "release", "tagging a version": "release",
+    "cutting a release": "release", "creating a release": "release", "creating a github release": "release",
+    "publishing a release": "release", "releasing": "release", "a release": "release", "each release": "release",
+    "every release": "release", "tagging": "release",
 }
 
 
@@ -1049,10 +1056,12 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 described = bool(left) and not any(c[2] == REQUIRE for c in cues)
             else:
                 described = False
+            plain = not any(c[2] in (REQUIRE, ONLY, BAN, AVOID) for c in cues)
             if left:
                 # "run `npm test` before committing changes to `src/cli/`": after a change of those paths
                 edits = _changed_paths(tokens, then[0], n) if tokens[then[0] - 1].low in ("changes", "code") else []
-                return Frame(REQUIRE, ordering=Ordering(left, then[1], soft=done or described, edits=[ANY_CHANGE] if done else edits),
+                return Frame(REQUIRE, ordering=Ordering(left, then[1], soft=done or described, edits=[ANY_CHANGE] if done else edits,
+                                                        plain=plain),
                              start=tokens[0].start, notes=[f"ordering: {join(tokens[:m])} before {then[1]}"])
             if _commands_only(tokens, m):
                 # "`make lint` before committing": an order without its verb, said tersely (a warning)
@@ -1061,7 +1070,7 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             # "Before committing, make sure to run X" / "Before committing, make sure X is run"
             right = _first_objects(tokens, then[0], n)
             if right:
-                return Frame(REQUIRE, ordering=Ordering(right, then[1], soft=done, edits=[ANY_CHANGE] if done else []),
+                return Frame(REQUIRE, ordering=Ordering(right, then[1], soft=done, edits=[ANY_CHANGE] if done else [], plain=plain),
                              start=tokens[0].start,
                              notes=[f"ordering: before {then[1]}, {join(tokens[then[0]:])}"])
             approval = _approval(tokens, then[0], n) or _approval(tokens, 0, m)
@@ -1154,6 +1163,77 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=soft), start=tokens[0].start,
                              notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
     return _work_state(tokens, bans)
+
+
+_CHAIN_ARROWS = frozenset(_markers.CHAIN_ARROWS)
+#: words that may follow a git action in a step of a chain ("commit and push", "push to origin")
+_CHAIN_FILLERS = frozenset(("and", "then", "to", "origin", "remote", "branch", "changes", "it", "&"))
+
+
+def read_chain(tokens: list[Token], ctx: Context) -> list[Frame]:
+    """"Workflow: edit → `make test` → commit → push", "1) `cargo fmt` 2) `cargo clippy` 3) commit":
+    a workflow on one line, its steps joined by arrows (lexicon.markers.CHAIN_ARROWS) or numbers.
+    The commands of the steps after one git action (or from the start) run before the next one;
+    a step in brackets is for some changes only, and a command that does a git action is no step
+    before it. A warning unless the line says must / always; [] when the line is no such chain (a
+    pipeline with no git action, a ban)."""
+    steps = _chain_steps(tokens)
+    if len(steps) < 3 or ctx.modality in (BAN, AVOID, ASK):
+        return []
+    cues = find_cues(tokens)
+    if any(c[2] in (BAN, AVOID, ASK) for c in cues):
+        return []
+    strong = any(c[2] in (REQUIRE, ONLY) for c in cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
+    frames: list[Frame] = []
+    pending: list[Obj] = []
+    for step in steps:
+        if step[0].kind == PUNCT and step[0].text in ("(", "\uff08", "["):
+            continue  # "(for big changes `npm run e2e`)": a step for some changes only
+        then = _chain_action(step)
+        if then:
+            if pending:
+                frames.append(Frame(REQUIRE, ordering=Ordering(pending, then, soft=not strong or ctx.advised), start=tokens[0].start,
+                                    text=join(tokens), notes=[f"a workflow on one line: {', '.join(o.text for o in pending)} before {then}"]))
+            pending = []
+            continue
+        # `data-update` → `publish`: the stages of a pipeline the text describes, not commands
+        pending += [Obj("code", t.text) for t in step if t.kind == CODE and _runs_program(t.text) and not does_action(t.text)]
+    return frames
+
+
+def _runs_program(code: str) -> bool:
+    """`npm run build`, `./scripts/check.sh`, `tools/lint.sh`: a code span that runs a known program or a script."""
+    words = code.split()
+    return bool(words) and (words[0].rsplit("/", 1)[-1] in _programs.KNOWN_PROGRAMS or words[0].startswith("./")
+                            or words[0].endswith(".sh"))
+
+
+def _chain_steps(tokens: list[Token]) -> list[list[Token]]:
+    """The steps of a line cut at its arrows and at numbers closed by ")" ("2)"); one step when it has none."""
+    steps: list[list[Token]] = [[]]
+    for k, tok in enumerate(tokens):
+        if tok.text in _CHAIN_ARROWS or (tok.kind == WORD and tok.text.isdigit() and k + 1 < len(tokens)
+                                         and tokens[k + 1].kind == PUNCT and tokens[k + 1].text == ")"):
+            steps.append([])
+        elif not (tok.kind == PUNCT and tok.text == ")" and k > 0 and tokens[k - 1].kind == WORD and tokens[k - 1].text.isdigit()):
+            steps[-1].append(tok)
+    return [step for step in steps if step]
+
+
+def _chain_action(step: list[Token]) -> str:
+    """The git action a chain's step is ("commit", "Commit and push", "`git push`", "PR"), "" for another step."""
+    words = [t for t in step if not (t.kind == PUNCT and t.text in ".,;:!")]
+    found = then_at(words, 0, len(words)) if words else None
+    if found is None or found[1] not in _THEN or found[1] == "remote":
+        return ""
+    rest = words[found[0]:]
+    if any(t.kind != WORD or (t.low not in _CHAIN_FILLERS and then_at([t], 0, 1) is None) for t in rest):
+        return ""  # "push to the registry", "commit message format": not the git action itself
+    return found[1]
+
+
+#: git actions a chain's step may be
+_THEN = frozenset(("commit", "push", "pr", "merge"))
 
 
 #: verbs of a purpose that checks the work ("use `make check` to verify parser changes")
@@ -1313,9 +1393,19 @@ def _checks_code(tokens: list[Token], k: int, end: int) -> bool:
     return len(words) > 1 and words[0].lower() in _programs.KNOWN_PROGRAMS  # `git diff`, not `src/config.ts`
 
 
-def _task_with_code(tokens: list[Token], k: int, end: int) -> bool:
-    return (tokens[k].kind == WORD and tokens[k].low in _markers.TASK_VERBS and k + 2 < end
-            and tokens[k + 1].low in _markers.TASK_PREPOSITIONS and tokens[k + 2].kind == CODE)
+def _task_with_code(tokens: list[Token], k: int, end: int) -> int:
+    """"lint with `rubocop -A`", "regenerate the SDK with `npm run gen:sdk`", "regenerate the clients:
+    `make clients`": where the command of a task verb is (a few words of what it makes may stand
+    between), 0 when there is none."""
+    if not (tokens[k].kind == WORD and tokens[k].low in _markers.TASK_VERBS):
+        return 0
+    for m in range(k + 1, min(end - 1, k + 5)):
+        tok = tokens[m]
+        if (tok.low in _markers.TASK_PREPOSITIONS or tok.kind == PUNCT and tok.text == ":") and tokens[m + 1].kind == CODE:
+            return m + 1
+        if tok.kind != WORD or tok.low in _markers.TASK_PREPOSITIONS:
+            return 0
+    return 0
 
 
 def _task_verb(tokens: list[Token], k: int, end: int) -> list[Obj] | None:
@@ -1398,6 +1488,8 @@ def _change_phrase(tokens: list[Token], i: int, end: int) -> tuple[int, list[str
         if tok.kind == CODE or (tok.kind == WORD and "/" in tok.text.strip("/")):
             if _globlike(tok.text) and " " not in tok.text.strip():
                 path = tok.text.strip().lstrip("./") if tok.text.strip().startswith("./") else tok.text.strip()
+                if re.fullmatch(r"\.[A-Za-z0-9]{1,8}", path):
+                    path = "*" + path  # "any `.go` file": the files of that extension
                 globs.append(path + "**" if path.endswith("/") else path)
             k += 1
             continue
@@ -1521,7 +1613,7 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
             return tasks  # "run lint, format, typecheck, and test"
         if _checks_code(tokens, k, end):
             # "always check `git diff` before committing", "lint with `rubocop -A` before committing"
-            found = (k + 2 if _task_with_code(tokens, k, end) else k + 1, ["run"], tokens[k].low)
+            found = (_task_with_code(tokens, k, end) or k + 1, ["run"], tokens[k].low)
         if found is not None and ("run" in found[1] or "use" in found[1]):
             if k > i and tokens[k - 1].kind == WORD and tokens[k - 1].low in ("is", "are", "be", "gets", "get", "was", "been"):
                 # "make sure `tools/format.js` is run": the object comes first
@@ -1690,9 +1782,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
         colon = next((k for k, t in enumerate(tokens[:4]) if t.kind == PUNCT and t.text == ":"), -1)
         if not first and colon > 0 and colon + 1 < len(tokens) and all(t.kind in (CODE, PUNCT) for t in tokens[colon + 1:]):
             # "1. **Build**: `npm run build`": a step's label, then its command (not "Config: `settings.yaml`")
-            first = [Obj("code", t.text) for t in tokens[colon + 1:] if t.kind == CODE and t.text.split()
-                     and (t.text.split()[0].rsplit("/", 1)[-1] in _programs.KNOWN_PROGRAMS
-                          or t.text.split()[0].startswith("./") or t.text.split()[0].endswith(".sh"))]
+            first = [Obj("code", t.text) for t in tokens[colon + 1:] if t.kind == CODE and _runs_program(t.text)]
         nested = [o for o in ctx.following if o.role == "block"]
         if nested and not any(t.kind == CODE for t in tokens) and (first or _first_objects(tokens, 0, len(tokens), categories_only=True)
                                                                     or action_at(tokens, 0, len(tokens)) is not None):

@@ -153,6 +153,10 @@ class Inventory:
                     by_program.setdefault("", []).append(words)
         return by_program.get(program, [])
 
+    def bans(self, words: list[str]) -> bool:
+        """The document names `words` as a command it forbids (or steers away from)."""
+        return any(not positive and banned == words for banned, _, _, positive in self.entries)
+
     def in_section(self, section: tuple[str, ...]) -> list[list[str]]:
         return [words for words, _, sect, positive in self.entries if positive and sect[: len(section)] == section and section]
 
@@ -1732,6 +1736,9 @@ def _sequence(frame: Frame, place: Place) -> list[Spec]:
 _THEN_GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
     "remote": (("git", "push"), ("git", "fetch"), ("git", "pull")),
     "github": (("gh", "pr", "create"), ("gh", "pr", "merge"), ("gh", "issue", "create"), ("git", "push")),
+    # "before tagging a release": an annotated or signed tag, or a GitHub release (a bare `git tag`
+    # lists tags, and `git tag -d` deletes one)
+    "release": (("git", "tag", "-a"), ("git", "tag", "-s"), ("gh", "release", "create")),
 }
 
 
@@ -1757,7 +1764,11 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
             if pattern[-1] in _markers.LONG_RUNNING:
                 frame.notes.append(f"`{obj.text}` keeps running (a server or watcher): not a step done before")
                 continue
-            before = _unwrapped(relax(pattern))
+            first_step = _first_step(pattern, place)
+            if first_step is None:
+                frame.notes.append(f"`{obj.text}` is a command the document forbids: not demanded first")
+                continue
+            before = _unwrapped(first_step)
             alternatives = _script_forms(before, place)
             spec = Spec("sequence", verdict, place.line, before=before, before_any=alternatives, then=list(then),
                         target=ordering.target, edits=list(ordering.edits), confidence=0.95 if not frame.inherited else 0.9,
@@ -1766,8 +1777,8 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
         elif obj.kind == "noun" and "made-by" in obj.meaning:
             key = obj.meaning["made-by"]
             makers = [words for words in place.inventory.positives() if any(key in w.lower() for w in words[1:])]
-            makers = [relax(grammar.placeholder_words(w)) for w in makers]
-            makers = [m for i, m in enumerate(makers) if m not in makers[:i]]
+            steps = [_first_step(grammar.placeholder_words(w), place) for w in makers]
+            makers = [m for i, m in enumerate(steps) if m is not None and m not in steps[:i]]
             if not makers:
                 frame.notes.append(f"no command of the document makes '{obj.text}': the action is a warning")
                 spec = _command(list(then), "warn", place.line, f"`{' '.join(then)}` before {obj.text} exist", 0.8)
@@ -1781,11 +1792,13 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
             category = obj.meaning["category"]
             own = place.inventory.for_category(category)
             # `helm lint <chart>`: a placeholder is any argument, as for the commands that make a thing above
-            patterns = [relax(grammar.placeholder_words(list(p))) for p in own] + [relax(list(p)) for p in category_patterns(category)]
-            patterns = [p for i, p in enumerate(patterns) if p and p not in patterns[:i]]
+            steps = [_first_step(grammar.placeholder_words(list(p)), place) for p in own] + [
+                _first_step(list(p), place) for p in category_patterns(category)]
+            patterns = [p for i, p in enumerate(steps) if p and p not in steps[:i]]
             if not patterns:
                 continue
-            spec = Spec("sequence", "warn" if ordering.target else verdict, place.line, before=patterns[0],
+            # "Run the tests before committing", said plainly: which command is the task's is a reading (a warning)
+            spec = Spec("sequence", "warn" if ordering.target or ordering.plain else verdict, place.line, before=patterns[0],
                         before_any=patterns[1:], then=list(then), target=ordering.target, category=category, edits=list(ordering.edits),
                         confidence=0.85, what=f"`{' '.join(then)}` before {_category_what(category)} ran")
             specs.append(spec)
@@ -1808,6 +1821,16 @@ def _unwrapped(before: list[str]) -> list[str]:
     if len(found) == 1 and found[0].argv and found[0].argv != before and all(w in before for w in found[0].argv):
         return list(found[0].argv)
     return before
+
+
+def _first_step(pattern: list[str], place: Place) -> list[str] | None:
+    """The command an ordering demands first: `relax`ed, unless the document forbids that shorter
+    form ("never run `pnpm test`" beside `pnpm test --run`), then whole with its options; None when
+    the document forbids it whole too (an ordering never demands a command the text bans)."""
+    relaxed = relax(pattern)
+    if not place.inventory.bans(relaxed):
+        return relaxed
+    return None if place.inventory.bans(pattern) else pattern
 
 
 def relax(pattern: list[str]) -> list[str]:

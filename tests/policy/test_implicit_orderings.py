@@ -44,8 +44,19 @@ PLACEHOLDER = "## Commands\n\n- Test a chart: `helm lint <chart>`\n\n## Rules\n\
 FORMAT_CHECK = ("- Ensure all code is formatted using `./mvnw spring-javaformat:apply`\n"
                 "- All code must pass formatting validation before commit\n")
 
+#: a task ordering said plainly (no must / always / never): which command is the task's is a reading
+PLAIN_TASK = COMMANDS + "- Run the tests before committing\n"
+PLAIN_LEAD = COMMANDS + "- Before pushing, run the linter\n"
+#: a command named plainly keeps the ordering's force
+PLAIN_CODE = "- Run `make check` before committing\n"
+
 
 CASES = [
+    (PLAIN_TASK, "git commit -m x", [], ["warn"]),
+    (PLAIN_LEAD, "git push", [], ["warn"]),
+    (PLAIN_CODE, "git commit -m x", [], ["deny"]),
+    (PLAIN_TASK, "git commit -m x", [ran("npx vitest run")], []),
+    (PLAIN_LEAD, "git push", [ran("npm run lint")], []),
     # stopped: the task never ran (or ran before the last change)
     (TESTS_PASS, "gh pr create --title x --body y", [], ["deny"]),
     (ENSURE_LINT, "git commit -m x", [], ["deny"]),
@@ -124,3 +135,17 @@ def test_no_ordering(policy: str) -> None:
 def test_judged_step_under_intro_is_left_out() -> None:
     checks = [short(c) for c in compile_sources(f"# Project\n\n{INTRO}")["checks"]]
     assert checks == ["warn sequence npm run verify -> git commit after any change"]
+
+
+#: the document's own command for the task, beside a ban of its shorter form: the ordering demands
+#: it whole (with its options), and leaves out a form the text bans
+FORBIDDEN_SHORT = ("## Commands\n\n- `pnpm test --run` runs the tests once\n- `npm test` - the old runner\n\n## Rules\n\n"
+                   "- Never run `pnpm test` without `--run`\n- Never use `pytest` directly\n"
+                   "- Always run the tests before committing\n")
+
+
+def test_task_ordering_never_demands_a_forbidden_command() -> None:
+    checks = [c for c in compile_sources(f"# Project\n\n{FORBIDDEN_SHORT}")["checks"] if c["kind"] == "sequence"]
+    assert [c["before"] for c in checks] == [["pnpm", "test", "--run"]]
+    assert ["pytest"] not in checks[0]["before_any"]
+    assert ["pnpm", "test"] not in checks[0]["before_any"]

@@ -103,8 +103,28 @@ def verdicts(policy: str, command: str, history: list[str]) -> list[str]:
     event = Event(tool="Bash", command=command, session_id="s", cwd="/p")
     return sorted({f.verdict for f in sequence.check(GateContext(event, bundle, extras={"history": [h(c) for c in history]}))})
 
+#: a workflow on one line: the commands of the steps before a git action run before it
+ARROWS = "- Workflow: edit \u2192 `make test` \u2192 commit \u2192 push\n"
+ASCII_ARROWS = "- Loop: `npm run lint` -> `npm test` -> commit -> push\n"
+INLINE_NUMBERS = "- 1) `cargo fmt` 2) `cargo clippy` 3) `git commit`\n"
+STRONG_CHAIN = "- You must follow `make lint` \u2192 `make test` \u2192 push\n"
+RELEASE = "- Before tagging a release, run `make dist-check`.\n"
 
 CASES = [
+    (ARROWS, "git commit -m x", [], ["warn"]),
+    (ASCII_ARROWS, "git commit -m x", ["npm run lint"], ["warn"]),
+    (INLINE_NUMBERS, "git commit -m x", ["cargo fmt"], ["warn"]),
+    (STRONG_CHAIN, "git push", ["make lint"], ["deny"]),
+    (RELEASE, "git tag -a v1.2.0 -m v1.2.0", [], ["deny"]),
+    (RELEASE, "gh release create v1.2.0", [], ["deny"]),
+    (ARROWS, "git commit -m x", ["make test"], []),
+    (ARROWS, "git push", [], []),  # the test step comes before the commit, not before each push
+    (ASCII_ARROWS, "git commit -m x", ["npm run lint", "npm test"], []),
+    (INLINE_NUMBERS, "git commit -m x", ["cargo fmt", "cargo clippy"], []),
+    (STRONG_CHAIN, "git push", ["make lint", "make test"], []),
+    (RELEASE, "git tag -a v1.2.0 -m v1.2.0", ["make dist-check"], []),
+    (RELEASE, "git tag -l", [], []),  # listing tags is no release
+    (RELEASE, "git tag -d v1.2.0", [], []),
     # must block: the steps did not run
     (CHECKLIST, "git commit -m x", [], ["warn"]),
     (CHECKLIST, "git commit -m x", ["make lint"], ["warn"]),
@@ -156,6 +176,13 @@ NOTHING = [
     "- Before completing the migration, run `make backup`\n",
     # a checklist item that names a file after its label
     "## Pre-commit checklist\n\n- Config: `config/settings.yaml`\n",
+    # chains with no git action, or whose steps are a pipeline's stages or come after the action
+    "- `make enable` -> `go test ./...` -> `make disable`\n",
+    "- Daily job: `data-update` \u2192 `screen` \u2192 commit \u2192 publish\n",
+    "- Steps: branch \u2192 edit \u2192 commit \u2192 push \u2192 PR\n",
+    "- Commit \u2192 `npm run deploy` \u2192 done\n",
+    "- Never go `make a` \u2192 `make b` \u2192 commit\n",
+    "- Before release, update the docs\n",
 ]
 
 

@@ -61,7 +61,7 @@ CATEGORIES: tuple[Category, ...] = (
               "mocha", "make test", "tox", "nox", "dotnet test", "mvn test", "gradle test", "gradlew test", "rspec",
               "bundle exec rspec", "phpunit", "deno test", "swift test", "ctest", "bun test", "playwright test"),
              scripts=("test", "test:*"), objects=("test commands",),
-             examples=(ex("- Run the tests before pushing", "deny sequence <test> -> git push"),
+             examples=(ex("- Run the tests before pushing", "warn sequence <test> -> git push"),
                        ex("- Only commit once the tests pass.", "deny sequence <test> -> git commit"))),
     Category("lint", ("lint", "linting", "linters", "linter", "lint commands", "lint checks", "lint tools",
                       "individual lint commands", "linting tools", "lint command", "lint errors", "linting errors",

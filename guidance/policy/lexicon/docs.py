@@ -67,6 +67,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
+    out += [("workflow-chain", e) for e in markers.CHAIN_EXAMPLES]
     out += [("task-done", e) for e in markers.DONE_EXAMPLES]
     out += [("task-verb", e) for e in markers.TASK_VERB_EXAMPLES]
     out += [("after-change", e) for e in markers.CHANGE_EXAMPLES]
@@ -204,6 +205,9 @@ def markdown() -> str:
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
               "Headings of a checklist or workflow gone through before a git action (their steps' commands run first): "
               + ", ".join(f"{title} ({then})" for title, then in markers.WORKFLOW_TITLES) + ".",
+              f"A workflow on one line, its steps joined by {' '.join(markers.CHAIN_ARROWS)} or numbered \"2)\": the commands "
+              "of the steps before a git action run before it (a warning unless the line says must / always). Examples: "
+              + _examples(markers.CHAIN_EXAMPLES).replace("<br>", "; ") + ".",
               f"Task verbs that order their task when the work is all they take "
               f"({', '.join(f'{v} ({c})' for v, c in markers.TASK_VERB_CATEGORIES.items())}; the work: "
               f"{', '.join(markers.TASK_VERB_OBJECTS)}). Examples: "

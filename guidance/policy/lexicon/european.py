@@ -240,7 +240,7 @@ GLOSSES: tuple[Gloss, ...] = (
            "es": ("antes de cada push", "antes de hacer push", "antes del push"),
            "pt": ("antes de fazer push", "antes de qualquer push", "antes de cada push")},
           (ex("- Preguntar al usuario antes de hacer push", "ask command git push"),
-           ex("- Vor dem Push die Tests laufen lassen", "deny sequence <test> -> git push"),
+           ex("- Vor dem Push die Tests laufen lassen", "warn sequence <test> -> git push"),
            ex("- Der Hook vor dem Push prüft die Formatierung")), kind="lead"),
     # --- verbs -------------------------------------------------------------------------------------
     Gloss("run", "run",

@@ -304,6 +304,29 @@ WORKFLOW_TITLE_EXAMPLES: tuple[Example, ...] = (
        "2. Open PR: \"Bump version\"\n"),
 )
 
+#: what joins the steps of a workflow written on one line ("edit → `make test` → commit → push",
+#: "1) `cargo fmt` 2) `cargo clippy` 3) commit"; a number and ")" join them too): the commands
+#: of the steps before a git action run before it (a warning unless the line says must / always)
+CHAIN_ARROWS: tuple[str, ...] = ("\u2192", "->", "=>", "\u21d2", "\u279c", "\u2794", "\u27f6", "\u27a1")
+
+CHAIN_EXAMPLES: tuple[Example, ...] = (
+    ex("- Workflow: edit \u2192 `make test` \u2192 commit \u2192 push", "warn sequence make test -> git commit"),
+    ex("- Loop: `npm run lint` -> `npm test` -> commit", "warn sequence npm run lint -> git commit",
+       "warn sequence npm test -> git commit"),
+    ex("1) `cargo fmt` 2) `cargo clippy` 3) commit", "warn sequence cargo fmt -> git commit",
+       "warn sequence cargo clippy -> git commit"),
+    ex("- Always follow `make lint` \u2192 `make test` \u2192 `git commit`", "deny sequence make lint -> git commit",
+       "deny sequence make test -> git commit"),
+    ex("- Release: commit \u2192 `make e2e` \u2192 push", "warn sequence make e2e -> git push"),
+    ex("- Flow: `npm test` \u2192 commit \u2192 (for big changes `npm run e2e`) \u2192 push", "warn sequence npm test -> git commit"),
+    # no git action, or no command before one: a pipeline described, no ordering of the agent's steps
+    ex("- Data flow: `fetch` \u2192 `parse` \u2192 `store`"),
+    ex("- Daily job: `data-update` \u2192 `screen` \u2192 commit \u2192 publish"),
+    ex("- `make enable` -> `go test ./...` -> `make disable`"),
+    ex("- Steps: branch \u2192 edit \u2192 commit \u2192 push \u2192 PR"),
+    ex("- Commit \u2192 `npm run deploy` \u2192 done"),
+)
+
 ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
     ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
@@ -329,6 +352,11 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Format using `black .` before pushing", "deny sequence black . -> git push"),
     ex("- Test with care before releasing"),
     ex("- Before pushing, confirm the branch name matches the issue."),
+    # a release as the moment: an annotated or signed tag, or a GitHub release
+    ex("- Before tagging a release, run `make dist-check`.", "deny sequence make dist-check -> git tag -a",
+       "deny sequence make dist-check -> git tag -s", "deny sequence make dist-check -> gh release create"),
+    ex("- Always run `cargo test` before cutting a release", "deny sequence cargo test -> gh release create", exact=False),
+    ex("- Before release, update the docs"),
     ex("- Before pushing, confirm with the user.", "ask command git push"),
     ex("- Always get user confirmation before merging any PR", "ask command gh pr merge"),
     ex("- `make lint` before committing.", "warn sequence make lint -> git commit"),
@@ -413,7 +441,7 @@ TASK_VERB_OBJECTS: tuple[str, ...] = ("code", "the", "your", "all", "my", "our",
                                       "codebase", "work", "properly", "thoroughly")
 TASK_VERB_EXAMPLES: tuple[Example, ...] = (
     ex("- Always lint code before committing", "deny sequence <lint> -> git commit"),
-    ex("- Format and lint your changes before pushing", "deny sequence <format> -> git push", "deny sequence <lint> -> git push"),
+    ex("- Format and lint your changes before pushing", "warn sequence <format> -> git push", "warn sequence <lint> -> git push"),
     ex("- You must run lint, format, and test before opening pull requests", "deny sequence <lint> -> gh pr create",
        "deny sequence <format> -> gh pr create", "deny sequence <test> -> gh pr create"),
     ex("- You must run `make test` before committing", "deny sequence make test -> git commit"),
@@ -472,6 +500,12 @@ LANGUAGE_FILES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 )
 
 CHANGE_EXAMPLES: tuple[Example, ...] = (
+    ex("- After modifying `openapi.yaml`, regenerate the SDK with `npm run gen:sdk`.",
+       "warn sequence npm run gen:sdk -> git commit after openapi.yaml"),
+    ex("- After changing the templates, regenerate the clients: `make clients`",
+       "warn sequence make clients -> git commit after *template* **/*template*/**"),
+    ex("- After editing any `.go` file, run `gofmt -w` on it.", "warn sequence gofmt -> git commit after *.go"),
+    ex("- Build the docs with `mkdocs build` to preview them"),
     ex("- After modifying SQL queries, run `make gen`", "warn sequence make gen -> git commit after *.sql"),
     ex("- Run `make ruff` after any Python change", "warn sequence make ruff -> git commit after *.py *.pyi"),
     ex("- Whenever you touch the grammar, regenerate with `just gen`",
