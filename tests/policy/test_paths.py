@@ -74,6 +74,9 @@ MUST = [
                                                   "ask write *.generated.*", "ask write *.gen.*", "ask write *_generated.*",
                                                   "ask write *.pb.go", "ask write *_pb2.py", "ask write *_pb2_grpc.py",
                                                   "ask write *.g.dart", "ask write *.freezed.dart"]),
+    # the generated code is what the command makes, no path to ban: an ordering after schema changes
+    ("- Regenerate the generated code with `make gen` after schema changes",
+     ["warn sequence make gen -> git commit after *schema* **/*schema*/**"]),
 ]
 
 MUST_NOT = [
@@ -84,7 +87,6 @@ MUST_NOT = [
     "## Read-only replicas\n\n- `db-replica-1` serves reports\n",
     "## Files\n\n- `src/app.ts` - the app\n",
     "## Important files to read first\n\n- `docs/architecture.md`\n",
-    "- Regenerate the generated code with `make gen` after schema changes",
     "- Vendored code is pinned in `vendor/modules.txt`",
     "- The ESLint config extends the recommended rules",
     "- Keep the Dockerfile small",
