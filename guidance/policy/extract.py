@@ -44,6 +44,7 @@ from cf_guidance.policy.frames import (
     heading_modality,
     label_modality,
     match,
+    opens_situation,
     outside_parentheses,
     read_chain,
     read_clause,
@@ -320,6 +321,10 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
         ctx.modality = ctx.cue = ctx.verb = ""
         ctx.actions = []
         unit.context = [c for c in unit.context if not c.startswith("heading: '")]
+        if opens_situation(tokens(intro)):
+            # "For additional test options:" under a checklist: its items are options, not steps
+            ctx.then, ctx.edits = "", []
+            unit.context = [c for c in unit.context if not c.startswith("heading: ordering")]
         _inherit_intro(ctx, blocks, intro, tokens(intro), unit)
     if not ctx.then and block.kind == "bullet" and block.ordered:
         # "1. Run `make` 2. Fix what fails 3. Commit and push": the steps before the commit

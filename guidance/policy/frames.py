@@ -905,6 +905,8 @@ _THEN_WORDS: dict[str, str] = {
     "remote commands": "remote", "remote-based commands": "remote", "remote-based command": "remote", "remote command": "remote",
     "remote operations": "remote", "remote git commands": "remote", "remote git operations": "remote",
     "github operations": "github", "github operation": "github", "github actions on the repo": "github",
+    "creating or updating a pr": "pr", "opening or updating a pr": "pr", "creating or updating a pull request": "pr",
+    "opening or updating a pull request": "pr",
     "tagging a release": "release", "tagging releases": "release", "tagging a new release": "release", "tagging a version": "release",
     "cutting a release": "release", "creating a release": "release", "creating a github release": "release",
     "publishing a release": "release", "releasing": "release", "a release": "release", "each release": "release",
@@ -1736,6 +1738,12 @@ def _runnable(objects: list[Obj], categories_only: bool) -> list[Obj]:
 _STEP_CONDITIONS = frozenset(("if", "when", "whenever", "for", "unless", "optionally", "optional", "otherwise", "alternatively"))
 
 
+def opens_situation(tokens: list[Token]) -> bool:
+    """"If issues are found, run `pnpm lint`", "For additional test options:": the words open with
+    the situation they hold in, so they are no step of an ordering around them."""
+    return bool(tokens) and tokens[0].kind == WORD and tokens[0].low in _STEP_CONDITIONS
+
+
 def _judged_item(tokens: list[Token]) -> bool:
     """"For significant changes, also run `make e2e`": an item under an ordering's heading or intro
     that holds for the changes the agent judges (lexicon.markers.JUDGED_CHANGES), not every time."""
@@ -1773,16 +1781,18 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     if base is not None:
         return [base]
     if ctx.then and not any(c[2] in (BAN, AVOID, ASK) for c in cues) and not _judged_item(tokens) and not (
-            tokens and tokens[0].kind == WORD and tokens[0].low in _STEP_CONDITIONS):
+            opens_situation(tokens)):
         # an item under "Before every push:" ("Run `npm run lint` and fix any issues"); not one that
         # opens with its own situation ("If issues are found, run `pnpm lint`", "For coverage, use X")
         first = _first_objects(tokens, 0, len(tokens))
         if not first and tokens and tokens[0].kind == CODE and all(t.kind in (CODE, PUNCT) for t in tokens):
             first = [Obj("code", t.text) for t in tokens if t.kind == CODE]  # "- `bash -n build.sh`" under "Before pushing, run:"
         colon = next((k for k, t in enumerate(tokens[:4]) if t.kind == PUNCT and t.text == ":"), -1)
-        if not first and colon > 0 and colon + 1 < len(tokens) and all(t.kind in (CODE, PUNCT) for t in tokens[colon + 1:]):
-            # "1. **Build**: `npm run build`": a step's label, then its command (not "Config: `settings.yaml`")
-            first = [Obj("code", t.text) for t in tokens[colon + 1:] if t.kind == CODE and _runs_program(t.text)]
+        if all(o.kind == "noun" for o in first) and colon > 0 and colon + 1 < len(tokens) and all(
+                t.kind in (CODE, PUNCT) for t in tokens[colon + 1:]):
+            # "1. **Build**: `npm run build`": a step's label, then its command (not "Config: `settings.yaml`");
+            # "2) Run the linters: `make lint`": the command is the task the label names
+            first = [Obj("code", t.text) for t in tokens[colon + 1:] if t.kind == CODE and _runs_program(t.text)] or first
         nested = [o for o in ctx.following if o.role == "block"]
         if nested and not any(t.kind == CODE for t in tokens) and (first or _first_objects(tokens, 0, len(tokens), categories_only=True)
                                                                     or action_at(tokens, 0, len(tokens)) is not None):

@@ -338,3 +338,11 @@ def test_conditional_items_are_not_steps() -> None:
     checks = compile_sources(f"# Rules\n\n{DONE_INTRO}")["checks"]
     befores = sorted(" ".join(c["before"]) for c in checks if c["kind"] == "sequence")
     assert befores == ["pnpm lint:check", "pnpm test"]
+
+
+def test_options_under_a_checklist_are_not_steps() -> None:
+    """"For additional test options:" over a list under the checklist: options, not steps before the PR."""
+    policy = ("## PR checklist\n\n### Run the tests\n\n```bash\nnpm test\n```\n\nFor additional test options:\n\n"
+              "- Coverage: `npm run test:coverage`\n- Watch: `npm run test:watch`\n")
+    checks = compile_sources(f"# Rules\n\n{policy}")["checks"]
+    assert [(c["before"], c["then"]) for c in checks if c["kind"] == "sequence"] == [(["npm", "test"], ["gh", "pr", "create"])]

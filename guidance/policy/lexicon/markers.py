@@ -357,6 +357,8 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
        "deny sequence make dist-check -> git tag -s", "deny sequence make dist-check -> gh release create"),
     ex("- Always run `cargo test` before cutting a release", "deny sequence cargo test -> gh release create", exact=False),
     ex("- Before release, update the docs"),
+    ex("Before creating or updating any PR:\n\n1) Run the linters: `make lint`\n2) Run the tests: `make test`\n",
+       "deny sequence make lint -> gh pr create", "deny sequence make test -> gh pr create"),
     ex("- Before pushing, confirm with the user.", "ask command git push"),
     ex("- Always get user confirmation before merging any PR", "ask command gh pr merge"),
     ex("- `make lint` before committing.", "warn sequence make lint -> git commit"),
