@@ -954,6 +954,8 @@ def then_at(tokens: list[Token], i: int, end: int) -> tuple[int, str] | None:
             return k + 1, "push"
         if code[:3] == ["gh", "pr", "create"]:
             return k + 1, "pr"
+        if code[:2] == ["git", "tag"] or code[:3] == ["gh", "release", "create"]:
+            return k + 1, "release"
         return k + 1, "`" + tokens[k].text  # "before `alembic revision`": that command
     return best
 
@@ -1235,7 +1237,7 @@ def _chain_action(step: list[Token]) -> str:
 
 
 #: git actions a chain's step may be
-_THEN = frozenset(("commit", "push", "pr", "merge"))
+_THEN = frozenset(("commit", "push", "pr", "merge", "release"))
 
 
 #: verbs of a purpose that checks the work ("use `make check` to verify parser changes")

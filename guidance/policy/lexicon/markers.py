@@ -318,6 +318,8 @@ CHAIN_EXAMPLES: tuple[Example, ...] = (
     ex("- Always follow `make lint` \u2192 `make test` \u2192 `git commit`", "deny sequence make lint -> git commit",
        "deny sequence make test -> git commit"),
     ex("- Release: commit \u2192 `make e2e` \u2192 push", "warn sequence make e2e -> git push"),
+    ex("- Release loop: `make dist-check` -> `git tag -a v1.2.0` -> push", "warn sequence make dist-check -> git tag -a",
+       "warn sequence make dist-check -> git tag -s", "warn sequence make dist-check -> gh release create"),
     ex("- Flow: `npm test` \u2192 commit \u2192 (for big changes `npm run e2e`) \u2192 push", "warn sequence npm test -> git commit"),
     # no git action, or no command before one: a pipeline described, no ordering of the agent's steps
     ex("- Data flow: `fetch` \u2192 `parse` \u2192 `store`"),
