@@ -705,18 +705,18 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                 # committing to main, or merging into it, reaches it by a push too (`git push origin HEAD:main`)
                 if sub == "push" and action in ("push", "commit", "merge"):
                     refs = pushed_branches(args, from_another=action == "merge")
-                    hit = any(_match_segment(glob, ref) for ref in refs if ref != "HEAD")
+                    hit = any(_lands(item, glob, ref) for ref in refs if ref != "HEAD")
                     if not hit and action != "merge" and _pushes_current(args, refs):
                         current = (cmd, on_branch) if on_branch else _checked_out(ctx, cmd, current)
-                        if current[1] and _match_segment(glob, current[1]):
+                        if current[1] and _lands(item, glob, current[1]):
                             fired.add(id(item))
                             out.append(_on_branch(ctx, item, describe(cmd), current[1], "push"))
                             continue
                 elif sub == action and action in ("commit", "merge") and on_branch:
-                    hit = _match_segment(glob, on_branch)
+                    hit = _lands(item, glob, on_branch)
                 elif sub == "commit" and action == "commit":
                     current = _checked_out(ctx, cmd, current)
-                    if current[1] and _match_segment(glob, current[1]):
+                    if current[1] and _lands(item, glob, current[1]):
                         fired.add(id(item))
                         out.append(_on_branch(ctx, item, describe(cmd), current[1], "commit"))
                         continue
@@ -726,6 +726,15 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
             if hit:
                 fired.add(id(item))
                 out.append(_finding(item, describe(cmd)))
+
+
+def _lands(item: dict[str, Any], glob: str, branch: str) -> bool:
+    """A target check holds for `branch`: it matches the check's pattern, or, for a check that
+    lists the only branches allowed ("only push to `claude/*`"), it matches none of them."""
+    allowed = [b for b in item.get("only") or () if isinstance(b, str)]
+    if allowed:
+        return not any(_match_segment(b, branch) for b in allowed)
+    return _match_segment(glob, branch)
 
 
 #: `git push` options after which no branch of the working tree is pushed by default

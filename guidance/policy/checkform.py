@@ -151,6 +151,8 @@ def short(check: dict[str, Any]) -> str:
         return f"{verdict} shape {carriers}: {check.get('form')} {detail.get(str(check.get('form')), '')}"
     if kind == "target":
         merged = f" from {' '.join(check['merged'])}" if check.get("merged") else ""
+        if check.get("only"):
+            return f"{verdict} target {check.get('action', '')} outside {' '.join(check['only'])}"
         return f"{verdict} target {check.get('action', '')} {check.get('pattern', '')}{merged}"
     if kind == "variable":
         return f"{verdict} variable {' '.join(check.get('pattern') or [])}"

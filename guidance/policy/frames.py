@@ -225,6 +225,10 @@ def _index(table: str) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
         pairs = [(p, cond) for cond in _markers.CONDITIONS for p in cond.phrases]
     elif table == "examples":
         pairs = [(m, m) for m in _markers.EXAMPLE_MARKERS]
+    elif table == "sparing":
+        pairs = [(m, m) for m in _markers.SPARING_WORDS]
+    elif table == "vcs-places":
+        pairs = [(m, m) for m in _markers.VERSION_CONTROL_PLACES]
     elif table == "nouns":
         pairs = _noun_pairs()
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
@@ -495,8 +499,16 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                                 m += len(command) - 1
                             else:
                                 objects.append(Obj("program", t.low, "paren"))
+                        elif t.kind == WORD and t.text.isupper() and t.low in _nouns.FILE_EXTENSIONS and (head or (
+                                objects and objects[-1].role != "paren")):
+                            # "binary assets (PSD, MOV, ZIP)": the endings of the kind of file before them
+                            objects += [Obj("path", f"*.{u.low}", "paren") for u in inner
+                                        if u.kind == WORD and u.text.isupper() and u.low in _nouns.FILE_EXTENSIONS]
+                            break
                         elif t.kind == CODE or (t.kind == WORD and _globlike(t.text)):
-                            if objects and objects[-1].kind == "noun" and not objects[-1].glob and _globlike(t.text):
+                            if objects and objects[-1].kind == "noun" and not objects[-1].glob and _globlike(t.text) \
+                                    and sum(1 for u in inner if u.kind in (CODE, WORD) and _globlike(u.text)) == 1:
+                                # "documentation files (\*.md)": the noun's own glob; two or more are a list of kinds
                                 objects[-1].glob = t.text
                             else:
                                 objects.append(Obj("code" if t.kind == CODE else "path", t.text, "paren"))
@@ -824,6 +836,10 @@ def _qualifier_follows(tokens: list[Token], i: int, end: int, preposition: str) 
     return True
 
 
+#: dotfiles prose names without backticks (".env files", "the .DS_Store files"), not ".NET"
+_DOTFILE_STEMS = frozenset([stem for stem, _ in _nouns.FILE_FAMILIES] + [".DS_Store", ".env.local", ".envrc"])
+
+
 def _pathlike(word: str) -> bool:
     """A path written without backticks: `docs/_CLAUDE.md`, `./x`, `src/`, `.env`; not "read/write"
     or "Authentication/permission" (words joined by a slash)."""
@@ -833,6 +849,8 @@ def _pathlike(word: str) -> bool:
         last = word.rstrip("/").rsplit("/", 1)[-1]
         return word.startswith(("./", "../", "~/", "/", ".")) or word.endswith("/") or (
             "." in last and last.rsplit(".", 1)[1].isalpha()) or any(c in word for c in "_*")
+    if word.startswith(".") and (word[1:].lower() in _nouns.FILE_EXTENSIONS or word in _DOTFILE_STEMS):
+        return True  # ".pem files", ".env or .pem files": a kind of file, a dotfile
     stem, _, extension = word.rpartition(".")
     return bool(stem) and extension.isalpha() and 1 <= len(extension) <= 5 and word[0].isalnum() and extension.lower() not in ("e", "g", "i")
 
@@ -2684,6 +2702,7 @@ def _phrase(tokens: list[Token], i: int, end: int) -> str:
 def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
     """Purpose ("to build", "for linting"), alternatives, qualifiers and conditions after the objects."""
     n = len(tokens)
+    _added_to_version_control(tokens, stop, frame)
     k = skip_adverbs(tokens, stop, end)
     # purpose: "any other command to build PyTorch", "commands provided via `spin` for linting"
     if k < end and tokens[k].kind == WORD and tokens[k].low in ("to", "for"):
@@ -2755,7 +2774,9 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
             frame.targets.append(obj.meaning.get("branch", "main"))
         elif obj.kind == "code" and _branch_name(obj.text) and (
                 obj.role in ("to", "on") or (obj.role == "" and ("push" in frame.actions or "work-on" in frame.actions)
-                                             and obj.text in _BRANCHES)):
+                                             and obj.text in _BRANCHES)
+                # "do not push changes under `claude/*` branches": the branches named by a glob
+                or (obj.role == "dir" and "*" in obj.text and _names_branches(frame))):
             if any(a in ("commit", "push", "merge", "edit", "work-on") for a in frame.actions):
                 frame.targets.append(obj.text)
         if obj.kind == "noun" and "surface" in obj.meaning and obj.role in ("to", "dir", "on", "for", "from"):
@@ -2763,9 +2784,18 @@ def _read_tail(tokens: list[Token], stop: int, end: int, frame: Frame) -> None:
     if "push" in frame.actions:
         frame.remotes = _pushed_remotes(frame, tokens, end)
         frame.targets = [t for t in frame.targets if t not in frame.remotes]
+        spared = _spared_branches(tokens, 0) if frame.modality in (BAN, AVOID) else []
+        if spared:
+            # "never push to any branch other than `dev`": the pushes that may land are those
+            frame.targets, frame.other = spared, True
+            frame.notes.append(f"the branches it spares: {', '.join(spared)}")
+        frame.targets = [_without_remote(t) for t in frame.targets]
     if "merge" in frame.actions and frame.targets:
         frame.sources = _merged_sources(frame, tokens, end)
     condition, text = read_conditions(tokens, stop, n)
+    if condition and "push" in frame.actions and frame.other and frame.targets and text.lower().startswith(
+            _markers.SPARING_WORDS):
+        condition = ""  # "except `feature-*`": the branches spared, not a moment the rule waits for
     if condition:
         frame.condition, frame.condition_text = condition, text
     if frame.condition != "permission":
@@ -2869,9 +2899,50 @@ def _merged_sources(frame: Frame, tokens: list[Token], end: int) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _added_to_version_control(tokens: list[Token], stop: int, frame: Frame) -> None:
+    """"Do not add `.env` to git", "never add build outputs to version control": adding there is
+    staging (lexicon markers.VERSION_CONTROL_PLACES), not creating the files."""
+    if "create" not in frame.actions or (frame.verb.split() or [""])[0] not in ("add", "adding"):
+        return
+    files = [o for o in frame.objects if o.kind == "path" or (o.kind == "noun" and "path" in o.meaning) or (
+        o.kind == "code" and any(c in o.text for c in "./*") and " " not in o.text)]
+    if not files or any(o.kind == "noun" and "content" in o.meaning for o in frame.objects):
+        return  # "never add `Co-Authored-By` trailers to commits": text, not files
+    for k in range(len(tokens) - 1):
+        if tokens[k].kind != WORD or tokens[k].low not in ("to", "into"):
+            continue
+        found = match(tokens, k + 1, "vcs-places")
+        if found is None or (found[0] < len(tokens) and tokens[found[0]].kind == WORD):
+            continue  # "add it to git hooks": a place inside the repository's tooling
+        frame.actions = ["stage"]
+        frame.objects = [o for o in frame.objects if not (o.kind == "program" and o.text == "git")]
+        frame.notes.append(f"'add ... {join(tokens[k:found[0]])}': staging")
+        return
+
+
+def _spared_branches(tokens: list[Token], start: int) -> list[str]:
+    """The branches named after "other than", "except", ... (lexicon markers.SPARING_WORDS)."""
+    for k in range(start, len(tokens)):
+        found = match(tokens, k, "sparing")
+        if found is not None:
+            return [t.text for t in tokens[found[0]:] if t.kind == CODE and _branch_name(t.text)]
+    return []
+
+
+def _without_remote(branch: str) -> str:
+    """`origin/feature-*` names the remote's branch `feature-*`: a push names it without the remote."""
+    head, _, rest = branch.partition("/")
+    return rest if rest and head in _markers.REMOTE_NAMES else branch
+
+
+def _names_branches(frame: Frame) -> bool:
+    return any(o.kind == "noun" and o.meaning.get("thing") == "branch" for o in frame.objects)
+
+
 def _branch_name(text: str) -> bool:
-    return bool(text) and " " not in text and not text.startswith("-") and "." not in text.rsplit("/", 1)[-1] and all(
-        c.isalnum() or c in "-_/" for c in text)
+    """`main`, `feature/x`, and the globs that name a family of branches (`claude/*`, `feature-*`)."""
+    return any(c.isalnum() for c in text) and " " not in text and not text.startswith("-") and (
+        "." not in text.rsplit("/", 1)[-1]) and all(c.isalnum() or c in "-_/*" for c in text)
 
 
 #: one-word branch names (lexicon.nouns.BRANCH_NOUNS) and the branch each means
@@ -2913,6 +2984,26 @@ def _category_of_verb(verb: str) -> str:
 
 
 _ONLY_WHEN = frozenset(("when", "if", "for", "with", "after", "in", "on", "via", "through", "where", "while", "once", "as"))
+#: "push only to ...", "commit only into ...": after a git verb, "only" limits where it lands
+_ONLY_WHERE = frozenset(("to", "into", "onto"))
+
+
+def _only_after_git_verb(tokens: list[Token], i: int, j: int, end: int, frame: Frame) -> None:
+    """"Push to `claude/*` branches only", "Push only to your own feature branch": "only" after a
+    git verb that lands on a branch (push, commit, merge) limits the branches it may land on; the
+    objects are on either side of the cue."""
+    before = action_at(tokens, 0, i) or action_at(tokens, skip_adverbs(tokens, 0, i), i)
+    if before is None or not any(a in ("push", "commit", "merge") for a in before[1]):
+        return
+    trailing = all(t.kind == PUNCT for t in tokens[j:end])
+    if not trailing and not (tokens[j].kind == WORD and tokens[j].low in _ONLY_WHERE):
+        return
+    objects, _, _ = read_objects(tokens, before[0], i)
+    if not trailing:
+        objects += read_objects(tokens, j, end)[0]
+    frame.actions, frame.verb, frame.objects = before[1], before[2], objects
+    _read_tail(tokens, end, len(tokens), frame)
+    frame.notes.append("'only' after a git verb: the branches it may land on")
 
 
 def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: str, words: str, ctx: Context) -> Frame:
@@ -2948,6 +3039,8 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
                 frame.actions, frame.verb, frame.objects = before[1], before[2], objects
                 _read_tail(tokens, j, len(tokens), frame)
                 frame.notes.append("'only' after the object: the rest of the sentence says when")
+        elif modality == ONLY and i > 0:
+            _only_after_git_verb(tokens, i, j, end, frame)
         return frame
     stop_verbs, names, surface = found
     if modality == REQUIRE and ("use" in names or "run" in names):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cf_guidance.paths import SYSTEM_DIRS
+from cf_guidance.policy.lexicon import nouns as _nouns
 from cf_guidance.policy.lexicon import programs as _programs
 from cf_guidance.policy.markdown import CODE_CLOSE, CODE_OPEN
 
@@ -284,6 +285,8 @@ def path_glob(code: str, *, directory: bool, prose: bool = False) -> str | None:
         return None  # `/`, `*`, `{0}`: no path a rule could protect
     if prose and _root_relative(text):
         text = text[1:]
+    if prose and text.startswith(".") and text[1:].lower() in _nouns.FILE_EXTENSIONS:
+        return "*" + text  # `.pem` in prose is a kind of file, any file ending so
     if text.endswith("/"):
         return text + "**"
     if directory and not any(c in text for c in "*?[") and "." not in text.rsplit("/", 1)[-1]:

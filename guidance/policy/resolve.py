@@ -347,10 +347,23 @@ def _work_branch(frame: Frame, place: Place) -> list[Spec]:
     if not any(o.kind == "noun" and o.meaning.get("thing") == "branch" and o.text.lower() in _nouns.WORK_BRANCH_NOUNS
                for o in frame.objects):
         return []
-    frame.notes.append(f"the work belongs on a branch of its own: commits to {' or '.join(_nouns.DEFAULT_BRANCHES)} warn")
-    return [Spec("target", "warn", place.line, pattern=branch, target="commit", confidence=0.8,
-                 what=f"committing to {branch}", instead="a feature branch")
+    # "push only to your own feature branch": pushes to the default branches; else commits there
+    action = "push" if "push" in frame.actions else "commit"
+    gerund = _TARGET_GERUNDS[action]
+    frame.notes.append(f"the work belongs on a branch of its own: {gerund} {' or '.join(_nouns.DEFAULT_BRANCHES)} warns")
+    return [Spec("target", "warn", place.line, pattern=branch, target=action, confidence=0.8,
+                 what=f"{gerund} {branch}", instead="a feature branch")
             for branch in _nouns.DEFAULT_BRANCHES]
+
+
+def _push_only(frame: Frame, verdict: str, line: int) -> list[Spec]:
+    """"Only push to branches matching `claude/*`", "Push to `develop` only": a push that updates
+    any other branch (named on the line, or the branch checked out for a bare `git push`)."""
+    allowed = list(dict.fromkeys(frame.targets))
+    shown = " or ".join(f"`{b}`" for b in allowed)
+    frame.notes.append(f"pushes may update only {shown}")
+    return [Spec("target", verdict, line, pattern="*", only=allowed, target="push", confidence=0.9,
+                 what=f"pushing to a branch other than {shown}", instead=f"a branch matching {shown}")]
 
 
 def resolve(frame: Frame, place: Place) -> list[Spec]:
@@ -381,6 +394,9 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
         return found
     if frame.requirement == "shape":
         return _shape(frame, place)
+    if frame.modality in (REQUIRE, ONLY) and frame.targets and not frame.condition and "push" in frame.actions:
+        # "Only push to `claude/*` branches": deny the others; "always push to `develop`": warn
+        return _push_only(frame, "deny" if frame.modality == ONLY and not frame.indicative else "warn", place.line)
     if frame.modality in (REQUIRE, ONLY):
         work = _work_branch(frame, place)
         if work:
@@ -404,9 +420,11 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
     if not frame.objects and not frame.actions:
         return []
     specs: list[Spec] = []
-    objects = _expand_references(frame, place)
+    objects = _expand_references(frame, place) or _unsaid_object(frame, place)
     if frame.other and frame.purpose:
         return _only_for(frame, place, verdict)
+    if frame.other and frame.targets and "push" in frame.actions:
+        return _push_only(frame, verdict, place.line)
     programs = [o.meaning.get("program", o.text) for o in objects if o.kind == "program" or (o.kind == "noun" and "program" in o.meaning)]
     if frame.purpose and programs:
         # "NEVER use local npm commands for publishing": npm's publishing commands, not npm
@@ -678,9 +696,35 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
                     frame.notes.append(f"'there' is the directory named last before it: {named[-1].text}")
             elif place.scope and obj.text in ("here", "in here"):
                 out.append(_scope_directory(obj, place, frame))
+            elif obj.text in ("here", "in here") and (heading := _heading_path(place)):
+                out += heading
+                frame.notes.append(f"'{obj.text}' is the path the heading names: {heading[0].text}")
             continue
         out.append(obj)
     return out
+
+
+def _unsaid_object(frame: Frame, place: Place) -> list[Obj]:
+    """"Files in `proto/gen/` are managed by buf; never hand-edit.": a ban on changing, with no
+    object, is about the one path named just before it (a guess: it asks, never denies)."""
+    if frame.objects or frame.condition or not frame.actions or frame.modality not in (BAN, AVOID, ASK):
+        return []
+    if not all(_action_kind(a) == "write" for a in frame.actions):
+        return []
+    named = [o for o in place.antecedents if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=True, prose=True)]
+    if len(named) != 1:
+        return []
+    frame.notes.append(f"no object: the path named just before, {named[0].text}")
+    return [Obj("code", named[0].text, "dir", {"antecedent": True, "guessed": True}, True)]
+
+
+def _heading_path(place: Place) -> list[Obj]:
+    """"### `migrations/`" over "Never edit existing files here": the path the heading is."""
+    heading = place.section[-1].strip() if place.section else ""
+    if len(heading) > 2 and heading[0] == heading[-1] == "`" and "`" not in heading[1:-1] and (
+            grammar.path_glob(heading[1:-1], directory=True, prose=True)):
+        return [Obj("code", heading[1:-1], "dir", {"antecedent": True}, True)]
+    return []
 
 
 def _scope_directory(obj: Obj, place: Place, frame: Frame) -> Obj:
@@ -693,7 +737,7 @@ def _scope_directory(obj: Obj, place: Place, frame: Frame) -> Obj:
 def _confidence(obj: Obj, frame: Frame, base: float = 1.0) -> float:
     value = base
     if obj.meaning.get("antecedent"):
-        value = min(value, 0.85)
+        value = min(value, 0.75 if obj.meaning.get("guessed") else 0.85)
     if frame.inherited:
         value = min(value, 0.9)
     if obj.role == "paren":

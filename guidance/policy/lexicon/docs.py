@@ -46,6 +46,10 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("commit-convention", e) for e in nouns.COMMIT_CONVENTION_EXAMPLES]
     out += [("hooks", e) for e in nouns.HOOK_EXAMPLES]
     out += [("work-branch", e) for e in nouns.WORK_BRANCH_EXAMPLES]
+    out += [("push-scope", e) for e in markers.PUSH_SCOPE_EXAMPLES]
+    out += [("file-extension", e) for e in nouns.FILE_EXTENSION_EXAMPLES]
+    out += [("maker", e) for e in markers.MAKER_EXAMPLES]
+    out += [("version-control", e) for e in markers.VERSION_CONTROL_EXAMPLES]
     out += [("branch-names", e) for e in nouns.BRANCH_EXAMPLES]
     out += [("shape-template", e) for e in shapes.TEMPLATE_EXAMPLES]
     out += [("shape-prefix", e) for e in shapes.PREFIX_EXAMPLES]
@@ -110,6 +114,11 @@ def _examples(items: tuple[Example, ...]) -> str:
         result = "; ".join(example.checks) if example.checks else "nothing"
         shown.append(f"{_cell(example.text.strip())} → {_cell(result)}")
     return "<br>".join(shown)
+
+
+def _prose_examples(items: tuple[Example, ...]) -> str:
+    """The first examples of a table, for a paragraph rather than a cell."""
+    return "For example: " + _examples(items).replace("<br>", "; ") + "."
 
 
 def markdown() -> str:
@@ -179,7 +188,11 @@ def markdown() -> str:
     lines += ["", "The git hooks (they run inside `git commit` and `git push`: a rule that they run bans skipping them): "
               + ", ".join(nouns.HOOK_NOUNS) + ".", "",
               "Branches the work belongs on (a rule to work, create or commit on one warns on commits to "
-              + " and ".join(f"`{b}`" for b in nouns.DEFAULT_BRANCHES) + "): " + ", ".join(nouns.WORK_BRANCH_NOUNS) + ".", "",
+              + " and ".join(f"`{b}`" for b in nouns.DEFAULT_BRANCHES) + ", a rule to push to one on pushes there): "
+              + ", ".join(nouns.WORK_BRANCH_NOUNS) + ".", "",
+              "Endings that name a kind of file when written alone (`.pem`, or PEM in a list after a kind of file, is "
+              "`*.pem`; any other dotted name is the file of that name): " + ", ".join(sorted(nouns.FILE_EXTENSIONS)) + ". "
+              + _prose_examples(nouns.FILE_EXTENSION_EXAMPLES), "",
               "| Credentials | Files | Variables |", "|---|---|---|"]
     for credential in nouns.CREDENTIALS:
         lines.append(f"| {_cell(', '.join(credential.words))} | {', '.join(credential.files)} | {', '.join(credential.variables)} |")
@@ -187,6 +200,15 @@ def markdown() -> str:
     for cond in markers.CONDITIONS:
         lines.append(f"| {cond.phrases[0]} | {'the user (ask)' if cond.kind == 'permission' else 'the agent (warn)'} | "
                      f"{_cell(', '.join(cond.phrases))} |")
+    lines += ["", "Pushes limited to some branches (\"only push to `claude/*`\", a push ban with the branches it spares "
+              "after " + ", ".join(f'"{w}"' for w in markers.SPARING_WORDS) + "): a push that updates another branch is "
+              "stopped (the branch checked out, for a bare `git push`, warns). " + _prose_examples(markers.PUSH_SCOPE_EXAMPLES)]
+    lines += ["", "Adding files to " + ", ".join(f'"{w}"' for w in markers.VERSION_CONTROL_PLACES) + " is staging them. "
+              + _prose_examples(markers.VERSION_CONTROL_EXAMPLES)]
+    lines += ["", "What makes files, after \"by\" or \"from\" and one of " + ", ".join(markers.MAKER_PARTICIPLES)
+              + ", is never what a later \"them\" means; a ban on changing with no object is about the one path named "
+              "just before it (asked), and \"here\" under a heading that is a path is that path. "
+              + _prose_examples(markers.MAKER_EXAMPLES)]
     lines += ["", "Confinements (changes may reach only the paths after them: a change to any other path of the project "
               "asks, or warns when the text advises; reads and temporary files stay free; \"only edit files in `src/`\" "
               "and \"don't touch anything outside `lib/`\" mean the same):", "",

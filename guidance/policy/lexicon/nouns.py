@@ -357,6 +357,33 @@ CREDENTIALS: tuple[Credential, ...] = (
                _ENV_FILES + ("~/.npmrc", "~/.pypirc", "~/.aws/credentials"), ()),
 )
 
+#: endings that name a kind of file when written alone: `.pem` (or PEM in a list after a kind of
+#: file, "binary assets (PSD, MOV, ZIP)") is any file ending so (`*.pem`); a name not listed here
+#: (`.env`, `.gitignore`, `.npmrc`) is the file of that name
+FILE_EXTENSIONS: frozenset[str] = frozenset((
+    "pem", "key", "p12", "pfx", "crt", "cer", "der", "jks", "keystore", "gpg", "asc",
+    "log", "tmp", "bak", "swp", "orig", "pid",
+    "json", "xml", "csv", "tsv", "yaml", "yml", "toml", "ini", "parquet", "pkl", "pickle", "npy", "npz", "h5", "hdf5",
+    "sqlite", "sqlite3", "db", "dump",
+    "zip", "tar", "tgz", "gz", "7z", "rar", "bz2", "xz", "jar", "war", "whl", "egg", "nupkg", "apk", "ipa", "dmg", "iso",
+    "exe", "dll", "so", "dylib", "o", "obj", "a", "lib", "pdb", "class", "bin", "wasm",
+    "png", "jpg", "jpeg", "gif", "bmp", "tif", "tiff", "webp", "svg", "ico", "psd", "ai", "sketch", "fig", "xcf",
+    "mp4", "mov", "avi", "mkv", "webm", "mp3", "wav", "flac", "ogg", "m4a", "aac",
+    "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx",
+    "ttf", "otf", "woff", "woff2", "onnx", "pt", "pth", "ckpt", "safetensors", "gguf", "tfrecord", "ipynb",
+))
+
+FILE_EXTENSION_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never commit `.pem`, `.key` or `.p12` files.", "deny stage *.pem", "deny stage *.key", "deny stage *.p12"),
+    ex("- Don't commit generated data (.xml and .json).", "deny stage *.xml", "deny stage *.json"),
+    ex("- Never commit design assets (PSD, MOV, ZIP).", "deny stage *.psd", "deny stage *.mov", "deny stage *.zip"),
+    ex("- Do not add .pem files to git.", "deny stage *.pem"),
+    ex("- Never add build outputs (`dist/`, `*.whl`) to version control.", "deny stage dist/**", "deny stage *.whl"),
+    ex("- Never edit `.gitignore`", "deny write .gitignore"),
+    ex("- Never read `.npmrc`", "deny read .npmrc"),
+    ex("- Add new fixtures to `tests/data/` as JSON."),
+)
+
 #: a file named with the family's stem stands for the family: a rule on `.env` covers `.env.local`
 #: and `.env.production` (its examples and templates, which are committed on purpose, stay free)
 FILE_FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -394,7 +421,7 @@ WORK_BRANCH_NOUNS: tuple[str, ...] = ("feature branch", "feature branches", "new
 #: the default branches a work-branch rule keeps commits off (a repository has one of them)
 DEFAULT_BRANCHES: tuple[str, ...] = ("main", "master")
 #: the verbs of such a rule: working on the branch, making it, committing to it
-WORK_BRANCH_ACTIONS: tuple[str, ...] = ("work-on", "create", "commit")
+WORK_BRANCH_ACTIONS: tuple[str, ...] = ("work-on", "create", "commit", "push")
 
 WORK_BRANCH_EXAMPLES: tuple[Example, ...] = (
     ex("- Always work on a feature branch.", "warn target commit main", "warn target commit master"),
