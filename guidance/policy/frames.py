@@ -806,6 +806,21 @@ def _split_command(tokens: list[Token], k: int, end: int) -> list[str]:
     return words if len(words) > 1 else []
 
 
+def _english_verb(tokens: list[Token], k: int, end: int) -> bool:
+    """`tokens[k]`, where a rule's verb stands, is an English verb that also names a program
+    (lexicon programs.VERB_PROGRAMS): "Don't mix tabs and spaces" runs no `mix`, while a flag, a
+    task or a subcommand after the word makes it the command ("Never make install", "Never mix
+    ecto.reset"); so does a code span or the clause's end ("Never cat `.env`", "Don't use make")."""
+    if tokens[k].low not in _programs.VERB_PROGRAMS or not tokens[k].text[:1].islower():
+        return False
+    nxt = tokens[k + 1] if k + 1 < end else None
+    if nxt is None or nxt.kind != WORD or _FLAG.match(nxt.text) or any(c in nxt.low for c in ".:/") \
+            or any(c.isdigit() for c in nxt.low):
+        return False
+    after = tokens[k + 2] if k + 2 < end else None
+    return nxt.low not in _programs.SUBCOMMAND_WORDS or (after is not None and after.kind == WORD and after.low in _DETERMINERS)
+
+
 def _thing_noun(tokens: list[Token], m: int, end: int) -> bool:
     """A noun that is not a subcommand: "npm credentials", "git hooks", "these files"."""
     found = match(tokens, m, "nouns", end)
@@ -2481,6 +2496,10 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
                     break
     if (found is None or _command_verb(tokens, k, found[0], end)) and k < end and tokens[k].kind == WORD \
             and tokens[k].low in _programs.KNOWN_PROGRAMS and k + 1 < end:
+        if _english_verb(tokens, k, end):
+            frame.notes.append(f"'{tokens[k].text}' is the English verb here, not the program")
+            _read_tail(tokens, k + 1, end, frame)
+            return frame
         # "Never git commit unless ...", "Never npm install (use pnpm)", "Never: npm install, yarn add":
         # commands written without backticks, one or a list of them
         words_ = _bare_command(tokens, k, end)

@@ -92,6 +92,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("option-alias", e) for e in programs.OPTION_ALIAS_EXAMPLES]
     out += [("script-shorthand", e) for e in programs.SCRIPT_SHORTHAND_EXAMPLES]
     out += [("split-command", e) for e in programs.SPLIT_COMMAND_EXAMPLES]
+    out += [("verb-program", e) for e in programs.VERB_PROGRAM_EXAMPLES]
     out += [("root", e) for e in markers.ROOT_EXAMPLES]
     out += [("already-running", e) for e in markers.ALREADY_RUNNING_EXAMPLES]
     out += [("named-directory", e) for e in markers.NAMED_DIRECTORY_EXAMPLES]
@@ -165,6 +166,8 @@ def markdown() -> str:
               f"through them alone): {', '.join(programs.CONTAINER_LAUNCHERS)}."]
     lines += ["", "Subcommands a text may write as a word after the program in backticks (\"the `hg` push command\" bans "
               f"`hg push` only): {', '.join(sorted(programs.SUBCOMMAND_WORDS))}."]
+    lines += ["", "Programs named by English verbs (where the rule's verb stands, the word is the verb unless a flag, "
+              f"a task or a subcommand follows: \"Don't mix tabs and spaces\"): {', '.join(sorted(programs.VERB_PROGRAMS))}."]
     lines += ["", "A tool's own runners (a rule preferring the tool leaves programs run that way alone): "
               + "; ".join(f"`{tool}`: {', '.join(f'`{r}`' for r in runners)}" for tool, runners in programs.OWN_RUNNERS.items()) + "."]
     lines += ["", "Equivalent commands (a check on the first covers the others):", ""]

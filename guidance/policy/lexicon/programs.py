@@ -248,6 +248,25 @@ SPLIT_COMMAND_EXAMPLES: tuple[Example, ...] = (
 )
 
 
+#: known programs named by everyday English verbs: where a rule's verb would stand ("Don't mix
+#: tabs and spaces", "Never kill the dev server", "Do not export secrets"), such a word is the
+#: verb unless a flag, a task (`mix ecto.reset`) or a subcommand (`make install`) follows it
+VERB_PROGRAMS: frozenset[str] = frozenset(
+    "mix make go find sort touch open kill source export head tail less cat spin fly bundle tee".split())
+
+VERB_PROGRAM_EXAMPLES: tuple[Example, ...] = (
+    ex("- Don't mix tabs and spaces in YAML files."),
+    ex("- Do not mix up the staging and production configs."),
+    ex("- Never kill the dev server."),
+    ex("- Never export secrets to the shell."),
+    ex("- Don't go outside the repository."),
+    ex("- Never sort imports by hand."),
+    ex("- Never mix ecto.reset.", "deny command mix ecto.reset"),
+    ex("- Never go build with cgo.", "warn command go build"),
+    ex("- Don't use make; use just.", "deny command make"),
+)
+
+
 @dataclass(frozen=True)
 class Equivalent:
     """Command prefixes that do the same; the first is how rules usually name it."""
