@@ -649,6 +649,8 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             role = "outside"
             k += 2 if k + 1 < end and tokens[k + 1].low == "of" else 1
             continue
+        if low == "per" and objects:
+            break  # "per file", "per iteration": how often, read as a qualifier
         if low in _PREPOSITIONS:
             if low == "to" and k + 1 < end and match(tokens, k + 1, "actions", end) is not None:
                 break  # "to build", "to create releases": a purpose, read by the caller
@@ -1054,6 +1056,10 @@ def does_action(command: str) -> bool:
     return tuple(words[:2]) in _ACTION_COMMANDS
 
 
+#: words that point at what follows the sentence ("run these checks:", "the following steps:")
+_POINTING = frozenset(("these", "following"))
+
+
 def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], block: list[Obj] | None = None,
                   label: list[Obj] | None = None) -> Frame | None:
     """"Run X before committing", "Before committing, run X", "Only push after running X",
@@ -1106,6 +1112,9 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                              start=tokens[0].start, notes=[f"ordering without a verb: {join(tokens[:m])} before {then[1]}"])
             # "Before committing, make sure to run X" / "Before committing, make sure X is run"
             right = _first_objects(tokens, then[0], n)
+            if right and block and tokens[-1].kind == PUNCT and tokens[-1].text == ":" and any(
+                    t.kind == WORD and t.low in _POINTING for t in tokens[then[0]:]):
+                right = []  # "Before creating a PR, run these checks:": the checks are the code block's commands
             if right:
                 return Frame(REQUIRE, ordering=Ordering(right, then[1], soft=done, edits=[ANY_CHANGE] if done else [], plain=plain),
                              start=tokens[0].start,
@@ -3497,6 +3506,8 @@ def _purpose_tool(tokens: list[Token], first: int, ctx: Context) -> Frame | None
 
 
 _DISCLOSE = frozenset(("disclose", "mention", "state", "note", "include", "say", "indicate", "declare"))
+#: after a disclosure verb, words that make it a label over what follows ("Note on releases:")
+_LABEL_AFTER = frozenset(("on", "about", "regarding"))
 
 
 def _disclosure(tokens: list[Token], first: int) -> Frame | None:
@@ -3505,6 +3516,9 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
     (a quote, a code span, a proper name)."""
     if first >= len(tokens) or tokens[first].low not in _DISCLOSE:
         return None
+    if first + 1 < len(tokens) and (tokens[first + 1].text == ":" or tokens[first + 1].low in _LABEL_AFTER or (
+            tokens[first].low == "note" and tokens[first + 1].low == "that")):
+        return None  # "Note on cleanup: the tool does not ...", "Note that ...": a label or an aside, not an order
     surfaces = [phrase for k in range(first + 1, len(tokens)) if (phrase := _surface_at(tokens, k))]
     if not surfaces:
         return None

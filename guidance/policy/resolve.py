@@ -666,8 +666,11 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
                     wanted = [o for o in wanted if o.kind in ("program", "code")]
                 elif "files" in obj.text or "directories" in obj.text:
                     wanted = [o for o in wanted if o.kind in ("path", "code")]
-                elif any(o.kind in ("code", "program") for o in wanted):
-                    # "run these": what was written as code, not every path-like word ("owner/repo")
+                elif any(o.kind == "code" for o in wanted):
+                    # "run these": what was written as code, not every path-like word ("owner/repo") nor a
+                    # program's name in prose ("an escape hatch", "the Husky hook runs `eslint`")
+                    wanted = [o for o in wanted if o.kind not in ("path", "program")]
+                elif any(o.kind == "program" for o in wanted):
                     wanted = [o for o in wanted if o.kind != "path"]
                 copies = [Obj(o.kind, o.text, o.role, dict(o.meaning), o.after_file_noun, o.glob, o.head) for o in wanted]
                 for copy in copies:

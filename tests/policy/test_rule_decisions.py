@@ -57,6 +57,13 @@ NO_VITEST = "- Never run `vitest` directly; use `pnpm test`.\n"
 ON_HOST_NPX = "- Never run `npx` directly on the host machine.\n"
 #: the program in backticks, its subcommand a word after it: only that subcommand
 HG_PUSH = "- Never use the `hg` push command.\n"
+#: "it" after a code span: the code span, not "an escape hatch" nor "Docker volumes" said in passing
+PRONOUN_CODE = ("- `useMemo` is an escape hatch: use it for costly values (Docker volumes, npm caches). "
+                "Do NOT use it to sync state.\n")
+#: the hook (a program's name as a noun) runs the code span; "it" is the code span, said with a rate
+HOOK_PRONOUN = "- The pre-commit hook runs `ruff check` on staged files; don't run it separately per file.\n"
+NOTE_LABEL = ("> **Note on label cleanup**: Acme intentionally does not remove labels from closed issues or merged PRs "
+              "(harmless). Do not add cleanup code.\n")
 #: a rule's option written short covers the long spelling, and the other way round
 NO_VERIFY_SHORT = "- Never use `git commit -n`.\n"
 SCRIPT_RUN = "- Never run `pnpm run typecheck`.\n"
@@ -464,6 +471,18 @@ CASES = [
     (ENDINGS, "git add art/logo.png src/app.py", "allow"),
     (DOTTED, "git add certs/server.pem", "deny"),
     (DOTTED, "git add .env.example src/pem.py", "allow"),
+    # a pronoun after code spans is one of them, not a program named in passing in the prose
+    (PRONOUN_CODE, "npm run build", "allow"),
+    (PRONOUN_CODE, "docker compose up -d", "allow"),
+    (HOOK_PRONOUN, "pre-commit run --all-files", "allow"),
+    (HOOK_PRONOUN, "ruff check src/app.py", "warn"),
+    ("- Never use `ruff` or black. Do not run them on vendored code.\n", "black src/", "deny"),
+    # a rate ("per file") narrows the ban to a way of running: warned
+    ("- Do not run `mypy` per file.\n", "mypy src/app.py", "warn"),
+    ("- Do not run `mypy`.\n", "mypy src/app.py", "deny"),
+    # a label opening with a disclosure verb ("Note on ...:") is not a text the message must hold
+    (NOTE_LABEL, "git commit -m 'Fix the reaper'", "allow"),
+    ("- Mention Jira in every commit message.\n", "git commit -m 'Fix the reaper'", "warn"),
 ]
 
 

@@ -93,6 +93,17 @@ npm run lint:fix
 ```
 """
 
+#: "run these checks:" names a kind of command, but points at the code block below: its commands
+THESE_CHECKS = """## Opening a PR
+
+Before opening a PR, run these checks:
+
+```bash
+git fetch upstream
+git diff upstream/main --stat
+```
+"""
+
 
 def h(command: str) -> dict[str, Any]:
     return {"command": command, "ok": True, "seq": None, "ts": ""}
@@ -135,6 +146,7 @@ CASES = [
     (PR, "gh pr create --fill", [], ["warn"]),
     (NUMBERED, "git commit -m x", [], ["warn"]),
     (STEP_HEADINGS, "gh pr create --fill", [], ["warn"]),
+    (THESE_CHECKS, "gh pr create --fill", [], ["warn"]),
     # must allow: the steps ran, or the action is not the one the heading names
     (CHECKLIST, "git commit -m x", ["make typecheck", "make lint"], []),
     (NESTED, "git commit -m x", ["go test ./...", "go vet ./..."], []),
@@ -145,6 +157,7 @@ CASES = [
     (NUMBERED, "git commit -m x", ["make"], []),  # `make deploy` comes after the commit
     (CHECKLIST, "git push", [], []),
     (BLOCK, "git status", [], []),
+    (THESE_CHECKS, "gh pr create --fill", ["git fetch upstream", "git diff upstream/main --stat"], []),
 ]
 
 

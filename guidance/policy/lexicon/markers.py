@@ -541,6 +541,8 @@ QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
     ex("- Do not run `pnpm build` in watch mode", "warn command pnpm build"),
     ex("- Do not use `git push --force` on any branch", "deny command git push --force", exact=False),
     ex("- Never run `git commit` when any test fails", "warn command git commit"),
+    # a rate ("per file", "per iteration"): how often, which no pattern can say
+    ex("- The hook runs `ruff check` on staged files; don't run it separately per file.", "warn command ruff check"),
 )
 
 #: qualifiers that name where the agent's commands run or act anyway ("directly on the host",
@@ -891,7 +893,7 @@ WHOLE_ACTION_EXAMPLES: tuple[Example, ...] = (
 SITUATION_QUALIFIERS: tuple[str, ...] = ("when", "whenever", "if", "while", "after", "during", "unless")
 
 QUALIFIERS: tuple[str, ...] = ("on", "in", "against", "with", "for", "from", "to", "inside", "into", "at", "over", "via",
-                               "under", "during", "while", "when", "whenever", "if", "after")
+                               "under", "during", "while", "when", "whenever", "if", "after", "per")
 
 ADVERBS: tuple[str, ...] = ("ever", "directly", "manually", "locally", "yourself", "accidentally", "automatically",
                             "blindly", "just", "proactively", "casually", "unnecessarily", "arbitrarily", "explicitly",
