@@ -36,7 +36,9 @@ def reason(spec: Spec) -> str:
     if spec.kind == "shape":
         return f"{spec.what} must {_shape_rule(spec)}."
     if spec.kind == "arguments":
-        return f"Commits must be made in the prescribed form: {spec.instead or ' '.join(r[0] for r in spec.requires)}."
+        # the command the options are for: commits, or another command's every call (`git pull --rebase`)
+        subject = "Commits" if list(spec.pattern)[:2] == ["git", "commit"] else f"`{' '.join(spec.pattern)}` calls"
+        return f"{subject} must be made in the prescribed form: {spec.instead or ' '.join(r[0] for r in spec.requires)}."
     text = f"{_LEAD.get(spec.verdict, 'Not allowed')}: {spec.what}"
     if spec.verdict == "ask" and spec.condition:
         text += f" ({spec.condition})"

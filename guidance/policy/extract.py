@@ -61,7 +61,7 @@ from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
 from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
 from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve, spec_key
-from cf_guidance.policy.shapes import surfaces_of
+from cf_guidance.policy.shapes import listed_types, surfaces_of
 from cf_guidance.policy.text import (CJK, CODE, COLONS, PUNCT, QUOTE, SYMBOL, WORD, Token, clauses, join, sentences,
                                      split_at, tokenize)
 
@@ -349,6 +349,7 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
     if intro is not None:
         place.antecedents = _mentions(tokens(intro))
     place.hooks = _names_hooks(tokens(index))
+    place.types = listed_types(tokens(index))
     # a heading's or intro's force reaches the item's first clause; what follows explains it
     later = Context(label=ctx.label, following=ctx.following, header=ctx.header, item=ctx.item)
     pieces: list[tuple[list[Token], Context, Context]] = []

@@ -3103,19 +3103,25 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
     if "commit" in names and any(t.low == "as" for t in tokens[stop_verbs:end]):
         frame.requirement = "commit-form"
         frame.notes.append("commits must be made in a prescribed form ('commit as')")
-    elif ("commit" in names or "use" in names) and _commit_options(objects):
-        # "Always commit with `git commit -s`", "always use `git commit -S`": every commit needs its options
+    elif ("commit" in names or "use" in names or any(o.kind == "code" and o.text.split()[1:2] and o.text.split()[1] in names
+                                                     for o in objects)) and _commit_options(objects):
+        # "Always commit with `git commit -s`", "always use `git commit -S`", "always pull with `git
+        # pull --rebase`": every call needs its options
         frame.requirement = "arguments"
         frame.notes.append("commits must carry the options of the form the rule names")
     return frame
 
 
 def _commit_options(objects: list[Obj]) -> bool:
-    """A `git commit` form among `objects` with options of its own (not only a message or -a)."""
+    """A `git commit` form among `objects` with options of its own (not only a message or -a), or
+    a command with an option that sets how it always runs (lexicon.programs.HABIT_OPTIONS:
+    `git pull --rebase`)."""
     for obj in objects:
         words = obj.text.split() if obj.kind == "code" else []
         if words[:2] == ["git", "commit"] and any(w.startswith("-") and w not in ("-m", "--message", "-a", "--all", "-am")
                                                    for w in words[2:]):
+            return True
+        if any(words[:len(c.split())] == c.split() and set(options) & set(words) for c, options in _programs.HABIT_OPTIONS):
             return True
     return False
 

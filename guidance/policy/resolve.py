@@ -30,7 +30,7 @@ from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
 from cf_guidance.policy.lexicon import programs as _programs
 from cf_guidance.policy.lexicon import shapes as _shapes
-from cf_guidance.policy.shapes import surfaces_of
+from cf_guidance.policy.shapes import strong_cue, surfaces_of
 from cf_guidance.policy.lexicon import things as _things
 
 DENY_CONFIDENCE = 0.8
@@ -186,6 +186,8 @@ class Place:
     scope: str = ""
     #: the block names the git hooks: "don't bypass" / "never skip it" in it is about them
     hooks: bool = False
+    #: the commit types the block lists ("Types: feat, fix, deps"): a convention there allows them too
+    types: list[str] = field(default_factory=list)
 
 
 @lru_cache(maxsize=None)
@@ -1964,6 +1966,16 @@ def _spellings(prefix: str, option: str) -> list[str]:
 def _commit_form(frame: Frame, place: Place) -> list[Spec]:
     """"Always commit as Claude ... Use: `git -c user.name=... commit -m "message"`": commits need
     the options of the prescribed form."""
+    habits = [(o, c.split(), options) for o in frame.objects if o.kind == "code" for c, options in _programs.HABIT_OPTIONS
+              if o.text.split()[:len(c.split())] == c.split() and set(options) & set(o.text.split())]
+    if habits:
+        # "Always `git pull --rebase`": every call of the command carries the option (a hard word denies)
+        form, command, options = habits[0]
+        needed = [[w, *_spellings(" ".join(command), w)] for w in form.text.split() if w in options]
+        verdict = "deny" if strong_cue(frame.cue) else "warn"
+        return [Spec("arguments", verdict, place.line, pattern=command, requires=needed, confidence=0.8,
+                     values=option_values(command), what=f"`{' '.join(command)}` without {' '.join(r[0] for r in needed)}",
+                     instead=f"`{form.text}`", why=["the text prescribes the options every call carries"])]
     forms = [o for o in frame.objects + place.codes + place.following if o.kind == "code" and " commit" in f" {o.text}"
              and o.text.split()[:1] == ["git"]]
     if not forms:
@@ -2027,6 +2039,10 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
         return [Spec("arguments", verdict, place.line, pattern=["git", "commit"], requires=[list(_shapes.SIGNOFF_OPTIONS)],
                      confidence=confidence, values=option_values(["git", "commit"]), what="commits without a sign-off",
                      instead="`git commit -s`", why=why + ["every commit carries a Signed-off-by line"])]
+    if meaning["form"] == "gpg":
+        return [Spec("arguments", verdict, place.line, pattern=["git", "commit"], requires=[list(_shapes.GPG_OPTIONS)],
+                     confidence=confidence, values=option_values(["git", "commit"]), what="unsigned commits",
+                     instead="`git commit -S`", why=why + ["every commit carries a signature"])]
     if meaning["form"] == "reference":
         # a PR's reference is in its body (or title), written when it is created: not every comment
         texts = (["commit"] if "commit" in surfaces else []) + (["pr"] if "title" in surfaces or "body" in surfaces else [])
@@ -2043,8 +2059,12 @@ def _shape(frame: Frame, place: Place) -> list[Spec]:
             frame.notes.append("a first line's form said of descriptions or comments, which have none: advisory")
             return []
     carriers = list(dict.fromkeys(tuple(c) for s in surfaces for c in _SHAPE_CARRIERS[s]))
+    starts = list(meaning.get("starts") or meaning.get("chars") or [])
+    if frame.cue == "convention" and meaning["form"] == "starts":
+        # "Types: feat, fix, deps": the project's own types begin a message as the convention's do
+        starts += [f for t in place.types for f in (f"{t}:", f"{t}(*):", f"{t}!:", f"{t}(*)!:") if f not in starts]
     spec = Spec("shape", verdict, place.line, pattern=list(carriers[0]), also=[list(c) for c in carriers[1:]],
-                form=str(meaning["form"]), starts=list(meaning.get("starts") or meaning.get("chars") or []),
+                form=str(meaning["form"]), starts=starts,
                 max_length=int(meaning.get("max") or 0),
                 part="body" if "body" in surfaces else "", confidence=confidence,
                 what=_SHAPE_SURFACE[tuple(s for s in ("commit", "title", "body") if s in surfaces)], why=why)

@@ -15,7 +15,7 @@ import re
 
 from cf_guidance.policy.frames import AVOID, BAN, REQUIRE, Frame, Obj
 from cf_guidance.policy.lexicon import shapes as _shapes
-from cf_guidance.policy.text import CODE, QUOTE, WORD, Token
+from cf_guidance.policy.text import CODE, PUNCT, QUOTE, WORD, Token
 
 #: require cues that make a shape rule a hard one (deny); plain imperatives ("Limit ...") warn
 _STRONG = frozenset(("must", "always", "is required", "are required", "required", "required to", "is mandatory", "mandatory",
@@ -32,7 +32,12 @@ _PREFIX_VERBS = (("prefix",), ("prefixed",), ("prefixes",), ("start", "with"), (
 
 def strong(cues: list[tuple[int, int, str, str]]) -> bool:
     """A hard rule ("must", "always", a ban): its certain readings deny."""
-    return any(c[2] == BAN or c[2] == REQUIRE and c[3] in _STRONG for c in cues)
+    return any(c[2] == BAN or c[2] == REQUIRE and strong_cue(c[3]) for c in cues)
+
+
+def strong_cue(cue: str) -> bool:
+    """A require cue that makes a rule a hard one ("must", "always"), not a plain imperative."""
+    return cue.lower() in _STRONG
 
 
 def surfaces_of(words: list[str]) -> list[str]:
@@ -49,6 +54,26 @@ def surfaces_of(words: list[str]) -> list[str]:
     if any(a and a[0] in _shapes.BODY_WORDS for a in after) or any(f" {w} " in text for w in _shapes.TEXT_WORDS):
         out.append("body")
     return out
+
+
+_TYPE_SPAN = re.compile(r"^([a-z][a-z0-9-]{1,15})(?:\([^)\s]*\))?!?:?$")
+
+
+def listed_types(tokens: list[Token]) -> list[str]:
+    """The commit types a block lists ("Types: feat, fix, deps", "`feat:`, `deps:`"): a convention
+    named in the same block allows them as well as its own."""
+    out = [m.group(1) for t in tokens if t.kind == CODE and (m := _TYPE_SPAN.match(t.text.strip()))]
+    for k, tok in enumerate(tokens):
+        if tok.kind != WORD or tok.low not in _shapes.TYPE_LABELS or k + 1 >= len(tokens) or tokens[k + 1].text != ":":
+            continue
+        # "Types: feat, fix, docs, perf, deps": the bare words of the list, up to its end
+        for item in tokens[k + 2:]:
+            if item.kind == WORD and _TYPE_SPAN.match(item.low) and item.low not in ("and", "or"):
+                out.append(item.low)
+            elif not (item.kind == PUNCT and item.text in (",", "/") or item.kind == WORD and item.low in ("and", "or")
+                      or item.kind == CODE):
+                break
+    return list(dict.fromkeys(out))
 
 
 def _spots(text: str, needle: str) -> list[int]:
@@ -79,6 +104,7 @@ def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], follo
               or (_scope(text, cues, banned) if "scope" in text else None)
               or (_prefixes(tokens, words, banned) if spans and _PREFIX_HINT.search(text) else None))
     found = [f for f in (_signoff(text, words, cues, banned) if "sign" in text or " dco " in text else None,
+                         _gpg(text, cues, banned) if " gpg" in text or " signed commits " in text else None,
                          _emoji(tokens, banned) if "emo" in text else None,
                          _length(tokens, words, banned) if _DIGITS.search(text) else None,
                          _period(text, banned) if " period " in text or " full stop " in text else None,
@@ -113,6 +139,15 @@ def _signoff(text: str, words: list[str], cues: list[tuple[int, int, str, str]],
         return None
     return ({"form": "signoff", "hard": " requires " in text or " required " in text},
             "every commit carries a sign-off (`git commit -s`)", True)
+
+
+def _gpg(text: str, cues: list[tuple[int, int, str, str]], banned: bool) -> tuple[dict[str, object], str, bool] | None:
+    """"Commits must be GPG signed", "only signed commits are accepted": every commit carries `-S`."""
+    if banned or " not " in text or "commit" not in text or not (cues or " required " in text or " accepted " in text):
+        return None
+    if not any(f" {w} " in text for w in _shapes.GPG_WORDS):
+        return None
+    return {"form": "gpg", "hard": " required " in text}, "every commit is signed (`git commit -S`)", True
 
 
 def _emoji(tokens: list[Token], banned: bool) -> tuple[dict[str, object], str, bool] | None:
@@ -254,17 +289,43 @@ def _prefixes(tokens: list[Token], words: list[str], banned: bool) -> tuple[dict
     if at is None:
         return None
     literals = [t.text.strip() for t in tokens if t.kind in (CODE, QUOTE) and _prefix_like(t.text.strip())]
-    if not literals:
+    sample = _example_prefix(tokens, at)
+    if not literals and sample is None:
         return None
     between = [t.low for t in tokens[at:] if t.kind == WORD][:8]
-    # what is prefixed: commit messages or PR titles ("Prefix dependency updates with ..." is one kind of commit)
-    if tokens[at].low != "prefixes" and not surfaces_of(between):
+    # what is prefixed: commit messages or PR titles ("Prefix dependency updates with ..." is one kind of
+    # commit), named after the verb or as its subject ("PR titles must start with `feat:` or `fix:`")
+    subject = [t.low for t in tokens[:at] if t.kind == WORD][-6:]
+    named = between if surfaces_of(between) else subject
+    if tokens[at].low != "prefixes" and not surfaces_of(named):
         return None
-    if _scoped(words, between):
+    if _scoped(words, named):
         return None
+    if not literals and sample is not None:
+        # "begin with the area in brackets, e.g. `[parser] Fix crash`": the example shows the form, any area
+        return {"form": "starts", "starts": [sample]}, f"the first line begins with `{sample}`", False
     # a type written `fix:` also begins a scoped or breaking subject (`fix(api):`, `fix!:`)
     forms = [f for p in literals for f in ([p, f"{p[:-1]}(*):", f"{p[:-1]}!:", f"{p[:-1]}(*)!:"] if p[:-1].isalpha() else [p])]
     return {"form": "starts", "starts": forms}, "the first line begins with " + ", ".join(literals[:4]), False
+
+
+def _example_prefix(tokens: list[Token], at: int) -> str | None:
+    """"Start PR titles with the component in brackets, e.g. `[cli] Add flag`": the form an example
+    after the verb shows, its part a placeholder word names (`[*]`, `*:`); None without one."""
+    from cf_guidance.policy.frames import match  # the shape reader builds on that module's tables
+
+    mark = next((k for k in range(at, len(tokens)) if match(tokens, k, "examples") is not None), None)
+    if mark is None or not any(t.kind == WORD and t.low in _shapes.PLACEHOLDER_WORDS for t in tokens[at:mark]):
+        return None
+    code = next((t.text.strip() for t in tokens[mark:] if t.kind in (CODE, QUOTE)), "")
+    head = code.split()[0] if code.split() else ""
+    if any(ch.isdigit() for ch in head):
+        return None  # `PROJ-123:` shows a ticket id, which no pattern of its own checks here
+    if head.startswith("[") and head.endswith("]") and len(head) > 2:
+        return "[*]"
+    if head.endswith(":") and len(head) > 1 and head[:-1].replace("-", "").isalnum():
+        return "*:"
+    return None
 
 
 def _scoped(words: list[str], between: list[str]) -> bool:

@@ -38,6 +38,13 @@ SCOPED = "- Commit format: `<type>(<scope>): <summary>`\n"
 SHORT = "- Commit subject lines must be at most 50 characters.\n"
 PLAIN = "- No emoji in commit messages or PR titles.\n"
 SIGNED = "- All commits must be signed off.\n"
+#: a signature (not a sign-off line), a pull that always rebases, the project's own commit types
+GPG = "- Commits must be GPG signed (`git commit -S`).\n"
+REBASE_PULL = "- Always use `git pull --rebase`.\n"
+OWN_TYPES = "- Use conventional commits. Types: feat, fix, docs, deps.\n"
+#: a PR title's prefix said of the title as the verb's subject, and a form an example shows
+PR_PREFIX = "- PR titles must start with one of `feat:`, `fix:` or `docs:`.\n"
+PR_AREA = "- PR titles begin with the component in brackets, e.g. `[cli] Add a flag`.\n"
 NO_EMOJI_ANYWHERE = "- Never use emoji in commit messages, PR descriptions or issue comments.\n"
 MOOD = "- Use the imperative mood in commit subjects.\n"
 #: tool preferences: the preferred form is never what the rule discourages, even when the
@@ -262,6 +269,24 @@ CASES = [
     (SIGNED, 'git commit -s -m "Add the parser"', "allow"),
     (SIGNED, 'git commit --amend --signoff --no-edit', "allow"),
     (SIGNED, 'git commit -m "Add the parser"', "deny"),
+    (GPG, 'git commit -m "Add the parser"', "deny"),
+    (GPG, 'git commit -S -m "Add the parser"', "allow"),
+    (GPG, 'git commit --gpg-sign -m "Add the parser"', "allow"),
+    (GPG, 'git commit -sS -m "Add the parser"', "allow"),
+    (REBASE_PULL, "git pull origin main", "deny"),
+    (REBASE_PULL, "git pull --rebase origin main", "allow"),
+    (REBASE_PULL, "git pull -r", "allow"),
+    (REBASE_PULL, "git push origin main", "allow"),
+    (REBASE_PULL, "git fetch origin", "allow"),
+    (OWN_TYPES, 'git commit -m "deps: bump the parser"', "allow"),
+    (OWN_TYPES, 'git commit -m "deps(api): bump the parser"', "allow"),
+    (OWN_TYPES, 'git commit -m "chore: tidy"', "allow"),
+    (OWN_TYPES, 'git commit -m "bump the parser"', "warn"),
+    (PR_PREFIX, 'gh pr create --title "Fix the crash" --body b', "warn"),
+    (PR_PREFIX, 'gh pr create --title "fix: the crash" --body b', "allow"),
+    (PR_PREFIX, 'git commit -m "Fix the crash"', "allow"),  # titles only
+    (PR_AREA, 'gh pr create --title "Fix the crash" --body b', "warn"),
+    (PR_AREA, 'gh pr create --title "[parser] Fix the crash" --body b', "allow"),
     # where messages go: jj's commits, and the bodies of PRs, reviews, issues and comments
     (PLAIN, 'jj describe -m "Add dark mode \U0001f319"', "deny"),
     (PLAIN, 'jj commit -m "Add dark mode" -m "\u2728"', "deny"),

@@ -62,6 +62,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("shape-dash", e) for e in shapes.DASH_EXAMPLES]
     out += [("shape-unstarts", e) for e in shapes.UNSTARTS_EXAMPLES]
     out += [("sign-off", e) for e in shapes.SIGNOFF_EXAMPLES]
+    out += [("habit-options", e) for e in programs.HABIT_EXAMPLES]
     out += [("published", e) for e in markers.PUBLISHED_EXAMPLES]
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]

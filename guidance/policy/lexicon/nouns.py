@@ -313,6 +313,11 @@ COMMIT_CONVENTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
 
 _CONVENTIONAL = "starts " + " | ".join(_CONVENTIONAL_PREFIXES)
 COMMIT_CONVENTION_EXAMPLES: tuple[Example, ...] = (
+    # the project's own types listed beside the convention (lexicon.shapes.TYPE_LABELS) begin a message too
+    ex("- Use conventional commits. Types: feat, fix, deps.", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: "
+       + _CONVENTIONAL + " | deps: | deps(*): | deps!: | deps(*)!:"),
+    ex("- Follow Conventional Commits with the types `feat:`, `fix:` and `infra:`", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: "
+       + _CONVENTIONAL + " | infra: | infra(*): | infra!: | infra(*)!:"),
     ex("- Use Conventional Commits for commit messages", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: " + _CONVENTIONAL),
     ex("- Commit messages follow the conventional commit format (`feat:`, `fix:`)", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: " + _CONVENTIONAL),
     ex("- Commit messages must follow Conventional Commits", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: " + _CONVENTIONAL),

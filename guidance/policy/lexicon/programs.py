@@ -298,6 +298,24 @@ EQUIVALENTS: tuple[Equivalent, ...] = (
     Equivalent(("git switch -c", "git checkout -b")),
 )
 
+#: (program and subcommand, the options that set how it always runs): a requirement naming the
+#: command with one of them ("Always `git pull --rebase`") means every call of it carries the
+#: option, as "use `git commit -S`" does for commits (any option of `git commit` but its message).
+#: Not an option for one occasion (`git push --force-with-lease` is how to force, not how to push),
+#: nor one a command's `--abort`/`--continue` calls lack (`git merge --no-ff`)
+HABIT_OPTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("git pull", ("--rebase", "-r", "--ff-only", "--no-rebase", "--autostash")),
+)
+HABIT_EXAMPLES: tuple[Example, ...] = (
+    ex("- Always use `git pull --rebase`.", "deny arguments git pull needs --rebase"),
+    ex("- Use `git pull --ff-only` to update the branch", "warn arguments git pull needs --ff-only"),
+    ex("- Always update with `git pull --ff-only`", "deny arguments git pull needs --ff-only"),
+    ex("- Commits must be GPG signed (`git commit -S`).", "deny arguments git commit needs -S"),
+    ex("- Run `git pull --rebase` if the push is rejected"),
+    ex("- Use `git push --force-with-lease` when you must force"),
+    ex("- Never use `git pull --rebase` on shared branches", "warn command git pull --rebase"),
+)
+
 #: (program and subcommand, option, its other spellings): a rule written with any one of them
 #: covers the others (`git commit -n` and `--no-verify`, `terraform apply -auto-approve` and
 #: `--auto-approve`). Only spellings the program's own help gives as the same option.

@@ -95,6 +95,10 @@ SIGNOFF_WORDS: tuple[str, ...] = ("sign off", "sign-off", "signoff", "signed off
                                   "signoffs", "dco", "developer certificate of origin")
 #: the options that add it
 SIGNOFF_OPTIONS: tuple[str, ...] = ("--signoff", "-s")
+#: the words of a signed commit (a GPG or SSH signature, not a sign-off line), and its options
+GPG_WORDS: tuple[str, ...] = ("gpg signed", "gpg-signed", "gpg sign", "gpg-sign", "signed commits", "gpg signature",
+                              "gpg signatures")
+GPG_OPTIONS: tuple[str, ...] = ("-S", "--gpg-sign")
 
 _CONVENTIONAL_FORMS = "*: | *!: | *(*): | *(*)!:"
 
@@ -136,6 +140,11 @@ PREFIX_EXAMPLES: tuple[Example, ...] = (
     ex("- Prefix test-only commits with `test:`"),
     ex("- Prefix all commits with `[core]`", "warn shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: starts [core]"),
     ex("- Prefix commit messages with the ticket id, e.g. `PROJ-123:`"),
+    # the prefix as the subject's verb, and a form shown by an example of the placeholder it names
+    ex("- PR titles must start with one of `feat:`, `fix:` or `docs:`", "warn shape gh pr create, gh pr edit, glab mr create: starts feat: | "
+       "feat(*): | feat!: | feat(*)!: | fix: | fix(*): | fix!: | fix(*)!: | docs: | docs(*): | docs!: | docs(*)!:"),
+    ex("- PR titles begin with the component in brackets, e.g. `[cli] Add a flag`", "warn shape gh pr create, gh pr edit, glab mr create: starts [*]"),
+    ex("- Test-only commits must start with `test:`"),
     ex("- Never start commit messages with `WIP:`", "deny shape git commit, jj describe, jj desc, jj commit, jj ci, jj new, gt create, gt c, gt modify, gt m: unstarts WIP:"),
 )
 
@@ -233,4 +242,7 @@ SIGNOFF_EXAMPLES: tuple[Example, ...] = (
     ex("- This project requires a DCO sign-off on each commit", "deny arguments git commit needs --signoff"),
     ex("- Do not sign off commits on behalf of the user"),
     ex("- The maintainer signs off the release"),
+    ex("- Commits must be GPG signed.", "deny arguments git commit needs -S"),
+    ex("- Only signed commits are accepted on main", "warn arguments git commit needs -S"),
+    ex("- Set up GPG signing for your account before contributing"),
 )
