@@ -309,7 +309,7 @@ HABIT_OPTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
 HABIT_EXAMPLES: tuple[Example, ...] = (
     ex("- Always use `git pull --rebase`.", "deny arguments git pull needs --rebase"),
     ex("- Use `git pull --ff-only` to update the branch", "warn arguments git pull needs --ff-only"),
-    ex("- Always update with `git pull --ff-only`", "deny arguments git pull needs --ff-only"),
+    ex("- Always pull with `git pull --ff-only`", "deny arguments git pull needs --ff-only"),
     ex("- Commits must be GPG signed (`git commit -S`).", "deny arguments git commit needs -S"),
     ex("- Run `git pull --rebase` if the push is rejected"),
     ex("- Use `git push --force-with-lease` when you must force"),
