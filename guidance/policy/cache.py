@@ -12,7 +12,8 @@ Two files are cached side by side: `bundle.json`, the whole bundle, and `decide.
 what a pre-tool decision reads (DECIDE_KEYS: identity, sources, settings, checks; about a
 fifth of the bytes: shard texts, the constitution and the retrieval index are left out).
 `load_bundle(project, part="decide")` reads the small one. Each file carries the same
-identity (format, compiler, key, root, sources) and is validated on its own the same way, so
+identity (format, compiler, key, root, sources; the compiler is `compiler_identity()`, the version
+and a fingerprint of the compiler's modules) and is validated on its own the same way, so
 a torn pair (one written, the other not) or a mismatched pair (one from an older compile) is
 never trusted: whichever file is stale, foreign or corrupt is rebuilt by compiling again,
 which rewrites both.
@@ -35,6 +36,7 @@ import os
 
 from cf_guidance import __version__
 from cf_guidance import _fastjson
+from cf_guidance._fnv import fnv1a32
 from cf_guidance._statefile import read_bytes
 from cf_guidance.policy import tree
 
@@ -59,6 +61,38 @@ _MEMO: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 _MEMO_SIZE = 8
 #: A cache file bigger than this is not one a compile wrote.
 MAX_CACHE_BYTES = 256 << 20
+
+
+#: The package directories whose modules shape a compiled bundle (the compiler, its lexicon, the
+#: shell analysis and the command tables it reads), relative to the package.
+COMPILER_DIRS = ("policy", "policy/lexicon", "shell", "gates/commands")
+_IDENTITY: list[str] = []
+
+
+def compiler_identity() -> str:
+    """What a cached bundle must have been compiled by: this version of cf-guidance with the
+    modules of its compiler as they are now, so that a checkout updated or reinstalled under the
+    same version number compiles again instead of serving what the older code compiled."""
+    if not _IDENTITY:
+        _IDENTITY.append(identity_of(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    return _IDENTITY[0]
+
+
+def identity_of(package: str) -> str:
+    """The version and a fingerprint of the name, size and mtime of each module in `package`'s
+    COMPILER_DIRS (modules only: the bytecode Python writes beside them changes nothing)."""
+    stamps: list[str] = []
+    for directory in COMPILER_DIRS:
+        try:
+            with os.scandir(os.path.join(package, directory)) as entries:
+                for entry in entries:
+                    if entry.name.endswith(".py"):
+                        stat = entry.stat()
+                        stamps.append(f"{directory}/{entry.name}\0{stat.st_size}\0{stat.st_mtime_ns}")
+        except OSError:
+            stamps.append(f"{directory}\0-")
+    stamps.sort()
+    return f"{__version__}+{fnv1a32(chr(10).join(stamps))}"
 
 
 def cache_path(project_dir: str, state_dir: str | None = None, part: str = FULL) -> str:
@@ -166,7 +200,7 @@ def _decode_cache(path: str, root: str, part: str) -> dict[str, Any] | None:
     sources = bundle.get("sources")
     if (
         bundle.get("format") != 1
-        or bundle.get("compiler") != __version__
+        or bundle.get("compiler") != compiler_identity()
         or bundle.get("root") != root
         or not isinstance(sources, list)
         or not sources

@@ -31,6 +31,7 @@ from typing import Any
 from cf_guidance import __version__, limits
 from cf_guidance.errors import PolicyError
 from cf_guidance.policy import grammar
+from cf_guidance.policy.cache import compiler_identity
 from cf_guidance.policy.checkform import to_check
 from cf_guidance.policy.endorse import endorsements, unbanned, upkept_files
 from cf_guidance.policy.explain import advisory_reason
@@ -525,7 +526,7 @@ def _capped(diagnostics: list[dict[str, str]]) -> list[dict[str, str]]:
 def stage_validate(c: Compilation) -> None:
     c.bundle = {
         "format": FORMAT,
-        "compiler": __version__,
+        "compiler": compiler_identity(),
         "key": bundle_key(c.sources),
         "root": c.root,
         "sources": [s.entry() for s in c.sources],

@@ -14,7 +14,8 @@ import pytest
 from tests.conftest import package_path
 
 from cf_guidance.policy import cache
-from cf_guidance.policy.cache import cache_path, load_bundle
+from cf_guidance import __version__
+from cf_guidance.policy.cache import COMPILER_DIRS, cache_path, identity_of, load_bundle
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -153,6 +154,7 @@ def test_corrupt_cache_is_rebuilt(project: Path, counting: list[str], content: b
     "tamper",
     [
         lambda b: b.update(compiler="0.0.0-other"),
+        lambda b: b.update(compiler=b["compiler"].split("+")[0] + "+0"),  # the same version, another build
         lambda b: b.update(root="/somewhere/else"),
         lambda b: b.update(format=2),
         lambda b: b.update(shards="not a list"),
@@ -366,3 +368,19 @@ def test_decide_part_hit_imports_only_the_standard_library(project: Path) -> Non
         capture_output=True, text=True, env=env, check=True, timeout=60,
     )
     assert result.stdout.splitlines() == ["1", ""]
+
+
+def test_compiler_identity_follows_the_installed_code(tmp_path: Path) -> None:
+    """A checkout updated or reinstalled under the same version is another compiler; the bytecode
+    Python writes beside the modules is not."""
+    package = tmp_path / "pkg"
+    for directory in COMPILER_DIRS:
+        (package / directory).mkdir(parents=True, exist_ok=True)
+        (package / directory / "m.py").write_text("x = 1\n")
+    before = identity_of(str(package))
+    assert before.startswith(f"{__version__}+") and identity_of(str(package)) == before
+    (package / "policy" / "__pycache__").mkdir()
+    (package / "policy" / "__pycache__" / "m.cpython-311.pyc").write_bytes(b"\0")
+    assert identity_of(str(package)) == before
+    (package / "policy" / "lexicon" / "m.py").write_text("x = 22\n")
+    assert identity_of(str(package)) != before
