@@ -242,7 +242,10 @@ def _lead_ins(blocks: list[Block], units: list[Unit], tokens: Callable[[int], li
         # "these npm commands:" is the list, whatever its items say; "Forbidden npm operations:" names
         # the family its items belong to
         pointing = any(command_family(o) for _, frame in unit.frames for o in frame.objects)
-        if not listing[intro] and not pointing:
+        # "**Never commit:**", "Never commit or push:" over "- `.env` files": the verb stops at the
+        # colon, so the list is its object; its own check would stop every commit
+        bare = items_checked and not any(frame.objects or frame.targets for _, frame in unit.frames)
+        if not listing[intro] and not pointing and not bare:
             # "Don't open PRs without discussion:", "**Never change the develop branch:**" over reasons
             # and steps: the intro is the rule, its items explain it
             continue

@@ -21,6 +21,7 @@ from typing import Any
 
 from cf_guidance.policy.lexicon import actions as _actions
 from cf_guidance.policy.lexicon import categories as _categories
+from cf_guidance.policy.lexicon import cjk as _cjk_lex
 from cf_guidance.policy.lexicon import cues as _cues
 from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
@@ -522,7 +523,9 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                     k += 1
                     continue
                 break
-            if tok.text == ":" and k + 1 < end and tokens[k + 1].kind == CODE and objects and objects[-1].kind == "pronoun":
+            if tok.text == ":" and k + 1 < end and tokens[k + 1].kind == CODE and (
+                    objects and objects[-1].kind == "pronoun" or k == i and not objects):
+                # "never commit these: `a`", "**Never commit:** `a`, `b`": the colon hands the verb its objects
                 k += 1
                 continue
             break
@@ -2523,9 +2526,14 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     if found is None:
         if k < end and tokens[k].kind in (CODE, QUOTE) or (k < end and tokens[k].kind == WORD and tokens[k].low.startswith("--")):
             objects, stop, notes = read_objects(tokens, k, end)
-            frame.actions = ["bare"]
             frame.objects = objects
-            frame.notes += notes + ["no verb: the object itself is banned"]
+            if ctx.actions:
+                # "**Never commit:**" over "- ❌ `.env.local`": the mark repeats the intro's force, its verb holds
+                frame.actions, frame.verb = list(ctx.actions), ctx.verb
+                frame.notes += notes + [f"verb from the sentence introducing the list: {ctx.verb}"]
+            else:
+                frame.actions = ["bare"]
+                frame.notes += notes + ["no verb: the object itself is banned"]
             _read_tail(tokens, stop, end, frame)
             return frame
         while k + 1 < end and tokens[k].kind == WORD and tokens[k].low in _PROGRAM_ADJECTIVES and _program_at(tokens, k + 1, end) \
@@ -3380,6 +3388,12 @@ def _only_of_job(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
     return frame
 
 
+@lru_cache(maxsize=None)
+def _check_marks() -> frozenset[str]:
+    """The marks that say what is allowed (lexicon cjk check-mark, shared by every language)."""
+    return frozenset(w for e in _cjk_lex.CUES if e.meaning == "allow" for w in e.words)
+
+
 def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     """A clause without a cue: an item under a heading or intro that has one, or a substitution
     ("Use `yarn` not `npm`", "Prefer X over Y", "use X to create releases (not Y)")."""
@@ -3389,6 +3403,8 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
     first = 0
     while first < len(tokens) and tokens[first].kind in (PUNCT, SYMBOL):
         first += 1
+    if ctx.modality in (BAN, AVOID, ASK) and any(t.text in _check_marks() for t in tokens[:first]):
+        return None  # "✅ `git push`" among the "❌" items of "Forbidden commands:": what is allowed
     if ctx.modality in (BAN, AVOID, ASK):
         found = action_at(tokens, first, len(tokens))
         noun_at = skip_determiner(tokens, first, len(tokens))

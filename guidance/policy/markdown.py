@@ -156,6 +156,38 @@ def join_cells(cells: list[Inline]) -> Inline:
     return Inline(" | ".join(parts), tuple(codes))
 
 
+#: marks that open a line the way a list marker does ("❌ `git push --force`" on lines of their own)
+_LINE_MARKS = ("\u274c", "\U0001f6ab", "\u26d4", "\u2705", "\u2714", "\u2716")
+
+
+def marked_line(inline: Inline) -> bool:
+    """The line opens with a check or cross mark (after emphasis)."""
+    return inline.masked.lstrip("*_ ").startswith(_LINE_MARKS)
+
+
+def mark_lines(inline: Inline) -> list[tuple[int, Inline]]:
+    """A paragraph whose lines after the first each open with a check or cross mark, written
+    without list markers ("**Never run:**" then "❌ `a`" and "❌ `b`" on lines of their own): each
+    line with its offset in lines from the paragraph's first, code spans renumbered; [] when the
+    paragraph is prose."""
+    cuts = (0, *inline.breaks, len(inline.masked))
+    lines = [inline.masked[a:b].strip() for a, b in zip(cuts, cuts[1:], strict=False)]
+    marked = [marked_line(Inline(line, ())) for line in lines]
+    if len(lines) < 2 or not all(marked[1:]) or sum(marked) < 2:
+        return []
+    out: list[tuple[int, Inline]] = []
+    for offset, line in enumerate(lines):
+        codes: list[str] = []
+        text = line
+        for index, code in enumerate(inline.codes):
+            placeholder = f"{CODE_OPEN}{index}{CODE_CLOSE}"
+            if placeholder in text:
+                text = text.replace(placeholder, f"{CODE_OPEN}{len(codes)}{CODE_CLOSE}")
+                codes.append(code)
+        out.append((offset, Inline(text, tuple(codes))))
+    return out
+
+
 def comment_text(html: str) -> str:
     """The text of the HTML comments in an HTML block ("" when it holds none)."""
     out: list[str] = []
@@ -270,6 +302,16 @@ def parse(text: str) -> list[Block]:
                         list_id=list_first[-1],
                     )
                 )
+            elif lines_ := mark_lines(inline):
+                # one item per marked line, the unmarked first line their introduction
+                first = -1
+                for offset, part in lines_:
+                    line = start + 1 + offset
+                    if offset == 0 and not marked_line(part):
+                        blocks.append(Block("paragraph", line, line, section(), part, quote=quote, parent=parent()))
+                        continue
+                    first = len(blocks) if first == -1 else first
+                    blocks.append(Block("bullet", line, line, section(), part, quote=quote, parent=parent(), list_id=first))
             else:
                 blocks.append(Block("paragraph", start + 1, end, section(), inline, quote=quote, parent=parent()))
         elif kind == "html_block":

@@ -101,3 +101,23 @@ def test_empty_and_odd_input() -> None:
     assert parse("") == []
     assert [b.kind for b in parse("```\n")] == ["code"]
     assert parse("\n\n\n") == []
+
+
+MARKED = [
+    # lines that open with a check or cross mark, without list markers: one item each, the
+    # unmarked first line their introduction, code spans renumbered per line
+    ("**Never run:**\n\u274c `a b`\n\u274c `c`\n\u2705 `d`\n",
+     [("paragraph", 1, "Never run:"), ("bullet", 2, "\u274c `a b`"), ("bullet", 3, "\u274c `c`"), ("bullet", 4, "\u2705 `d`")]),
+    ("\u274c `a`\n\u2705 `b`\n", [("bullet", 1, "\u274c `a`"), ("bullet", 2, "\u2705 `b`")]),
+    # prose that holds a mark, or one marked line among prose: one paragraph
+    ("Run `a`\nthen \u274c `b` is wrong\n", [("paragraph", 1, "Run `a` then \u274c `b` is wrong")]),
+    ("Intro line\n\u274c `a`\nmore prose\n", [("paragraph", 1, "Intro line \u274c `a` more prose")]),
+]
+
+
+def test_marked_lines_are_items() -> None:
+    for text, expected in MARKED:
+        blocks = parse(text)
+        assert [(b.kind, b.line, b.text) for b in blocks] == expected, text
+        items = [b for b in blocks if b.kind == "bullet"]
+        assert all(b.list_id == items[0].list_id for b in items)

@@ -147,6 +147,12 @@ PUSH_ONLY = "- Only push to branches matching `claude/*`.\n"
 PUSH_EXCEPT = "- Never push to any branch other than `dev`.\n"
 ENDINGS = "- Never commit design assets (PSD, MOV, ZIP).\n"
 DOTTED = "- Do not add .env or .pem files to git.\n"
+#: lead-ins that name the action and leave its objects to what follows
+NEVER_COMMIT_LIST = "**Never commit:**\n\n- `config/local.json`\n- \u274c `.env.local` (real keys)\n- Session files\n"
+TWO_VERBS_LIST = "Never commit or push:\n\n- `out/`\n"
+AFTER_COLON = "**Never commit:** `data/cache.db`, `data/tmp.db` (both ignored).\n"
+MARK_LINES = ("**Forbidden commands:**\n\n\u274c `git reset --hard`\n\u274c `npm publish`\n\u2705 `git push`\n"
+              "\u2705 `npm test`\n")
 
 CASES = [
     (GERMAN, "make nuke", "deny"),
@@ -508,6 +514,22 @@ CASES = [
     # a label opening with a disclosure verb ("Note on ...:") is not a text the message must hold
     (NOTE_LABEL, "git commit -m 'Fix the reaper'", "allow"),
     ("- Mention Jira in every commit message.\n", "git commit -m 'Fix the reaper'", "warn"),
+    # a lead-in whose verb stops at the colon: the list (or what follows the colon) is its object,
+    # never the bare command; a check-marked line among the cross-marked ones is what is allowed
+    (NEVER_COMMIT_LIST, "git commit -m x", "allow"),
+    (NEVER_COMMIT_LIST, "git add config/local.json", "deny"),
+    (NEVER_COMMIT_LIST, "git add .env.local", "deny"),
+    (NEVER_COMMIT_LIST, "git add src/app.py", "allow"),
+    (TWO_VERBS_LIST, "git commit -m x", "allow"),
+    (TWO_VERBS_LIST, "git push", "allow"),
+    (TWO_VERBS_LIST, "git add out/bundle.js", "deny"),
+    (AFTER_COLON, "git commit -m x", "allow"),
+    (AFTER_COLON, "git add data/cache.db", "deny"),
+    (AFTER_COLON, "git add data/seed.sql", "allow"),
+    (MARK_LINES, "git reset --hard", "deny"),
+    (MARK_LINES, "npm publish", "deny"),
+    (MARK_LINES, "git push", "allow"),
+    (MARK_LINES, "npm test", "allow"),
 ]
 
 

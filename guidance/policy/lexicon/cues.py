@@ -48,6 +48,11 @@ CUES: tuple[Cue, ...] = (
             ex("- Don't worry if `git status` shows untracked files"),
             ex("- Commit your work but do not push", "deny command git push"),
             ex("- The release job tags builds but never pushes"),
+            # a lead-in whose verb stops at its colon: what follows is the object, not the bare command
+            ex("**Never commit:**\n\n- `config/local.json`\n- \u274c `.env.local`\n", "deny stage config/local.json",
+               "deny stage .env.local"),
+            ex("Never commit or push:\n\n- `out/`\n", "deny stage out/**"),
+            ex("**Never commit:** `data/cache.db`, `data/tmp.db`.", "deny stage data/cache.db", "deny stage data/tmp.db"),
         ),
     ),
     Cue(
@@ -73,6 +78,9 @@ CUES: tuple[Cue, ...] = (
         examples=(
             ex("- \u274c `git push --force`", "deny command git push --force"),
             ex("- \u274c `npm publish` (CI publishes)", "deny command npm publish"),
+            # marked lines without list markers are items of their own; a check mark among them is allowed
+            ex("**Forbidden commands:**\n\n\u274c `git reset --hard`\n\u274c `npm publish`\n\u2705 `npm test`\n",
+               "deny command git reset --hard", "deny command npm publish"),
         ),
     ),
     Cue(
