@@ -144,7 +144,7 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
             toks = tokens(index)
             titled = files_title(toks)
             modality = heading_modality(toks) if titled is None else (titled[0], titled[1])
-            if titled is None and modality is not None and _states_rule(toks):
+            if titled is None and modality is not None and _states_rule(toks, _lists_objects(blocks, index, tokens)):
                 # "### Never run `npm run build`": the heading is a rule, not a force for its section
                 modality = None
                 unit = Unit(block, index)
@@ -272,12 +272,24 @@ def _names_one_of(spec: Spec, named: set[str]) -> bool:
     return bool(named) and (pattern in named or spec.target in named or any(text and text in spec.what for text in named))
 
 
-def _states_rule(toks: list[Token]) -> bool:
+def _lists_objects(blocks: list[Block], index: int, tokens: Callable[[int], list[Token]]) -> bool:
+    """The block after this one opens a list whose first item names a thing in code (a path, a
+    command): what a heading or lead-in just above it is about."""
+    if index + 1 >= len(blocks) or blocks[index + 1].kind != "bullet":
+        return False
+    first = [t for t in tokens(index + 1) if t.kind not in (PUNCT, SYMBOL)][:1]
+    return bool(first) and first[0].kind == CODE
+
+
+def _states_rule(toks: list[Token], listed: bool = False) -> bool:
     """A heading that says what not to do to something ("Never run `npm run build`"), not a
-    label for its section ("NEVER", "Things to avoid", "Do not edit")."""
+    label for its section ("NEVER", "Things to avoid", "Do not edit", "Never commit" over a
+    list of paths)."""
     for frame in read_clause(toks, Context()):
         if frame.objects and all(o.kind == "pronoun" for o in frame.objects):
             continue  # "## Never commit these files": the list below is what it is about
+        if listed and not frame.objects and not frame.targets:
+            continue  # "## Never commit" over "- `secrets.yaml`": the verb's objects are the list
         if frame.modality in (BAN, AVOID, ASK) and frame.actions and (
                 frame.objects or frame.targets or any(a not in ("bare", "run", "use", "edit", "delete", "create", "read")
                                                       for a in frame.actions)):

@@ -153,6 +153,8 @@ TWO_VERBS_LIST = "Never commit or push:\n\n- `out/`\n"
 AFTER_COLON = "**Never commit:** `data/cache.db`, `data/tmp.db` (both ignored).\n"
 MARK_LINES = ("**Forbidden commands:**\n\n\u274c `git reset --hard`\n\u274c `npm publish`\n\u2705 `git push`\n"
               "\u2705 `npm test`\n")
+HEADING_OVER_PATHS = "## Never commit\n\n- `keys/dev.pem`\n- `local.db`\n"
+HEADING_OVER_PROSE = "## Never commit\n\nThe maintainers commit after review.\n"
 
 CASES = [
     (GERMAN, "make nuke", "deny"),
@@ -530,6 +532,10 @@ CASES = [
     (MARK_LINES, "npm publish", "deny"),
     (MARK_LINES, "git push", "allow"),
     (MARK_LINES, "npm test", "allow"),
+    # a heading with a bare verb over a list of paths is its label; over prose it is the rule
+    (HEADING_OVER_PATHS, "git commit -m x", "allow"),
+    (HEADING_OVER_PATHS, "git add keys/dev.pem", "deny"),
+    (HEADING_OVER_PROSE, "git commit -m x", "deny"),
 ]
 
 
