@@ -1945,7 +1945,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             frame.text = join(tokens)
             return [frame]
     if not cues:
-        frame = _confinement(tokens) or _ignored(tokens)
+        frame = _confinement(tokens) or _ignored(tokens) or _kept_out(tokens)
         if frame is not None:
             return [frame]
         frame = _read_only(tokens, ctx)
@@ -2935,25 +2935,48 @@ def _merged_sources(frame: Frame, tokens: list[Token], end: int) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _added_to_version_control(tokens: list[Token], stop: int, frame: Frame) -> None:
-    """"Do not add `.env` to git", "never add build outputs to version control": adding there is
-    staging (lexicon markers.VERSION_CONTROL_PLACES), not creating the files."""
-    if "create" not in frame.actions or (frame.verb.split() or [""])[0] not in ("add", "adding"):
-        return
-    files = [o for o in frame.objects if o.kind == "path" or (o.kind == "noun" and "path" in o.meaning) or (
+def _file_objects(objects: list[Obj]) -> list[Obj]:
+    """The objects that name files (a path, a kind of file, a span that looks like one), or none
+    when the clause is about text ("`Co-Authored-By` trailers")."""
+    if any(o.kind == "noun" and "content" in o.meaning for o in objects):
+        return []
+    return [o for o in objects if o.kind == "path" or (o.kind == "noun" and "path" in o.meaning) or (
         o.kind == "code" and any(c in o.text for c in "./*") and " " not in o.text)]
-    if not files or any(o.kind == "noun" and "content" in o.meaning for o in frame.objects):
-        return  # "never add `Co-Authored-By` trailers to commits": text, not files
+
+
+def _added_to_version_control(tokens: list[Token], stop: int, frame: Frame) -> None:
+    """"Do not add `.env` to git", "never add build outputs to version control", "No `*.log` files
+    in commits": adding files there, or files being there, is staging them (lexicon
+    markers.VERSION_CONTROL_PLACES), not creating them."""
+    adding = "create" in frame.actions and (frame.verb.split() or [""])[0] in ("add", "adding")
+    if not (adding or frame.actions == ["bare"]) or not _file_objects(frame.objects):
+        return
+    links = ("to", "into") if adding else ("in",)
     for k in range(len(tokens) - 1):
-        if tokens[k].kind != WORD or tokens[k].low not in ("to", "into"):
+        if tokens[k].kind != WORD or tokens[k].low not in links:
             continue
         found = match(tokens, k + 1, "vcs-places")
         if found is None or (found[0] < len(tokens) and tokens[found[0]].kind == WORD):
             continue  # "add it to git hooks": a place inside the repository's tooling
         frame.actions = ["stage"]
         frame.objects = [o for o in frame.objects if not (o.kind == "program" and o.text == "git")]
-        frame.notes.append(f"'add ... {join(tokens[k:found[0]])}': staging")
+        frame.notes.append(f"'{join(tokens[k:found[0]])}': staging")
         return
+
+
+def _kept_out(tokens: list[Token]) -> Frame | None:
+    """"Keep `.env` out of git", "keep build outputs out of version control": a ban on staging them."""
+    if not tokens or tokens[0].kind != WORD or tokens[0].low != "keep":
+        return None
+    for k in range(1, len(tokens) - 2):
+        if tokens[k].low == "out" and tokens[k + 1].low == "of" and match(tokens, k + 2, "vcs-places") is not None:
+            objects = _file_objects(read_objects(tokens, 1, k)[0])
+            if not objects:
+                return None
+            return Frame(BAN, "keep out of", actions=["stage"], verb="stage", objects=objects, start=tokens[0].start,
+                         text=join(tokens),
+                         notes=[f"'keep ... {join(tokens[k:])}': {', '.join(o.text for o in objects)} must not be staged"])
+    return None
 
 
 def _spared_branches(tokens: list[Token], start: int) -> list[str]:

@@ -207,7 +207,8 @@ def markdown() -> str:
     lines += ["", "Pushes limited to some branches (\"only push to `claude/*`\", a push ban with the branches it spares "
               "after " + ", ".join(f'"{w}"' for w in markers.SPARING_WORDS) + "): a push that updates another branch is "
               "stopped (the branch checked out, for a bare `git push`, warns). " + _prose_examples(markers.PUSH_SCOPE_EXAMPLES)]
-    lines += ["", "Adding files to " + ", ".join(f'"{w}"' for w in markers.VERSION_CONTROL_PLACES) + " is staging them. "
+    lines += ["", "Adding files to " + ", ".join(f'"{w}"' for w in markers.VERSION_CONTROL_PLACES) + " is staging them, "
+              "and so are \"no `*.log` files in commits\" and \"keep `.env` out of git\" a ban on staging them. "
               + _prose_examples(markers.VERSION_CONTROL_EXAMPLES)]
     lines += ["", "What makes files, after \"by\" or \"from\" and one of " + ", ".join(markers.MAKER_PARTICIPLES)
               + ", is never what a later \"them\" means; a ban on changing with no object is about the one path named "

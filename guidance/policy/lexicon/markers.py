@@ -830,6 +830,12 @@ VERSION_CONTROL_EXAMPLES: tuple[Example, ...] = (
     ex("- Never add `*.log` files to the repository.", "deny stage *.log"),
     ex("- Don't add `local.db` to commits", "deny stage local.db"),
     ex("- Never add `debug.ts` to the project", "deny create debug.ts"),
+    # the files being there, and keeping them out of there, is the same ban
+    ex("- No `*.log` files in commits.", "deny stage *.log"),
+    ex("- Keep `.env.local` out of git.", "deny stage .env.local"),
+    ex("- Keep build outputs out of version control.", "ask stage **/dist/**", "ask stage **/build/**", exact=False),
+    ex("- No `console.log` calls in committed code."),
+    ex("- Keep the API client out of `src/`."),
     ex("- Never add a `Co-Authored-By` trailer to commits", "deny message co-authored-by"),
 )
 
