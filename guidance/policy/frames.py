@@ -2246,6 +2246,12 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
         objects, stop, notes = read_objects(tokens, k, len(tokens))
         frame.objects, frame.notes = objects, notes
         _read_tail(tokens, stop, len(tokens), frame)
+    elif found is None and (listed := _listed_after_noun(tokens, k)) > k:
+        # "NO schema resets: `rake db:reset`, `rake db:drop`": the noun names the kind, the list the commands
+        frame = Frame(BAN, "no", actions=["bare"])
+        objects, stop, notes = read_objects(tokens, listed, len(tokens))
+        frame.objects, frame.notes = objects, notes + [f"'{join(tokens[k:listed - 1])}' names the kind of what it lists"]
+        _read_tail(tokens, stop, len(tokens), frame)
     elif found is None and _text_named(tokens, k):
         # "No AI attribution in commits or PRs", "No "Co-Authored-By" lines": text not to write
         frame = Frame(BAN, "no", actions=["content"], verb="add")
@@ -2270,6 +2276,23 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
     frame.start, frame.text = tokens[first].start, join(tokens)
     frame.notes.append("'no' before an action: a ban")
     return frame
+
+
+#: words of the noun between "no" and its list ("NO schema resets: `x`, `y`"): a few plain words
+_LISTED_NOUN_WORDS = 4
+
+
+def _listed_after_noun(tokens: list[Token], k: int) -> int:
+    """After "no": where a list of code spans starts when a few plain words (a noun for their kind)
+    are followed by a colon or an opening parenthesis and then only code spans ("No schema resets:
+    `a`, `b`", "No destructive commands (`a`, `b`)"), else `k`."""
+    m = k
+    while m < len(tokens) and m - k < _LISTED_NOUN_WORDS and tokens[m].kind == WORD:
+        m += 1
+    if m == k or m >= len(tokens) or tokens[m].text not in (":", "("):
+        return k
+    rest = [t for t in tokens[m + 1 :] if not (t.kind == PUNCT or t.low in _CONJUNCTIONS)]
+    return m + 1 if rest and all(t.kind == CODE for t in rest) else k
 
 
 def _text_named(tokens: list[Token], k: int) -> bool:

@@ -632,6 +632,8 @@ def _narrowing(qualifier: str) -> bool:
         return False  # "on any branch", "for any reason": every case, not a narrower one
     if words[:2] in (["to", "do"], ["for", "this"], ["for", "that"]):
         return False  # "to do so": the purpose said before, not a narrower case
+    if words[0] == "to" and any(qualifier[3:] == v or qualifier[3:].startswith(v + " ") for v in _markers.EVASION_PURPOSES):
+        return False  # "to bypass hooks": what the banned flag does, the misuse the ban is about
     if words[0] == "from" and any(w in words for w in ("pr", "routine", "branch")):
         return False
     return True

@@ -60,11 +60,20 @@ ACTIONS: tuple[Action, ...] = (
                ex("- Perform a code review before merging"),
                ex("- Do not re-run `make bench` without explicitly asking", "ask command make bench"),
            )),
-    Action("use", "use", ("use", "using", "utilize", "utilise", "employ"),
+    # verbs of preference name the project's tool as "use" does ("Always prioritize uv": the other
+    # tools of its job are discouraged, lexicon programs RIVALS)
+    Action("use", "use", ("use", "using", "utilize", "utilise", "employ", "prefer", "prioritize", "prioritise",
+                          "favor", "favour", "stick to", "stick with", "default to", "go with", "opt for", "rely on"),
            examples=(
                ex("- Never use `docker system prune`", "deny command docker system prune"),
                ex("- Never use `any` in TypeScript"),
                ex("- Do not use `setTimeout` in tests"),
+               ex("- Always prioritize uv.", "warn command pip via uv", "warn command pip3 via uv", "warn command poetry via uv",
+                  "warn command pipenv via uv", "warn command conda via uv", "warn command pdm via uv"),
+               ex("- Prefer pnpm for package management.", "warn command npm", "warn command yarn", "warn command bun"),
+               ex("- Stick to `yarn`.", "warn command npm", "warn command pnpm", "warn command bun"),
+               ex("- Prefer small, focused commits."),
+               ex("- Prefer `pnpm test --filter` for a single package."),
            )),
     Action("set", "use", ("set", "setting", "pass", "passing", "specify", "specifying", "give", "giving"),
            examples=(

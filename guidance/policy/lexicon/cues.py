@@ -337,4 +337,9 @@ NO_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex('- No "Co-Authored-By" lines', "deny message co-authored-by"),
     ex('- No "WIP" in PR titles', "deny message wip"),
     ex('- No "magic numbers" in the code'),
+    # a noun for a kind, then the commands of that kind: those commands
+    ex("- NO data wipes: `make reset-db`, `make drop-db`", "deny command make reset-db", "deny command make drop-db"),
+    ex("- No risky commands (`make nuke`)", "deny command make nuke"),
+    ex("- No magic numbers: use `MAX_RETRIES`"),
+    ex("- No globals (`window.state`)"),
 )

@@ -86,6 +86,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("pr-base", e) for e in markers.PR_BASE_EXAMPLES]
     out += [("push-remote", e) for e in markers.REMOTE_EXAMPLES]
     out += [("host-qualifier", e) for e in markers.HOST_QUALIFIER_EXAMPLES]
+    out += [("evasion-purpose", e) for e in markers.EVASION_PURPOSE_EXAMPLES]
     out += [("on-your-own", e) for e in markers.ON_YOUR_OWN_EXAMPLES]
     out += [("every-file", e) for e in markers.EVERY_FILE_EXAMPLES]
     out += [("wrapper-runner", e) for e in programs.WRAPPER_EXAMPLES]
@@ -269,6 +270,9 @@ def markdown() -> str:
               f"{', '.join(markers.ALTERNATIVE_ASIDES)}. Examples: "
               + _examples(markers.ALTERNATIVE_ASIDE_EXAMPLES).replace("<br>", "; ") + ".",
               f"Qualifiers that do not narrow (where commands run anyway): {', '.join(markers.HOST_QUALIFIERS)}.",
+              f"Purposes that say what the banned flag does, so they do not narrow (\"to\" + one of): "
+              f"{', '.join(markers.EVASION_PURPOSES)}. Examples: "
+              + _examples(markers.EVASION_PURPOSE_EXAMPLES).replace("<br>", "; ") + ".",
               f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",

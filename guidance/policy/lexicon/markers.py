@@ -670,7 +670,22 @@ HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machi
                                     "on github", "on gitlab", "in github", "to github", "to gitlab", "on the remote",
                                     "in this repo", "in this repository", "in the repo", "in the repository", "to the repo",
                                     "to the repository", "on the pr", "on prs", "on pull requests", "on the pull request",
-                                    "on issues", "on the issue", "in the pr", "in prs")
+                                    "on issues", "on the issue", "in the pr", "in prs", "in the project", "in this project",
+                                    "in the codebase", "in this codebase")
+
+#: verbs of a purpose that says what the banned flag or command does, the misuse the ban is about
+#: ("never use `--no-verify` to bypass hooks"): the purpose explains the ban, it does not narrow it
+EVASION_PURPOSES: tuple[str, ...] = ("bypass", "circumvent", "skip", "evade", "get around", "work around", "sidestep",
+                                     "silence", "suppress", "override", "disable", "defeat", "cheat", "force",
+                                     "rewrite", "overwrite", "discard", "wipe", "nuke")
+
+EVASION_PURPOSE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never use `--no-verify` to bypass hooks", "deny command * --no-verify"),
+    ex("- Do not use `git push --force` to overwrite shared history", "deny command git push --force"),
+    ex("- Never pass `--no-verify` to skip failing checks", "deny command * --no-verify"),
+    # a purpose that names one use among others still narrows the ban to a warning
+    ex("- Do not use `make clean` to reset the database", "warn command make clean"),
+)
 
 @dataclass(frozen=True)
 class Confinement:
