@@ -1103,6 +1103,9 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             else:
                 described = False
             plain = not any(c[2] in (REQUIRE, ONLY, BAN, AVOID) for c in cues)
+            if left and _kind_of_change(tokens, m):
+                # "Test API changes with `make e2e` before committing": after changes of a kind no tool call names
+                described = True
             if left:
                 # "run `npm test` before committing changes to `src/cli/`": after a change of those paths
                 edits = _changed_paths(tokens, then[0], n) if tokens[then[0] - 1].low in ("changes", "code") else []
@@ -1711,6 +1714,15 @@ def _task_paren(tokens: list[Token], end: int) -> list[Obj]:
 
 #: words that say a task's run succeeded ("tests must pass", "make sure linting passes", "`make ci` is green")
 _PASS_WORDS = frozenset(("pass", "passes", "passing", "succeed", "succeeds", "succeeding", "green", "clean"))
+
+
+def _kind_of_change(tokens: list[Token], end: int) -> bool:
+    """The order's task is about changes of a kind, named by a word no path stands for: "Test API
+    changes with `x` before committing" holds after some changes only ("Test your changes", "code
+    changes" are every change)."""
+    return any(tokens[k].kind == WORD and tokens[k].low in _markers.KIND_OF_CHANGE_NOUNS and tokens[k - 1].kind == WORD
+               and tokens[k - 1].low not in _DETERMINERS and tokens[k - 1].low not in _markers.TASK_VERB_OBJECTS
+               and tokens[k - 1].low not in _markers.ANY_FILES for k in range(2, end))
 
 
 def _passing(tokens: list[Token], end: int) -> list[Obj]:

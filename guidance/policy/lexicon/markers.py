@@ -334,6 +334,9 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
     ex("- **ONLY** push up changes after running `bun bd test <file>`", "deny sequence bun bd test -> git push"),
     ex("- Never commit without running `npm test`", "deny sequence npm test -> git commit"),
+    # changes of a kind no tool call names: only some commits need the step (a warning)
+    ex("- Test API changes with `make e2e` before committing", "warn sequence make e2e -> git commit"),
+    ex("- Test your changes with `make test` before committing", "deny sequence make test -> git commit"),
     ex("- Don't run `make test` before committing, CI does it"),
     ex("Releases:\n\n- Run `pnpm changelog add` for each user-facing change\n- Open a PR only after changelog entries exist\n",
        "deny sequence pnpm changelog add -> gh pr create"),
@@ -392,6 +395,8 @@ TASK_DONE: tuple[str, ...] = ("completing a task", "completing the task", "compl
 ANY_FILES: tuple[str, ...] = ("code", "files", "file", "anything", "something", "source", "sources", "codebase", "project",
                               "repo", "repository", "work", "implementation", "changes", "change", "it", "them", "things",
                               "logic", "functionality", "features", "feature", "bug", "bugs", "fixes", "fix")
+#: nouns for a change that a word before them narrows to a kind ("API changes", "schema edits")
+KIND_OF_CHANGE_NOUNS: tuple[str, ...] = ("change", "changes", "edits", "modifications", "updates")
 #: how big or how important a change is ("after each major change", "after significant changes"): the
 #: agent judges which changes those are, so the rule is about any change and only warns
 JUDGED_CHANGES: tuple[str, ...] = ("major", "significant", "big", "bigger", "large", "larger", "substantial", "non-trivial",
