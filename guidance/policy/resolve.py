@@ -713,9 +713,12 @@ def _expand_references(frame: Frame, place: Place) -> list[Obj]:
 
 def _unsaid_object(frame: Frame, place: Place) -> list[Obj]:
     """"Files in `proto/gen/` are managed by buf; never hand-edit.": a ban on changing, with no
-    object, is about the one path named just before it (a guess: it asks, never denies)."""
+    object, is about the one path named just before it (a guess: it asks, never denies). A ban
+    whose object is written in words the reader did not resolve is about that thing, not the path."""
     if frame.objects or frame.condition or not frame.actions or frame.modality not in (BAN, AVOID, ASK):
         return []
+    if any(w.isalpha() for w in frame.phrase.split()):
+        return []  # "add files under `local/` (don't change the plugin itself)": an object in words, not that path
     if not all(_action_kind(a) == "write" for a in frame.actions):
         return []
     named = [o for o in place.antecedents if o.kind in ("code", "path") and grammar.path_glob(o.text, directory=True, prose=True)]

@@ -835,6 +835,9 @@ MAKER_EXAMPLES: tuple[Example, ...] = (
     # a ban on changing with no object: the one path named just before (a guess, so it asks)
     ex("- Files in `proto/out/` are managed by buf; never hand-edit.", "ask write proto/out/**"),
     ex("- Run `make gen` after changes; never hand-edit."),
+    # an object written in words is that thing, never the place the sentence sends the agent's files
+    ex("- To customize the theme, add files under `theme/local/` (don't change the theme itself)"),
+    ex("- Put your overrides in `styles/custom/`; never touch the vendor stylesheet"),
     # a heading that is a path is what "here" means below it
     ex("### `db/migrations/`\n\nNever edit existing files here.\n", "deny write db/migrations/**"),
 )
