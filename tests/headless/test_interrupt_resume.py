@@ -14,6 +14,7 @@ import subprocess
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,16 @@ tasks:
     prompt: quick
     assertions: [{type: output-contains, expected: done}]
 """
+
+
+@pytest.fixture(autouse=True)
+def sigint_interrupts() -> Iterator[None]:
+    """Python's own SIGINT handler for these tests, and so SIG_DFL in the runs they start: the suite
+    may run where SIGINT is ignored (a background job of a shell without job control ignores it,
+    and Python keeps that), and then the interrupt these tests send would never arrive."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def blocking_responder(release: threading.Event, started: threading.Event) -> Any:
