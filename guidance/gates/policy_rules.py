@@ -300,8 +300,8 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
                 run = RUNNER_SUBCOMMANDS.get(wrapper, ())[:1]
                 # the wrapper as written: `bin/bundle exec rspec` runs the project's launcher, which a
                 # rule preferring it over the bare `bundle` spares
-                written = next((w for w in cmd.text.split() if "/" in w and program_name(w) == wrapper), wrapper)
-                _command_checks(ctx, index, Command([written, *run, *cmd.argv], text=cmd.text, origin=cmd.origin), cmd, (), fired, out)
+                launcher = next((w for w in cmd.text.split() if "/" in w and program_name(w) == wrapper), wrapper)
+                _command_checks(ctx, index, Command([launcher, *run, *cmd.argv], text=cmd.text, origin=cmd.origin), cmd, (), fired, out)
         if index.scripts and is_interpreter(cmd.program):
             script = _script(cmd)
             if script is not None and script.program in index.scripts:
