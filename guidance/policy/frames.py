@@ -3352,7 +3352,7 @@ def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
     if k >= end or tokens[k].kind not in (WORD, CODE):
         return None
     name = tokens[k].text.strip().lower()
-    family = next((f for f in _programs.RIVALS if name in f), None)
+    family = _rival_family(name)
     after = k + 1
     if after < end and tokens[after].kind == WORD and _VERSION_WORD.fullmatch(tokens[after].low):
         after += 1  # "Package manager: pnpm 9", "use yarn v4"
@@ -3400,7 +3400,7 @@ def _only_tool(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
     if name_at >= end or tokens[name_at].kind not in (WORD, CODE):
         return None
     name = tokens[name_at].text.strip().lower()
-    family = next((f for f in _programs.RIVALS if name in f), None)
+    family = _rival_family(name)
     if j < end and tokens[j].low == "for":
         job = [t.low for t in tokens[j + 1 : end] if t.kind == WORD and t.low not in ("all", "the", "any")]
         if " ".join(job) in _programs.RIVAL_LABELS:
@@ -3408,6 +3408,11 @@ def _only_tool(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
     if family is None or (j < end and tokens[j].kind != PUNCT):
         return None  # "npm only for publishing", "only use npm scripts", "only use yarn when ...": not the whole job
     return _rivals_of(name, family, tokens, True)
+
+
+def _rival_family(name: str) -> tuple[str, ...] | None:
+    """The tools that do the job `name` does, of which a project uses one (lexicon RIVALS), or None."""
+    return next((f for f in _programs.RIVALS if name in f), None)
 
 
 def _only_of_job(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
@@ -3438,7 +3443,7 @@ def _only_of_job(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
     else:
         return None
     name = tokens[name_at].text.strip("`*").lower()
-    family = next((f for f in _programs.RIVALS if name in f), None)
+    family = _rival_family(name)
     if family is None:
         return None
     frame = _rivals_of(name, family, tokens, permitted)
@@ -3556,7 +3561,7 @@ def _topic_tool(tokens: list[Token], first: int, ctx: Context) -> Frame | None:
     if not words:
         return None
     name = words[0].text.strip().lower()
-    family = next((f for f in _programs.RIVALS if name in f), None)
+    family = _rival_family(name)
     rest = [t.low for t in words[1:]]
     if rest and _VERSION_WORD.fullmatch(rest[0]):
         rest = rest[1:]
@@ -3725,9 +3730,10 @@ def _wrapper_of(wanted: list[Obj], banned: list[Obj]) -> bool:
     """"`bin/rails` instead of `rails`", "`./gradlew`, not `gradle`": the project's own launcher of the
     program it replaces, a path whose last part is that program's name (or the program's wrapper name)."""
     names = {o.text.split()[0] for o in banned if o.kind in ("code", "program") and o.text.split()}
+    names |= {n.removesuffix("w") for n in names}
     for obj in wanted:
         first = obj.text.split()[0] if obj.kind == "code" and obj.text.split() else ""
-        if "/" in first and first.rstrip("/").rsplit("/", 1)[-1].removesuffix("w") in names | {n.removesuffix("w") for n in names}:
+        if "/" in first and first.rstrip("/").rsplit("/", 1)[-1].removesuffix("w") in names:
             return True
     return False
 
