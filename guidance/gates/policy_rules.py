@@ -303,12 +303,12 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
                 launcher = next((w for w in cmd.text.split() if "/" in w and program_name(w) == wrapper), wrapper)
                 _command_checks(ctx, index, Command([launcher, *run, *cmd.argv], text=cmd.text, origin=cmd.origin), cmd, (), fired, out)
         if index.scripts and is_interpreter(cmd.program):
-            script = _script(cmd)
+            script = script_of(cmd)
             if script is not None and script.program in index.scripts:
                 _command_checks(ctx, index, script, cmd, (), fired, out)
 
 
-def _script(cmd: Command) -> Command | None:
+def script_of(cmd: Command) -> Command | None:
     """`python scripts/x.py -v` as `x.py -v`: the script an interpreter runs, when it names a file."""
     args = cmd.args
     for i, arg in enumerate(args):

@@ -27,14 +27,15 @@ from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY, WARN
 from cf_guidance.gates._base import STANDARD, Rule
-from cf_guidance.gates.commands import describe, resolver
+from cf_guidance.gates.commands import describe, is_interpreter, resolver
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
 from cf_guidance.gates.reasons import doc, finding
 from cf_guidance.gates.scope import applies
 from cf_guidance._glob import _match_segment, glob_match
-from cf_guidance.gates.policy_rules import pushed_branches
+from cf_guidance.gates.policy_rules import pushed_branches, script_of
+from cf_guidance.shell.model import Command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 
     from cf_guidance.decision import Finding
     from cf_guidance.gates._base import GateContext
-    from cf_guidance.shell.model import Command, ShellAnalysis
+    from cf_guidance.shell.model import ShellAnalysis
 
 GATE = "sequence"
 MISSING = "SEQ001"
@@ -69,6 +70,14 @@ RULES = (
              "Without the history the rule cannot be checked; silently allowing would make it dead text.",
              "# a hook call without session_id\ngit commit -m x", "# run through the hook, which passes the session id")),
 )
+
+
+def _program_of(word: str) -> str:
+    """A pattern's program as the shell analysis names a command's: `tools/lint-all.py` is
+    `lint-all.py` (as a rule written with a code span is compiled), however the path is spelled."""
+    if "/" not in word or has_glob(word):
+        return word
+    return word.rstrip("/").rsplit("/", 1)[-1] or word
 
 
 def _pattern_text(words: list[str]) -> str:
@@ -98,9 +107,12 @@ def _transparent(command: str) -> bool:
 class _Pattern:
     """A `before` or `then` command pattern with what the history walk tests before `matches`."""
 
-    __slots__ = ("words", "program", "literal", "key", "required", "literals", "probe", "positionals")
+    __slots__ = ("words", "shown", "program", "literal", "key", "required", "literals", "probe", "positionals")
 
     def __init__(self, words: list[str]) -> None:
+        #: as the rule writes it, for messages (`tools/lint-all.py`)
+        self.shown = words
+        words = [_program_of(words[0]), *words[1:]]
         self.words = words
         program = self.program = words[0]
         #: no glob in the program: an entry whose text lacks it is not analysed for this pattern
@@ -143,11 +155,12 @@ class _AnyPattern:
     """Several `before` patterns of which any satisfies the rule (`before` and `before_any`).
     It has no fixed program and no required words, so the walk never skips an entry for it."""
 
-    __slots__ = ("patterns", "words", "program", "literal", "key", "required", "literals", "probe", "positionals")
+    __slots__ = ("patterns", "words", "shown", "program", "literal", "key", "required", "literals", "probe", "positionals")
 
     def __init__(self, patterns: list[_Pattern]) -> None:
         self.patterns = patterns
         self.words = patterns[0].words
+        self.shown = patterns[0].shown
         self.program = "*"
         self.literal = False
         self.key = None
@@ -220,7 +233,7 @@ def _index(bundle: dict[str, Any]) -> dict[str, list[_Group]]:
         seen.add(id(item))
         before, then = item.get("before"), item.get("then")
         if isinstance(before, list) and isinstance(then, list) and before and then:
-            key = "*" if has_glob(then[0]) else then[0]
+            key = "*" if has_glob(then[0]) else _program_of(then[0])
             target = item.get("target") if isinstance(item.get("target"), str) else ""
             by_then.setdefault(key, {}).setdefault((tuple(then), target), []).append(item)
     index = {program: [_Group(_Pattern(list(then)), items, [_before(item) for item in items], target)
@@ -236,6 +249,23 @@ def _before(item: dict[str, Any]) -> _Pattern | _AnyPattern:
     first = _Pattern(list(item["before"]))
     others = [_Pattern(list(p)) for p in item.get("before_any") or () if isinstance(p, list) and p and all(isinstance(w, str) for w in p)]
     return _AnyPattern([first, *others]) if others else first
+
+
+def _run_forms(commands: list[Command]) -> list[Command]:
+    """The commands, each followed by what an interpreter of it runs: `python3 tools/lint.py` and
+    `bash scripts/check.sh` run those scripts, `python -m pytest` runs `pytest` (a rule names the
+    step as its author types it; the agent may start it either way)."""
+    out: list[Command] = []
+    for cmd in commands:
+        out.append(cmd)
+        if not is_interpreter(cmd.program):
+            continue
+        run = script_of(cmd)
+        if run is None and len(cmd.args) > 1 and cmd.args[0] == "-m" and not cmd.args[1].startswith("-"):
+            run = Command(cmd.args[1:], text=cmd.text, origin=cmd.origin)
+        if run is not None:
+            out.append(run)
+    return out
 
 
 #: Tests switch this off to prove the skips (no gated program in the summary, a literal word of
@@ -275,7 +305,7 @@ def check(ctx: GateContext) -> list[Finding]:
                 done.add(group)  # one finding per rule, for its first gated command (a check is in one group)
                 befores = group.befores
                 if chained is None:
-                    chained = _chained_before(analysis, position)
+                    chained = _run_forms(_chained_before(analysis, position))
                 pending: Sequence[int] = group.numbers
                 if group.scoped:
                     pending = [k for k in pending if applies(ctx, group.items[k])]
@@ -287,7 +317,7 @@ def check(ctx: GateContext) -> list[Finding]:
                     verdict = WARN if ctx.level == STANDARD else ASK
                     for k in pending:
                         out.append(finding(GATE, NO_HISTORY, verdict,
-                                           f"`{_pattern_text(then.words)}` must follow a successful `{_pattern_text(befores[k].words)}`, but this session's history is unavailable",
+                                           f"`{_pattern_text(then.shown)}` must follow a successful `{_pattern_text(befores[k].shown)}`, but this session's history is unavailable",
                                            segment=describe(cmd)))
                 elif pending:
                     tied = [k for k in pending if group.items[k].get("edits")] if group.tied else []
@@ -296,7 +326,7 @@ def check(ctx: GateContext) -> list[Finding]:
                         changed = _changed_since(ctx, history, scope, befores[k])
                         if changed:
                             item = group.items[k] if changed is CHANGED else dict(group.items[k], verdict=WARN)
-                            out.append(_missing(item, befores[k].words, then.words, cmd, scope))
+                            out.append(_missing(item, befores[k].shown, then.shown, cmd, scope))
                     if tied:
                         pending = [k for k in pending if k not in tied]
                         if not pending:
@@ -305,7 +335,7 @@ def check(ctx: GateContext) -> list[Finding]:
                     if len(answers) < len(befores) or not all(answers.values()):  # else every rule is satisfied
                         for k in pending:
                             if not answers.get(k):
-                                out.append(_missing(group.items[k], befores[k].words, then.words, cmd))
+                                out.append(_missing(group.items[k], befores[k].shown, then.shown, cmd))
     return out
 
 
@@ -331,7 +361,7 @@ def _changed_since(ctx: GateContext, history: list[dict[str, Any]], scope: list[
         command = entry.get("command")
         if not isinstance(command, str):
             continue
-        for cmd in reversed(ctx.past_command(command).commands):
+        for cmd in reversed(_run_forms(ctx.past_command(command).commands)):
             if before.match(cmd):
                 if entry.get("ok") is True:
                     return ""
@@ -502,7 +532,7 @@ def _effect(ctx: GateContext, group: _Group, command: str) -> Effect:
         relevant = [k for k, before in enumerate(befores) if not before.literal or before.program in command]
     if not relevant:
         return _NOTHING
-    return _decide(ctx.past_command(command).commands, then, befores, relevant)
+    return _decide(_run_forms(ctx.past_command(command).commands), then, befores, relevant)
 
 
 def _decide(commands: list[Command], then: _Pattern, befores: list[_Pattern | _AnyPattern], relevant: list[int]) -> Effect:

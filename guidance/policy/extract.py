@@ -928,7 +928,25 @@ def build_inventory(blocks: list[Block], tokens_of: Callable[[int], list[Token]]
                     if words and grammar.command_pattern(part, lenient=True) is not None or (words and "=" in words[0]):
                         positive = (k < banned_from or _required_by_ban(sentence, cues, banned_from, k)) and not _after_not(sentence, k)
                         inventory.add(words, context, block.section, positive)
+            _same_commands(sentence, banned_from, inventory)
     return inventory
+
+
+def _same_commands(sentence: list[Token], banned_from: int, inventory: Inventory) -> None:
+    """"`just fmt` or `just f`", "`make fmt` (or `gofmt -w .`)": two commands the sentence joins
+    as one (lexicon.markers.SAME_COMMAND_LINKS), not as items of a longer list ("`a`, `b` or `c`")."""
+    codes = [k for k, tok in enumerate(sentence[:banned_from]) if tok.kind == CODE]
+    for first, second in zip(codes, codes[1:]):
+        between = [t for t in sentence[first + 1 : second] if not (t.kind == PUNCT and t.text in "()")]
+        if not between or not all(t.low in _markers.SAME_COMMAND_LINKS for t in between):
+            continue
+        before = sentence[first - 1] if first > 0 else None
+        after = sentence[second + 1] if second + 1 < len(sentence) else None
+        if (before is not None and before.low in (",", "or", "and", "/")) or (after is not None and after.low in (",", "or", "and", "/")):
+            continue  # "`make lint`, `make test` or `make e2e`": steps of a list
+        a, b = _words(sentence[first].text), _words(sentence[second].text)
+        if a and b and a != b:
+            inventory.same.append((a, b))
 
 
 def _listed_kinds(blocks: list[Block], index: int, tokens_of: Callable[[int], list[Token]], inventory: Inventory) -> None:

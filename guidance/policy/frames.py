@@ -310,12 +310,23 @@ def match(tokens: list[Token], i: int, table: str, end: int | None = None) -> tu
 
 
 def skip_adverbs(tokens: list[Token], i: int, end: int) -> int:
+    """Past the adverbs at `i` ("directly", "under any circumstances"), set off by commas too
+    ("Never, under any circumstances, commit ...")."""
     first_words = _index("adverbs")
-    while i < end and tokens[i].low in first_words:
-        found = match(tokens, i, "adverbs", end)
+    while i < end:
+        aside = tokens[i].kind == PUNCT and tokens[i].text == "," and i + 1 < end
+        k = i + 1 if aside else i
+        if tokens[k].low not in first_words:
+            break
+        found = match(tokens, k, "adverbs", end)
         if found is None:
             break
-        i = found[0]
+        if aside:
+            if not (found[0] < end and tokens[found[0]].kind == PUNCT and tokens[found[0]].text == ","):
+                break  # ", directly" with no comma after it: not an aside
+            i = found[0] + 1
+        else:
+            i = found[0]
     return i
 
 
@@ -1350,26 +1361,39 @@ def _work_state(tokens: list[Token], bans: list[tuple[int, int, str, str]]) -> F
     or pushing work in a state (lexicon.markers.WORK_STATES) is an order to run the task that
     shows it first, stated softly; a state only the agent can judge gives no check. None when
     the clause names a path, a command or a text (those are what it bans), or no work."""
-    if not bans or any(t.kind in (CODE, QUOTE) for t in tokens):
+    if any(t.kind in (CODE, QUOTE) for t in tokens):
         return None
     n = len(tokens)
-    found = action_at(tokens, skip_adverbs(tokens, bans[0][1], n), n)
-    if found is None or not found[1] or found[1][0] not in ("commit", "push", "merge"):
-        return None
-    words = [t.low for t in tokens[found[0]:] if t.kind == WORD]
-    rest = f" {' '.join(words)} "
-    if not any(f" {w} " in rest for w in _markers.WORK_NOUNS):
-        return None
+    if bans:
+        found = action_at(tokens, skip_adverbs(tokens, bans[0][1], n), n)
+        if found is None or not found[1] or found[1][0] not in ("commit", "push", "merge"):
+            return None
+        stop, action, verb, cue = found[0], found[1][0], found[2], bans[0]
+    else:
+        # "No commits with failing tests": a verbless ban on the action the noun names
+        words = [t for t in tokens if t.kind == WORD]
+        if len(words) < 3 or words[0].low != "no" or words[1].low not in _markers.VERBLESS_ACTIONS or tokens[0] is not words[0]:
+            return None
+        stop, action, verb = tokens.index(words[1]) + 1, _markers.VERBLESS_ACTIONS[words[1].low], words[1].low
+        cue = (0, 1, BAN, "no")
+    words_after = [t.low for t in tokens[stop:] if t.kind == WORD]
+    rest = f" {' '.join(words_after)} "
+    work = any(f" {w} " in rest for w in _markers.WORK_NOUNS)
     for state in _markers.WORK_STATES:
-        phrase = next((p for p in state.phrases if f" {p} " in rest), None)
+        phrase = max((p for p in state.phrases if f" {p} " in rest), key=len, default=None)
         if phrase is None:
             continue
+        # "untested code", "broken code": a one-word state is of the work a noun names; "with
+        # failing tests" names what fails itself
+        named = " " in phrase and bool(state.category)
+        if not (work or named):
+            continue
         if not state.category:
-            return Frame(bans[0][2], bans[0][3], start=tokens[0].start,
+            return Frame(cue[2], cue[3], start=tokens[0].start,
                          notes=[f"'{phrase}' work: no tool call shows that state, it leaves the call to the agent"])
         task = Obj("noun", phrase, meaning={"category": state.category})
-        return Frame(REQUIRE, ordering=Ordering([task], found[1][0], soft=True), start=tokens[0].start,
-                     notes=[f"'{found[2]} ... {phrase}': run the {state.category} step before {found[1][0]} (stated as a state)"])
+        return Frame(REQUIRE, ordering=Ordering([task], action, soft=not named), start=tokens[0].start,
+                     notes=[f"'{verb} ... {phrase}': run the {state.category} step before {action} (stated as a state)"])
     return None
 
 

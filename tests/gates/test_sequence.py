@@ -101,12 +101,23 @@ def _analysed(command: str) -> Any:
     return analyze(command)
 
 
+def _as_matched(pattern: list[str]) -> list[str]:
+    """A pattern as the gate matches it (`./scripts/check.sh` by its program's name)."""
+    return sequence._Pattern(pattern).words
+
+
+def _commands(command: str) -> list[Any]:
+    """The commands of an entry as the gate reads them: with what an interpreter of one runs."""
+    return sequence._run_forms(_analysed(command).commands)
+
+
 def reference_satisfied(history: list[dict[str, Any]], before: list[str], then: list[str]) -> bool:
     """The walk before one pass per `then` group (kept as the reference): per rule, back through
     the history, analysing every entry that mentions either program (analyses kept across calls
     here only to keep the test fast: the analysis of a text is a function of the text)."""
     from cf_guidance.gates.patterns import matches
 
+    before, then = _as_matched(before), _as_matched(then)
     program = before[0]
     then_program = then[0]
     literal = not any(c in program + then_program for c in "*?[")
@@ -117,7 +128,7 @@ def reference_satisfied(history: list[dict[str, Any]], before: list[str], then: 
         if literal and program not in command and then_program not in command:
             continue
         ok = entry.get("ok") is True
-        commands = _analysed(command).commands
+        commands = _commands(command)
         for cmd in reversed(commands):
             if matches(then, cmd) and ok:
                 return False
@@ -204,6 +215,7 @@ def _reference_chained_after(analysis: Any, index: int, before: list[str]) -> bo
     `make test && git add . && git commit` is satisfied)."""
     from cf_guidance.gates.patterns import matches
 
+    before = _as_matched(before)
     source = analysis.source
     target = analysis.commands[index]
     if not target.text:
@@ -220,7 +232,7 @@ def _reference_chained_after(analysis: Any, index: int, before: list[str]) -> bo
     for k in range(len(spans) - 1, 0, -1):
         if source[spans[k - 1][2] : spans[k][1]].strip() != "&&":
             return False  # the chain to the target starts after this separator
-        if matches(before, spans[k - 1][0]):
+        if any(matches(before, cmd) for cmd in sequence._run_forms([spans[k - 1][0]])):
             return True
     return False
 
@@ -240,7 +252,7 @@ def reference_check(command: str, history: list[dict[str, Any]] | None, checks: 
             continue
         seen.add(id(item))
         for position, cmd in enumerate(analysis.commands):
-            if not matches(then, cmd):
+            if not matches(_as_matched(then), cmd):
                 continue
             if not _reference_chained_after(analysis, position, before):
                 if history is None:

@@ -73,6 +73,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
     out += [("workflow-chain", e) for e in markers.CHAIN_EXAMPLES]
+    out += [("same-command", e) for e in markers.SAME_COMMAND_EXAMPLES]
     out += [("task-done", e) for e in markers.DONE_EXAMPLES]
     out += [("task-verb", e) for e in markers.TASK_VERB_EXAMPLES]
     out += [("after-change", e) for e in markers.CHANGE_EXAMPLES]
@@ -236,6 +237,10 @@ def markdown() -> str:
               f"A workflow on one line, its steps joined by {' '.join(markers.CHAIN_ARROWS)} or numbered \"2)\": the commands "
               "of the steps before a git action run before it (a warning unless the line says must / always). Examples: "
               + _examples(markers.CHAIN_EXAMPLES).replace("<br>", "; ") + ".",
+              f"Two commands a sentence joins as one ({' '.join(markers.SAME_COMMAND_LINKS)}, parentheses allowed; not "
+              "items of a longer list): either satisfies a step owed before an action, as a script run through its "
+              "interpreter (`python3 tools/lint.py`) or a module through `python -m` does. Examples: "
+              + _examples(markers.SAME_COMMAND_EXAMPLES).replace("<br>", "; ") + ".",
               f"Task verbs that order their task when the work is all they take "
               f"({', '.join(f'{v} ({c})' for v, c in markers.TASK_VERB_CATEGORIES.items())}; the work: "
               f"{', '.join(markers.TASK_VERB_OBJECTS)}). Examples: "

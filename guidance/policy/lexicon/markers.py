@@ -329,6 +329,22 @@ CHAIN_EXAMPLES: tuple[Example, ...] = (
     ex("- Commit \u2192 `npm run deploy` \u2192 done"),
 )
 
+#: words that join two commands a document names as one ("`just format` or `just f` - format the
+#: code", "`make fmt` (or `gofmt -w .`)", "`npm t` / `npm test`", "`make check` (alias `make c`)"):
+#: either one done satisfies a step the document owes before an action (lexicon examples compile
+#: the ordering; tests/policy/test_equivalent_steps.py runs the other command)
+SAME_COMMAND_LINKS: tuple[str, ...] = ("or", "/", "alias", "aka", "shorthand", "short", "i.e.", "=")
+
+SAME_COMMAND_EXAMPLES: tuple[Example, ...] = (
+    ex("- `just fmt` or `just f` - format the sources\n- Run `just fmt` before committing\n", "deny sequence just fmt -> git commit"),
+    ex("- Always run `make fmt` (or `gofmt -w .`) before committing.", "deny sequence make fmt -> git commit"),
+    ex("- `npm run check` / `npm run c`: all checks\n- Run `npm run check` before pushing\n",
+       "deny sequence npm run check -> git push"),
+    # a list of several commands is no pair of spellings: each stays a step of its own
+    ex("- Run `make lint`, `make test` or `make e2e` before committing", "deny sequence make lint -> git commit",
+       "deny sequence make test -> git commit", "deny sequence make e2e -> git commit"),
+)
+
 ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
     ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
@@ -965,31 +981,52 @@ class WorkState:
 WORK_NOUNS: tuple[str, ...] = ("code", "changes", "change", "work", "commits", "commit", "anything", "something", "files",
                                "a branch", "branches", "features", "fixes")
 
+#: git actions named by a noun after a verbless "No" ("No commits with failing tests", "No pushing
+#: while the build is broken"): a ban on that action in the state the words name
+VERBLESS_ACTIONS: dict[str, str] = {"commits": "commit", "commit": "commit", "committing": "commit", "pushes": "push",
+                                    "push": "push", "pushing": "push", "merges": "merge", "merge": "merge", "merging": "merge"}
+
 #: "never commit untested code": a ban on committing such work is an order to run the task before
 #: committing, stated softly (a warning: which run showed it is the agent's to say); a state no
-#: command shows ("broken", "code you don't understand") is advice the agent judges (no check)
+#: command shows ("broken", "code you don't understand") is advice the agent judges (no check).
+#: A state said in several words that name the task failing ("with failing tests", "while the
+#: tests are failing", "code that fails the tests") needs no noun for the work, and is an order
+#: with the ban's force: the task must have passed ("tests must pass before committing")
 WORK_STATES: tuple[WorkState, ...] = (
     WorkState(("untested", "without tests", "that fails the tests", "that fails tests", "that fail tests",
                "that fail the tests", "that breaks the tests", "that breaks tests", "that break tests",
                "with failing tests", "failing tests", "that fails ci", "that hasn't been tested",
-               "that has not been tested", "that haven't been tested", "that have not been tested", "failing"),
+               "that has not been tested", "that haven't been tested", "that have not been tested", "failing",
+               "while tests are failing", "while the tests are failing", "while tests fail", "while the tests fail",
+               "while any test fails", "if tests fail", "if the tests fail", "if any test fails", "if tests are failing",
+               "if the tests are failing", "when tests fail", "when the tests fail", "when tests are failing",
+               "with broken tests", "with red tests", "with test failures", "that breaks a test", "that fails a test"),
               "test",
               (ex("- Never commit untested code", "warn sequence <test> -> git commit"),
-               ex("- Don't push code that fails the tests", "warn sequence <test> -> git push"))),
+               ex("- Don't push code that fails the tests", "deny sequence <test> -> git push"),
+               ex("- **Green suite** - No commits with failing tests", "deny sequence <test> -> git commit"),
+               ex("- Never commit while the tests are failing.", "deny sequence <test> -> git commit"),
+               ex("> Do not push if any test fails", "deny sequence <test> -> git push"),
+               ex("1. No merging with red tests", "deny sequence <test> -> git merge"),
+               ex("- Commits with failing tests are fine on draft branches"),
+               ex("- No tests for the generated code"))),
     WorkState(("unlinted", "with lint errors", "with linting errors", "that fails lint", "that fails linting",
-               "with lint warnings"),
+               "with lint warnings", "while lint fails", "if lint fails", "if linting fails", "with lint failures"),
               "lint",
-              (ex("- Never commit code with lint errors", "warn sequence <lint> -> git commit"),)),
+              (ex("- Never commit code with lint errors", "deny sequence <lint> -> git commit"),
+               ex("- No pushing with lint warnings", "deny sequence <lint> -> git push"))),
     WorkState(("unformatted", "that is not formatted", "that isn't formatted", "that fails formatting"),
               "format",
               (ex("- Never push unformatted code", "warn sequence <format> -> git push"),)),
     WorkState(("with type errors", "that fails type checking", "that fails typecheck", "with typescript errors"),
               "typecheck",
-              (ex("- Never commit changes with type errors", "warn sequence <typecheck> -> git commit"),)),
+              (ex("- Never commit changes with type errors", "deny sequence <typecheck> -> git commit"),)),
     WorkState(("that doesn't compile", "that does not compile", "that doesn't build", "that does not build",
-               "that fails to build", "that fails to compile", "uncompilable", "with build errors", "with compile errors"),
+               "that fails to build", "that fails to compile", "uncompilable", "with build errors", "with compile errors",
+               "while the build is broken", "if the build fails", "with a broken build", "with build failures"),
               "build",
-              (ex("- Never commit code that doesn't compile", "warn sequence <build> -> git commit"),)),
+              (ex("- Never commit code that doesn't compile", "deny sequence <build> -> git commit"),
+               ex("- No pushes while the build is broken", "deny sequence <build> -> git push"),)),
     WorkState(("broken", "you don't understand", "you do not understand", "you don't fully understand",
                "you do not fully understand", "you haven't reviewed", "you have not reviewed", "unreviewed", "half-finished",
                "incomplete", "unfinished", "work in progress", "wip", "that doesn't work", "that does not work",
