@@ -1645,10 +1645,11 @@ def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m:
     n = len(tokens)
     stop, scope, guessed = changed
     anything = scope == [ANY_CHANGE]
-    first = _first_objects(tokens, 0, m, categories_only=anything) if m > 0 and _imperative(tokens, m) else []
-    if not first and m <= 1 and stop < n:
+    lead = _label_end(tokens, m)
+    first = _first_objects(tokens, lead, m, categories_only=anything) if m > lead and _imperative(tokens[lead:], m - lead) else []
+    if not first and m <= lead + 1 and stop < n:
         first = _first_objects(tokens, stop, n, categories_only=anything)
-    if not first and block and m <= 1 and tokens[-1].kind == PUNCT and tokens[-1].text in (":", "\uff1a"):
+    if not first and block and m <= lead + 1 and tokens[-1].kind == PUNCT and tokens[-1].text in (":", "\uff1a"):
         # "**After touching the API:**" and the commands of the code block below it (a warning: how
         # closely they must be followed is the reader's to judge)
         first, guessed = _runnable(list(block), anything), True
@@ -1665,6 +1666,15 @@ def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m:
     shown = "any change" if anything else " ".join(scope)
     return Frame(REQUIRE, ordering=Ordering(first, then, soft=guessed or not strong, edits=scope), start=tokens[0].start,
                  notes=[f"ordering: after {join(tokens[m + 1:stop])} ({shown}) means before the next {then}, after the last change"])
+
+
+def _label_end(tokens: list[Token], end: int) -> int:
+    """Where the clause starts after a label of a few words and a colon before `end`
+    ("Important: after ...", "Note for agents: run ..."), 0 when there is none."""
+    for k in range(1, min(end, 4)):
+        if tokens[k].kind == PUNCT and tokens[k].text in (":", "\uff1a"):
+            return k + 1 if all(t.kind == WORD for t in tokens[:k]) else 0
+    return 0
 
 
 def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bool = False) -> list[Obj]:
@@ -1696,9 +1706,10 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
                 codes = [Obj("code", t.text) for t in tokens[i:k] if t.kind == CODE]
                 if codes:
                     return _runnable(codes, categories_only)
-            objects, _, _ = read_objects(tokens, found[0], end)
+            objects, after, _ = read_objects(tokens, found[0], end)
             if objects:
-                return _runnable(objects, categories_only)
+                steps = _runnable(objects, categories_only)
+                return steps + [o for o in _next_steps(tokens, after, end, categories_only) if o not in steps]
         k += 1
     # "make sure `tools/format.js` is run", "`make check` must pass", "tests must pass"
     passive = [t for t in tokens[i:end] if t.kind == WORD and t.low in ("run", "ran", "executed", "pass", "passes", "passing",
@@ -1721,6 +1732,21 @@ def _first_objects(tokens: list[Token], i: int, end: int, *, categories_only: bo
             objects = found_objects
         return _runnable(objects, categories_only)
     return []
+
+
+def _next_steps(tokens: list[Token], k: int, end: int, categories_only: bool) -> list[Obj]:
+    """The steps of the verb phrases joined after the first ("validate with `x lint`, run all tests
+    and `x tsc`", "format with `x`, then lint with `y`"): each begins with its own verb after a
+    comma, "and" or "then"; [] when what follows is no such phrase (a purpose, a new clause)."""
+    j = k
+    while j < end and (tokens[j].kind == PUNCT and tokens[j].text in (",", ";") or tokens[j].kind == WORD and tokens[j].low in ("and", "then", "also")):
+        j += 1
+    if j == k or j >= end:
+        return []
+    found = action_at(tokens, j, end)
+    if not (found is not None and "run" in found[1]) and not _checks_code(tokens, j, end):
+        return []
+    return _first_objects(tokens, j, end, categories_only=categories_only)
 
 
 def _task_paren(tokens: list[Token], end: int) -> list[Obj]:

@@ -347,6 +347,15 @@ SAME_COMMAND_EXAMPLES: tuple[Example, ...] = (
 
 ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
+    # steps in verb phrases of their own, joined by a comma, "and" or "then"; a label before the clause
+    ex("- After changing code: format with `ruff format`, then lint with `ruff check`.",
+       "warn sequence ruff format -> git commit after any change", "warn sequence ruff check -> git commit after any change"),
+    ex("Important: after any change, always validate with `make lint` and run `make test`.",
+       "deny sequence make lint -> git commit after any change", "deny sequence make test -> git commit after any change"),
+    ex("- Before each commit, check `git diff`, run `make test` and format with `make fmt`.",
+       "deny sequence git diff -> git commit", "deny sequence make test -> git commit", "deny sequence make fmt -> git commit"),
+    ex("- After changing code, run `make lint` to catch errors and update the docs.",
+       "warn sequence make lint -> git commit after any change"),
     ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
     ex("- **ONLY** push up changes after running `bun bd test <file>`", "deny sequence bun bd test -> git push"),
     ex("- Never commit without running `npm test`", "deny sequence npm test -> git commit"),
