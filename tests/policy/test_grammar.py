@@ -196,7 +196,8 @@ OUTSIDE_BULLETS = [
     # an option the verb is used "with" narrows its command; a situation it is used in narrows to a warning
     ("- Never commit with `--no-verify`", [("command", "deny", "git commit --no-verify")]),
     ("- Never commit with --no-verify", [("command", "deny", "git commit --no-verify")]),
-    ("- No commits with failing tests", [("command", "warn", "git commit")]),
+    # a ban on the action while a task fails: the task first, with the ban's force
+    ("- No commits with failing tests", [("sequence", "deny", "pytest", "git commit")]),
     # "it" may be what the same sentence named before the clause
     ("- The develop branch is protected - never push to it without the user's permission",
      [("target", "ask", "develop")]),
