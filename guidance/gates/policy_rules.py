@@ -29,7 +29,7 @@ from cf_guidance._glob import _match_segment, glob_match
 from cf_guidance.decision import DENY, SEVERITY, WARN, Finding
 from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import Rule
-from cf_guidance.gates.commands import describe, is_interpreter, resolver, resolver_at
+from cf_guidance.gates.commands import describe, gitwork, is_interpreter, resolver, resolver_at
 from cf_guidance.gates.commands.effects import changes_something
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
@@ -722,7 +722,7 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                         continue
             elif kind == "stage" and sub in ("add", "commit"):
                 globs = glob if isinstance(glob, list) else [glob]
-                hit = _stages(ctx, cmd, git_split(args)[1], [g for g in globs if isinstance(g, str)])
+                hit = _stages(ctx, cmd, sub, git_split(args)[1], [g for g in globs if isinstance(g, str)])
             if hit:
                 fired.add(id(item))
                 out.append(_finding(item, describe(cmd)))
@@ -789,8 +789,9 @@ def _on_branch(ctx: GateContext, item: dict[str, Any], segment: str, branch: str
     return _finding(dict(item, verdict=WARN, message=message.strip()), segment)
 
 
-def _stages(ctx: GateContext, cmd: Command, rest: list[str], globs: list[str]) -> bool:
-    """`git add`/`git commit` names a path one of `globs` matches."""
+def _stages(ctx: GateContext, cmd: Command, sub: str, rest: list[str], globs: list[str]) -> bool:
+    """`git add`/`git commit` names a path one of `globs` matches, or takes one without naming it
+    (`git add -A` with a `.env` in the tree that git does not ignore): git says which files it takes."""
     paths = resolver_at(ctx, cmd)
     for word in rest:
         if word.startswith("-") or word in (".", "-A"):
@@ -798,6 +799,10 @@ def _stages(ctx: GateContext, cmd: Command, rest: list[str], globs: list[str]) -
         _, project_rel, _ = _forms(paths, word)
         rel = project_rel if project_rel is not None else word
         if any(glob_match(glob, rel) for glob in globs):
+            return True
+    for path in gitwork.staged_by(paths.cwd, sub, rest) or ():
+        project_rel, _ = paths.relatives(path)
+        if project_rel is not None and any(glob_match(glob, project_rel) for glob in globs):
             return True
     return False
 

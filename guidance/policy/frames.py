@@ -698,7 +698,7 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                 k += 1
             continue
         if _pathlike(tok.text):
-            objects.append(Obj("path", tok.text, role, after_file_noun=file_noun))
+            objects.append(Obj("path", tok.text, role, after_file_noun=file_noun, head=head))
             k += 1
             continue
         if tok.text.startswith("--") and len(tok.text) > 3:

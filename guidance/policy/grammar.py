@@ -283,7 +283,7 @@ def path_glob(code: str, *, directory: bool, prose: bool = False) -> str | None:
         text = text[2:]
     if not text or text in (".", "..") or not any(c.isalnum() for c in text):
         return None  # `/`, `*`, `{0}`: no path a rule could protect
-    if prose and _root_relative(text):
+    if prose and _root_relative(text, place=directory):
         text = text[1:]
     if prose and text.startswith(".") and text[1:].lower() in _nouns.FILE_EXTENSIONS:
         return "*" + text  # `.pem` in prose is a kind of file, any file ending so
@@ -298,17 +298,18 @@ def path_glob(code: str, *, directory: bool, prose: bool = False) -> str | None:
 _MOUNT_ROOTS = frozenset(("/tmp", "/workspace", "/workspaces", "/app", "/code", "/github", "/builds", "/data"))
 
 
-def _root_relative(text: str) -> bool:
+def _root_relative(text: str, *, place: bool = False) -> bool:
     """`/src/generated/`, `/crm/css/app.css` in a CLAUDE.md: the repository's root, as in a
     .gitignore, not the machine's (`/etc/hosts`, `/tmp/x`, `/Users/me/x` stay absolute). Only a
-    path that names a directory or a file is read so (`/api/v1` may be a route)."""
+    path that names a directory or a file is read so (`/api/v1` may be a route), or one the
+    sentence places files in (`place`: "generated code under /api/gen", "the files in /proto")."""
     if not text.startswith("/") or text.startswith("//"):
         return False
     top = "/" + text[1:].split("/", 1)[0]
     if top in SYSTEM_DIRS or top in _MOUNT_ROOTS:
         return False
     last = text.rstrip("/").rsplit("/", 1)[-1]
-    return text.endswith("/") or any(c in text for c in "*?[") or ("." in last and last.rsplit(".", 1)[1].isalnum())
+    return place or text.endswith("/") or any(c in text for c in "*?[") or ("." in last and last.rsplit(".", 1)[1].isalnum())
 
 
 def scoped_glob(pattern: str, scope: str) -> str:

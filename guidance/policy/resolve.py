@@ -1365,7 +1365,9 @@ def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int, among:
         if obj.role in ("of",) and not obj.after_file_noun:
             frame.notes.append(f"`{obj.text}` belongs to '{obj.head}', not a file")
             return []
-        if obj.role == "dir" and not obj.after_file_noun and not _looks_like_file(obj.text) and not obj.meaning.get("antecedent"):
+        kept = kind != "create" and obj.head in _nouns.KEPT_NOUNS  # "never edit the specs in `spec/`": the files there
+        if obj.role == "dir" and not obj.after_file_noun and not _looks_like_file(obj.text) and not obj.meaning.get("antecedent") \
+                and not kept:
             frame.notes.append(f"`{obj.text}` is where '{obj.head or 'something'}' is, not a file the rule protects")
             return []
         if obj.role in ("with", "like", "for", "by"):
@@ -1394,7 +1396,8 @@ def _paths_of(kind: str, obj: Obj, frame: Frame, verdict: str, line: int, among:
         if bare:
             specs.append(Spec(kind, verdict, line, pattern=glob + "/**", confidence=confidence, what=f"{_verb_ing(kind)} `{obj.text}`"))
         return specs
-    places = [o for o in among if o.kind == "code" and o.role == "dir"]
+    # a place written without backticks ("generated code under /api/gen") places the files as well
+    places = [o for o in among if o.role == "dir" and (o.kind == "code" or o.kind == "path" and _looks_like_path(o.text))]
     if obj.kind == "noun" and "path" not in obj.meaning and "placed" in obj.meaning and places:
         # "put tests in `tests/`, never in `src/`": where tests go, tests are test files
         obj = Obj(obj.kind, obj.text, obj.role, dict(obj.meaning, path=obj.meaning["placed"]), obj.after_file_noun, obj.glob)

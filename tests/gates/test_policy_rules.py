@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from cf_guidance.gates import policy_rules
@@ -398,3 +401,73 @@ def test_a_shape_finding_shows_what_broke_the_form() -> None:
                         checks=SHAPES)
     assert [(f.rule, f.evidence) for f in findings] == [("K3", "59 characters: [core] fix(api): a subject that goes on and on "
                                                                 "for too long")]
+
+
+#: "Never commit secrets" in a real repository: what a broad `git add` or `git commit -a` takes is
+#: git's answer (a `.env` it would sweep in is stopped; an ignored one, an example file, or a
+#: commit of changes that hold no secret pass), paths named one by one as before.
+SWEEPS = [
+    ("git add .env", "deny"),
+    ("git add -A", "deny"),
+    ("git add .", "deny"),
+    ("git add --all config/", "deny"),
+    ("git add config/", "deny"),
+    ("git add src/", "allow"),
+    ("git add src/app.py", "allow"),
+    ("git add .env.example", "allow"),
+    ("git commit -am wip", "allow"),
+    ("git commit -m wip", "allow"),
+]
+
+
+def _swept(root: Path, ignored: str) -> Path:
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True,
+                       env={**os.environ, "GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.com",
+                            "GIT_COMMITTER_NAME": "Dev", "GIT_COMMITTER_EMAIL": "dev@example.com"})
+
+    (root / "src").mkdir(parents=True)
+    (root / "config").mkdir()
+    (root / "src" / "app.py").write_text("x = 1\n")
+    (root / ".gitignore").write_text(ignored)
+    git("init", "-q", "-b", "main")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    (root / "src" / "app.py").write_text("x = 2\n")
+    (root / ".env.example").write_text("KEY=\n")
+    (root / "config" / ".env").write_text("KEY=secret\n")
+    return root
+
+
+def _sweep_verdict(project: Path, command: str) -> str:
+    from cf_guidance.engine import evaluate
+    from cf_guidance.policy.compiler import compile_sources
+    from tests.gates.support import bundle
+
+    checks = compile_sources("# Rules\n\n- Never commit secrets, credentials or API keys.\n")["checks"]
+    event = normalise({"tool_name": "Bash", "tool_input": {"command": command}, "cwd": str(project)}, project_dir=str(project))
+    with home():
+        return evaluate({**bundle(checks=checks), "root": str(project)}, event).verdict
+
+
+def test_a_broad_add_that_takes_a_secret_file_is_stopped(tmp_path: Path) -> None:
+    project = _swept(tmp_path / "app", "")
+    assert [(command, _sweep_verdict(project, command)) for command, _ in SWEEPS] == SWEEPS
+
+
+def test_a_broad_add_leaves_what_git_ignores(tmp_path: Path) -> None:
+    project = _swept(tmp_path / "app", ".env\n")
+    assert [_sweep_verdict(project, command) for command in ("git add -A", "git add .", "git add config/")] == ["allow"] * 3
+
+
+def test_commit_all_takes_a_changed_tracked_secret_file(tmp_path: Path) -> None:
+    import subprocess
+
+    project = _swept(tmp_path / "app", "")
+    subprocess.run(["git", "-C", str(project), "add", "-f", "config/.env"], check=True)
+    subprocess.run(["git", "-C", str(project), "-c", "user.name=Dev", "-c", "user.email=dev@example.com", "commit", "-qm", "env"],
+                   check=True)
+    (project / "config" / ".env").write_text("KEY=other\n")
+    assert [_sweep_verdict(project, c) for c in ("git commit -am wip", "git add -u", "git commit -m wip")] == ["deny", "deny", "allow"]

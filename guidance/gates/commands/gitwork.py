@@ -408,3 +408,49 @@ def git_cwd(cmd: Command, paths: Resolver) -> tuple[str, str]:
         for value in globals_.get(option, []):
             redirected = value or "?"
     return where, redirected
+
+
+def staged_by(where: str, sub: str, rest: list[str]) -> list[str] | None:
+    """The files (absolute) a `git add` or `git commit` in `where` takes without naming them one by
+    one: `git add -A`, `git add .`, `git add src/`, `git add -u`, `git commit -a`. Git lists them
+    itself (`ls-files`: changed tracked files, and for `git add` the untracked ones it would take;
+    ignored files stay out, as they do for git), so a ban on committing `.env` holds for the
+    `git add -A` that would sweep it in and not for one that leaves it alone. [] when the command
+    names its files (the caller reads those words) or takes none; None when git cannot tell."""
+    positionals: list[str] = []
+    everything = tracked_only = False
+    after_dashes = False
+    for word in rest:
+        if after_dashes or not word.startswith("-") or word == "-":
+            positionals.append(word)
+        elif word == "--":
+            after_dashes = True
+        elif sub == "add" and word in ("-A", "--all"):
+            everything = True
+        elif sub == "add" and word in ("-u", "--update"):
+            everything = tracked_only = True
+        elif sub == "commit" and (word == "--all" or not word.startswith("--") and "a" in word[1:].partition("m")[0]):
+            everything = tracked_only = True  # `-a`, `-am MSG`: every changed tracked file
+    if sub == "commit":
+        if not everything:
+            return []
+        positionals = []  # the message and other values are not pathspecs; `-a` takes the whole tree
+    whole = any(p in (":/", ":/*") for p in positionals)
+    # the pathspecs that are places (the questions run with literal pathspecs: `*` is the directory)
+    specs = ["." if p == "*" else p for p in positionals
+             if p in (".", "./", "*") or p.endswith("/") or os.path.isdir(os.path.join(where, p))]
+    if sub == "add" and positionals and not specs and not whole:
+        return []  # `git add a.py`, `git add -A a.py`: the named files only
+    if not everything and not specs and not whole:
+        return []
+    top = toplevel(where)
+    if not top:
+        return None
+    kinds = ["--modified"] if tracked_only else ["--modified", "--others", "--exclude-standard"]
+    if specs and not whole:
+        found = _Git(where).lines(["ls-files", "-z", "--full-name", *kinds, "--", *specs])
+    else:
+        found = _Git(top).lines(["ls-files", "-z", *kinds])
+    if found is None:
+        return None
+    return [os.path.join(top, rel) for rel in dict.fromkeys(found)]

@@ -48,6 +48,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("work-branch", e) for e in nouns.WORK_BRANCH_EXAMPLES]
     out += [("push-scope", e) for e in markers.PUSH_SCOPE_EXAMPLES]
     out += [("file-extension", e) for e in nouns.FILE_EXTENSION_EXAMPLES]
+    out += [("kept-noun", e) for e in nouns.KEPT_NOUN_EXAMPLES]
     out += [("maker", e) for e in markers.MAKER_EXAMPLES]
     out += [("version-control", e) for e in markers.VERSION_CONTROL_EXAMPLES]
     out += [("branch-names", e) for e in nouns.BRANCH_EXAMPLES]
@@ -199,6 +200,10 @@ def markdown() -> str:
               "Endings that name a kind of file when written alone (`.pem`, or PEM in a list after a kind of file, is "
               "`*.pem`; any other dotted name is the file of that name): " + ", ".join(sorted(nouns.FILE_EXTENSIONS)) + ". "
               + _prose_examples(nouns.FILE_EXTENSION_EXAMPLES), "",
+              "Things a project keeps as files, named by what they are (placed by a directory under a verb that "
+              "changes, reads or commits what exists, \"the specs in `spec/`\", they are the files there; a verb "
+              "that makes something new keeps the directory a destination): " + ", ".join(sorted(nouns.KEPT_NOUNS))
+              + ". " + _prose_examples(nouns.KEPT_NOUN_EXAMPLES), "",
               "| Credentials | Files | Variables |", "|---|---|---|"]
     for credential in nouns.CREDENTIALS:
         lines.append(f"| {_cell(', '.join(credential.words))} | {', '.join(credential.files)} | {', '.join(credential.variables)} |")

@@ -402,6 +402,40 @@ FILE_FAMILY_EXAMPLES: tuple[Example, ...] = (
     ex("- Never read `.env.example`", "deny read .env.example"),
 )
 
+#: things a project keeps as files, named by what they are rather than as files ("the specs", "the
+#: fixtures"): placed by a directory ("the specs in `spec/`", "the templates under /theme") under a
+#: verb that changes, reads or commits what exists, they are the files there, at the place's full force.
+#: A verb that makes something new ("don't put templates in `src/`") keeps the place a destination,
+#: and a noun not listed ("the public API in `lib/`") is something in the code, not the files.
+KEPT_NOUNS: frozenset[str] = frozenset((
+    "spec", "specs", "specification", "specifications", "definition", "definitions", "schema", "schemas", "template",
+    "templates", "fixture", "fixtures", "snapshot", "snapshots", "proto", "protos", "stub", "stubs", "binding",
+    "bindings", "translation", "translations", "locale", "locales", "asset", "assets", "image", "images", "icon",
+    "icons", "layout", "layouts", "stylesheet", "stylesheets", "doc", "docs", "page", "pages", "manifest",
+    "manifests", "workflow", "workflows", "chart", "charts", "contract", "contracts", "notebook", "notebooks",
+    "dataset", "datasets", "resource", "resources", "theme", "themes", "partial", "partials", "client", "clients",
+    "sdk", "sdks", "sources", "header", "headers", "library", "libraries", "package", "packages", "migration",
+    "migrations", "seed", "seeds", "golden", "goldens", "baseline", "baselines", "recording", "recordings",
+    "cassette", "cassettes", "vendored", "artifacts", "artefacts", "outputs",
+))
+
+KEPT_NOUN_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never edit the specs in `spec/` by hand.", "deny write spec/**"),
+    ex("- Do not hand-edit the API definitions under api/openapi/", "deny write api/openapi/**"),
+    ex("Don't modify the templates in /theme/layouts directly.", "deny write theme/layouts/**"),
+    ex("1. Leave the fixtures under `tests/fixtures` as they are: never change them.", "deny write tests/fixtures/**",
+       exact=False),
+    ex("- **Clients** - never touch the generated clients in `sdk/gen`", "deny write sdk/gen/**"),
+    ex("- The schemas in `db/schema/` must not be modified manually.", "deny write db/schema/**"),
+    ex("- Never commit the recordings in `tests/cassettes/`.", "deny stage tests/cassettes/**"),
+    ex("| Never edit | the protos in `proto/` |", exact=False),
+    ex("- Don't put templates in `src/`."),
+    ex("- Don't change the public API in `lib/`."),
+    ex("- Never break the imports in `src/app/`."),
+    ex("- Add new fixtures in `tests/fixtures/`."),
+    ex("- Edit the templates in `theme/` when the layout changes."),
+)
+
 BRANCH_NOUNS: tuple[str, ...] = ("main", "master", "the main branch", "the master branch", "the default branch",
                                  "production", "trunk", "develop", "main branch", "master branch")
 
