@@ -426,7 +426,7 @@ KEPT_NOUN_EXAMPLES: tuple[Example, ...] = (
     ex("1. Leave the fixtures under `tests/fixtures` as they are: never change them.", "deny write tests/fixtures/**",
        exact=False),
     ex("- **Clients** - never touch the generated clients in `sdk/gen`", "deny write sdk/gen/**"),
-    ex("- The schemas in `db/schema/` must not be modified manually.", "deny write db/schema/**"),
+    ex("- The translations in `app/locales/` must not be modified manually.", "deny write app/locales/**"),
     ex("- Never commit the recordings in `tests/cassettes/`.", "deny stage tests/cassettes/**"),
     ex("| Never edit | the protos in `proto/` |", exact=False),
     ex("- Don't put templates in `src/`."),
