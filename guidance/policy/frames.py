@@ -646,7 +646,7 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                 break  # "... `x` on them": refers back; read as a qualifier that does not narrow
             before = tokens[k - 1] if k > i else None
             if kind in ("category", "thing") and before is not None and before.kind == WORD and before.low not in _NEUTRAL_BEFORE \
-                    and before.low not in _DETERMINERS and before.low not in _CONJUNCTIONS and before.low not in _PREPOSITIONS \
+                    and before.low not in _neutral_before(kind, value) and before.low not in _DETERMINERS and before.low not in _CONJUNCTIONS and before.low not in _PREPOSITIONS \
                     and match(tokens, k - 1, "adverbs", end) is None and action_at(tokens, k - 1, end) is None:
                 meaning["qualified"] = before.low  # "remote git operations": some of them, which the word decides
             if kind in ("pronoun", "deictic", "self", "branch"):
@@ -2145,6 +2145,9 @@ def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words
     if action == "use":
         # "yarn must not be used", "Docker should not be used": a tool, by its name
         objects = [o for o in objects if _names_program(o)] or _subject_program(tokens, start, i)
+    elif action in _EFFECT_PARTICIPLES:
+        # "New dependencies must not be added": a kind of thing the commands of its category make
+        objects = [o for o in objects if o.kind == "noun" and "category" in o.meaning]
     else:
         objects = [o for o in objects if o.kind in ("code", "path") or (o.kind == "pronoun" and "file" in o.text or o.text == "the following")
                    or (o.kind == "noun" and "path" in o.meaning)]  # "Generated files must not be edited"
@@ -2154,6 +2157,10 @@ def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words
                   notes=[f"passive: what '{join(tokens[start:i])}' names must not be {tokens[k].low}"] + notes)
     _read_tail(tokens, k + 1, end, frame)
     return frame
+
+
+#: actions of passive participles whose subject is a category of commands, not a path
+_EFFECT_PARTICIPLES = frozenset(("install", "add", "update", "publish", "deploy"))
 
 
 #: words before a protecting word that make it say what a path is ("`x` is read-only", "treat `x` as read-only")
@@ -2328,7 +2335,7 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
     elif found is None and (stop := _no_dependencies(tokens, k)) > k:
         # "No new dependencies without approval", "no dependency installs without asking": adding them
         frame = Frame(BAN, "no", actions=["add"], verb="add",
-                      objects=[Obj("noun", " ".join(t.low for t in tokens[k:stop]), meaning={"category": "add-dependency"})])
+                      objects=[Obj("noun", " ".join(t.low for t in tokens[k:stop]), meaning={"category": _installed_noun(tokens, k)[1]})])
         _read_tail(tokens, stop, len(tokens), frame)
         if not frame.condition:
             # "No new dependencies." may describe the design as much as forbid a command: a warning
@@ -2365,14 +2372,31 @@ def _text_named(tokens: list[Token], k: int) -> bool:
     return found is not None and found[1][0] == "content"
 
 
+#: words before the noun of "no new dependencies" that say nothing of which ones
+_INSTALLED_ADJECTIVES = frozenset(("new", "any")) | frozenset(w for c in _categories.CATEGORIES
+                                                              if c.name in _markers.INSTALLED_CATEGORIES for w in c.neutral)
+
+
+def _installed_noun(tokens: list[Token], k: int) -> tuple[int, str]:
+    """The end of a noun of things installed at `k` ("new system libraries", "extra third-party
+    packages") and its category (lexicon markers.INSTALLED_CATEGORIES); (`k`, "") for any other."""
+    at = k
+    while at < len(tokens) - 1 and tokens[at].low in _INSTALLED_ADJECTIVES:
+        at += 1  # "no new system libraries": what every one added is, not which ones
+    for start in (at, k):
+        noun = match(tokens, start, "nouns")
+        if noun is not None and noun[1][0] == "category" and noun[1][1] in _markers.INSTALLED_CATEGORIES:
+            return noun[0], noun[1][1]
+    return k, ""
+
+
 def _no_dependencies(tokens: list[Token], k: int) -> int:
     """After "no": the end of a noun for new dependencies ("new dependencies", "dependency installs")
     that the clause ends on or follows with a condition, else `k` ("no dependencies are bundled"
     describes the project)."""
-    noun = match(tokens, k, "nouns")
-    if noun is None or noun[1][:2] != ("category", "add-dependency"):
+    stop, _ = _installed_noun(tokens, k)
+    if stop == k:
         return k
-    stop = noun[0]
     while stop < len(tokens) and tokens[stop].low in ("install", "installs", "additions"):
         stop += 1
     if stop < len(tokens) and tokens[stop].kind == WORD and tokens[stop].low not in ("without", "unless", "until"):
@@ -2546,6 +2570,13 @@ def _ask_before(tokens: list[Token], ctx: Context) -> Frame | None:
 
 
 #: words before a program's name that do not change which program it is ("system Maven", "raw dotnet")
+def _neutral_before(kind: str, value: Any) -> tuple[str, ...]:
+    """The words before a category's noun that describe every member (lexicon categories `neutral`)."""
+    if kind != "category":
+        return ()
+    return next((c.neutral for c in _categories.CATEGORIES if c.name == value), ())
+
+
 _PROGRAM_ADJECTIVES = _NEUTRAL_BEFORE | frozenset(("system", "global", "globally-installed", "host", "local")) \
     | frozenset(_markers.STATE_CHANGING)  # "never destructive az CLI": the program, narrowed when resolved
 

@@ -864,9 +864,11 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
     if kind in ("add", "install"):
         for obj in objects:
             meaning = obj.meaning
-            if obj.kind == "noun" and meaning.get("category") in ("add-dependency", "global-install"):
+            if obj.kind == "noun" and meaning.get("category") in _markers.INSTALLED_CATEGORIES:
                 # "never install packages globally": the installs outside the project, not every one
-                category = "global-install" if _mentions_any(frame.text, _markers.GLOBAL_WORDS) else "add-dependency"
+                category = meaning["category"]
+                if category == "add-dependency" and _mentions_any(frame.text, _markers.GLOBAL_WORDS):
+                    category = "global-install"
                 specs.append(_category_spec(category, verdict, line, frame, obj))
             elif obj.kind == "noun" and "self" in meaning or obj.kind == "self":
                 specs.append(Spec("write", verdict, line, pattern=place.source, what=f"changing {place.source}"))

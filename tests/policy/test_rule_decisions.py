@@ -15,6 +15,22 @@ from cf_guidance.policy.compiler import compile_sources
 from tests.gates.support import bash, decide, tool
 
 DEPENDENCIES = "- Ask before adding new dependencies.\n"
+#: installing named by its effect, however worded: the project's packages (any ecosystem's
+#: manager) or the machine's; restoring the lockfile and the project itself pass
+INSTALL_WORDINGS = (
+    "- **NEVER** pull in third-party libraries unless the user says so.\n",
+    "1. Do not add external packages without asking first.\n",
+    "> Additional dependencies must not be installed without approval.\n",
+    "- No new third-party dependencies without approval.\n",
+    "- **Dependencies** - ask before installing new libraries.\n",
+    "## Dependencies\n\nNever install new packages unless explicitly asked.\n",
+)
+SYSTEM_WORDINGS = (
+    "- **Do not install system packages**; the container is thrown away.\n",
+    "- System dependencies must never be installed on the host.\n",
+    "Installing OS packages is not allowed.\n",
+    "> Never add system libraries.\n",
+)
 TAGS = "- Do not create or push tags manually: the release job does.\n"
 TARGET = "- **All PRs target `develop`** (NOT `master`)\n"
 NEVER = "- Never open pull requests against `main`.\n"
@@ -192,6 +208,18 @@ CASES = [
     (DEPENDENCIES, "pip install -r requirements.txt", "allow"),
     (DEPENDENCIES, "pip install -e '.[dev]'", "allow"),
     (DEPENDENCIES, "pip install .", "allow"),
+    *[(text, command, verdict) for text in INSTALL_WORDINGS for command, verdict in (
+        ("npm install left-pad", "ask"), ("pnpm add zod", "ask"), ("uv add httpx", "ask"), ("cargo add serde", "ask"),
+        ("go get github.com/pkg/errors", "ask"), ("bundle add rack", "ask"),
+        ("swift package add-dependency https://example.test/lib.git --from 1.0.0", "ask"),
+        ("npm install", "allow"), ("npm ci", "allow"), ("pip install -r requirements.txt", "allow"),
+        ("pip install -e .", "allow"), ("cargo build", "allow"), ("swift package show-dependencies", "allow"),
+        ("apt-get install -y jq", "allow"))],
+    *[(text, command, verdict) for text in SYSTEM_WORDINGS for command, verdict in (
+        ("sudo apt-get install -y build-essential", "deny"), ("apt install jq", "deny"), ("brew install node", "deny"),
+        ("dnf install gcc", "deny"), ("apk add curl", "deny"),
+        ("apt-get update", "allow"), ("brew list", "allow"), ("npm install left-pad", "allow"), ("npm ci", "allow"),
+        ("cargo add serde", "allow"))],
     (TAGS, "git tag v1.2.0", "deny"),
     (TAGS, "git tag -a v1.2.0 -m 'release'", "deny"),
     (TAGS, "git push --tags", "deny"),

@@ -35,6 +35,9 @@ class Category:
     #: commands of the category's shape that do not do its task: `git tag -l` lists tags, `pip
     #: install -e .` installs the project itself (a trailing `*`: any further arguments)
     exempt: tuple[str, ...] = ()
+    #: words before one of `words` that say what every member is, not which ones: every library one
+    #: adds is a "third-party" or "external" one, so "never add third-party libraries" is all of them
+    neutral: tuple[str, ...] = ()
 
 
 #: package managers that run a package's scripts by name (`pnpm lint`, `npm run lint:js`)
@@ -138,14 +141,25 @@ CATEGORIES: tuple[Category, ...] = (
               "dotnet nuget push", "vsce publish"), objects=("package releases",)),
     Category("add-dependency", ("dependencies", "dependency", "new dependencies", "new dependency", "packages",
                                 "new packages", "libraries", "new libraries", "deps", "third-party packages",
-                                "npm packages"),
-             ("npm install <pkg>", "yarn add <pkg>", "pnpm add <pkg>", "bun add <pkg>", "pip install <pkg>",
-              "uv add <pkg>", "uv pip install <pkg>", "poetry add <pkg>", "pdm add <pkg>", "cargo add <pkg>",
-              "go get <pkg>", "gem install <pkg>", "composer require <pkg>", "dotnet add package", "conda install <pkg>"),
+                                "npm packages", "crates", "gems"),
+             ("npm install <pkg>", "npm i <pkg>", "npm add <pkg>", "yarn add <pkg>", "pnpm add <pkg>", "pnpm install <pkg>",
+              "pnpm i <pkg>", "bun add <pkg>", "bun install <pkg>", "bun i <pkg>", "deno add <pkg>", "pip install <pkg>",
+              "uv add <pkg>", "uv pip install <pkg>", "poetry add <pkg>", "pdm add <pkg>", "rye add <pkg>",
+              "cargo add <pkg>", "go get <pkg>", "gem install <pkg>", "bundle add <pkg>", "composer require <pkg>",
+              "dotnet add package", "conda install <pkg>", "swift package add-dependency", "dart pub add <pkg>",
+              "flutter pub add <pkg>", "npx expo install <pkg>"),
              objects=("dependencies", "dependency", "new dependencies", "new dependency", "packages", "new packages",
-                      "libraries", "new libraries", "deps", "third-party packages", "npm packages"),
+                      "libraries", "new libraries", "deps", "third-party packages", "npm packages", "crates", "gems"),
+             neutral=("third-party", "third", "party", "external", "extra", "additional", "outside", "foreign", "more",
+                      "unapproved", "unvetted", "random", "arbitrary", "unnecessary", "unneeded"),
              examples=(ex("- Ask before adding new dependencies", "ask command <add-dependency>"),
                        ex("- Never add dependencies", "deny command <add-dependency>"),
+                       # every library one adds is a third-party one: the words say what they are, not which
+                       ex("- **NEVER** pull in third-party libraries unless the user says so", "ask command <add-dependency>"),
+                       ex("- Avoid adding external crates", "warn command <add-dependency>"),
+                       ex("3. Additional packages must not be installed without approval", "ask command <add-dependency>"),
+                       ex("> Do not introduce extra dependencies.", "deny command <add-dependency>"),
+                       ex("- React libraries: keep the list short"),
                        # `<pkg>` is one package: the bare command installs the lockfile, here and in prose
                        ex("- Ask before running `npm install <pkg>`", "ask command npm install ?*")),
              exempt=("pip install -e *", "pip install --editable *", "pip install .*", "uv pip install -e *",
@@ -174,6 +188,25 @@ CATEGORIES: tuple[Category, ...] = (
                        ex("- Never create a new venv; use the existing `.venv`", "deny command <create-venv>"),
                        ex("- Ask before creating virtual environments", "ask command <create-venv>"),
                        ex("- Always run Python inside a virtual environment"))),
+    # packages of the machine, from the operating system's package manager (`apt-get install`,
+    # `brew install`): a rule about them is not about the project's dependencies
+    Category("system-install", ("system packages", "system package", "system dependencies", "system libraries",
+                                "os packages", "os-level packages", "system-level packages", "host packages",
+                                "apt packages", "distro packages", "operating system packages", "system tools"),
+             ("apt install <pkg>", "apt-get install <pkg>", "aptitude install <pkg>", "dnf install <pkg>",
+              "yum install <pkg>", "apk add <pkg>", "pacman -S <pkg>", "zypper install <pkg>", "brew install <pkg>",
+              "port install <pkg>", "snap install <pkg>", "choco install <pkg>", "winget install <pkg>",
+              "scoop install <pkg>", "nix-env -i <pkg>", "sudo apt install <pkg>", "sudo apt-get install <pkg>",
+              "sudo dnf install <pkg>", "sudo yum install <pkg>", "sudo apk add <pkg>", "sudo pacman -S <pkg>",
+              "sudo zypper install <pkg>", "sudo snap install <pkg>"),
+             objects=("system packages", "system package", "system dependencies", "system libraries", "os packages",
+                      "os-level packages", "system-level packages", "host packages", "apt packages", "distro packages",
+                      "operating system packages", "system tools"),
+             examples=(ex("- **Do not install system packages**; the container is thrown away", "deny command <system-install>"),
+                       ex("- Ask before installing OS packages", "ask command <system-install>"),
+                       ex("Installing system dependencies is not allowed.", "deny command <system-install>"),
+                       ex("1. No new system libraries without approval", "ask command <system-install>"),
+                       ex("- System packages are listed in `Brewfile`"))),
     Category("update-dependency", ("library updates", "dependency updates", "library update", "upgrades"),
              ("npm update", "npm upgrade", "npm install <pkg>@latest", "yarn upgrade", "yarn up", "pnpm update",
               "pnpm up", "bun update", "pip install --upgrade", "pip install -U", "uv lock --upgrade",

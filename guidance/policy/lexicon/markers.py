@@ -801,6 +801,10 @@ PASSIVE_PARTICIPLES: dict[str, str] = {
     "edited": "edit", "modified": "edit", "changed": "edit", "touched": "edit", "updated": "edit", "altered": "edit",
     "overwritten": "edit", "hand-edited": "edit", "rewritten": "edit", "deleted": "delete", "removed": "delete",
     "committed": "commit", "used": "use",
+    # what is named by its effect ("New dependencies must not be added"): the subject is a kind of thing
+    # the verb does (a category of commands: packages installed, releases published)
+    "installed": "install", "added": "add", "introduced": "add", "upgraded": "update", "bumped": "update",
+    "published": "publish", "deployed": "deploy",
 }
 
 PASSIVE_EXAMPLES: tuple[Example, ...] = (
@@ -814,6 +818,10 @@ PASSIVE_EXAMPLES: tuple[Example, ...] = (
     ex("- yarn must not be used in this repository", "deny command yarn"),
     ex("- Docker should not be used in this repository", "warn command docker"),
     ex("- `any` must not be used"),
+    ex("- New dependencies must not be added without approval", "ask command <add-dependency>"),
+    ex("System packages should never be installed on the host.", "deny command <system-install>"),
+    ex("- Packages must not be published by hand", "deny command <publish>"),
+    ex("- Packages must be installed with `uv`"),
     ex("- `.env` files must never be committed", "deny stage .env .env.local .env.*.local .env.development .env.production "
        ".env.test .env.staging .env.prod .env.dev"),
 )
@@ -837,6 +845,10 @@ PR_BASE_EXAMPLES: tuple[Example, ...] = (
 
 #: words that move an install out of the project ("never install packages globally"): the
 #: global-install category instead of every dependency install
+#: categories of commands that install something: the project's packages, the user's global ones,
+#: the machine's ("no new dependencies", "never install system packages")
+INSTALLED_CATEGORIES: tuple[str, ...] = ("add-dependency", "global-install", "system-install")
+
 GLOBAL_WORDS: tuple[str, ...] = ("globally", "global", "system-wide", "systemwide", "system wide", "user-wide")
 
 #: remotes a push names ("never push to `upstream`", "the upstream remote"): a push to that remote
