@@ -25,6 +25,7 @@ from cf_guidance._glob import glob_match
 from cf_guidance.gates.commands.message import BODY_COMMANDS, COMMIT_COMMANDS, TITLE_COMMANDS
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, root_place
+from cf_guidance.policy.lexicon import actions as _actions
 from cf_guidance.policy.lexicon import categories as _categories
 from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon import nouns as _nouns
@@ -1044,10 +1045,19 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             spec = _category_spec(meaning["category"], verdict, line, frame, obj)
             spec.exempt += [list(w) for w in place.inventory.in_section(place.section)
                             if _pattern_covers(list(spec.pattern), w) or any(_pattern_covers(a, w) for a in spec.also)]
+            if meaning["category"] in _markers.INSTALLED_CATEGORIES and spec.verdict in ("deny", "ask") \
+                    and not _mentions_any(frame.text, _INSTALL_WORDS):
+                # "Don't test third-party libraries": packages named with no verb that installs them
+                spec.verdict = "warn"
+                spec.why.append(f"'{obj.text}' without a verb that installs them: installing is a guess (warn)")
             return [spec]
         if "timeout" in meaning:
             return []
     return []
+
+
+#: the words of the actions that install or add ("Installing OS packages is not allowed")
+_INSTALL_WORDS = tuple(w for entry in _actions.ACTIONS if entry.kind in ("install", "add") for w in entry.words)
 
 
 def _names_commands(words: str, category: str) -> bool:

@@ -160,6 +160,7 @@ CATEGORIES: tuple[Category, ...] = (
                        ex("3. Additional packages must not be installed without approval", "ask command <add-dependency>"),
                        ex("> Do not introduce extra dependencies.", "deny command <add-dependency>"),
                        ex("- React libraries: keep the list short"),
+                       ex("- ❌ Don't test external libraries for correctness", "warn command <add-dependency>"),
                        # `<pkg>` is one package: the bare command installs the lockfile, here and in prose
                        ex("- Ask before running `npm install <pkg>`", "ask command npm install ?*")),
              exempt=("pip install -e *", "pip install --editable *", "pip install .*", "uv pip install -e *",
