@@ -2640,6 +2640,8 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
             _read_tail(tokens, m, end, frame)
             return frame
     if found is None:
+        while k + 1 < end and tokens[k].kind == WORD and tokens[k].low in _PROGRAM_ADJECTIVES and tokens[k + 1].kind == CODE:
+            k += 1  # "never bare `python -m pytest`", "not raw `kubectl`": the command itself, no verb
         if k < end and tokens[k].kind in (CODE, QUOTE) or (k < end and tokens[k].kind == WORD and tokens[k].low.startswith("--")):
             objects, stop, notes = read_objects(tokens, k, end)
             frame.objects = objects
@@ -3399,37 +3401,128 @@ _VERSION_WORD = re.compile(r"v?\d+(?:\.[\dx*]+)*\+?")
 
 
 def _project_uses(tokens: list[Token], first: int, end: int) -> int | None:
-    """"This project uses pnpm", "We use uv as the package manager", "Uses **bun**.": the index of
-    what the project (lexicon markers.PROJECT_SUBJECTS, or no subject) says it uses, None for any
-    other subject."""
-    for k in range(first, min(end, first + 4)):
-        if tokens[k].kind == WORD and tokens[k].low in _markers.PROJECT_USE_VERBS:
-            subject = " ".join(t.low for t in tokens[first:k] if t.kind == WORD)
-            if not subject and tokens[k].low in _markers.SUBJECTLESS_USE_VERBS:
-                # "Uses **bun**.": the tool alone, with nothing after it (not "Uses npm to fetch plugins")
-                named = k + 2 if k + 1 < end and tokens[k + 1].kind in (WORD, CODE) else end
-                return k + 1 if named >= end or tokens[named].kind == PUNCT else None
-            return k + 1 if subject in _markers.PROJECT_SUBJECTS else None
+    """"This project uses pnpm", "We use uv as the package manager", "Uses **bun**.", "All builds
+    use `./mvnw`": the index of what the project (lexicon markers.PROJECT_SUBJECTS), the job
+    (programs.JOB_NOUNS) or no subject says it uses, None for any other subject. The statement may
+    follow "and" in the sentence ("It is a monorepo and we use pnpm")."""
+    starts = [first] + [m + 1 for m in range(first, end - 1) if tokens[m].low in ("and", "so") or tokens[m].text == ";"]
+    for start in starts:
+        for k in range(start, min(end, start + 4)):
+            if tokens[k].kind == WORD and tokens[k].low in _markers.PROJECT_USE_VERBS:
+                subject = [t.low for t in tokens[start:k] if t.kind == WORD]
+                if not subject and start == first and tokens[k].low in _markers.SUBJECTLESS_USE_VERBS:
+                    # "Uses **bun**.", "Uses pnpm for JS dependencies": the tool alone, or for its job
+                    # (not "Uses npm to fetch plugins")
+                    named = k + 2 if k + 1 < end and tokens[k + 1].kind in (WORD, CODE) else end
+                    if named >= end or tokens[named].kind == PUNCT or (tokens[named].low == "for" and _names_job(tokens, named + 1, end)):
+                        return k + 1
+                    return None
+                if " ".join(subject) in _markers.PROJECT_SUBJECTS or _job_subject(subject):
+                    return k + 1
+                break
+    return None
+
+
+def _label_end(tokens: list[Token], first: int, end: int) -> int | None:
+    """Where a label ends: its colon ("Package manager: pnpm"), or the cell border of a table row
+    ("Package manager | pnpm")."""
+    return next((m for m in range(first, end) if tokens[m].kind == PUNCT and tokens[m].text in (":", "|")), None)
+
+
+def _job_subject(words: list[str]) -> bool:
+    """"all builds", "Python dependencies", "package management": a subject that is the job of a
+    tool of lexicon programs.RIVALS (its noun in programs.JOB_NOUNS, one word at most before it
+    besides determiners: a language, "Node packages"), not a part of the project ("the docs site")."""
+    rest = [w for w in words if w not in _DETERMINERS]
+    return bool(rest) and rest[-1] in _programs.JOB_NOUNS and len(rest) <= 2
+
+
+def _names_job(tokens: list[Token], k: int, end: int) -> bool:
+    """The words from `k` name a job of the tools of lexicon RIVALS ("for all package management",
+    "for TypeScript dependencies", "as the package manager"): a job noun within the next few words,
+    before any verb or clause."""
+    for m in range(k, min(end, k + 4)):
+        if tokens[m].kind == PUNCT:
+            return False
+        if tokens[m].kind == WORD and tokens[m].low in _programs.JOB_NOUNS:
+            return True
+    return False
+
+
+def _label_alone(tokens: list[Token], k: int, end: int) -> bool:
+    """The words from `k` to the clause's end are a job's label (lexicon RIVAL_LABELS), after one
+    qualifier at most ("package manager", "Python package manager"): "Bun is our package manager",
+    not a description of the tool ("uv is a fast Python package and project manager written in Rust")."""
+    stop = next((m for m in range(k, end) if tokens[m].kind == PUNCT), end)
+    words = [t.low for t in tokens[k:stop]]
+    return " ".join(words) in _programs.RIVAL_LABELS or " ".join(words[1:]) in _programs.RIVAL_LABELS
+
+
+def _stated_tool(tokens: list[Token], first: int, end: int) -> tuple[int, bool] | None:
+    """The tool a statement names as doing its job, without an imperative (its index, and whether
+    it is the sentence's subject):
+    "Dependencies are managed with Poetry" (the job or the project, a participle of lexicon
+    programs.STATED_PARTICIPLES, a preposition), "uv is used for package management", "Bun is our
+    package manager" (the tool as the subject), "The package manager is yarn" (the job's label)."""
+    be = next((m for m in range(first, min(end, first + 6)) if tokens[m].kind == WORD and tokens[m].low in ("is", "are")), None)
+    if be is None or be + 1 >= end:
+        return None
+    subject = [t for t in tokens[first:be] if t.kind not in (PUNCT, SYMBOL)]
+    low = [t.low for t in subject]
+    if (len(subject) == 1 and _rival_family(subject[0].text.strip().lower()) is not None
+            and ((tokens[be + 1].low == "used" and be + 2 < end and tokens[be + 2].low in ("for", "as")
+                  and _names_job(tokens, be + 3, end))
+                 or (tokens[be + 1].low in _DETERMINERS and _label_alone(tokens, be + 2, end)))):
+        return tokens.index(subject[0]), True  # "uv is used for package management", "Bun is our package manager"
+    k = be + 1
+    if k + 1 < end and tokens[k].low in _programs.STATED_PARTICIPLES and tokens[k + 1].low in _programs.STATED_PREPOSITIONS:
+        # "Dependencies are managed with Poetry"
+        return (k + 2, False) if " ".join(low) in _markers.PROJECT_SUBJECTS or _job_subject(low) else None
+    if " ".join(w for w in low if w not in _DETERMINERS) in _programs.RIVAL_LABELS:
+        return k, False  # "The package manager is yarn"
     return None
 
 
 def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
     """"Use pnpm for package management", "Always use `uv` to manage dependencies", "Package
-    manager: `yarn`", "This project uses pnpm": one tool of those that do one job (lexicon
-    RIVALS) is the project's, so the others are discouraged (a warning whose reason names it);
-    "pnpm only", "use `uv` exclusively" rule them out (a ban). None unless the verb's object (or
-    the label's value) is that bare program."""
-    colon = next((m for m in range(first, end) if tokens[m].kind == PUNCT and tokens[m].text == ":"), None)
+    manager: `yarn`", "This project uses pnpm", "Dependencies are managed with Poetry": one tool
+    of those that do one job (lexicon RIVALS) is the project's, so the others are discouraged (a
+    warning whose reason names it); "pnpm only", "use `uv` exclusively" rule them out (a ban).
+    None unless the verb's object (or the label's value) is that bare program. A second tool of
+    another job joined by "and" ("use pnpm for Node and uv for Python") is read the same way."""
+    colon = _label_end(tokens, first, end)
     uses = _project_uses(tokens, first, end)
     if colon is not None and " ".join(t.low for t in tokens[first:colon]) in _programs.RIVAL_LABELS:
         k = colon + 1  # "Package manager: `yarn`"
     elif uses is not None:
         k = skip_determiner(tokens, uses, end)  # "This project uses pnpm"
+    elif (stated := _stated_tool(tokens, first, end)) is not None:
+        k, subject = stated
+        if subject:  # "uv is used for package management": what follows the tool says its job
+            name = tokens[k].text.strip().lower()
+            return _rivals_of(name, _rival_family(name) or (), tokens, False)
+        k = skip_determiner(tokens, k, end)  # "Dependencies are managed with Poetry"
     else:
         found = action_at(tokens, first, end)
         if found is None or "use" not in found[1]:
             return None
         k = skip_determiner(tokens, skip_adverbs(tokens, found[0], end), end)
+    frame = _tool_named_at(tokens, k, end)
+    if frame is None:
+        return None
+    # "use pnpm for Node and uv for Python": a tool of another job after "and"
+    joint = next((q for q in range(k + 1, end - 1) if tokens[q].kind == WORD and tokens[q].low == "and"), None)
+    if joint is not None and (second := _tool_named_at(tokens, skip_determiner(tokens, joint + 1, end), end)) is not None \
+            and _rival_family(second.alternatives[0].text) != _rival_family(frame.alternatives[0].text):
+        second.notes.insert(0, "a second tool of another job after 'and'")
+        frame.more.append(second)
+    return frame
+
+
+def _tool_named_at(tokens: list[Token], k: int, end: int) -> Frame | None:
+    """The tool of a job (lexicon RIVALS) named at `k` as the project's: its rivals discouraged,
+    ruled out after "only"; None when what follows makes it a feature of the tool ("yarn
+    workspaces"), or names another tool of the same job ("yarn or npm")."""
     if k >= end or tokens[k].kind not in (WORD, CODE):
         return None
     name = tokens[k].text.strip().lower()
@@ -3442,7 +3535,9 @@ def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
     only = after < end and tokens[after].low in _markers.EXCLUSIVE_WORDS
     if only:
         after += 1  # "pnpm only", "use `uv` exclusively": the others are ruled out
-    if family is None or (after < end and not (tokens[after].kind == PUNCT or tokens[after].low in _PURPOSE_WORDS)):
+    if family is None or (after < end and not (tokens[after].kind == PUNCT or tokens[after].low in _PURPOSE_WORDS
+                                               or (tokens[after].low == "and" and after + 1 < end
+                                                   and tokens[after + 1].text.strip().lower() not in family))):
         return None  # "use yarn workspaces", "use npm's flag": a feature of the tool, not the tool
     return _rivals_of(name, family, tokens, only)
 
@@ -3462,7 +3557,7 @@ def _only_tool(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
     """"pnpm only.", "Package manager: pnpm ONLY (no npm)", "Only use pnpm": "only" with one tool
     of a job (lexicon RIVALS) and nothing else said, the other tools of the job are banned."""
     start = 0
-    colon = next((m for m in range(i) if tokens[m].kind == PUNCT and tokens[m].text == ":"), None)
+    colon = _label_end(tokens, 0, i)
     if colon is not None and " ".join(t.low for t in tokens[:colon] if t.kind == WORD) in _programs.RIVAL_LABELS:
         start = colon + 1  # "Package manager: pnpm only"
     elif (uses := _project_uses(tokens, 0, i)) is not None:
@@ -3492,7 +3587,10 @@ def _only_tool(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
 
 
 def _rival_family(name: str) -> tuple[str, ...] | None:
-    """The tools that do the job `name` does, of which a project uses one (lexicon RIVALS), or None."""
+    """The tools that do the job `name` does, of which a project uses one (lexicon RIVALS), or None.
+    The project's own launcher (`./mvnw`, lexicon PROJECT_LAUNCHERS) does its tool's job."""
+    if "/" in name:
+        name = _programs.PROJECT_LAUNCHERS.get(name.rsplit("/", 1)[-1], "")
     return next((f for f in _programs.RIVALS if name in f), None)
 
 

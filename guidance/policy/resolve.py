@@ -266,7 +266,9 @@ def category_patterns(name: str) -> tuple[tuple[str, ...], ...]:
 
 
 def expand(pattern: list[str]) -> list[list[str]]:
-    """The pattern and its equivalents (`pip` -> `pip3`, `python -m pip`; `-n` for `--no-verify`)."""
+    """The pattern and its equivalents (`pip` -> `pip3`, `python -m pip`; `-n` for `--no-verify`).
+    A whole program also covers the other programs that are one of its commands (`npm` covers
+    `npx`, which is `npm exec`)."""
     variants = [list(pattern)]
     for eq in _programs.EQUIVALENTS:
         forms = [_split(f) for f in eq.forms]
@@ -277,6 +279,9 @@ def expand(pattern: list[str]) -> list[list[str]]:
                     candidate = other + rest
                     if candidate not in variants:
                         variants.append(candidate)
+                break
+            if len(pattern) == 1 and form[0] == pattern[0] and not any(w.startswith("-") for w in form):
+                variants += [other for other in forms if len(other) == 1 and other not in variants]
                 break
     if pattern and pattern[0] == "*":
         # "never use `--no-verify`": the option's other spellings of each command that has it (`git commit -n`)
@@ -996,7 +1001,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec) + _preferred_forms(spec, frame)
         if len(pattern) == 1:
             spec.exempt += _prescribed(spec, place)
-            spec.via = _wrappers_of(pattern[0], place, frame)
+        spec.via = _wrappers_of(pattern, place, frame)
         return [spec]
     if obj.kind == "program":
         if obj.meaning.get("subset"):
@@ -1008,7 +1013,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         spec.exempt = (_exemptions(spec.pattern, place) + _launchers(spec.pattern[0], frame, place, spec)
                        + _preferred_forms(spec, frame))
         spec.exempt += _prescribed(spec, place)
-        spec.via = _wrappers_of(spec.pattern[0], place, frame)
+        spec.via = _wrappers_of(spec.pattern, place, frame)
         return [spec]
     if obj.kind == "noun":
         meaning = obj.meaning
@@ -1067,10 +1072,11 @@ def _names_commands(words: str, category: str) -> bool:
     return found is not None and words in found.objects
 
 
-def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
-    """Runners the document itself runs `program` under (`uv run --project x pytest ...`), or the
-    rule names as its alternative ("run Python through `uv run`"): a ban on running the program
-    bare does not reach the way the document prescribes."""
+def _wrappers_of(pattern: list[str], place: Place, frame: Frame) -> list[str]:
+    """Runners the document itself runs the command under (`uv run --project x pytest ...`, `uv run
+    python -m pytest`), or the rule names as its alternative ("run Python through `uv run`"): a ban
+    on running the command bare does not reach the way the document prescribes."""
+    program = pattern[0]
     out: list[str] = []
     for alternative in frame.alternatives:
         head = alternative.text.split()[0].rsplit("/", 1)[-1].lower() if alternative.text.split() else ""
@@ -1084,7 +1090,8 @@ def _wrappers_of(program: str, place: Place, frame: Frame) -> list[str]:
             out += [r for r in _programs.OWN_RUNNERS.get(head, ()) if r != program and r not in out]
     for words in place.inventory.positives():
         head = words[0].rsplit("/", 1)[-1] if words else ""
-        if head in _programs.WRAPPER_RUNNERS and program in words[1:] and head not in out:
+        if head in _programs.WRAPPER_RUNNERS and head not in out and any(
+                list(words[m : m + len(pattern)]) == pattern for m in range(1, len(words))):
             out.append(head)
     if any(frame.qualifier == q or frame.qualifier.startswith(q + " ") for q in _markers.MACHINE_QUALIFIERS):
         # "never run `npm` on the host": in a container is where it is to run
@@ -1097,7 +1104,8 @@ def _prescribed(spec: Spec, place: Place) -> list[list[str]]:
     command of it all the same ("Install the CLI once with `npm i -g @acme/cli`"): that command,
     in any of its spellings, passes; every other use still meets the ban."""
     out: list[list[str]] = []
-    for words in place.inventory.positives(spec.pattern[0]):
+    programs = [spec.pattern[0]] + [also[0] for also in spec.also if len(also) == 1]  # `npm`, and `npx` it covers
+    for words in (w for program in programs for w in place.inventory.positives(program)):
         if len(words) < 2 or any(w[:1] == "<" or w in ("*", "...") for w in words):
             continue  # the bare program, or a template (`npm install <pkg>`): no one command
         for variant in expand(list(words)):

@@ -86,6 +86,10 @@ EXPECTED_CHECKS = {
     ("10-konnpei-swing-station.md", 252, "warn sequence <review-changes> -> git push to main"),
     ("11-syntrixbase-pepasus.md", 4, "deny sequence <test> -> git commit after any change"),
     ("11-syntrixbase-pepasus.md", 16, "ask command <add-dependency>"),
+    # "Uses `bun` for frontend package scripts" under "## Preference": the job's other tools warn
+    ("11-syntrixbase-pepasus.md", 55, "warn command npm"),
+    ("11-syntrixbase-pepasus.md", 55, "warn command yarn"),
+    ("11-syntrixbase-pepasus.md", 55, "warn command pnpm"),
     ("11-syntrixbase-pepasus.md", 23, "deny message generated with claude code | via happy | co-authored-by"),
     ("11-syntrixbase-pepasus.md", 24, "deny command git push --force"),
     ("11-syntrixbase-pepasus.md", 24, "deny command git push -f"),

@@ -154,6 +154,37 @@ MAKE_TO_BUILD = "Only use `make` targets to build; never call `go build` directl
 #: "the only ... package manager": the others ruled out when the words permit only it, warned when it is the one in use
 ONLY_ALLOWED = "- pnpm is the only allowed package manager.\n"
 ONLY_IN_USE = "- The only package manager we use is bun.\n"
+#: the project's tool stated however the sentence is built: the job's other tools warn, the tool itself
+#: and other jobs' tools pass
+STATED_TOOLS = [
+    "Dependencies are managed with Poetry.\n",
+    "- This repository is managed via **poetry** (v2).\n",
+    "> Python packages are handled by `poetry`.\n",
+    "1. Poetry is used for dependency management.\n",
+    "Poetry is our package manager.\n",
+    "- **Package manager**: poetry\n",
+    "| Concern | Tool |\n|---|---|\n| Package manager | poetry |\n",
+    "The package manager is Poetry.\n",
+    "- Uses poetry for all Python dependencies\n",
+    "- It is a Python service and we use Poetry as the package manager.\n",
+]
+#: statements that name a tool but not the project's one for its job
+NOT_STATED = [
+    "The docs image is built with pip.\n",
+    "pip is used by the base image to install wheels.\n",
+    "- Uses pip to fetch the fixtures.\n",
+    "- Dependencies are managed with pip or poetry.\n",
+    "- Releases are managed with changesets.\n",
+]
+#: a project's own launcher named as the build's tool: the system copy and the other build tool warn
+MVNW = "- All builds use `./mvnw`.\n"
+#: two jobs, a tool each, in one sentence
+TWO_JOBS = "- Use pnpm for Node and uv for Python to install dependencies.\n"
+#: a package manager's runner is that manager: a preference for another covers it, the preferred one's passes
+BUN_NOT_NPM = "- Use bun instead of npm.\n"
+NEVER_NPM = "- Never use npm.\n- Generate the client with `npx openapi-ts`.\n"
+#: the interpreter's module form is the same tool; the wrapped form the text prescribes passes
+BARE_PYTEST = "- Always run tests with `uv run python -m pytest`; never bare `python -m pytest`.\n"
 #: a program's commands that change something: reading stays allowed
 KUBECTL_CHANGES = "- Never run kubectl commands that modify state (apply, delete, scale).\n"
 AWS_CHANGES = "- Never use `aws` CLI commands that create, modify, or delete resources without explicit user approval.\n"
@@ -173,6 +204,32 @@ HEADING_OVER_PATHS = "## Never commit\n\n- `keys/dev.pem`\n- `local.db`\n"
 HEADING_OVER_PROSE = "## Never commit\n\nThe maintainers commit after review.\n"
 
 CASES = [
+    *[(text, "pip install requests", "warn") for text in STATED_TOOLS],
+    *[(text, "cd api && uv add requests", "warn") for text in STATED_TOOLS],
+    *[(text, "poetry add requests", "allow") for text in STATED_TOOLS],
+    *[(text, "npm install", "allow") for text in STATED_TOOLS],
+    *[(text, "pip install requests", "allow") for text in NOT_STATED],
+    *[(text, "poetry add requests", "allow") for text in NOT_STATED],
+    (MVNW, "mvn install -pl core", "warn"),
+    (MVNW, "gradle build", "warn"),
+    (MVNW, "./mvnw install -pl core", "allow"),
+    (TWO_JOBS, "npm install", "warn"),
+    (TWO_JOBS, "cd sdk && pip install httpx", "warn"),
+    (TWO_JOBS, "poetry add httpx", "warn"),
+    (TWO_JOBS, "pnpm add zod", "allow"),
+    (TWO_JOBS, "uv add httpx", "allow"),
+    (TWO_JOBS, "uv sync", "allow"),
+    (BUN_NOT_NPM, "npx tsc --noEmit", "warn"),
+    (BUN_NOT_NPM, "npm exec tsc", "warn"),
+    (BUN_NOT_NPM, "bunx tsc --noEmit", "allow"),
+    (BUN_NOT_NPM, "bun x tsc --noEmit", "allow"),
+    (NEVER_NPM, "npx tsc", "deny"),
+    (NEVER_NPM, "npx openapi-ts", "allow"),
+    (BARE_PYTEST, "python -m pytest tests", "deny"),
+    (BARE_PYTEST, "python3 -m pytest tests", "deny"),
+    (BARE_PYTEST, "pytest tests", "deny"),
+    (BARE_PYTEST, "uv run python -m pytest tests", "allow"),
+    (BARE_PYTEST, "uv run pytest tests", "allow"),
     (GERMAN, "make nuke", "deny"),
     (GERMAN, "make test", "allow"),
     (GERMAN_V2, "make nuke", "deny"),

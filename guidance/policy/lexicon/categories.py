@@ -237,7 +237,8 @@ CATEGORIES: tuple[Category, ...] = (
                        ex("- Do not change Node or npm versions unless explicitly requested.", "ask command <toolchain>",
                           exact=False),
                        ex("- Never upgrade the package manager", "deny command <toolchain>"),
-                       ex("- The package manager is pnpm"),
+                       # the project's tool of the job, not a change of it: its rivals warn (programs.RIVALS)
+                       ex("- The package manager is pnpm", "warn command npm", "warn command yarn", "warn command bun"),
                        ex("- Check the Node version with `node -v`"))),
     Category("login", ("authentication", "manual authentication", "logins", "log ins"),
              ("npm login", "yarn npm login", "docker login", "gh auth login", "vercel login", "firebase login",

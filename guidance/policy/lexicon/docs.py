@@ -105,6 +105,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("whole-task", e) for e in markers.WHOLE_EXAMPLES]
     out += [("system-installer", e) for e in programs.SYSTEM_INSTALLER_EXAMPLES]
     out += [("rival-tools", e) for e in programs.RIVAL_EXAMPLES]
+    out += [("stated-tool", e) for e in programs.STATED_TOOL_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
     return out
 
@@ -174,6 +175,13 @@ def markdown() -> str:
               f"a task or a subcommand follows: \"Don't mix tabs and spaces\"): {', '.join(sorted(programs.VERB_PROGRAMS))}."]
     lines += ["", "A tool's own runners (a rule preferring the tool leaves programs run that way alone): "
               + "; ".join(f"`{tool}`: {', '.join(f'`{r}`' for r in runners)}" for tool, runners in programs.OWN_RUNNERS.items()) + "."]
+    lines += ["", "Tools of one job, of which a project uses one (a text naming one, \"use pnpm\", \"Dependencies are "
+              "managed with Poetry\", \"uv is used for package management\", warns on the others): "
+              + "; ".join(" / ".join(f"`{t}`" for t in family) for family in programs.RIVALS) + ". The project's own "
+              "launchers do their tool's job: " + ", ".join(f"`./{w}` ({t})" for w, t in programs.PROJECT_LAUNCHERS.items())
+              + ". A statement's participles: " + ", ".join(sorted(programs.STATED_PARTICIPLES)) + "; before the tool: "
+              + ", ".join(sorted(programs.STATED_PREPOSITIONS)) + "; nouns that name the job: "
+              + ", ".join(sorted(programs.JOB_NOUNS)) + "."]
     lines += ["", "Equivalent commands (a check on the first covers the others):", ""]
     for eq in programs.EQUIVALENTS:
         lines.append("- " + " = ".join(f"`{f}`" for f in eq.forms))

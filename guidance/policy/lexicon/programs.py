@@ -144,10 +144,65 @@ RIVALS: tuple[tuple[str, ...], ...] = (
     ("npm", "yarn", "pnpm", "bun"),
     ("pip", "pip3", "poetry", "pipenv", "conda", "uv", "pdm"),
     ("stack", "cabal"),
+    ("mvn", "gradle"),
 )
 
 #: words of a label that names the project's tool of a kind ("Package manager: `yarn`")
-RIVAL_LABELS: tuple[str, ...] = ("package manager", "package management", "packages", "dependencies", "build tool")
+RIVAL_LABELS: tuple[str, ...] = ("package manager", "package management", "packages", "dependencies", "build tool",
+                                 "build system", "dependency management")
+
+#: the project's own launcher of a tool, checked in beside the code (`./mvnw` runs Maven, `./gradlew`
+#: Gradle): a text that names it as the tool of its job ("All builds use `./mvnw`") discourages the
+#: system's copy of the tool as well as the job's other tools
+PROJECT_LAUNCHERS: dict[str, str] = {"mvnw": "mvn", "gradlew": "gradle"}
+
+#: how a text states the tool of a job without an imperative, with the job or the project as the
+#: subject: "Dependencies are managed with Poetry", "Package management is handled by pnpm". The
+#: participles, then the prepositions that name the tool
+STATED_PARTICIPLES: frozenset[str] = frozenset(("managed", "handled", "done", "installed", "maintained", "built",
+                                                "driven", "resolved", "locked", "pinned"))
+STATED_PREPOSITIONS: frozenset[str] = frozenset(("with", "by", "via", "through", "using"))
+#: nouns that name the job of the tools of RIVALS, as a statement's subject ("Python dependencies
+#: are managed with uv", "All builds use `./mvnw`") or its purpose ("uv is used for package
+#: management", "Uses pnpm for JavaScript dependencies")
+JOB_NOUNS: frozenset[str] = frozenset(("dependencies", "dependency", "deps", "packages", "package", "builds", "build",
+                                       "management", "manager", "managers", "installs", "installation", "installations",
+                                       "environment", "environments", "tooling", "toolchain", "system"))
+
+STATED_TOOL_EXAMPLES: tuple[Example, ...] = (
+    # the job or the project as the subject, a participle, a preposition, the tool
+    ex("Dependencies are managed with Poetry.", "warn command pip via poetry", "warn command uv via poetry", exact=False),
+    ex("- This project is managed with `uv`.", "warn command pip via uv", "warn command poetry via uv", exact=False),
+    ex("Python packages are handled by uv", "warn command pip via uv", exact=False),
+    ex("- Package management is done through pnpm (v9).", "warn command npm", "warn command yarn", "warn command bun"),
+    ex("JS dependencies are installed using Yarn and checked in CI", "warn command npm", "warn command pnpm",
+       "warn command bun"),
+    # the tool as the subject, used for the job, or the job's tool
+    ex("**uv** is used for package management in Python.", "warn command pip via uv", exact=False),
+    ex("- pnpm is used as the package manager", "warn command npm", "warn command yarn", "warn command bun"),
+    ex("Bun is our package manager.", "warn command npm", "warn command yarn", "warn command pnpm"),
+    ex("The package manager is **yarn**.", "warn command npm", "warn command pnpm", "warn command bun"),
+    # no subject, the job named after "for"; a subject that is the job; after "and" in one sentence
+    ex("- Uses **pnpm** for TypeScript dependencies", "warn command npm", "warn command yarn", "warn command bun"),
+    ex("All builds use `./mvnw`.", "warn command mvn", "warn command gradle"),
+    ex("- Builds are done with `./gradlew`, the checked-in wrapper.", "warn command mvn", "warn command gradle"),
+    ex("- It is a monorepo and we use `pnpm` as the package manager", "warn command npm", "warn command yarn",
+       "warn command bun"),
+    # one sentence, two jobs: each tool discourages its own job's others
+    ex("- Use pnpm for Node and uv for Python to install dependencies.", "warn command npm", "warn command yarn",
+       "warn command bun", "warn command pip via uv", "warn command poetry via uv", exact=False),
+    # not the project's choice of a tool: another subject, a feature, the tool as the agent, two of a job
+    ex("The docs site is built with npm."),
+    ex("pip is used by the base image to install wheels."),
+    ex("- Other dependencies are managed by pre-commit."),
+    ex("- Releases are managed with changesets."),
+    ex("- Dependencies are managed with yarn or npm."),
+    ex("- Uses npm to fetch the plugins."),
+    ex("- npm is used for the docs site only when offline"),
+    ex("uv is a fast Python package and project manager written in Rust."),
+    ex("- Yarn is the package manager of the old dashboard, which is frozen."),
+    ex("- The package manager is configured in `.npmrc`."),
+)
 
 #: words after "the only" that make it the one tool permitted for its job, not just the one in use
 #: ("pnpm is the only allowed package manager": the others are banned; "... the only package manager
@@ -295,6 +350,17 @@ EQUIVALENTS: tuple[Equivalent, ...] = (
     Equivalent(("docker-compose", "docker compose")),
     Equivalent(("yarn add", "yarn install --save")),
     Equivalent(("tsc", "npx tsc")),
+    # a package manager's runner of other programs is that manager at work: a ban on the manager
+    # covers it ("use bun instead of npm" warns on `npx tsc`), and the preferred tool's runner passes
+    Equivalent(("npm exec", "npx"), (ex("- Use bun instead of npm.", "warn command npm"),
+                                     ex("- Never use `npx`.", "deny command npx"))),
+    Equivalent(("bun x", "bunx")),
+    Equivalent(("pnpm dlx", "pnpx")),
+    Equivalent(("uv tool run", "uvx")),
+    # a Python tool run as a module of the interpreter is the same tool
+    Equivalent(("pytest", "python -m pytest", "python3 -m pytest", "py.test"),
+               (ex("- Never run bare `python -m pytest`; use `uv run python -m pytest`.",
+                   "deny command python -m pytest via uv"),)),
     Equivalent(("git switch -c", "git checkout -b")),
 )
 
