@@ -1104,10 +1104,13 @@ def _prescribed(spec: Spec, place: Place) -> list[list[str]]:
     command of it all the same ("Install the CLI once with `npm i -g @acme/cli`"): that command,
     in any of its spellings, passes; every other use still meets the ban."""
     out: list[list[str]] = []
-    programs = [spec.pattern[0]] + [also[0] for also in spec.also if len(also) == 1]  # `npm`, and `npx` it covers
-    for words in (w for program in programs for w in place.inventory.positives(program)):
+    runners = [also[0] for also in spec.also if len(also) == 1]  # `npx`, which a ban on `npm` covers
+    for words in (w for program in [spec.pattern[0], *runners] for w in place.inventory.positives(program)):
         if len(words) < 2 or any(w[:1] == "<" or w in ("*", "...") for w in words):
             continue  # the bare program, or a template (`npm install <pkg>`): no one command
+        if words[0] in runners and not words[1].startswith("-") and [words[0], words[1], "*"] not in out:
+            # "`bunx vitest run <file>`": the program the document runs that way, with any arguments
+            out.append([words[0], words[1], "*"])
         for variant in expand(list(words)):
             if variant not in spec.exempt and variant not in out:
                 out.append(variant)

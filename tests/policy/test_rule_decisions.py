@@ -183,6 +183,8 @@ TWO_JOBS = "- Use pnpm for Node and uv for Python to install dependencies.\n"
 #: a package manager's runner is that manager: a preference for another covers it, the preferred one's passes
 BUN_NOT_NPM = "- Use bun instead of npm.\n"
 NEVER_NPM = "- Never use npm.\n- Generate the client with `npx openapi-ts`.\n"
+#: the rival's runner the document itself runs a program with: that program, any arguments, passes
+PNPM_WITH_BUNX = "- We use pnpm as the package manager.\n- Run one test file with `bunx vitest run src/a.test.ts`.\n"
 #: the interpreter's module form is the same tool; the wrapped form the text prescribes passes
 BARE_PYTEST = "- Always run tests with `uv run python -m pytest`; never bare `python -m pytest`.\n"
 #: a program's commands that change something: reading stays allowed
@@ -225,6 +227,10 @@ CASES = [
     (BUN_NOT_NPM, "bun x tsc --noEmit", "allow"),
     (NEVER_NPM, "npx tsc", "deny"),
     (NEVER_NPM, "npx openapi-ts", "allow"),
+    (NEVER_NPM, "npx openapi-ts --input spec.yml", "allow"),
+    (PNPM_WITH_BUNX, "bunx vitest run src/b.test.ts", "allow"),
+    (PNPM_WITH_BUNX, "bunx eslint .", "warn"),
+    (PNPM_WITH_BUNX, "bun add zod", "warn"),
     (BARE_PYTEST, "python -m pytest tests", "deny"),
     (BARE_PYTEST, "python3 -m pytest tests", "deny"),
     (BARE_PYTEST, "pytest tests", "deny"),
