@@ -1078,7 +1078,9 @@ def _wrappers_of(pattern: list[str], place: Place, frame: Frame) -> list[str]:
     on running the command bare does not reach the way the document prescribes."""
     program = pattern[0]
     out: list[str] = []
-    for alternative in frame.alternatives:
+    # the rule's alternative and its host qualifier name a runner of the program alone: "use `poetry
+    # add` instead of `pip install`" prescribes another command, not `poetry run pip install`
+    for alternative in frame.alternatives if len(pattern) == 1 else ():
         head = alternative.text.split()[0].rsplit("/", 1)[-1].lower() if alternative.text.split() else ""
         if head in _programs.WRAPPER_RUNNERS and head != program and head not in out:
             out.append(head)
@@ -1093,7 +1095,7 @@ def _wrappers_of(pattern: list[str], place: Place, frame: Frame) -> list[str]:
         if head in _programs.WRAPPER_RUNNERS and head not in out and any(
                 list(words[m : m + len(pattern)]) == pattern for m in range(1, len(words))):
             out.append(head)
-    if any(frame.qualifier == q or frame.qualifier.startswith(q + " ") for q in _markers.MACHINE_QUALIFIERS):
+    if len(pattern) == 1 and any(frame.qualifier == q or frame.qualifier.startswith(q + " ") for q in _markers.MACHINE_QUALIFIERS):
         # "never run `npm` on the host": in a container is where it is to run
         out += [launcher for launcher in _programs.CONTAINER_LAUNCHERS if launcher not in out]
     return out
