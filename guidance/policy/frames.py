@@ -3423,7 +3423,7 @@ def _project_uses(tokens: list[Token], first: int, end: int) -> int | None:
     return None
 
 
-def _label_end(tokens: list[Token], first: int, end: int) -> int | None:
+def _job_label_end(tokens: list[Token], first: int, end: int) -> int | None:
     """Where a label ends: its colon ("Package manager: pnpm"), or the cell border of a table row
     ("Package manager | pnpm")."""
     return next((m for m in range(first, end) if tokens[m].kind == PUNCT and tokens[m].text in (":", "|")), None)
@@ -3490,7 +3490,7 @@ def preferred_tool(tokens: list[Token], first: int, end: int) -> Frame | None:
     warning whose reason names it); "pnpm only", "use `uv` exclusively" rule them out (a ban).
     None unless the verb's object (or the label's value) is that bare program. A second tool of
     another job joined by "and" ("use pnpm for Node and uv for Python") is read the same way."""
-    colon = _label_end(tokens, first, end)
+    colon = _job_label_end(tokens, first, end)
     uses = _project_uses(tokens, first, end)
     if colon is not None and " ".join(t.low for t in tokens[first:colon]) in _programs.RIVAL_LABELS:
         k = colon + 1  # "Package manager: `yarn`"
@@ -3557,7 +3557,7 @@ def _only_tool(tokens: list[Token], i: int, j: int, end: int) -> Frame | None:
     """"pnpm only.", "Package manager: pnpm ONLY (no npm)", "Only use pnpm": "only" with one tool
     of a job (lexicon RIVALS) and nothing else said, the other tools of the job are banned."""
     start = 0
-    colon = _label_end(tokens, 0, i)
+    colon = _job_label_end(tokens, 0, i)
     if colon is not None and " ".join(t.low for t in tokens[:colon] if t.kind == WORD) in _programs.RIVAL_LABELS:
         start = colon + 1  # "Package manager: pnpm only"
     elif (uses := _project_uses(tokens, 0, i)) is not None:
