@@ -1,4 +1,4 @@
-"""German, French, Spanish and Portuguese blocks glossed into English (their words are in lexicon/european.py).
+"""German, French, Spanish, Portuguese and Italian blocks glossed into English (their words are in lexicon/european.py).
 
 A block's tokens are glossed when its words are more of one of these languages than of English:
 each phrase of the language's table (longest first; a French elision such as "n'" is a word of its
@@ -151,9 +151,26 @@ def _reordered(items: list[tuple[Token, str]], lang: str) -> list[Token]:
                                                           and out[m + 1][1] == "when")]
 
 
+def _forbidden_to(clause: list[tuple[Token, str]], lang: str) -> list[tuple[Token, str]]:
+    """"Está prohibido ejecutar `x`", "Il est interdit de lancer `x`", "Es ist verboten, `x` auszuführen": a
+    clause that opens with "(it) is forbidden" and has a verb after it bans that verb, read as "never <verb>"
+    (where the object comes first, "`x` está prohibido", it is read as written: "`x` is forbidden")."""
+    k = 0
+    while k < len(clause) and clause[k][0].low == "is" and not clause[k][1]:
+        k += 1
+    if k == len(clause) or clause[k][1] != "forbid" or not any(kind == "verb" for _, kind in clause[k + 1:]):
+        return clause
+    rest = clause[k + 1:]
+    # the comma and the infinitive's particle between them ("verboten, ... zu", "interdit de", "vietato di")
+    while rest and not rest[0][1] and (rest[0][0].text == "," or rest[0][0].low in _lex.FUNCTION_WORDS[lang]):
+        rest = rest[1:]
+    return [(Token(WORD, "never", "never", clause[k][0].start), "neg")] + rest
+
+
 def _clause(clause: list[tuple[Token, str]], lang: str) -> list[tuple[Token, str]]:
     if not clause:
         return clause
+    clause = _forbidden_to(clause, lang)
     verbs = [k for k, (_, kind) in enumerate(clause) if kind == "verb"]
     if clause[-1][1] == "particle" and verbs:
         clause = clause[:-1]  # "Führe `x` niemals aus": the verb's separable part
@@ -180,7 +197,16 @@ def _clause(clause: list[tuple[Token, str]], lang: str) -> list[tuple[Token, str
             clause = clause[:k] + [clause[m]] + clause[k:m] + clause[m + 1:]
     out: list[tuple[Token, str]] = []
     for k, (tok, kind) in enumerate(clause):
+        if kind == "neg" and tok.low in ("not", "no") and k + 1 < len(clause) and clause[k + 1][0].low == "never":
+            continue  # "No ejecutar nunca `x`", the verb's "never" moved before it above: "never" says it all
         if kind == "neg" and tok.low in ("not", "no") and k + 1 < len(clause) and clause[k + 1][1] == "verb":
+            never = next((m for m in range(k + 2, len(clause)) if clause[m][0].low == "never"), None)
+            if never is not None:
+                # "No ejecutes nunca `x`", "Non usare mai `x`", "Não use nunca `x`": these languages say "never"
+                # with the negation as well; English says it once, before the verb
+                out.append(clause[never])
+                out += [item for m, item in enumerate(clause[k + 1:], k + 1) if m != never]
+                return out
             out += [(Token(WORD, "do", "do", tok.start), ""), (Token(WORD, "not", "not", tok.start), "neg")]
             continue
         out.append((tok, kind))

@@ -362,8 +362,8 @@ def _cjk_tables() -> list[str]:
 
 
 def _european_table() -> list[str]:
-    """lexicon/european.py: the words of German, French, Spanish and Portuguese and the English they read as."""
-    lines = ["### German, French, Spanish and Portuguese", "",
+    """lexicon/european.py: the words of German, French, Spanish, Portuguese and Italian and the English they read as."""
+    lines = ["### German, French, Spanish, Portuguese and Italian", "",
              "A block whose words are more of one of these languages than of English is glossed into English and read "
              "like English (a German verb at the end of its clause is read where English puts it).", "",
              "| Entry | Reads as | Kind | Words | Examples |", "|---|---|---|---|---|"]
