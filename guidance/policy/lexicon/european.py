@@ -66,7 +66,7 @@ ENGLISH_WORDS: frozenset[str] = frozenset(
 #: the block's language
 SHARED_WORDS: frozenset[str] = frozenset(
     "a an as in no o e y es son est des las die use uses execute secrets solo pasta com con lance rode leer lies "
-    "commit-message commit-messages dev-server commit push em tests installer modifier usa dossier file test repository".split())
+    "commit-message commit-messages dev-server commit push em tests installer modifier usa dossier file test repository server".split())
 
 #: French elisions glued to the next word ("n'utilisez", "l'utilisateur"): the letter before ' is its own word
 ELISIONS: tuple[str, ...] = ("n'", "l'", "d'", "qu'", "s'", "j'", "c'", "m'", "t'")
