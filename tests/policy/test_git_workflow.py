@@ -33,13 +33,14 @@ FORMS = [
     ("- Never push without running the git hooks", ["deny command git commit --no-verify", HOOK_SWITCHES]),
     ("- Always run the pre-commit hooks before committing", ["deny command git commit --no-verify", HOOK_SWITCHES]),
     ("- Never commit without running `pre-commit run --all-files`", ["deny sequence pre-commit run -> git commit"]),
-    # the state of the work: the task that shows it, first (a warning)
+    # the state of the work: the task that shows it, first; a warning when one word names the state,
+    # the ban's force when the state names the failing task ("with failing tests", "with lint errors")
     ("- Never commit untested code", ["warn sequence <test> -> git commit"]),
-    ("- Don't push code that fails the tests", ["warn sequence <test> -> git push"]),
-    ("- Never push changes with failing tests", ["warn sequence <test> -> git push"]),
-    ("- Never commit code with lint errors", ["warn sequence <lint> -> git commit"]),
+    ("- Don't push code that fails the tests", ["deny sequence <test> -> git push"]),
+    ("- Never push changes with failing tests", ["deny sequence <test> -> git push"]),
+    ("- Never commit code with lint errors", ["deny sequence <lint> -> git commit"]),
     ("- Never push unformatted code", ["warn sequence <format> -> git push"]),
-    ("- Never commit code that doesn't compile", ["warn sequence <build> -> git commit"]),
+    ("- Never commit code that doesn't compile", ["deny sequence <build> -> git commit"]),
     # "no" before a text for messages
     ("- No AI attribution in commits or PRs", [ATTRIBUTION]),
     ('- No "Co-Authored-By" lines', ["deny message co-authored-by"]),
