@@ -33,7 +33,8 @@ from cf_guidance.gates.commands import describe, gitwork, is_interpreter, resolv
 from cf_guidance.gates.commands.effects import changes_something
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
-from cf_guidance.gates.commands.message import COMMIT, body, past_tense_subject, references_issue, written
+from cf_guidance.gates.commands.message import (COMMIT, body, message_files, past_tense_subject, read_message_file,
+                                                 references_issue, written)
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import leading_positionals, matches, required_words, same_path, tool_matches
 from cf_guidance.gates.reasons import doc
@@ -355,7 +356,7 @@ def _command_checks(ctx: GateContext, index: _Index, cmd: Command, shown: Comman
             continue  # "run make from the repository root": it runs there
         if item.get("changes") and not changes_something(cmd, ctx.shell):
             continue  # "never run `aws` commands that modify state": this one reads
-        if kind == "message" and not _says(ctx, item):
+        if kind == "message" and not _says(ctx, item, cmd):
             continue
         if kind == "arguments" and not _lacks(item, cmd):
             continue
@@ -452,16 +453,21 @@ def _tool_timeout(ctx: GateContext) -> bool:
 
 
 def _normal(text: str) -> str:
-    """Message text for phrase matching: lowercase, markdown marks and brackets as spaces."""
+    """Message text for phrase matching: lowercase, markdown marks and brackets as spaces, and the
+    escapes `printf`, `echo -e` and `$'...'` turn into line breaks and tabs (`\\n\\nCo-Authored-By`)."""
+    for escape in ("\\n", "\\t", "\\r"):
+        text = text.replace(escape, " ")
     for ch in "[](){}*_`#>|\"\n\t\\":
         text = text.replace(ch, " ")
     return " ".join(text.lower().split())
 
 
-def _says(ctx: GateContext, item: dict[str, Any]) -> bool:
-    """A message check: the command line (its -m texts, --body, heredocs) holds one of the phrases
+def _says(ctx: GateContext, item: dict[str, Any], cmd: Command) -> bool:
+    """A message check: the command line (its -m texts, --body, heredocs, a `printf` piped to
+    `-F -`) or the message file it names (`-F PATH`, `--body-file PATH`) holds one of the phrases
     (with `absent`: holds none of them, a required text missing)."""
-    text = _normal(ctx.event.command or "")
+    files = [read_message_file(where) for path in message_files(cmd) if (where := resolver_at(ctx, cmd).resolve(path))]
+    text = _normal("\n".join([ctx.event.command or "", *(f for f in files if f)]))
     said = any(isinstance(p, str) and _mentions(text, _normal(p)) for p in item.get("phrases") or ())
     return not said if item.get("absent") else said
 

@@ -1922,8 +1922,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     after = ask_after(tokens, cues)
     if after is not None:
         return _with_joined(after)
-    if cues and cues[0][0] == 0 and cues[0][2] == REQUIRE:
-        # "Always mention AI assistance in commit messages": a text the message must hold
+    if cues and cues[0][2] == REQUIRE and all(t.low in _markers.AGENT_SUBJECTS for t in tokens[:cues[0][0]]):
+        # "Always mention AI assistance in commit messages", "Please always disclose ...", "You must
+        # mention ...": a text the message must hold
         required = _disclosure(tokens, cues[0][1])
         if required is not None:
             required.text = join(tokens)
@@ -3769,6 +3770,8 @@ def _purpose_tool(tokens: list[Token], first: int, ctx: Context) -> Frame | None
     return frame
 
 
+#: words before the one a text is addressed to, who is not what the text must say
+_ADDRESSED = frozenset(("to", "addressing", "for", "from", "ask", "ping", "tag", "@"))
 _DISCLOSE = frozenset(("disclose", "mention", "state", "note", "include", "say", "indicate", "declare"))
 #: after a disclosure verb, words that make it a label over what follows ("Note on releases:")
 _LABEL_AFTER = frozenset(("on", "about", "regarding"))
@@ -3783,9 +3786,13 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
     if first + 1 < len(tokens) and (tokens[first + 1].text == ":" or tokens[first + 1].low in _LABEL_AFTER or (
             tokens[first].low == "note" and tokens[first + 1].low == "that")):
         return None  # "Note on cleanup: the tool does not ...", "Note that ...": a label or an aside, not an order
-    surfaces = [phrase for k in range(first + 1, len(tokens)) if (phrase := _surface_at(tokens, k))]
-    if not surfaces:
+    at = [k for k in range(first + 1, len(tokens)) if _surface_at(tokens, k)]
+    if not at:
         return None
+    surfaces = [_surface_at(tokens, k) for k in at]
+    where = next((k for k in range(first + 1, len(tokens)) if tokens[k].low in _PREPOSITIONS), len(tokens))
+    if tokens[first + 1].low != "that" and at[0] < where:
+        return None  # "Include the commit message in replies to X": the text named is that message, not a literal
     literals = [t.text for t in tokens[first + 1:] if t.kind in (QUOTE, CODE)]
     noun = match(tokens, skip_determiner(tokens, first + 1, len(tokens)), "nouns")
     if not literals and noun is not None and noun[1][0] == "content":
@@ -3797,8 +3804,10 @@ def _disclosure(tokens: list[Token], first: int) -> Frame | None:
         frame.start = tokens[0].start
         return frame
     if not literals:
-        literals = [t.text for t in tokens[first + 1:] if t.kind == WORD and t.text[:1].isupper() and t.text.isalpha()
-                    and t.low not in ("pr", "prs") and match(tokens, tokens.index(t), "nouns") is None]
+        # a proper name, not the one a reply goes to ("in replies to Gemini", "when addressing Copilot")
+        literals = [t.text for k, t in enumerate(tokens[first + 1:], start=first + 1) if t.kind == WORD
+                    and t.text[:1].isupper() and t.text.isalpha() and t.low not in ("pr", "prs")
+                    and tokens[k - 1].low not in _ADDRESSED and match(tokens, k, "nouns") is None]
     if not literals:
         return None
     literals = [" ".join(w for w in literal.split() if not _placeholder_word(w)) for literal in literals]

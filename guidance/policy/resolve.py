@@ -411,7 +411,13 @@ def resolve(frame: Frame, place: Place) -> list[Spec]:
                 spec.pattern, spec.also = creators[0], creators[1:]
             spec.absent = True
             spec.confidence = 0.8
-            spec.what = f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text"
+            disclosed = [p for o in frame.objects if (entry := _content_entry(o)) for p in entry.disclosed]
+            if disclosed:
+                # "always disclose AI use": the message says so in words of its own ("AI-assisted")
+                spec.phrases = list(dict.fromkeys(disclosed))
+                spec.what = f"a note that AI helped is missing from {frame.surfaces[0]} text"
+            else:
+                spec.what = f"{' or '.join(spec.phrases)} missing from {frame.surfaces[0]} text"
         return found
     if frame.requirement == "shape":
         return _shape(frame, place)
@@ -1774,9 +1780,16 @@ def _section_surfaces(section: tuple[str, ...]) -> list[str]:
     return []
 
 
+def _content_entry(obj: Obj) -> _nouns.ContentNoun | None:
+    """The entry of lexicon.nouns.CONTENT_NOUNS a noun object names."""
+    if obj.kind != "noun" or "content" not in obj.meaning:
+        return None
+    return next((c for c in _nouns.CONTENT_NOUNS if obj.text in c.words), None)
+
+
 def _own_phrases(obj: Obj, frame: Frame) -> list[str]:
     """"with yourself as co-author": the agent's own trailer, not a human's."""
-    entry = next((c for c in _nouns.CONTENT_NOUNS if obj.text in c.words), None)
+    entry = _content_entry(obj)
     if entry is None or not entry.own_phrases:
         return []
     text = frame.text.lower().replace(obj.text, " ")

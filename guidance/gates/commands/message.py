@@ -10,6 +10,8 @@ What the line does not hold cannot be judged, and `written` says so with None: a
 in an editor (no -m), read from a file (-F), taken from another commit (-C, -c, --fixup,
 --squash, --no-edit), or a shell expansion (`"$MSG"`). A message passed as
 `"$(cat <<'EOF' ... EOF)"`, the way agents write multi-line messages, is the heredoc's text.
+`message_files` names the files a message comes from (`-F PATH`, `--body-file PATH`): the
+message checks read them (an agent writes the file first, then commits with it).
 """
 
 from __future__ import annotations
@@ -72,6 +74,33 @@ def body(cmd: Command) -> str | None:
             values = [_text(v) for v in _values(cmd.args[len(sub):], names)]
             return values[0] if len(values) == 1 else None
     return None
+
+
+#: the largest message file read: a commit message or a PR body is far smaller
+MAX_MESSAGE_FILE_BYTES = 1 << 16
+
+
+def message_files(cmd: Command) -> list[str]:
+    """The files `cmd` takes its message or body from, as written: `git commit -F PATH` (`--file`),
+    `gh pr create --body-file PATH` (`-F` for gh: `gh pr comment`, `gh issue create`, ...). Not `-`:
+    stdin is a pipe or a heredoc the line itself holds."""
+    if cmd.program == "git":
+        sub, rest, _ = git_split(cmd.args)
+        names: tuple[str, ...] = ("-F", "--file") if sub == "commit" else ()
+    elif any(cmd.program == program and tuple(cmd.args[:len(sub)]) == sub for program, sub, _ in _BODIES):
+        names, rest = ("--body-file", "-F"), cmd.args
+    else:
+        return []
+    return [v for v in _values(rest, names) if v and v != "-"]
+
+
+def read_message_file(path: str) -> str | None:
+    """The text of a message file (its first MAX_MESSAGE_FILE_BYTES), None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(MAX_MESSAGE_FILE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
 
 
 def _commit_message(rest: list[str]) -> tuple[str, str] | None:

@@ -199,7 +199,7 @@ def markdown() -> str:
         f"`{stem}` covers {', '.join(f'`{m}`' for m in members)}" for stem, members in nouns.FILE_FAMILIES) + "."]
     lines += ["", f"The policy file itself: {', '.join(nouns.SELF_NOUNS)}.", "", "| Message content | Phrases |", "|---|---|"]
     for content in nouns.CONTENT_NOUNS:
-        lines.append(f"| {_cell(', '.join(content.words))} | {_cell(', '.join(content.phrases))} |")
+        lines.append(f"| {_cell(content.shown or ', '.join(content.words))} | {_cell(', '.join(content.phrases))} |")
     lines += ["", "The git hooks (they run inside `git commit` and `git push`: a rule that they run bans skipping them): "
               + ", ".join(nouns.HOOK_NOUNS) + ".", "",
               "Branches the work belongs on (a rule to work, create or commit on one warns on commits to "
