@@ -243,7 +243,9 @@ ACTIONS: tuple[Action, ...] = (
                   "ask message gemini"),
                ex("## Commit messages\n\n- Don't mention that a change was written with Copilot or Gemini",
                   "ask message copilot | gemini"),
-               ex("- Never mention Gemini or LLM assistance in commit messages", "ask message gemini | llm"),
+               ex("- Never mention Gemini or LLM assistance in commit messages", "deny message generated with | "
+                  "created with | \U0001f916 generated | claude.com/claude-code | claude.ai/code | co-authored-by: claude",
+                  "ask message gemini"),
                ex("## Code style\n\n- Never mention Copilot."),
                ex("## Pull requests\n\n- Never add reviewers."),
            )),
