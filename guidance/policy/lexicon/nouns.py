@@ -285,9 +285,9 @@ CONTENT_NOUNS: tuple[ContentNoun, ...] = (
                  ex("- Do not include the Claude Code signature in commits", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
                  ex("- Do not mention AI assistance in commit messages", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
                  # the parts combine however the author puts them: who, then what of the message
-                 ex("- Keep Claude Code branding out of commits", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
+                 ex("- Never put Claude Code branding in commits", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
                  ex("- No AI-generated footers in pull requests", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
-                 ex("- Commits must not carry any LLM credits", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
+                 ex("- Commits must not include any LLM credits", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
                  ex("- Never add assistant watermarks to PR descriptions", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
                  ex("- Do not add bot signatures to commit messages", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
                  ex("- No self-promotion in commits", "deny message " + " | ".join(_ATTRIBUTION_PHRASES)),
@@ -320,8 +320,7 @@ SECTION_EXAMPLES: tuple[Example, ...] = (
 DISCLOSURE_EXAMPLES: tuple[Example, ...] = (
     ex("- Disclose that the PR was written with Claude.", "warn message without claude"),
     ex("- Mention `Fixes #N` in PR descriptions", "warn message without fixes"),
-    ex("- Always mention AI assistance in PR descriptions", "warn message without generated with | created with | "
-       "\U0001f916 generated | claude.com/claude-code | claude.ai/code | co-authored-by: claude"),
+    ex("- Always mention AI assistance in PR descriptions", "warn message without " + " | ".join(_DISCLOSED)),
     ex("- Always mention Gemini in commit messages", "warn message without gemini"),
     ex("- Always mention the reason in commit messages"),
     ex("- Mention the ticket in the commit message",
