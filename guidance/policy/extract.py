@@ -684,6 +684,9 @@ _LIST_WORDS = frozenset(("these", "following", "steps", "follow", "below"))
 def _label(toks: list[Token]) -> list[Obj]:
     """Code spans an item opens with, before " - ", " — " or ":" ("`plugins/` — Generated copies"),
     also after a short heading of its own ("Core changes: `cargo test` - ask user first")."""
+    branch = _branch_label(toks)
+    if branch is not None:
+        return [branch]
     out: list[Obj] = []
     words = 0
     colon = next((k for k, tok in enumerate(toks[:5]) if tok.kind == PUNCT and tok.text == ":"), -1)
@@ -705,6 +708,20 @@ def _label(toks: list[Token]) -> list[Obj]:
 
 
 _LABEL_WORDS = frozenset("the a real actual local generated file files directory folder config".split())
+
+
+def _branch_label(toks: list[Token]) -> Obj | None:
+    """A branch an item opens with as its label ("**Main branch** - never commit directly", "The
+    master branch: no direct pushes"): what a git verb without an object of its own is about.
+    Only a phrase with the word "branch" (lexicon nouns.BRANCH_NOUNS): "**Main** - ..." may name anything."""
+    found = match(toks, 0, "nouns")
+    if found is None or found[1][0] != "branch" or found[0] >= len(toks):
+        return None
+    if "branch" not in {tok.low for tok in toks[: found[0]]}:
+        return None
+    if toks[found[0]].kind != PUNCT or toks[found[0]].text not in ("-", "--", "\u2013", "\u2014", ":"):
+        return None
+    return Obj("branch", found[1][1], "on", meaning={"branch": found[1][1]})
 
 
 def _following(blocks: list[Block], index: int, tokens_of: Callable[[int], list[Token]]) -> list[Obj]:

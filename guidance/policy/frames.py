@@ -60,6 +60,8 @@ _IN_CODE_NOUNS = frozenset("test tests spec specs code codebase source productio
                            "file files script scripts function functions class classes typescript javascript python "
                            "rust go zig c++ logic handlers hooks templates".split())
 _CONJUNCTIONS = frozenset(("or", "and", "nor", "&", "and/or", "or/and"))
+#: words after a comma that turn to what to do instead ("Don't push, just commit")
+_CONTRASTS = frozenset(("just", "simply", "only", "merely", "instead", "rather"))
 _ALLOWED_PREFIX = frozenset("you please we i also and but so then just claude agents ai important critical note warning may can "
                             "should "
                             "stop immediately pause first instead "
@@ -314,19 +316,36 @@ def skip_adverbs(tokens: list[Token], i: int, end: int) -> int:
     ("Never, under any circumstances, commit ...")."""
     first_words = _index("adverbs")
     while i < end:
-        aside = tokens[i].kind == PUNCT and tokens[i].text == "," and i + 1 < end
-        k = i + 1 if aside else i
-        if tokens[k].low not in first_words:
-            break
-        found = match(tokens, k, "adverbs", end)
+        found = match(tokens, i, "adverbs", end) if tokens[i].low in first_words else None
         if found is None:
-            break
-        if aside:
-            if not (found[0] < end and tokens[found[0]].kind == PUNCT and tokens[found[0]].text == ","):
-                break  # ", directly" with no comma after it: not an aside
-            i = found[0] + 1
+            aside = _aside_end(tokens, i, end)
+            if aside == i:
+                break
+            i = aside
         else:
             i = found[0]
+    return i
+
+
+#: what sets an aside off ("Do not, under any circumstances, run `x`", "Never — ever — push")
+_ASIDE_MARKS = frozenset((",", "—", "–"))
+
+
+def _aside_end(tokens: list[Token], i: int, end: int) -> int:
+    """Where an aside of adverbs set off by commas or dashes at `i` ends (", under any
+    circumstances,"), else `i`. Unclosed only for "ever" before a verb ("Never, ever push"): after
+    a verb a comma and an adverb may start the next clause ("Don't push, just commit")."""
+    if not (i + 1 < end and tokens[i].kind == PUNCT and tokens[i].text in _ASIDE_MARKS):
+        return i
+    m = i + 1
+    while m < end and (found := match(tokens, m, "adverbs", end)) is not None:
+        m = found[0]
+    if m == i + 1 or m >= end:
+        return i
+    if tokens[m].kind == PUNCT and tokens[m].text == tokens[i].text:
+        return m + 1
+    if m == i + 2 and tokens[i + 1].low == "ever" and match(tokens, m, "actions", end) is not None:
+        return m
     return i
 
 
@@ -359,8 +378,8 @@ def action_at(tokens: list[Token], i: int, end: int) -> tuple[int, list[str], st
             k += 1
         if k < end and tokens[k].low == "otherwise":
             k += 1
-        if k == j:
-            break
+        if k == j or not conjunction and k < end and tokens[k].low in _CONTRASTS:
+            break  # "Don't push, just commit": what follows is what to do instead, not one more verb
         k = skip_adverbs(tokens, k, end)
         more = match(tokens, k, "actions", end)
         if more is None and series and k < end and _unknown_verb_in_series(tokens, k, end, last=conjunction):
@@ -1963,6 +1982,12 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 frame.start, frame.text = tokens[i].start, join(tokens)
                 frames.append(frame)
                 continue
+        if not allowed and modality == REQUIRE and (passive := _passive(tokens, i, j, end, modality, words)) is not None \
+                and passive.actions == ["run"] and root_place(passive.qualifier):
+            # "`pnpm install` must be run from the repository root": "run it from the root", in the passive
+            passive.text = join(tokens)
+            frames.append(passive)
+            continue
         if not allowed and modality in (BAN, AVOID):
             about_text = _surface_subject(tokens, i, j, end, modality, words)
             if about_text is not None:
@@ -2146,6 +2171,10 @@ def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words
     if action == "use":
         # "yarn must not be used", "Docker should not be used": a tool, by its name
         objects = [o for o in objects if _names_program(o)] or _subject_program(tokens, start, i)
+    elif action == "run" or (action == "install" and any(o.kind == "code" for o in objects)):
+        # "`make deploy` must not be run", "`left-pad` must not be installed": the commands (or
+        # packages) of the subject; "Migrations must not be run" names a task, not a command
+        objects = [o for o in objects if o.kind == "code"] or (_subject_program(tokens, start, i) if action == "run" else [])
     elif action in _EFFECT_PARTICIPLES:
         # "New dependencies must not be added": a kind of thing the commands of its category make
         objects = [o for o in objects if o.kind == "noun" and "category" in o.meaning]
@@ -2155,7 +2184,8 @@ def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words
     if not objects:
         return None
     frame = Frame(modality, words, actions=[action], verb=tokens[k].low, objects=objects, start=tokens[i].start,
-                  notes=[f"passive: what '{join(tokens[start:i])}' names must not be {tokens[k].low}"] + notes)
+                  notes=[f"passive: what '{join(tokens[start:i])}' names {'must' if modality == REQUIRE else 'must not'} be "
+                         f"{tokens[k].low}"] + notes)
     _read_tail(tokens, k + 1, end, frame)
     return frame
 
@@ -2290,10 +2320,8 @@ def _with_joined(frame: Frame) -> list[Frame]:
 def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
     """"No direct pushes to `main`", "no force pushing", "No `git add -A`": "no" opening a clause
     before a git action or a command is a ban."""
-    first = 0
-    while first < len(tokens) and tokens[first].kind in (PUNCT, SYMBOL):
-        first += 1
-    if first >= len(tokens) or tokens[first].low != "no":
+    first = _no_at(tokens)
+    if first < 0:
         return None
     k = first + 1
     while k < len(tokens) and tokens[k].low in ("direct", "manual", "more", "local", "accidental"):
@@ -2309,8 +2337,18 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
         objects, stop, notes = read_objects(tokens, start, len(tokens))
         if not objects and start < stop and tokens[start].low in _GIT_SITUATIONS:
             stop = start  # "no commits on Fridays": a situation
+        if not objects and start >= stop and any(o.kind == "branch" for o in ctx.label):
+            # "**Main branch** - no direct pushes": the item's label is the branch
+            objects = [o for o in ctx.label if o.kind == "branch"]
+            notes.append("objects from the item's label")
         frame.objects, frame.notes = objects, notes
         _read_tail(tokens, stop, len(tokens), frame)
+    elif found is not None and tokens[k].low.endswith("ing") \
+            and (acted := read_action_frame(tokens, k, k, len(tokens), BAN, "no", ctx)).objects \
+            and all(o.kind in ("code", "path") for o in acted.objects):
+        # "No editing `dist/` by hand", "No running `make nuke`": the verb as a gerund, with the
+        # commands or paths it acts on written out ("No running services are required" names none)
+        frame = acted
     elif found is None and tokens[k].kind == CODE:
         frame = Frame(BAN, "no", actions=["bare"])
         objects, stop, notes = read_objects(tokens, k, len(tokens))
@@ -2346,6 +2384,27 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
     frame.start, frame.text = tokens[first].start, join(tokens)
     frame.notes.append("'no' before an action: a ban")
     return frame
+
+
+#: words that only stress a "no" ("Absolutely no `x`")
+_NO_INTENSIFIERS = frozenset(("absolutely", "strictly", "really", "definitely", "just", "and", "also"))
+#: plain words of a label before "no" ("**Git:** no force pushes")
+_NO_LABEL_WORDS = 4
+
+
+def _no_at(tokens: list[Token]) -> int:
+    """Where the "no" opening a clause is: first, after an intensifier ("Absolutely no `x`") or
+    after a short label and its colon ("**Git:** no force pushes"), else -1."""
+    first = 0
+    while first < len(tokens) and tokens[first].kind in (PUNCT, SYMBOL):
+        first += 1
+    if first < len(tokens) and tokens[first].low in _NO_INTENSIFIERS:
+        first += 1
+    colon = next((m for m in range(first, min(len(tokens), first + _NO_LABEL_WORDS + 1))
+                  if tokens[m].kind == PUNCT and tokens[m].text == ":"), -1)
+    if colon > first and all(t.kind == WORD for t in tokens[first:colon]):
+        first = colon + 1
+    return first if first < len(tokens) and tokens[first].low == "no" else -1
 
 
 #: words of the noun between "no" and its list ("NO schema resets: `x`, `y`"): a few plain words
@@ -2640,6 +2699,9 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
             frame.notes += [f"command without backticks: {' '.join(words_)}"] + notes
             _read_tail(tokens, m, end, frame)
             return frame
+    if found is None and k + 1 < end and tokens[k].low in _NEUTRAL_BEFORE and tokens[k + 1].kind == CODE:
+        frame.notes.append(f"'{tokens[k].text}' before the object does not narrow it")
+        k += 1  # "never bare `python -m pytest`", "no raw `kubectl apply`": the command itself
     if found is None:
         while k + 1 < end and tokens[k].kind == WORD and tokens[k].low in _PROGRAM_ADJECTIVES and tokens[k + 1].kind == CODE:
             k += 1  # "never bare `python -m pytest`", "not raw `kubectl`": the command itself, no verb

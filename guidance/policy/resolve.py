@@ -1096,10 +1096,11 @@ def _wrappers_of(pattern: list[str], place: Place, frame: Frame) -> list[str]:
         if program not in _programs.WRAPPER_RUNNERS and len(alternative.text.split()) == 1 \
                 and not any(head in family and program in family for family in _programs.RIVALS):
             out += [r for r in _programs.OWN_RUNNERS.get(head, ()) if r != program and r not in out]
+    literal = [w for w in pattern if w not in ("*", "?*")]  # `python -m pytest *`: the words written out
     for words in place.inventory.positives():
         head = words[0].rsplit("/", 1)[-1] if words else ""
-        if head in _programs.WRAPPER_RUNNERS and head not in out and any(
-                list(words[m : m + len(pattern)]) == pattern for m in range(1, len(words))):
+        if head in _programs.WRAPPER_RUNNERS and head not in out and head != program and any(
+                list(words[m : m + len(literal)]) == literal for m in range(1, len(words))):
             out.append(head)
     if len(pattern) == 1 and any(frame.qualifier == q or frame.qualifier.startswith(q + " ") for q in _markers.MACHINE_QUALIFIERS):
         # "never run `npm` on the host": in a container is where it is to run

@@ -39,7 +39,7 @@ CUES: tuple[Cue, ...] = (
         ("never", "do not", "don't", "dont", "must not", "mustn't", "must never", "should never", "shall not",
          "shall never", "cannot", "can't", "may not", "are not allowed to", "is not allowed to", "not allowed to",
          "are forbidden to", "is forbidden to", "forbidden to", "you are forbidden from", "under no circumstances",
-         "do not ever", "never ever"),
+         "do not ever", "never ever", "is not to", "are not to", "is never to", "are never to"),
         examples=(
             ex("- Never run `terraform destroy`", "deny command terraform destroy"),
             ex("- Do not use `git push --force`", "deny command git push --force"),
@@ -331,6 +331,16 @@ NO_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex("- No commits during a freeze", "warn command git commit"),
     ex("- No `git stash` in shared checkouts", "warn command git stash"),
     ex("- No tests exist for the legacy importer"),
+    # a gerund of any verb with what it acts on; a short label or an intensifier before "no"; the item's branch label
+    ex("- No editing `dist/` by hand.", "deny write dist/**"),
+    ex("- No running `make nuke`.", "deny command make nuke"),
+    ex("- No running services are required for the unit tests."),
+    ex("- Absolutely no `git push --force`.", "deny command git push --force"),
+    ex("- **Git:** no force pushes", "deny command <force-push>"),
+    ex("- **Main branch** - no direct pushes", "deny target push main"),
+    ex("- **Main branch** - never commit directly", "deny target commit main"),
+    ex("- **Main branch** - the production line"),
+    ex("- **Style:** no trailing whitespace"),
     ex("- No need to run `make` first"),
     ex("- No AI attribution in commits or PRs", "deny message generated with | created with | \U0001f916 generated | "
        "claude.com/claude-code | claude.ai/code | co-authored-by: claude"),

@@ -69,6 +69,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
     out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]
+    out += [("aside", e) for e in markers.ADVERB_EXAMPLES]
     out += [("confine", e) for e in markers.CONFINE_EXAMPLES]
     out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
@@ -291,7 +292,8 @@ def markdown() -> str:
               f"Purposes that say what the banned flag does, so they do not narrow (\"to\" + one of): "
               f"{', '.join(markers.EVASION_PURPOSES)}. Examples: "
               + _examples(markers.EVASION_PURPOSE_EXAMPLES).replace("<br>", "; ") + ".",
-              f"Words that do not narrow: {', '.join(markers.ADVERBS)}.",
+              f"Words that do not narrow: {', '.join(markers.ADVERBS)}; between commas after a cue they are an aside. "
+              "Examples: " + _examples(markers.ADVERB_EXAMPLES).replace("<br>", "; ") + ".",
               f"Example markers (what follows is never banned): {', '.join(markers.EXAMPLE_MARKERS)}.",
               f"Pronouns: {', '.join(markers.PRONOUNS)}; places: {', '.join(markers.DEICTICS)}.",
               f"Doing it on one's own (asks, wherever it stands): {', '.join(markers.ON_YOUR_OWN)}.",

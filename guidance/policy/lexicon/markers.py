@@ -800,7 +800,7 @@ CONFINE_EXAMPLES: tuple[Example, ...] = (
 PASSIVE_PARTICIPLES: dict[str, str] = {
     "edited": "edit", "modified": "edit", "changed": "edit", "touched": "edit", "updated": "edit", "altered": "edit",
     "overwritten": "edit", "hand-edited": "edit", "rewritten": "edit", "deleted": "delete", "removed": "delete",
-    "committed": "commit", "used": "use",
+    "committed": "commit", "used": "use", "run": "run", "executed": "run", "invoked": "run", "launched": "run",
     # what is named by its effect ("New dependencies must not be added"): the subject is a kind of thing
     # the verb does (a category of commands: packages installed, releases published)
     "installed": "install", "added": "add", "introduced": "add", "upgraded": "update", "bumped": "update",
@@ -822,6 +822,14 @@ PASSIVE_EXAMPLES: tuple[Example, ...] = (
     ex("System packages should never be installed on the host.", "deny command <system-install>"),
     ex("- Packages must not be published by hand", "deny command <publish>"),
     ex("- Packages must be installed with `uv`"),
+    ex("- `make deploy` must not be run.", "deny command make deploy"),
+    ex("- `./scripts/reset.sh` should never be executed without asking", "ask command reset.sh"),
+    ex("- `npm audit fix --force` is not to be run", "deny command npm audit fix --force"),
+    ex("- `left-pad` must not be installed", "deny command pip install left-pad", exact=False),
+    ex("- `pnpm install` must be run from the repository root", "warn command pnpm install below the root"),
+    ex("- Migrations must not be run against production"),
+    ex("- The tests must not be run in parallel"),
+    ex("- `make e2e` must be run before merging", exact=False),
     ex("- `.env` files must never be committed", "deny stage .env .env.local .env.*.local .env.development .env.production "
        ".env.test .env.staging .env.prod .env.dev"),
 )
@@ -965,7 +973,21 @@ ADVERBS: tuple[str, ...] = ("ever", "directly", "manually", "locally", "yourself
                             "blindly", "just", "proactively", "casually", "unnecessarily", "arbitrarily", "explicitly",
                             "actually", "simply", "needlessly", "again", "individually", "separately", "by hand",
                             "on your own", "in any form", "under any circumstances", "at all", "try to", "attempt to",
-                            "go and", "be tempted to", "up")
+                            "go and", "be tempted to", "up", "for any reason", "at any time", "at any point",
+                            "in any case", "whatsoever", "without exception", "on any account")
+
+#: an aside between a cue and its verb, set off by commas ("Do not, under any circumstances, run
+#: `x`", "Never, ever push"), or a neutral word before the object ("never bare `pytest`"): the rule
+#: reads as if it were not there
+ADVERB_EXAMPLES: tuple[Example, ...] = (
+    ex("- Do not, under any circumstances, run `make nuke`.", "deny command make nuke"),
+    ex("- You must never, for any reason, edit `schema.sql`.", "deny write schema.sql"),
+    ex("- Never, ever push to `main`.", "deny target push main"),
+    ex("- NEVER bare `python -m pytest`; use `uv run python -m pytest`.", "deny command python -m pytest"),
+    ex("- Never plain `pip install`, always `uv add`.", "deny command pip install"),
+    ex("- Don't push, just commit."),
+    ex("- Never, if the tests fail, skip them silently."),
+)
 
 EXAMPLE_MARKERS: tuple[str, ...] = ("e.g.", "e.g", "eg.", "for example", "for instance", "i.e.", "such as:")
 
