@@ -205,6 +205,25 @@ MARK_LINES = ("**Forbidden commands:**\n\n\u274c `git reset --hard`\n\u274c `npm
 HEADING_OVER_PATHS = "## Never commit\n\n- `keys/dev.pem`\n- `local.db`\n"
 HEADING_OVER_PROSE = "## Never commit\n\nThe maintainers commit after review.\n"
 
+#: one rule in many shapes: an aside between the cue and the verb, a neutral word before the
+#: command, the passive, a label before "no", a gerund after it; each reads as the plain rule
+SHAPES = [
+    "- Do not, under any circumstances, run `make nuke`.\n",
+    "- You must never, for any reason, run `make nuke`.\n",
+    "Never, ever run `make nuke`.\n",
+    "1. `make nuke` must not be run.\n",
+    "> `make nuke` should never be executed.\n",
+    "- `make nuke` is not to be run\n",
+    "- No running `make nuke`.\n",
+    "- **Danger:** no `make nuke`.\n",
+    "- Absolutely no `make nuke`\n",
+    "| Rule |\n|---|\n| `make nuke` must never be invoked |\n",
+]
+BARE = "- NEVER bare `python -m pytest`; use `uv run python -m pytest`.\n"
+BRANCH_LABEL = "3. **Main branch** - never commit directly\n"
+NO_PUSH_LABEL = "- **The main branch:** no direct pushes\n"
+JUST_COMMIT = "- Don't push, just commit.\n"
+
 CASES = [
     *[(text, "pip install requests", "warn") for text in STATED_TOOLS],
     *[(text, "cd api && uv add requests", "warn") for text in STATED_TOOLS],
@@ -236,6 +255,17 @@ CASES = [
     (BARE_PYTEST, "pytest tests", "deny"),
     (BARE_PYTEST, "uv run python -m pytest tests", "allow"),
     (BARE_PYTEST, "uv run pytest tests", "allow"),
+    *[(shape, "make nuke", "deny") for shape in SHAPES],
+    *[(shape, "make build", "allow") for shape in SHAPES],
+    (BARE, "python -m pytest tests/", "deny"),
+    (BARE, "uv run python -m pytest tests/", "allow"),
+    (BARE, "uv run ruff check .", "allow"),
+    (BRANCH_LABEL, "git checkout main && git commit -m wip", "deny"),
+    (BRANCH_LABEL, "git checkout -b fix/x && git commit -m wip", "allow"),
+    (NO_PUSH_LABEL, "git push origin main", "deny"),
+    (NO_PUSH_LABEL, "git push origin fix/x", "allow"),
+    (JUST_COMMIT, "git push origin fix/x", "deny"),
+    (JUST_COMMIT, "git commit -m wip", "allow"),
     (GERMAN, "make nuke", "deny"),
     (GERMAN, "make test", "allow"),
     (GERMAN_V2, "make nuke", "deny"),
