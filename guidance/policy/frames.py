@@ -2402,8 +2402,8 @@ def _no_at(tokens: list[Token]) -> int:
         first += 1
     colon = next((m for m in range(first, min(len(tokens), first + _NO_LABEL_WORDS + 1))
                   if tokens[m].kind == PUNCT and tokens[m].text == ":"), -1)
-    if colon > first and all(t.kind == WORD for t in tokens[first:colon]):
-        first = colon + 1
+    if tokens[first:first + 1] and tokens[first].low != "no" and colon > first and all(t.kind == WORD for t in tokens[first:colon]):
+        first = colon + 1  # not "NO schema resets: `x`", where the label is the "no" clause itself
     return first if first < len(tokens) and tokens[first].low == "no" else -1
 
 

@@ -337,6 +337,8 @@ NO_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex("- No running services are required for the unit tests."),
     ex("- Absolutely no `git push --force`.", "deny command git push --force"),
     ex("- **Git:** no force pushes", "deny command <force-push>"),
+    ex("- **NO history rewrites**: `git rebase -i`, `git reset --hard`", "deny command git rebase -i",
+       "deny command git reset --hard"),
     ex("- **Main branch** - no direct pushes", "deny target push main"),
     ex("- **Main branch** - never commit directly", "deny target commit main"),
     ex("- **Main branch** - the production line"),

@@ -638,7 +638,8 @@ ELIDED_EXAMPLES: tuple[Example, ...] = (
 ROOT_PLACES: tuple[str, ...] = ("the repository root", "the repo root", "the project root", "the root directory",
                                 "the root of the repository", "the root of the repo", "the root of the project",
                                 "the workspace root", "the monorepo root", "the root folder", "the top-level directory",
-                                "repository root", "repo root", "project root", "root directory", "the root")
+                                "repository root", "repo root", "project root", "root directory", "the root", "root",
+                                "monorepo root", "workspace root")
 ROOT_PREPOSITIONS: tuple[str, ...] = ("from", "at", "in")
 
 ROOT_EXAMPLES: tuple[Example, ...] = (
@@ -646,6 +647,8 @@ ROOT_EXAMPLES: tuple[Example, ...] = (
     ex("- Always run `pnpm test` from the repo root.", "warn command pnpm test below the root"),
     ex("- The CI runs `make` from the repository root."),
     ex("- Run `make` to build the root directory listing."),
+    ex("- `pnpm install` must be run from root", "warn command pnpm install below the root"),
+    ex("- The installer runs from root on the build host."),
 )
 
 #: words that make a task's noun its whole ("the full test suite", "all tests"): a ban on running
