@@ -986,9 +986,9 @@ ADVERB_EXAMPLES: tuple[Example, ...] = (
     ex("- Do not, under any circumstances, run `make nuke`.", "deny command make nuke"),
     ex("- You must never, for any reason, edit `schema.sql`.", "deny write schema.sql"),
     ex("- Never, ever push to `main`.", "deny target push main"),
-    ex("- NEVER bare `python -m pytest`; use `uv run python -m pytest`.", "deny command python -m pytest"),
+    ex("- NEVER bare `python -m pytest`; use `uv run python -m pytest`.", "deny command python -m pytest via uv"),
     ex("- Never plain `pip install`, always `uv add`.", "deny command pip install"),
-    ex("- Don't push, just commit."),
+    ex("- Don't push, just commit.", "deny command git push"),
     ex("- Never, if the tests fail, skip them silently."),
 )
 
