@@ -14,6 +14,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from cf_guidance.shell.model import Command
 
+def read_head(path: str, limit: int) -> str | None:
+    """The first `limit` bytes of a file a command names, as text; None when it cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(limit).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
 #: Programs whose file arguments are read.
 READERS = frozenset(
     (

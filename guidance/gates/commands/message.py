@@ -16,6 +16,7 @@ message checks read them (an agent writes the file first, then commits with it).
 
 from __future__ import annotations
 
+from cf_guidance.gates.commands.files import read_head
 from cf_guidance.gates.commands.git import split as git_split
 from cf_guidance.shell.model import Command
 
@@ -96,11 +97,7 @@ def message_files(cmd: Command) -> list[str]:
 
 def read_message_file(path: str) -> str | None:
     """The text of a message file (its first MAX_MESSAGE_FILE_BYTES), None when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_MESSAGE_FILE_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return None
+    return read_head(path, MAX_MESSAGE_FILE_BYTES)
 
 
 def _commit_message(rest: list[str]) -> tuple[str, str] | None:

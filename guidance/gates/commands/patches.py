@@ -14,6 +14,7 @@ Paths are returned as the patch spells them with the `a/` / `b/` prefix (and, fo
 from __future__ import annotations
 
 from cf_guidance.gates.commands import Args
+from cf_guidance.gates.commands.files import read_head
 from cf_guidance.gates.commands.git import split as git_split
 
 TYPE_CHECKING = False
@@ -130,8 +131,4 @@ def _forms(name: str, strip: int) -> list[str]:
 
 def read_patch(path: str) -> str | None:
     """The text of a patch file (its first MAX_PATCH_BYTES), None when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_PATCH_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return None
+    return read_head(path, MAX_PATCH_BYTES)
