@@ -165,10 +165,13 @@ class Inventory:
         first, as `relax` leaves it): each as `relax` leaves it."""
         out: list[list[str]] = []
         for pair in self.same:
-            for one, other in (pair, pair[::-1]):
-                mine, theirs = grammar.command_pattern(shlex.join(one), lenient=True), grammar.command_pattern(shlex.join(other), lenient=True)
-                if mine is not None and theirs is not None and relax(mine) == step and relax(theirs) not in out and relax(theirs) != step:
-                    out.append(relax(theirs))
+            patterns = [grammar.command_pattern(shlex.join(words), lenient=True) for words in pair]
+            if None in patterns:
+                continue
+            relaxed = [relax(pattern) for pattern in patterns if pattern is not None]
+            for mine, theirs in (relaxed, relaxed[::-1]):
+                if mine == step and theirs != step and theirs not in out:
+                    out.append(theirs)
         return out
 
     def in_section(self, section: tuple[str, ...]) -> list[list[str]]:
