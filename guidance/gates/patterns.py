@@ -167,6 +167,8 @@ def leading_positionals(pattern: list[str], cmd: Command, values: list[str] | tu
     position = 0
     skip = False
     after_dashes = False
+    #: the word before is an option whose kind no table gives: it may take this word as its value
+    after_option = False
     for arg in cmd.args:
         if skip:
             skip = False
@@ -176,9 +178,16 @@ def leading_positionals(pattern: list[str], cmd: Command, values: list[str] | tu
                 after_dashes = True
             elif arg in values:
                 skip = True
+            after_option = "=" not in arg and arg != "--" and not skip
             continue
         if not _word_match(wanted[position], arg):
+            if after_option:
+                # `pio run -e esp32 -t upload`, `helm --kube-context kind upgrade`: a word right
+                # after an unknown option is read as its value, not as the command's next word
+                after_option = False
+                continue
             return False
+        after_option = False
         position += 1
         if position == len(wanted):
             return True

@@ -11,7 +11,8 @@ NAME=value words are required assignments) is exempt, and so is one run under a 
 `via` (`uv run pytest`, `docker compose exec app npm test`, when the document runs the program that way); a check marked `away` holds only for a
 command run below the project root (after a `cd` into a subdirectory), one marked `changes` only for a command the
 effect model counts as a change (`aws s3 rm`, not `aws s3 ls`). A script run through an interpreter
-(`python scripts/x.py`, `bash x.sh`) is also matched as the script itself. A command check
+or `source` (`python scripts/x.py`, `bash scripts/release`, `bun run x.ts`) is also matched as the
+script itself. A command check
 marked `published` (a rewrite of pushed commits: amend, rebase) holds only after a successful
 `git push` of the session with no commit since (the session history); before that it warns.
 
@@ -29,10 +30,11 @@ from cf_guidance._glob import _match_segment, glob_match
 from cf_guidance.decision import DENY, SEVERITY, WARN, Finding
 from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import Rule
-from cf_guidance.gates.commands import describe, gitwork, is_interpreter, resolver, resolver_at
+from cf_guidance.gates.commands import SHELLS, describe, gitwork, resolver, resolver_at, runs_script
 from cf_guidance.gates.commands.effects import changes_something
 from cf_guidance.gates.commands.files import file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
+from cf_guidance.gates.commands.rm import DELETERS, deletions_of
 from cf_guidance.gates.commands.message import (COMMIT, body, message_files, past_tense_subject, read_message_file,
                                                  references_issue, written)
 from cf_guidance.gates.commands.summary import summary
@@ -181,7 +183,7 @@ _GIT_KINDS = ("branch", "target", "stage")
 
 class _Index:
     __slots__ = ("by_program", "programs", "glob_programs", "tools", "writes", "reads", "creates", "has_writes", "has_reads",
-                 "paths", "scripts", "git", "variables", "scoped")
+                 "paths", "git", "variables", "scoped")
 
     def __init__(self, checks: list[Any], *, split: bool = True) -> None:
         programs: dict[str, list[tuple[dict[str, Any], list[str], frozenset[str]]]] = {}
@@ -223,8 +225,6 @@ class _Index:
         self.by_program = {program: _CommandChecks(entries) for program, entries in programs.items()}
         #: the programs some command check names literally (git, when a git-only check exists)
         self.programs = frozenset(self.by_program) | (frozenset(("git",)) if self.git else frozenset())
-        #: programs of checks that are scripts (`reset-db.sh`): also matched when run through an interpreter
-        self.scripts = frozenset(p for p in self.by_program if "." in p)
         #: some write / read / write or read check exists
         self.has_writes = bool(self.writes)
         self.has_reads = bool(self.reads)
@@ -270,13 +270,14 @@ def _check(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
     globs = index.glob_programs
     if found is not None and (globs or not PREFILTER or not found.programs.isdisjoint(index.programs)
                               or not found.wrappers.isdisjoint(index.programs)
-                              or (index.scripts and any(is_interpreter(p) for p in found.programs))):
+                              or (index.by_program and any(runs_script(p) for p in found.programs))):
         _commands(ctx, index, found.analysis.commands, out)
     if event.tool:
         for item in index.tools:
             if tool_matches(item["pattern"], event.tool, event.tool_class):
                 out.append(_finding(item, event.tool))
-    if index.paths and (event.paths or not PREFILTER or (found is not None and (found.files or (index.creates and found.redirects)))):
+    if index.paths and (event.paths or not PREFILTER or (found is not None and (found.files or (index.creates and found.redirects)
+                                                                                 or (index.has_writes and "xargs" in found.programs)))):
         _paths(ctx, index, found, out)
     if found is not None and index.git and "git" in found.programs:
         _git(ctx, index, found.analysis.commands, out)
@@ -303,19 +304,41 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
                 # rule preferring it over the bare `bundle` spares
                 launcher = next((w for w in cmd.text.split() if "/" in w and program_name(w) == wrapper), wrapper)
                 _command_checks(ctx, index, Command([launcher, *run, *cmd.argv], text=cmd.text, origin=cmd.origin), cmd, (), fired, out)
-        if index.scripts and is_interpreter(cmd.program):
+        if runs_script(cmd.program):
             script = script_of(cmd)
-            if script is not None and script.program in index.scripts:
+            if script is not None and script.program in index.by_program:
                 _command_checks(ctx, index, script, cmd, (), fired, out)
 
 
+#: interpreter options that take the next word as their value, which is not the script
+#: (`node --loader ts-node/esm x.ts`, `python -W ignore x.py`, `bash -o pipefail x.sh`)
+_INTERPRETER_VALUES = frozenset(("-W", "-X", "-o", "-O", "--rcfile", "--init-file", "-r", "--require", "--import", "--loader",
+                                 "--experimental-loader", "-I", "-M", "--config", "--import-map", "--env-file", "--tsconfig"))
+#: options after which an interpreter runs code given inline or a module, not a file (a
+#: shell's only one is `-c`: its `-e` is errexit)
+_INLINE = frozenset(("-c", "-e", "-m", "--eval", "-p", "--print", "-E"))
+_SHELL_INLINE = frozenset(("-c",))
+#: the subcommand some runtimes put before the script (`bun run x.ts`, `deno run -A x.ts`)
+_RUN_SUBCOMMANDS = {"bun": "run", "deno": "run"}
+
+
 def script_of(cmd: Command) -> Command | None:
-    """`python scripts/x.py -v` as `x.py -v`: the script an interpreter runs, when it names a file."""
+    """`python scripts/x.py -v` as `x.py -v`: the script an interpreter, a shell or `source` runs,
+    when its word names a file (a `/` in it, or an extension: `bash tools/build`, `bun run gen.ts`,
+    `. ./env.sh`); a bare word (`bash build`) may be anything and is left alone."""
     args = cmd.args
-    for i, arg in enumerate(args):
-        if arg.startswith("-"):
-            if arg in ("-c", "-e", "-m", "--eval", "-p"):
+    start = 1 if args and args[0] == _RUN_SUBCOMMANDS.get(cmd.program) else 0
+    inline = _SHELL_INLINE if cmd.program in SHELLS else _INLINE
+    skip = False
+    for i in range(start, len(args)):
+        arg = args[i]
+        if skip:
+            skip = False
+            continue
+        if arg.startswith("-") and arg != "-":
+            if arg in inline:
                 return None
+            skip = arg in _INTERPRETER_VALUES
             continue
         if "/" in arg or "." in arg.rsplit("/", 1)[-1]:
             return Command([arg, *args[i + 1 :]], text=cmd.text)
@@ -829,10 +852,13 @@ def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
     for path, access in event.paths:
         if path:
             (writes if access == WRITE else reads if access == READ else []).append((path, f"{event.tool} {path}", resolver(ctx)))
-    if found is not None and (found.files or not PREFILTER):
+    if found is not None and (found.files or not PREFILTER or "xargs" in found.programs):
         has_writes = index.has_writes
         has_reads = index.has_reads
         for cmd in found.analysis.commands:
+            if has_writes and cmd.origin.endswith("xargs") and cmd.program in DELETERS:
+                # `find build -name '*.o' | xargs rm`: what it deletes comes from the producer
+                writes.extend((d.target, cmd, resolver_at(ctx, cmd)) for d in deletions_of(ctx, cmd) if d.target)
             cmd_reads, cmd_writes = file_effects(cmd)
             if cmd_reads or cmd_writes:
                 at = resolver_at(ctx, cmd)
@@ -852,8 +878,9 @@ def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
             _match_paths(index.creates, created, out)
 
 
-#: programs whose written paths may be new files (what `create` checks look at), besides redirections
-_CREATORS = frozenset(("touch", "cp", "mv", "tee", "install", "ln", "rsync", "dd"))
+#: programs whose written paths may be new files or folders (what `create` checks look at), besides
+#: redirections: a folder made with `mkdir`, a download or an archive unpacked into a new place
+_CREATORS = frozenset(("touch", "cp", "mv", "tee", "install", "ln", "rsync", "dd", "mkdir", "curl", "wget", "unzip"))
 
 
 def _new_files(ctx: GateContext, found: Summary | None) -> list[tuple[str, str | Command, Resolver]]:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from cf_guidance.decision import ASK, DENY, WARN
 from cf_guidance.gates._base import STANDARD, Rule
-from cf_guidance.gates.commands import describe, is_interpreter, resolver
+from cf_guidance.gates.commands import describe, resolver, runs_script
 from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
@@ -258,7 +258,7 @@ def _run_forms(commands: list[Command]) -> list[Command]:
     out: list[Command] = []
     for cmd in commands:
         out.append(cmd)
-        if not is_interpreter(cmd.program):
+        if not runs_script(cmd.program):
             continue
         run = script_of(cmd)
         if run is None and len(cmd.args) > 1 and cmd.args[0] == "-m" and not cmd.args[1].startswith("-"):

@@ -299,8 +299,19 @@ def expand(pattern: list[str]) -> list[list[str]]:
     shorthand = _script_shorthand(pattern)
     if shorthand is not None and shorthand not in variants:
         variants.append(shorthand)
+    script = _script_run(pattern)
+    if script is not None and script not in variants:
+        variants.append(script)
     out = list(variants)
     for variant in variants:
+        split = _split_cluster(variant)
+        if split is not None and split not in out:
+            out.append(split)
+    # each option's other spellings, in every combination (`rm -rf` is also `rm -Rf`, `rm --recursive --force`)
+    i = 0
+    while i < len(out) and len(out) < _MAX_SPELLINGS:
+        variant = out[i]
+        i += 1
         for prefix, option, aliases in _programs.OPTION_ALIASES:
             words = _split(prefix)
             if variant[: len(words)] != words:
@@ -314,6 +325,41 @@ def expand(pattern: list[str]) -> list[list[str]]:
                     if candidate not in out:
                         out.append(candidate)
     return out
+
+
+#: at most this many spellings of one command (options with aliases multiply them)
+_MAX_SPELLINGS = 24
+
+
+def _split_cluster(pattern: list[str]) -> list[str] | None:
+    """`rm -rf` as `rm -r -f`, when some letter of the cluster has another spelling for the
+    command (lexicon programs.OPTION_ALIASES): each letter can then be respelled on its own."""
+    for i, word in enumerate(pattern):
+        if len(word) > 2 and word[0] == "-" and word[1] != "-" and word[1:].isalpha():
+            letters = [f"-{letter}" for letter in word[1:]]
+            for prefix, option, aliases in _programs.OPTION_ALIASES:
+                words = _split(prefix)
+                if pattern[: len(words)] == words and not set(letters).isdisjoint((option, *aliases)):
+                    return [*pattern[:i], *letters, *pattern[i + 1 :]]
+    return None
+
+
+def _script_run(pattern: list[str]) -> list[str] | None:
+    """`python manage.py migrate` -> `manage.py migrate`: a script named after its interpreter is
+    the same run when started another way (`./manage.py migrate`, `uv run manage.py migrate`, `sh
+    x.sh` for `bash x.sh`); the gate matches a script by its file name, however it is started."""
+    if not pattern or pattern[0].rstrip("0123456789.") not in _programs.INTERPRETERS:
+        return None
+    for i, word in enumerate(pattern[1:], 1):
+        if word.startswith("-"):
+            if word in ("-c", "-e", "-m", "--eval", "-p", "--print"):
+                return None  # inline code or a module, not a file
+            continue
+        name = word.rstrip("/").rsplit("/", 1)[-1]
+        if "/" in word or ("." in name and not any(c in name for c in "*?[<")):
+            return [name, *pattern[i + 1 :]]
+        return None
+    return None
 
 
 def _script_shorthand(pattern: list[str]) -> list[str] | None:

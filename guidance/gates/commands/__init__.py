@@ -91,11 +91,19 @@ class Args:
 #: Programs that run code given to them on stdin or as an argument.
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "busybox", "csh", "tcsh"))
 INTERPRETERS = frozenset(
-    ("python", "python2", "python3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "pwsh", "powershell")
+    ("python", "python2", "python3", "node", "nodejs", "deno", "bun", "perl", "ruby", "php", "lua", "pwsh", "powershell",
+     "tsx", "ts-node")
 )
+#: Builtins that run a file's code in the current shell (`source x.sh`, `. ./x.sh`).
+SOURCERS = frozenset(("source", "."))
 #: Programs that fetch from or send to the network.
 FETCHERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c"))
 SENDERS = frozenset(("curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "http", "https", "xh"))
+
+
+def runs_script(program: str) -> bool:
+    """An interpreter, a shell, or `source`: a program that may run a script its arguments name."""
+    return program in SOURCERS or is_interpreter(program)
 
 
 def is_interpreter(program: str) -> bool:

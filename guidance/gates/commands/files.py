@@ -1,5 +1,8 @@
 """Which files a command reads and writes, as far as its words say.
 
+Writes include deletes and rewrites in place: `sed -i`, formatters and fixers in their writing
+mode (`IN_PLACE`: `prettier --write`, `black`), `find DIR -delete` / `-exec rm` (under DIR).
+
 Used by the secrets gate (reads of secret files), the protected-paths gate (writes to the
 guard's own files) and the compiled-rules gate (`deny write` / `deny read` globs on Bash).
 Paths are returned as written; callers resolve them.
@@ -9,6 +12,7 @@ from __future__ import annotations
 
 from cf_guidance.gates.commands import Args
 from cf_guidance.gates.commands.git import split as git_split
+from cf_guidance.gates.commands.rm import find_deletes, find_roots
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -30,7 +34,7 @@ READERS = frozenset(
         "hexdump", "hd", "strings", "base64", "base32", "basenc", "uuencode", "sort", "uniq",
         "wc", "cut", "paste", "diff", "cmp", "comm", "column", "fold", "fmt", "pr", "rev",
         "jq", "yq", "source", ".", "view", "vi", "vim", "nvim", "nano", "emacs", "pico", "ed",
-        "code", "gpg", "openssl", "iconv", "dos2unix", "tar", "zip", "gzip", "bzip2", "xz",
+        "code", "gpg", "openssl", "iconv", "tar", "zip", "gzip", "bzip2", "xz",
         "zcat", "zless", "md5sum", "sha1sum", "sha256sum", "file", "expand", "tr",
         "split", "csplit", "look", "dotenv", "envsubst",
     )
@@ -43,6 +47,49 @@ MUTATORS = frozenset(
 )
 #: Interactive editors: opening a file is writing it.
 EDITORS = frozenset(("vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "code", "subl", "micro", "joe", "kak", "hx"))
+#: Formatters and fixers that rewrite the files and directories they are given, by program or
+#: "program subcommand": (options that make them write, options that make them only check or
+#: show). No writing option: they write unless checking (`black src/`, `rustfmt x.rs`).
+IN_PLACE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "prettier": (("--write", "-w"), ()),
+    "eslint": (("--fix",), ()),
+    "stylelint": (("--fix",), ()),
+    "standard": (("--fix",), ()),
+    "markdownlint": (("--fix",), ()),
+    "markdownlint-cli2": (("--fix",), ()),
+    "black": ((), ("--check", "--diff")),
+    "isort": ((), ("--check", "--check-only", "-c", "--diff")),
+    "ruff format": ((), ("--check", "--diff")),
+    "ruff check": (("--fix",), ("--diff",)),
+    "autopep8": (("-i", "--in-place"), ()),
+    "yapf": (("-i", "--in-place"), ()),
+    "gofmt": (("-w",), ()),
+    "goimports": (("-w",), ()),
+    "gofumpt": (("-w",), ()),
+    "go fmt": ((), ("-n",)),
+    "rustfmt": ((), ("--check",)),
+    "clang-format": (("-i",), ()),
+    "shfmt": (("-w", "--write"), ()),
+    "biome format": (("--write", "--apply", "--fix"), ()),
+    "biome check": (("--write", "--apply", "--apply-unsafe", "--fix"), ()),
+    "biome lint": (("--write", "--apply", "--fix"), ()),
+    "rubocop": (("-a", "-A", "--autocorrect", "--autocorrect-all", "--auto-correct", "--auto-correct-all"), ()),
+    "terraform fmt": ((), ("-check", "--check")),
+    "mix format": ((), ("--check-formatted", "--dry-run")),
+    "swiftformat": ((), ("--lint", "--dryrun")),
+    "ktlint": (("-F", "--format"), ()),
+    "php-cs-fixer fix": ((), ("--dry-run",)),
+    "dos2unix": ((), ()),
+    "unix2dos": ((), ()),
+}
+#: the formatters' options that take the next word (a config file, a rule set), not a file to rewrite
+_IN_PLACE_VALUES = frozenset(
+    ("-c", "--config", "--ignore-path", "--parser", "--plugin", "--ext", "-f", "--format", "-o", "--output-file", "--rule",
+     "--ignore-pattern", "--max-warnings", "-l", "--line-length", "-t", "--target-version", "--include", "--exclude",
+     "--extend-exclude", "--force-exclude", "--select", "--ignore", "--extend-select", "--profile", "--settings-path",
+     "--style", "-r", "--only", "--except", "--stdin-filename", "--log-level", "--config-path"))
+#: Programs that unpack or fetch into the directory an option names (`unzip x.zip -d out`)
+_INTO_DIRECTORY = {"unzip": ("-d",), "wget": ("-P", "--directory-prefix")}
 #: Redirect targets that are not files.
 _NOT_FILES = frozenset(("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "-"))
 
@@ -61,7 +108,9 @@ _SHORT_VALUE_OPTS = {
         ("-o", "--output", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form",
          "-T", "--upload-file", "-H", "--header", "-X", "--request", "-u", "--user", "-A", "-e", "-b", "-c", "-K", "--config")
     ),
-    "wget": frozenset(("-O", "--output-document", "-o", "--post-file", "--body-file", "--header", "-P")),
+    "wget": frozenset(("-O", "--output-document", "-o", "--post-file", "--body-file", "--header", "-P", "--directory-prefix")),
+    "unzip": frozenset(("-d", "-x")),
+    "patch": frozenset(("-i", "--input", "-o", "--output", "-d", "--directory", "-p", "-r", "-B", "-F", "-V", "-z")),
     "cp": frozenset(("-t", "--target-directory", "-S", "--suffix")),
     "mv": frozenset(("-t", "--target-directory", "-S", "--suffix")),
     "install": frozenset(("-m", "-o", "-g", "-t", "-S", "--mode", "--owner", "--group", "--target-directory")),
@@ -105,8 +154,9 @@ def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
 #: Every program `_file_effects` reads the words of (each branch below names its programs):
 #: any other command only reads and writes through its redirections.
 _WORD_EFFECTS = READERS | PATTERN_FIRST | MUTATORS | EDITORS | frozenset(
-    ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar", "gh")
-)
+    ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar", "gh",
+     "find", "unzip", "patch")
+) | frozenset(name.split(" ", 1)[0] for name in IN_PLACE)
 
 
 #: Readers whose branch below is `reads.extend(pos)` alone (no earlier branch and no later one takes them).
@@ -142,6 +192,13 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
             reads.extend(words[2:])
         elif words[:2] in (["release", "upload"], ["release", "create"]):
             reads.extend(words[3:])
+        return _file_words(reads), _file_words(writes)
+    if program == "find":  # `-delete`, `-exec rm {} +`: what it matches under its start paths
+        if find_deletes(args):
+            writes.extend(find_roots(args))
+        return _file_words(reads), _file_words(writes)
+    if program in _IN_PLACE_PROGRAMS:
+        _rewritten(program, args, writes)
         return _file_words(reads), _file_words(writes)
     if program in _PLAIN_READERS:
         for arg in args:
@@ -209,7 +266,44 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         writes.extend(parsed.value("-out"))
     elif program == "tar" and (parsed.has("-x", "--extract", "--get") or (args and "x" in args[0] and not args[0].startswith("-"))):
         writes.extend(parsed.value("-C", "--directory"))
+    if program in _INTO_DIRECTORY:
+        writes.extend(parsed.value(*_INTO_DIRECTORY[program]))
+    elif program == "patch" and pos:  # `patch FILE < fix.diff`; with no file the patch names them
+        writes.append(pos[0])
     return _file_words(reads), _file_words(writes)
+
+
+_IN_PLACE_PROGRAMS = frozenset(name.split(" ", 1)[0] for name in IN_PLACE)
+
+
+def _rewritten(program: str, args: list[str], writes: list[str]) -> None:
+    """The files and directories a formatter or fixer rewrites (IN_PLACE): its path arguments,
+    when it runs in its writing mode (`prettier --write src`, `black src`, not `black --check src`)."""
+    parsed = Args(args, _IN_PLACE_VALUES)
+    pos = parsed.positionals
+    mode = IN_PLACE.get(f"{program} {pos[0]}") if pos else None
+    if mode is not None:
+        pos = pos[1:]
+    else:
+        mode = IN_PLACE.get(program)
+        if mode is None:
+            return  # `ruff` without a subcommand it rewrites with, `biome ci`
+    writing, checking = mode
+    if any(_given(parsed, args, option) for option in checking):
+        return
+    if writing and not any(_given(parsed, args, option) for option in writing):
+        return
+    writes.extend(pos)
+
+
+def _given(parsed: Args, args: list[str], option: str) -> bool:
+    """`option` is given: a long one (`--write`, `--write=true`), a single-dash word (`-check`), a
+    short letter alone or in a cluster (`-w`, `-iw`)."""
+    if option.startswith("--"):
+        return option in parsed.long
+    if len(option) > 2:
+        return any(arg == option or arg.startswith(option + "=") for arg in args)
+    return parsed.has(option) or option in parsed.values
 
 
 def _is_count(word: str) -> bool:
