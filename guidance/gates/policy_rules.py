@@ -32,9 +32,8 @@ from cf_guidance.event import READ, WRITE
 from cf_guidance.gates._base import Rule
 from cf_guidance.gates.commands import SHELLS, describe, gitwork, resolver, resolver_at, runs_script
 from cf_guidance.gates.commands.effects import changes_something
-from cf_guidance.gates.commands.files import file_effects, redirect_effects
+from cf_guidance.gates.commands.files import fed_effects, file_effects, redirect_effects
 from cf_guidance.gates.commands.git import current_branch, split as git_split
-from cf_guidance.gates.commands.rm import DELETERS, deletions_of
 from cf_guidance.gates.commands.message import (COMMIT, body, message_files, past_tense_subject, read_message_file,
                                                  references_issue, written)
 from cf_guidance.gates.commands.summary import summary
@@ -277,7 +276,7 @@ def _check(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
             if tool_matches(item["pattern"], event.tool, event.tool_class):
                 out.append(_finding(item, event.tool))
     if index.paths and (event.paths or not PREFILTER or (found is not None and (found.files or (index.creates and found.redirects)
-                                                                                 or (index.has_writes and "xargs" in found.programs)))):
+                                                                                 or "xargs" in found.programs))):
         _paths(ctx, index, found, out)
     if found is not None and index.git and "git" in found.programs:
         _git(ctx, index, found.analysis.commands, out)
@@ -856,10 +855,10 @@ def _paths(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
         has_writes = index.has_writes
         has_reads = index.has_reads
         for cmd in found.analysis.commands:
-            if has_writes and cmd.origin.endswith("xargs") and cmd.program in DELETERS:
-                # `find build -name '*.o' | xargs rm`: what it deletes comes from the producer
-                writes.extend((d.target, cmd, resolver_at(ctx, cmd)) for d in deletions_of(ctx, cmd) if d.target)
             cmd_reads, cmd_writes = file_effects(cmd)
+            if cmd.origin.endswith("xargs"):  # `find out -name '*.o' | xargs rm`: the paths come from the producer
+                fed_reads, fed_writes = fed_effects(cmd, found.analysis)
+                cmd_reads, cmd_writes = [*cmd_reads, *fed_reads], [*cmd_writes, *fed_writes]
             if cmd_reads or cmd_writes:
                 at = resolver_at(ctx, cmd)
                 if has_reads:  # the other kind's list would only be dropped below

@@ -127,7 +127,9 @@ PATH_CASES = [
     (PLACE, "eslint out/", "allow"),
     (PLACE, "gofmt -l out/a.go", "allow"),
     (PLACE, "terraform fmt -check out", "allow"),
+    (PLACE, "find out -name '*.c' -exec sed -i 's/a/b/' {} +", "deny"),
     (PLACE, "find out -name '*.o'", "allow"),
+    (PLACE, "find out -name '*.c' -exec grep -l main {} +", "allow"),
     (PLACE, "find out -name '*.o' | xargs cat", "allow"),
     (PLACE, "grep -r TODO out/", "allow"),
     (PLACE, "cat out/a.c", "allow"),
@@ -148,8 +150,38 @@ def test_path_forms(policy: str, command: str, expected: str) -> None:
     assert _verdict(policy, command) == expected
 
 
+#: a place not to read: every reader, through find and xargs too; listing and naming it pass
+UNREAD = "- Do not read files in `legacy/`.\n"
+
+READ_CASES = [
+    (UNREAD, "cat legacy/a.py", "deny"),
+    (UNREAD, "sed -n 1,20p legacy/a.py", "deny"),
+    (UNREAD, "grep -rn foo legacy", "deny"),
+    (UNREAD, "find legacy -name '*.py' -exec cat {} +", "deny"),
+    (UNREAD, "find legacy -name '*.py' | xargs grep -l foo", "deny"),
+    (UNREAD, "git show HEAD:legacy/a.py", "deny"),
+    (UNREAD, "git diff -- legacy/", "deny"),
+    (UNREAD, "cd legacy && cat a.py", "deny"),
+    (UNREAD, "python -c \"print(open('legacy/a.py').read())\"", "deny"),
+    (UNREAD, "find legacy -name '*.py'", "allow"),
+    (UNREAD, "echo legacy/a.py", "allow"),
+    (UNREAD, "git diff -- src/", "allow"),
+    (UNREAD, "find src -name '*.py' | xargs grep -l foo", "allow"),
+]
+
+
+@pytest.mark.parametrize(("policy", "command", "expected"), READ_CASES, ids=[f"{c[1]}->{c[2]}" for c in READ_CASES])
+def test_read_forms(policy: str, command: str, expected: str) -> None:
+    assert _verdict(policy, command) == expected
+
+
 def test_file_tools_meet_the_same_checks() -> None:
     checks = compile_sources(f"# Rules\n\n{PLACE}")["checks"]
     for name, given in (("Write", {"content": "x"}), ("Edit", {"old_string": "a", "new_string": "b"})):
         assert decide(tool(name, file_path="out/a.c", **given), checks=checks).verdict == "deny"
     assert decide(tool("Read", file_path="out/a.c"), checks=checks).verdict == "allow"
+    checks = compile_sources(f"# Rules\n\n{UNREAD}")["checks"]
+    for name, given in (("Read", {"file_path": "legacy/a.py"}), ("Grep", {"pattern": "x", "path": "legacy"}),
+                        ("Glob", {"pattern": "legacy/**/*.py"})):
+        assert decide(tool(name, **given), checks=checks).verdict == "deny", name
+    assert decide(tool("Grep", pattern="x", path="src"), checks=checks).verdict == "allow"

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from cf_guidance.gates.commands import Args
 from cf_guidance.gates.commands.git import split as git_split
-from cf_guidance.gates.commands.rm import find_deletes, find_roots
+from cf_guidance.gates.commands.rm import find_deletes, find_roots, producer_paths
+from cf_guidance.shell.model import Command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from cf_guidance.shell.model import Command
+    from cf_guidance.shell.model import ShellAnalysis
 
 def read_head(path: str, limit: int) -> str | None:
     """The first `limit` bytes of a file a command names, as text; None when it cannot be read."""
@@ -193,9 +194,8 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         elif words[:2] in (["release", "upload"], ["release", "create"]):
             reads.extend(words[3:])
         return _file_words(reads), _file_words(writes)
-    if program == "find":  # `-delete`, `-exec rm {} +`: what it matches under its start paths
-        if find_deletes(args):
-            writes.extend(find_roots(args))
+    if program == "find":
+        _find_effects(args, reads, writes)
         return _file_words(reads), _file_words(writes)
     if program in _IN_PLACE_PROGRAMS:
         _rewritten(program, args, writes)
@@ -273,6 +273,43 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     return _file_words(reads), _file_words(writes)
 
 
+#: find actions that run a command on what it matches (`{}`), up to `;` or `+`
+_FIND_ACTIONS = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
+
+
+def _find_effects(args: list[str], reads: list[str], writes: list[str]) -> None:
+    """What `find DIR ...` does to what it matches, as done to DIR: `-delete` deletes there, and
+    `-exec CMD {} +` is CMD on DIR (`-exec rm -f {} +` writes, `-exec cat {} +` reads, `-exec
+    sed -i ... {} +` rewrites); a bare find only lists."""
+    roots = find_roots(args)
+    if find_deletes(args):  # also `-exec sh -c 'rm "$1"' _ {} ;`
+        writes.extend(roots)
+    for i, word in enumerate(args):
+        if word not in _FIND_ACTIONS:
+            continue
+        end = i + 1
+        while end < len(args) and args[end] not in (";", "\\;", "+"):
+            end += 1
+        action = args[i + 1 : end]
+        if not action or "{}" not in action:
+            continue
+        for root in roots:
+            inner = _file_effects(Command([root if w == "{}" else w for w in action]))
+            reads.extend(inner[0])
+            writes.extend(inner[1])
+
+
+def fed_effects(cmd: Command, analysis: ShellAnalysis | None) -> tuple[list[str], list[str]]:
+    """(reads, writes) of a command `xargs` runs on the paths a producer it can read pipes in
+    (`find out -name '*.o' | xargs rm`, `ls logs | xargs cat`): the command given those paths."""
+    if not cmd.origin.endswith("xargs") or not cmd.argv:
+        return [], []
+    fed = producer_paths(cmd, analysis)
+    if not fed:
+        return [], []
+    return _file_effects(Command([*cmd.argv, *fed], text=cmd.text))
+
+
 _IN_PLACE_PROGRAMS = frozenset(name.split(" ", 1)[0] for name in IN_PLACE)
 
 
@@ -346,3 +383,5 @@ def _git_effects(args: list[str], reads: list[str], writes: list[str]) -> None:
         for word in rest:
             if ":" in word:
                 reads.append(word.split(":", 1)[1])
+        if "--" in rest:  # `git diff -- src/`, `git log -p -- x`: what follows are paths
+            reads.extend(rest[rest.index("--") + 1 :])

@@ -79,8 +79,8 @@ def _rm_flags(cmd: Command) -> tuple[Args, bool]:
     return parsed, recursive
 
 
-def _producer_paths(cmd: Command, analysis: ShellAnalysis | None) -> list[str] | None:
-    """Paths that reach `xargs rm` on stdin, when the producer is a find/ls/echo we can read."""
+def producer_paths(cmd: Command, analysis: ShellAnalysis | None) -> list[str] | None:
+    """Paths that reach `xargs CMD` on stdin, when the producer is a find/ls/echo we can read."""
     if analysis is None:
         return None
     for other in analysis.commands:
@@ -120,7 +120,7 @@ def deletions(cmd: Command, analysis: ShellAnalysis | None) -> list[Deletion]:
             for other in analysis.commands
         ):
             return []  # the analysis already appended the piped words to a copy of this command
-        produced = _producer_paths(cmd, analysis)
+        produced = producer_paths(cmd, analysis)
         if produced is None:
             return [Deletion(None, recursive, cmd, "xargs")]
         return [Deletion(path, True, cmd, "xargs", selective=True) for path in produced]
