@@ -149,6 +149,9 @@ class Frame:
     #: "Only edit files in `src/`", "don't touch anything outside `packages/foo`": the paths are the
     #: only ones the action may reach; the rule is about every other path of the project
     confine: bool = False
+    #: the verb is not in the action table and was read as a change to the path it names
+    #: (`guessed_change`): the reading is a guess, so the rule asks instead of denying
+    guessed: bool = False
     #: the token where the frame's cue starts
     start_token: int = 0
     #: verb phrases joined to this one under the same cue ("never start X or run Y")
@@ -220,6 +223,8 @@ def _index(table: str) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
         pairs += [(p, cue) for cue in _cues.CUES if cue.modality in (BAN, AVOID) for p in cue.phrases]
     elif table == "actions":
         pairs = [(w, action) for action in _actions.ACTIONS for w in action.words]
+    elif table == "unchanged":
+        pairs = [(w, entry) for entry in _actions.UNCHANGED for w in entry.words]
     elif table == "file-titles":
         pairs = [(p, cue) for cue in _cues.FILE_TITLES for p in cue.phrases]
     elif table == "adverbs":
@@ -260,9 +265,13 @@ def _shared_head(tokens: list[Token], k: int, end: int) -> tuple[str, dict[str, 
 def _noun_pairs() -> list[tuple[str, Any]]:
     pairs: list[tuple[str, Any]] = []
     for noun in _nouns.PATH_NOUNS:
-        pairs += [(w, ("path", noun.globs)) for w in noun.words]
+        # "a migration file", "any generated file": the tables list a kind of file in the plural; one of that kind said
+        # generically is the kind too (a singular without such a word means one file the context knows: "read .md file")
+        words = list(noun.words) + [f"{det} {one}" for w in noun.words if (one := _singular(w)) and one not in noun.words
+                                    for det in _GENERIC_ONE]
+        pairs += [(w, ("path", noun.globs)) for w in words]
         if noun.conventional:
-            pairs += [(w, ("conventional", True)) for w in noun.words]
+            pairs += [(w, ("conventional", True)) for w in words]
     pairs += [(w, ("self", True)) for w in _nouns.SELF_NOUNS]
     for content in _nouns.CONTENT_NOUNS:
         pairs += [(w, ("content", content.phrases)) for w in content.words]
@@ -289,6 +298,18 @@ def _noun_pairs() -> list[tuple[str, Any]]:
                                               "other tools", "other tool", "alternatives", "another command",
                                               "commands other than", "anything else", "other means")]
     return pairs
+
+
+_GENERIC_ONE = ("a", "an", "any", "every", "each")
+
+
+def _singular(phrase: str) -> str:
+    """"generated file" for "generated files" (only phrases of more than one word ending in a file
+    noun: "snapshots" or "migrations" alone stay as written)."""
+    for plural, one in ((" files", " file"), (" directories", " directory"), (" folders", " folder")):
+        if phrase.endswith(plural):
+            return phrase[: -len(plural)] + one
+    return ""
 
 
 def match(tokens: list[Token], i: int, table: str, end: int | None = None) -> tuple[int, Any] | None:
@@ -542,7 +563,12 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                                 # "documentation files (\*.md)": the noun's own glob; two or more are a list of kinds
                                 objects[-1].glob = t.text
                             else:
-                                objects.append(Obj("code" if t.kind == CODE else "path", t.text, "paren"))
+                                # "the underlying tools (`tsc`, `eslint`)": a list and nothing else names what the
+                                # words before it do not (resolve reads such spans as the objects)
+                                listed = all(u.kind == CODE or u.kind == PUNCT and u.text in (",", "/") or
+                                             u.kind == WORD and (u.low in _CONJUNCTIONS or u.low == "etc") for u in inner)
+                                objects.append(Obj("code" if t.kind == CODE else "path", t.text, "paren",
+                                                   {"listed": True} if listed else {}))
                 k = close + 1
                 continue
             if tok.text in (",", "/", "&"):
@@ -556,6 +582,16 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
             if tok.text == ":" and k + 1 < end and tokens[k + 1].kind == CODE and (
                     objects and objects[-1].kind == "pronoun" or k == i and not objects):
                 # "never commit these: `a`", "**Never commit:** `a`, `b`": the colon hands the verb its objects
+                k += 1
+                continue
+            if tok.text == ":" and k == i and not objects and k + 1 < end and match(tokens, k + 1, "nouns", end) is not None:
+                # "Never access: environment files (`.env*`)": the colon hands the verb a noun phrase
+                k += 1
+                continue
+            if tok.text == ":" and k + 1 < end and tokens[k + 1].kind == CODE and objects and objects[-1].kind == "noun" \
+                    and "path" in objects[-1].meaning and not objects[-1].glob:
+                # "never edit generated files: `src/gen/`, `api/types.ts`": the paths the noun means here
+                objects[-1].meaning = dict(objects[-1].meaning, named=True)
                 k += 1
                 continue
             break
@@ -582,8 +618,8 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                     and match(tokens, k + 1, "actions", end) is None:
                 if nxt.low in _FILE_NOUNS:
                     obj.after_file_noun = True
-                elif nxt.low in _COMMAND_NOUNS or nxt.low in _OTHER_PREPOSITIONS or nxt.low.endswith("ly"):
-                    pass  # "`npm run` commands", "`x` outside the venv", "`x` locally": the span is the object
+                elif nxt.low in _COMMAND_NOUNS or nxt.low in _OTHER_PREPOSITIONS or nxt.low.endswith("ly") or nxt.low == "etc":
+                    pass  # "`npm run` commands", "`x` outside the venv", "`x` locally", "`x` etc": the span is the object
                 else:
                     # "`console.log` statements", "`service` objects": the span names a kind of thing
                     obj.role, obj.head = "attr", nxt.low
@@ -2741,6 +2777,15 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
         else:
             frame.notes.append(f"no action verb after '{words}'" + (f" ('{tokens[k].text}' is not in the table)" if k < end else ""))
             if unknown_verb:
+                guess = guessed_change(tokens, k, end)
+                if guess is not None:
+                    frame.objects, stop, notes = guess
+                    frame.actions, frame.verb, frame.guessed = ["edit"], tokens[k].low, True
+                    frame.notes.append(f"'{tokens[k].low}' over the path it names: read as a change to it (a guess: "
+                                       "asked, never denied)")
+                    frame.notes += notes
+                    _read_tail(tokens, stop, end, frame)
+                    return frame
                 # "Don't rely on `git stash`", "never needed": a verb the tables do not know governs the rest
                 _read_tail(tokens, k, end, frame)
                 return frame
@@ -2790,6 +2835,41 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     if objects or stop > k:
         _read_joined(tokens, stop, end, modality, words, ctx, frame, surface)
     return frame
+
+
+#: words that may end the object phrase of a guessed change ("Never symlink `vendor/` directly")
+_GUESS_ENDS = frozenset(("by", "without", "unless", "except", "after", "before", "when", "while", "if", "for", "in",
+                         "on", "at", "as", "or", "and", "manually", "directly", "yourself", "again", "ever"))
+
+
+def guessed_change(tokens: list[Token], k: int, end: int) -> tuple[list[Obj], int, list[str]] | None:
+    """"Never symlink `vendor/`", "Do not rewrite `CHANGELOG.md`", "never recompile anything under
+    `dist/`": a verb the action table does not know at `k`, whose whole object is one or more paths
+    written out (a directory or a file, not a code identifier), is read as a change to those paths.
+    A verb of lexicon actions.UNCHANGED (forget, import, mock, ...) leaves the path as it is, a
+    third-person form describes ("the script regenerates `x`"), and a path that qualifies a noun
+    ("`internal/` classes") or a place where something is done ("re-export in `__init__.py`") is
+    not the object: none of them is guessed. Returns (paths, where the phrase stopped, notes)."""
+    word = tokens[k].low
+    if match(tokens, k, "unchanged", end) is not None or not word.replace("-", "").isalpha() or (
+            word.endswith("s") and not word.endswith("ss")):
+        return None
+    objects, stop, notes = read_objects(tokens, skip_adverbs(tokens, k + 1, end), end)
+    if not objects or not all(o.kind in ("code", "path") and _names_path(o.text) and (
+            o.role == "" or o.role in ("dir", "to") and o.after_file_noun) for o in objects):
+        return None
+    if stop < end and tokens[stop].kind == WORD and tokens[stop].low not in _GUESS_ENDS:
+        return None  # "never flatten `src/` into one module": the words go on to say how, not what
+    return objects, stop, notes
+
+
+def _names_path(text: str) -> bool:
+    """A span that names a file or directory: a slash, a glob or a file's ending (`vendor/`,
+    `schema.json`, `.env*`), not an identifier (`useEffect`) or a command (`npm run x`)."""
+    if " " in text.strip() or text.startswith("-") or any(c in text for c in "$()=;|&<>'\":"):
+        return False
+    last = text.rstrip("/").rsplit("/", 1)[-1]
+    return "/" in text or any(c in text for c in "*?") or ("." in last and last.rsplit(".", 1)[1].isalnum())
 
 
 def _read_joined(tokens: list[Token], stop: int, end: int, modality: str, words: str, ctx: Context, frame: Frame,

@@ -402,6 +402,9 @@ def verdict_of(frame: Frame) -> tuple[str, list[str]]:
     elif frame.condition == "unchecked" and base in ("deny", "ask"):
         base = "warn"
         why.append(f"'{frame.condition_text}': a condition no tool call shows (warn)")
+    if frame.guessed and base == "deny":
+        base = "ask"
+        why.append(f"'{frame.verb}' is not a verb the tables know: read as a change to the path, a guess (ask)")
     return base, why
 
 
@@ -826,6 +829,8 @@ def _confidence(obj: Obj, frame: Frame, base: float = 1.0) -> float:
         value = min(value, 0.9)
     if obj.role == "paren":
         value = min(value, 0.8)
+    if frame.guessed:
+        value = min(value, 0.7)
     return value
 
 
@@ -890,6 +895,10 @@ def _by_action(action: str, frame: Frame, objects: list[Obj], place: Place, verd
                 continue
             if obj.kind == "noun" and "category" in obj.meaning and action == "create" and obj.meaning["category"] == "pull-request":
                 specs += _command_object(obj, frame, place, verdict, lenient=True)
+                continue
+            if obj.kind == "noun" and obj.meaning.get("named") and any(o.kind in ("code", "path") for o in objects):
+                # "Never edit generated files: `src/gen/`, `api/types.ts`": the paths after the colon are which
+                frame.notes.append(f"'{obj.text}' are the paths named after it")
                 continue
             if obj.kind == "noun" and obj.meaning.get("conventional") and any(o.kind in ("code", "path") for o in place.following):
                 # "Never edit auto-generated files:" over a list of them: the list says which, not where such files usually are
@@ -1036,7 +1045,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             return []
         if obj.role in ("dir", "of", "at") and not obj.after_file_noun and obj.kind == "code" and not lenient:
             return []
-        if obj.role == "like" or obj.role == "with" or obj.role == "paren":
+        if obj.role == "like" or obj.role == "with" or obj.role == "paren" and not obj.meaning.get("listed"):
             lenient = True
         text = obj.text
         if text.startswith("--") and " " not in text:
@@ -1050,8 +1059,11 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             frame.notes.append(f"`{text}` is not a command ({'a path or code identifier' if not lenient else 'shell operators, a placeholder only, or not program-like'})")
             return []
         pattern = _one_package(pattern, text)
-        if obj.role == "paren" and not frame.inherited and not obj.meaning.get("bare"):
-            return []  # a code span in parentheses glosses; words naming a program's command ("(prisma migrate)") say which
+        if obj.role == "paren" and not frame.inherited and not obj.meaning.get("bare") and not (
+                obj.meaning.get("listed") and all(o.role == "paren" for o in frame.objects)):
+            # a code span in parentheses glosses; words naming a program's command ("(prisma migrate)") say which, and
+            # so does a list of spans after words naming no command ("the underlying tools (`tsc`, `eslint`)")
+            return []
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
         spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec) + _preferred_forms(spec, frame)
         if len(pattern) == 1:

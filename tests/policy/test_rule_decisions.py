@@ -224,7 +224,16 @@ BRANCH_LABEL = "3. **Main branch** - never commit directly\n"
 NO_PUSH_LABEL = "- **The main branch:** no direct pushes\n"
 JUST_COMMIT = "- Don't push, just commit.\n"
 
+#: commands listed in parentheses after words that name none are the objects; "`x` etc" is `x`
+TOOLS_LISTED = "- Don't run the underlying tools (`tsc`, `eslint`) directly.\n"
+ETC = "- Never run `bun run test` etc, it takes ten minutes.\n"
+
 CASES = [
+    (TOOLS_LISTED, "tsc --noEmit", "deny"),
+    (TOOLS_LISTED, "eslint src", "deny"),
+    (TOOLS_LISTED, "npm run lint", "allow"),
+    (ETC, "bun run test", "deny"),
+    (ETC, "bun test src/a.test.ts", "allow"),
     *[(text, "pip install requests", "warn") for text in STATED_TOOLS],
     *[(text, "cd api && uv add requests", "warn") for text in STATED_TOOLS],
     *[(text, "poetry add requests", "allow") for text in STATED_TOOLS],
@@ -695,7 +704,44 @@ ROOTED = "- Do not edit generated code under /backend/api/gen.\n"
 #: a file edited by hand, named after "instead of": writes to it are warned
 POETRY_ADD = "- Use `poetry add` instead of manually editing pyproject.toml\n"
 
+#: a verb the tables do not know over a path written out: a change to it, asked (a guess); verbs
+#: that leave the path as it is, a path that qualifies a noun or places the action, a description
+GUESSED = ("- Never symlink `vendor/`.\n"
+           "- Do not rewrite `CHANGELOG.md` by hand.\n"
+           "1. Never regenerate `api/openapi.json` manually.\n")
+NOT_GUESSED = ("- Never import from `src/internal/`.\n"
+               "- Do not mock `src/db.ts` in integration tests.\n"
+               "- Never forget `NEWS.md`.\n"
+               "- Don't re-export in `__init__.py`.\n"
+               "- No making `lib/` classes public.\n"
+               "- The build script regenerates `dist/` on every run.\n"
+               "- Never flatten `pkg/` into one module.\n")
+#: verbs of change the table knows: the change is banned outright
+CHANGE_VERBS = "- Do not reformat `vendored/`.\n- Never recreate `build/legacy/`.\n"
+#: the paths a noun means written after its colon; a noun phrase after the verb's colon
+NAMED_AFTER = "- Never edit generated files: `src/gen/`, `api/types.ts`.\n- Never access: environment files (`.env*`).\n"
+
 PATH_CASES = [
+    (GUESSED, "Edit", "vendor/lib/a.go", "ask"),
+    (GUESSED, "Edit", "CHANGELOG.md", "ask"),
+    (GUESSED, "Write", "api/openapi.json", "ask"),
+    (GUESSED, "Read", "vendor/lib/a.go", "allow"),
+    (GUESSED, "Edit", "src/app.go", "allow"),
+    (NOT_GUESSED, "Edit", "src/internal/a.ts", "allow"),
+    (NOT_GUESSED, "Edit", "src/db.ts", "allow"),
+    (NOT_GUESSED, "Edit", "NEWS.md", "allow"),
+    (NOT_GUESSED, "Edit", "pkg/__init__.py", "allow"),
+    (NOT_GUESSED, "Edit", "lib/a.kt", "allow"),
+    (NOT_GUESSED, "Edit", "dist/app.js", "allow"),
+    (NOT_GUESSED, "Edit", "pkg/a.go", "allow"),
+    (CHANGE_VERBS, "Edit", "vendored/zlib/inflate.c", "deny"),
+    (CHANGE_VERBS, "Write", "build/legacy/index.html", "deny"),
+    (CHANGE_VERBS, "Edit", "build/app.js", "allow"),
+    (NAMED_AFTER, "Edit", "src/gen/client.ts", "deny"),
+    (NAMED_AFTER, "Edit", "api/types.ts", "deny"),
+    (NAMED_AFTER, "Edit", "web/generated/schema.ts", "allow"),
+    (NAMED_AFTER, "Read", ".env.local", "deny"),
+    (NAMED_AFTER, "Read", "src/env.ts", "allow"),
     (POETRY_ADD, "Edit", "pyproject.toml", "warn"),
     (POETRY_ADD, "Edit", "src/app.py", "allow"),
     (OTHER, "Edit", "res/l10n/App_en.properties", "allow"),

@@ -86,9 +86,20 @@ ACTIONS: tuple[Action, ...] = (
             "hand edit", "rename", "renaming", "move", "moving", "bump", "bumping", "tamper with", "mess with",
             "commit changes to", "make changes to", "make changes", "change anything in", "edit anything in", "add rules to",
             "add anything to", "write into", "make file changes", "make any file changes", "make any changes",
-            "make modifications", "make any modifications"),
+            "make modifications", "make any modifications",
+            # verbs that change a file whatever else they mean ("rewrite" and "regenerate" are left to the guess
+            # below: "rewrite history" is a category, "regenerate" mostly names the generator's run; "refactoring"
+            # is as often a noun: "refactoring comments")
+            "reformat", "reformatting", "re-format", "patch", "patching", "mutate", "mutating", "restructure",
+            "restructuring", "reorganize", "reorganizing", "reorganise", "reorganising", "refactor",
+            "clobber", "clobbering"),
            examples=(
                ex("- Never edit `migrations/`", "deny write migrations/**"),
+               ex("- Do not reformat `vendored/`", "deny write vendored/**"),
+               ex("- Never patch files in `node_modules/` by hand", "deny write node_modules/**"),
+               ex("- Don't refactor anything under `legacy/` while fixing bugs", "deny write legacy/**"),
+               ex("- Avoid refactoring unrelated code"),
+               ex("- Never patch a bug by hiding it"),
                ex("- Do not modify `package-lock.json`", "deny write package-lock.json", "ask command <writes package-lock.json>"),
                ex("- Do not manually edit `package-lock.json`", "deny write package-lock.json"),
                ex("- Do not bump the version in `plugins/x/plugin.json` from a routine PR", "deny write plugins/x/plugin.json"),
@@ -97,15 +108,22 @@ ACTIONS: tuple[Action, ...] = (
            )),
     Action("delete", "write",
            ("delete", "deleting", "remove", "removing", "rm", "wipe", "wiping", "clean up", "cleaning up", "purge",
-            "purging", "erase", "erasing", "truncate", "truncating", "drop", "dropping"),
+            "purging", "erase", "erasing", "truncate", "truncating", "drop", "dropping", "destroy", "destroying",
+            "nuke", "nuking"),
            examples=(
                ex("- Never delete or modify files under `data/`", "deny write data/**"),
+               ex("- Never nuke `.cache/`", "deny write .cache/**"),
+               ex("- Never destroy the user's work"),
                ex("- Never delete the old branches of `origin`", "warn command git branch -d"),
            )),
     Action("create", "create",
            ("create", "creating", "add", "adding", "introduce", "introducing", "generate new", "make new",
-            "write new", "put", "putting", "place", "placing", "save", "saving", "store", "storing", "leave", "leaving"),
+            "write new", "put", "putting", "place", "placing", "save", "saving", "store", "storing", "leave", "leaving",
+            # a path made again after it was removed on purpose
+            "recreate", "recreating", "re-create", "re-creating"),
            examples=(
+               ex("- Never recreate `build/legacy/`", "deny create build/legacy/**"),
+               ex("- Do not recreate deleted tests to make the suite pass"),
                ex("- Don't create `middleware.ts`", "deny create middleware.ts"),
                # where a kind of file goes: a ban on the place is about that kind only
                ex("- Never put test files in `src/`", "deny create src/**/*.test.*", exact=False),
@@ -252,4 +270,43 @@ ACTIONS: tuple[Action, ...] = (
     Action("bypass", "bypass", ("skip", "skipping", "bypass", "bypassing", "disable", "disabling",
                                 "circumvent", "circumventing"),
            examples=(ex("- Never skip the git hooks", "deny command git commit --no-verify", exact=False),)),
+)
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """Verbs the action table does not know that leave the path they name as it is."""
+
+    name: str
+    words: tuple[str, ...]
+    examples: tuple[Example, ...] = ()
+
+
+#: A verb the table does not know, over a path written as its object under a strong cue ("Never
+#: symlink `vendor/`", "Do not rewrite `CHANGELOG.md`"), is read as a change to that path: the
+#: rule is kept, asked rather than denied, since the reading is a guess (guidance.policy.frames
+#: `guessed_change`). These verbs stay out of the guess: some turn the rule around (forgetting or
+#: omitting a file is not changing it), the others do something with the path that leaves it as it
+#: is (importing from it, mocking it, copying it elsewhere).
+UNCHANGED: tuple[Unchanged, ...] = (
+    Unchanged("inverting", ("forget", "forgetting", "omit", "omitting", "neglect", "neglecting", "ignore", "ignoring",
+                            "overlook", "overlooking", "miss", "missing", "hesitate", "hesitating", "fail", "failing",
+                            "lose", "losing", "leave out", "abandon", "abandoning"),
+              examples=(ex("- Never forget `CHANGELOG.md`"),
+                        ex("- Do not omit `tests/fixtures/` from the package"),
+                        ex("- Never symlink `vendor/`", "ask write vendor/**"))),
+    Unchanged("using", ("import", "importing", "require", "requiring", "cite", "citing", "copy", "copying", "duplicate",
+                        "duplicating", "mock", "mocking", "stub", "stubbing", "test", "testing", "benchmark", "document",
+                        "documenting", "log", "logging", "trust", "trusting", "assume", "assuming", "guess", "guessing",
+                        "compare", "comparing", "parse", "parsing", "cache", "caching", "inline", "inlining", "re-export",
+                        "re-exporting", "pipe", "piping", "source", "sourcing", "depend", "depending", "mix", "mixing",
+                        "confuse", "confusing", "treat", "treating", "wrap", "wrapping", "expect", "expecting", "watch",
+                        "watching", "serve", "serving", "mount", "mounting", "bundle", "bundling", "ship", "shipping",
+                        "link", "linking", "debug", "debugging", "trace", "tracing", "profile", "profiling",
+                        "lint", "linting", "review", "reviewing", "check", "checking", "verify", "verifying"),
+              examples=(ex("- Never import from `src/internal/`"),
+                        ex("- Do not mock `src/db.ts` in integration tests"),
+                        ex("- Never copy `.env.example` into other projects"),
+                        ex("- Don't lint `vendor/`"),
+                        ex("- Never regenerate `api/openapi.json` by hand", "ask write api/openapi.json"))),
 )

@@ -20,6 +20,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"label:{c.name}", c) for c in cues.LABEL_CUES]
     out += [(f"file-title:{c.name}", c) for c in cues.FILE_TITLES]
     out += [(f"action:{a.name}", a) for a in actions.ACTIONS]
+    out += [(f"unchanged:{u.name}", u) for u in actions.UNCHANGED]
     out += [(f"category:{c.name}", c) for c in categories.CATEGORIES if c.examples] + [
         (f"category-list:{c.name}", c) for c in categories.CATEGORIES if not c.examples]
     out += [(f"thing:{t.name}", t) for t in things.THINGS]
@@ -151,6 +152,12 @@ def markdown() -> str:
     lines += ["", "### Actions", "", "| Action | Kind | Words | Examples |", "|---|---|---|---|"]
     for action in actions.ACTIONS:
         lines.append(f"| {action.name} | {action.kind} | {_cell(', '.join(action.words))} | {_examples(action.examples)} |")
+    lines += ["", "A verb the table does not know, whose whole object is a path written out (a directory, a file, a glob) "
+              "under a ban or an ask, is read as a change to that path: asked, never denied, since the reading is a "
+              "guess. These verbs stay out of that guess (they turn the rule around, or leave the path as it is):", "",
+              "| Verbs | Words | Examples |", "|---|---|---|"]
+    for unchanged in actions.UNCHANGED:
+        lines.append(f"| {unchanged.name} | {_cell(', '.join(unchanged.words))} | {_examples(unchanged.examples)} |")
     lines += ["", "### Categories of commands", "", "| Category | Named by | Commands | Package scripts |", "|---|---|---|---|"]
     for category in categories.CATEGORIES:
         lines.append(f"| {category.name} | {_cell(', '.join(category.words))} | {_cell(', '.join(category.commands))} | "
