@@ -239,6 +239,8 @@ def _index(table: str) -> dict[str, list[tuple[tuple[str, ...], Any]]]:
         pairs = [(m, m) for m in _markers.VERSION_CONTROL_PLACES]
     elif table == "nouns":
         pairs = _noun_pairs()
+    elif table == "nominals":
+        pairs = [(p, nominal.verb) for nominal in _markers.NOMINAL_ACTIONS for p in nominal.phrases]
     out: dict[str, list[tuple[tuple[str, ...], Any]]] = {}
     for phrase, entry in pairs:
         words = _words(phrase)
@@ -2367,7 +2369,13 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
     found = action_at(tokens, k, len(tokens))
     if found is None and tokens[k].kind == WORD and tokens[k].low.endswith("s"):
         found = _plural_action(tokens, k)
-    if found is not None and all(_action_kind_of(a) == "git" for a in found[1]):
+    noun = match(tokens, k, "nouns")
+    made = _made_thing(tokens, k)
+    if (nominal := _nominal_action(tokens, k, ctx)) is not None:
+        frame = nominal  # before the plural actions: "No changes to `x`" is no "changes" command
+    elif made is not None and found is not None and noun is not None and noun[0] > found[0]:
+        frame = made  # "No pull requests": the noun is longer than the verb ("pull") it starts with
+    elif found is not None and all(_action_kind_of(a) == "git" for a in found[1]):
         frame = Frame(BAN, "no", actions=list(found[1]), verb=found[2])
         start = skip_adverbs(tokens, found[0], len(tokens))
         objects, stop, notes = read_objects(tokens, start, len(tokens))
@@ -2379,6 +2387,8 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
             notes.append("objects from the item's label")
         frame.objects, frame.notes = objects, notes
         _read_tail(tokens, stop, len(tokens), frame)
+    elif made is not None:
+        frame = made
     elif found is not None and tokens[k].low.endswith("ing") \
             and (acted := read_action_frame(tokens, k, k, len(tokens), BAN, "no", ctx)).objects \
             and all(o.kind in ("code", "path") for o in acted.objects):
@@ -2420,6 +2430,62 @@ def _no_action(tokens: list[Token], ctx: Context) -> Frame | None:
     frame.start, frame.text = tokens[first].start, join(tokens)
     frame.notes.append("'no' before an action: a ban")
     return frame
+
+
+def _verbless(tokens: list[Token], k: int) -> bool:
+    """The "no" clause from `k` on has no verb of its own: a rule fragment ("No changes to `x`
+    without approval"), not a statement ("No changes to `x` are needed"); lexicon
+    markers.FINITE_AFTER_NO."""
+    return not any(t.kind == WORD and t.low in _markers.FINITE_AFTER_NO for t in tokens[k:])
+
+
+def _nominal_action(tokens: list[Token], k: int, ctx: Context) -> Frame | None:
+    """"No changes to `db/`", "No deletion of `fixtures/`": a noun for an action (lexicon
+    markers.NOMINAL_ACTIONS) read as its verb, when the fragment names paths or commands."""
+    found = match(tokens, k, "nominals")
+    if found is None or not _verbless(tokens, k):
+        return None
+    stop, verb = found
+    verb_token = Token(WORD, verb, verb, tokens[k].start)
+    spoken = tokens[:k] + [verb_token] + tokens[stop:]
+    frame = read_action_frame(spoken, k, k, len(spoken), BAN, "no", ctx)
+    if not frame.objects or not all(o.kind in ("code", "path") for o in frame.objects):
+        return None
+    frame.notes.insert(0, f"'{join(tokens[k:stop])}' names the action '{verb}'")
+    return frame
+
+
+def _made_thing(tokens: list[Token], k: int) -> Frame | None:
+    """"No git worktrees unless the user asks", "No deploys without approval", "No new branches.": a
+    verbless fragment naming a thing that commands create (lexicon things, its "create" commands)
+    or a category of commands that act on the world (lexicon markers.MADE_CATEGORIES) bans them;
+    asked when a condition follows, a warning when none does (the fragment may describe the
+    project)."""
+    found = match(tokens, k, "nouns")
+    if found is None or not _verbless(tokens, k) or _listed_after_noun(tokens, k) > k:
+        return None  # "NO history rewrites: `git rebase -i`": the list says which commands
+    stop, (kind, name) = found
+    if kind == "thing":
+        thing = next((t for t in _things.THINGS if t.name == name), None)
+        if thing is None or "create" not in thing.commands:
+            return None
+    elif kind != "category" or name not in _markers.MADE_CATEGORIES:
+        return None
+    if stop < len(tokens) and not (tokens[stop].kind == PUNCT or tokens[stop].low in _FRAGMENT_CONDITIONS):
+        return None  # "No branch protection on forks": the thing's word begins another noun
+    # a thing is created ("git worktree add"); a category is its commands, run
+    verb = "create" if kind == "thing" else "run"
+    frame = Frame(BAN, "no", actions=[verb], verb=verb,
+                  objects=[Obj("noun", " ".join(t.low for t in tokens[k:stop]), meaning={kind: name})])
+    _read_tail(tokens, stop, len(tokens), frame)
+    if not frame.condition:
+        frame.indicative = True
+    frame.notes.append(f"'{join(tokens[k:stop])}' without a verb: {verb} it")
+    return frame
+
+
+#: words that may follow the thing of a verbless "no" fragment: its condition ("unless asked")
+_FRAGMENT_CONDITIONS = frozenset(phrase.split()[0] for c in _markers.CONDITIONS for phrase in c.phrases)
 
 
 #: words that only stress a "no" ("Absolutely no `x`")

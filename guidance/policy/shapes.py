@@ -104,7 +104,7 @@ def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], follo
               or (_scope(text, cues, banned) if "scope" in text else None)
               or (_prefixes(tokens, words, banned) if spans and _PREFIX_HINT.search(text) else None))
     found = [f for f in (_signoff(text, words, cues, banned) if "sign" in text or " dco " in text else None,
-                         _gpg(text, cues, banned) if " gpg" in text or " signed commits " in text else None,
+                         _gpg(text, cues, banned) if " gpg" in text or " sign" in text else None,
                          _emoji(tokens, banned) if "emo" in text else None,
                          _length(tokens, words, banned) if _DIGITS.search(text) else None,
                          _period(text, banned) if " period " in text or " full stop " in text else None,
@@ -120,7 +120,9 @@ def read_shape(tokens: list[Token], cues: list[tuple[int, int, str, str]], follo
         if inherited:
             meaning.pop("heading", None)  # "Commits MUST:" then "- not end with a period": the intro names the text
         frame = Frame(BAN if banned else REQUIRE, "shape", requirement="shape",
-                      objects=[Obj("shape", note, meaning={**meaning, "certain": certain})], surfaces=surfaces_of(words) or list(texts or ()),
+                      objects=[Obj("shape", note, meaning={**meaning, "certain": certain})],
+                      # a signature or a sign-off is on commits, named or not ("GPG signing mandatory")
+                      surfaces=surfaces_of(words) or list(texts or ()) or (["commit"] if meaning.get("form") in ("gpg", "signoff") else []),
                       notes=[note])
         frame.cue = next((c[3] for c in cues if c[2] in (BAN, AVOID, REQUIRE)), "") or "shape"
         frame.verb = "strong" if (hard or strong(cues)) and certain else ""
@@ -143,11 +145,13 @@ def _signoff(text: str, words: list[str], cues: list[tuple[int, int, str, str]],
 
 def _gpg(text: str, cues: list[tuple[int, int, str, str]], banned: bool) -> tuple[dict[str, object], str, bool] | None:
     """"Commits must be GPG signed", "only signed commits are accepted": every commit carries `-S`."""
-    if banned or " not " in text or "commit" not in text or not (cues or " required " in text or " accepted " in text):
+    if banned or " not " in text or not (cues or " required " in text or " accepted " in text):
         return None
+    if "commit" not in text and not any(f" {w} " in text for w in _shapes.GPG_OWN_WORDS):
+        return None  # "GPG signing mandatory" is about commits; "binaries are signed" is not
     if not any(f" {w} " in text for w in _shapes.GPG_WORDS):
         return None
-    return {"form": "gpg", "hard": " required " in text}, "every commit is signed (`git commit -S`)", True
+    return {"form": "gpg", "hard": " required " in text or " mandatory " in text}, "every commit is signed (`git commit -S`)", True
 
 
 def _emoji(tokens: list[Token], banned: bool) -> tuple[dict[str, object], str, bool] | None:

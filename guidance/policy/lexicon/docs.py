@@ -30,6 +30,7 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"content:{n.words[0]}", n) for n in nouns.CONTENT_NOUNS]
     out += [(f"work-state:{w.phrases[0]}", w) for w in markers.WORK_STATES]
     out += [(f"confinement:{c.phrases[0]}", c) for c in markers.CONFINEMENTS]
+    out += [(f"nominal:{n.phrases[0]}", n) for n in markers.NOMINAL_ACTIONS]
     out += [(f"condition:{c.phrases[0]}", c) for c in markers.CONDITIONS if c.examples] + [
         (f"condition-list:{c.phrases[0]}", c) for c in markers.CONDITIONS if not c.examples]
     out += [(f"cjk-{table}:{e.name}", e) for table, entries in cjk.TABLES + (("heading", cjk.HEADINGS),) for e in entries]
@@ -72,6 +73,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]
     out += [("aside", e) for e in markers.ADVERB_EXAMPLES]
     out += [("confine", e) for e in markers.CONFINE_EXAMPLES]
+    out += [("no-fragment", e) for e in markers.NO_FRAGMENT_EXAMPLES]
     out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
@@ -245,6 +247,15 @@ def markdown() -> str:
         lines.append(f"| {_cell(confinement.shown)} | {'ask' if confinement.modality == 'only' else 'warn'} | "
                      f"{_examples(confinement.examples)} |")
     lines.append(f"| only / outside + a change | the cue's (deny asks) | {_examples(markers.CONFINE_EXAMPLES)} |")
+    lines += ["", "Verbless fragments after \"no\" (no cue word; the verb is read from the noun): a noun for an action "
+              "on the paths or commands named is that action's ban (a verb after the noun makes a statement: "
+              + ", ".join(markers.FINITE_AFTER_NO) + "):", "", "| Verb | Nouns | Examples |", "|---|---|---|"]
+    for nominal in markers.NOMINAL_ACTIONS:
+        lines.append(f"| {nominal.verb} | {_cell(', '.join(nominal.phrases))} | {_examples(nominal.examples)} |")
+    lines += ["", "A thing commands create (branches, worktrees, releases, ...) or a category of commands that act on the "
+              "world (" + ", ".join(markers.MADE_CATEGORIES) + ") after \"no\", ending the clause or followed by its "
+              "condition: asked with a condition, a warning without one. "
+              + _examples(markers.NO_FRAGMENT_EXAMPLES).replace("<br>", "; ") + "."]
     lines += ["", f"Paths to leave out (a warning on reads and searches, never a ban): {', '.join(markers.IGNORE_VERBS)} "
               f"a path; {', '.join(markers.SEARCH_SKIP_VERBS)} a path {' / '.join(markers.SEARCH_CONTEXTS)}; a title "
               f"with a place noun and {' / '.join(markers.IGNORE_TITLE_WORDS)} over a list of paths. Examples: "

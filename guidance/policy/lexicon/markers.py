@@ -692,6 +692,61 @@ ALREADY_RUNNING_EXAMPLES: tuple[Example, ...] = (
 #: Conventional Commits" is the convention and "no conventional prefixes" drops it
 NEGATIONS: tuple[str, ...] = ("no", "not", "never", "don't", "dont", "avoid", "without")
 
+
+
+@dataclass(frozen=True)
+class Nominal:
+    """A noun naming an action on what follows it ("changes to `x`", "deletion of `y`"). Rules are
+    often written as verbless fragments after "no" ("No changes to `db/schema.sql`", "No deletion of
+    `fixtures/`"): the fragment bans the action of `verb` (a word of lexicon.actions) on the paths
+    or commands it names, as "no" before a gerund does ("No editing `dist/`"). Only literal objects
+    count ("No changes to the public API" names none), and a verb after the noun makes the sentence
+    a statement ("No changes to `x` are needed")."""
+
+    verb: str
+    phrases: tuple[str, ...]
+    examples: tuple[Example, ...] = ()
+
+
+NOMINAL_ACTIONS: tuple[Nominal, ...] = (
+    Nominal("edit", ("changes to", "change to", "changes in", "edits to", "edit to", "edits in", "modifications to",
+                     "modification to", "modifications of", "modification of", "modifications in", "updates to",
+                     "writes to", "tampering with"),
+            examples=(ex("- No changes to `db/migrations/` without approval", "ask write db/migrations/**"),
+                      ex("- No edits to `third_party/`.", "deny write third_party/**"),
+                      ex("- No manual modification of `src/gen/api.ts` (run the generator)", "deny write src/gen/api.ts"),
+                      ex("- No changes to the public API without a deprecation note"),
+                      ex("- No changes to `settings.toml` are needed for local runs"),
+                      ex("- No edits in `docs/` were required by this release"))),
+    Nominal("delete", ("deletion of", "deletions of", "deletions in", "removal of", "removals of"),
+            examples=(ex("- No deletion of files in `fixtures/golden/`", "deny write fixtures/golden/**"),
+                      ex("- No removal of deprecated flags before the next major release"))),
+)
+
+#: categories (lexicon categories) a verbless "no" fragment bans ("No deploys without approval", "No
+#: PRs unless asked"): acts on the world; not the checks of the work ("No tests." or "No linting."
+#: in a list of what a job skips describes it)
+MADE_CATEGORIES: tuple[str, ...] = ("pull-request", "tag", "deploy", "publish", "migrate", "create-venv", "git-write",
+                                    "git-destructive", "global-install", "system-install")
+#: a verbless "no" fragment naming a thing (lexicon things) or one of MADE_CATEGORIES, with the
+#: look-alikes that stay descriptions
+NO_FRAGMENT_EXAMPLES: tuple[Example, ...] = (
+    ex("- No git worktrees unless the user asks.", "ask command git worktree add"),
+    ex("- No pull requests without approval", "ask command <pull-request>"),
+    ex("- No deploys unless asked", "ask command <deploy>"),
+    ex("- No new branches.", "warn command git checkout -b", exact=False),
+    ex("- No virtual environments", "warn command <create-venv>"),
+    ex("- No branch protection on forks."),
+    ex("- No worktrees exist yet."),
+    ex("- No deploys happen on weekends."),
+    ex("- No tests."),
+)
+
+#: words that give a "no" clause a verb of its own, making it a statement rather than a verbless
+#: rule fragment ("No changes to `x` are needed", "No worktrees exist yet")
+FINITE_AFTER_NO: tuple[str, ...] = ("is", "are", "was", "were", "be", "been", "will", "would", "can", "could", "should",
+                                    "need", "needs", "needed", "exist", "exists", "existed", "remain", "remains", "has",
+                                    "have", "had", "yet")
 #: words after a tool that rule out the others of its job ("pnpm only", "use `uv` exclusively")
 EXCLUSIVE_WORDS: tuple[str, ...] = ("only", "exclusively")
 

@@ -97,7 +97,10 @@ SIGNOFF_WORDS: tuple[str, ...] = ("sign off", "sign-off", "signoff", "signed off
 SIGNOFF_OPTIONS: tuple[str, ...] = ("--signoff", "-s")
 #: the words of a signed commit (a GPG or SSH signature, not a sign-off line), and its options
 GPG_WORDS: tuple[str, ...] = ("gpg signed", "gpg-signed", "gpg sign", "gpg-sign", "signed commits", "gpg signature",
-                              "gpg signatures")
+                              "gpg signatures", "gpg signing", "gpg-signing", "commit signing", "ssh signing")
+#: of them, the words that name a commit's signature without the word "commit" ("GPG signing
+#: mandatory"); "signed" alone may be a release, a tag, a binary
+GPG_OWN_WORDS: tuple[str, ...] = ("gpg", "gpg-signed", "gpg-sign", "gpg-signing")
 GPG_OPTIONS: tuple[str, ...] = ("-S", "--gpg-sign")
 
 _CONVENTIONAL_FORMS = "*: | *!: | *(*): | *(*)!:"
@@ -245,4 +248,10 @@ SIGNOFF_EXAMPLES: tuple[Example, ...] = (
     ex("- Commits must be GPG signed.", "deny arguments git commit needs -S"),
     ex("- Only signed commits are accepted on main", "warn arguments git commit needs -S"),
     ex("- Set up GPG signing for your account before contributing"),
+    # a statement with no modal word: "required" or "mandatory" after the noun is the rule
+    ex("- GPG signing mandatory", "deny arguments git commit needs -S"),
+    ex("- DCO sign-off is mandatory (`git commit -s`)", "deny arguments git commit needs --signoff"),
+    ex("- Commit signing required for every commit", "deny arguments git commit needs -S"),
+    ex("- GPG signing is configured on the build machine"),
+    ex("- Release tarballs are signed by the release job"),
 )
