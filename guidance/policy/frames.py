@@ -2071,7 +2071,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             frame.text = join(tokens)
             return [frame]
     if not cues:
-        frame = _confinement(tokens) or _ignored(tokens) or _kept_out(tokens)
+        frame = _confinement(tokens) or _ignored(tokens) or _kept_out(tokens) or _stated_not_done(tokens)
         if frame is not None:
             return [frame]
         frame = _read_only(tokens, ctx)
@@ -2226,6 +2226,28 @@ def _passive(tokens: list[Token], i: int, j: int, end: int, modality: str, words
                          f"{tokens[k].low}"] + notes)
     _read_tail(tokens, k + 1, end, frame)
     return frame
+
+
+def _stated_not_done(tokens: list[Token]) -> Frame | None:
+    """"Generated files are NOT committed to git", "`vendor/` is not edited by hand": a statement
+    with no cue word that a path is not changed (lexicon markers.STATED_NOT_DONE) is the practice
+    of the project, read as the passive ban it states, softened to a warning. Not when the
+    sentence says who does it ("`x` is not edited by the installer" describes a tool)."""
+    for m in range(1, len(tokens) - 2):
+        if not (tokens[m].kind == WORD and tokens[m].low in ("is", "are") and tokens[m + 1].low in ("not", "never")):
+            continue
+        k = skip_adverbs(tokens, m + 2, len(tokens))
+        if k >= len(tokens) or tokens[k].low not in _markers.STATED_NOT_DONE:
+            return None
+        if k + 1 < len(tokens) and tokens[k + 1].low == "by" and (k + 2 >= len(tokens) or tokens[k + 2].low != "hand"):
+            return None
+        spoken = tokens[:m] + [Token(WORD, "be", "be", tokens[m].start)] + tokens[k:]
+        frame = _passive(spoken, m, m, len(spoken), AVOID, join(tokens[m:m + 2]))
+        if frame is not None:
+            frame.text = join(tokens)
+            frame.notes.append("stated without a cue word: the project's practice, a warning")
+        return frame
+    return None
 
 
 #: actions of passive participles whose subject is a category of commands, not a path

@@ -865,6 +865,20 @@ PASSIVE_PARTICIPLES: dict[str, str] = {
     "published": "publish", "deployed": "deploy",
 }
 
+#: participles (of PASSIVE_PARTICIPLES) that state, with no cue word, that a path is left alone
+#: ("Generated files are NOT committed", "`dist/` is not edited by hand"): a warning on doing
+#: it; not "run", "used", "installed" ("Tests are not run on Windows" says what the CI does)
+STATED_NOT_DONE: tuple[str, ...] = ("edited", "modified", "changed", "touched", "hand-edited", "committed", "deleted",
+                                    "removed")
+
+STATED_NOT_DONE_EXAMPLES: tuple[Example, ...] = (
+    ex("- Generated files are NOT committed to git.", "warn stage **/generated/**", exact=False),
+    ex("- `src/vendor/` is not edited by hand", "warn write src/vendor/**"),
+    ex("- `config/site.yml` is not modified by the installer"),
+    ex("- Tests are not run on Windows"),
+    ex("- The public API is not changed in patch releases"),
+)
+
 PASSIVE_EXAMPLES: tuple[Example, ...] = (
     ex("- `src/gen/` must not be edited", "deny write src/gen/**"),
     ex("- Compiled `.lock.yml` files are auto-generated and should not be edited manually", "warn write *.lock.yml"),
