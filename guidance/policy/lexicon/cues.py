@@ -163,9 +163,15 @@ CUES: tuple[Cue, ...] = (
         "ask-first",
         "ask",
         ("ask first", "ask user first", "ask the user first", "ask me first", "check with the user first",
-         "confirm with the user first"),
+         "confirm with the user first", "ask for confirmation", "ask for permission", "ask for approval",
+         "ask the user for confirmation", "ask the user for permission", "ask the user for approval"),
         examples=(
             ex("- Core changes: `cargo test --all-features` - ask user first", "ask command cargo test --all-features"),
+            # the situation first, the cue last: "Before X, ask for confirmation:" over the list of X
+            ex("Before running any of these commands, always ask for confirmation:\n\n- `make purge`\n- `git clean -fdx`\n",
+               "ask command make purge", "ask command git clean -fdx"),
+            ex("- `make reset` will ask for confirmation"),
+            ex("- The installer may ask for permission to write to `/usr/local`"),
             ex("- `make deploy` - ships to production (ask first)", "ask command make deploy"),
             ex("- If the task is unclear, ask first"),
         ),
