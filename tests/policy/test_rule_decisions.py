@@ -666,6 +666,28 @@ CASES = [
     (HEADING_OVER_PATHS, "git commit -m x", "allow"),
     (HEADING_OVER_PATHS, "git add keys/dev.pem", "deny"),
     (HEADING_OVER_PROSE, "git commit -m x", "deny"),
+    # verbless "no" fragments: the thing or the category is what the commands make or do; asked
+    # with a condition, a warning without one, and a look-alike that reads or lists passes
+    ("- No git worktrees unless the user asks.\n", "git worktree add ../wt -b feat/x", "ask"),
+    ("- No worktrees without approval\n", "git worktree add ../wt", "ask"),
+    ("- No git worktrees unless the user asks.\n", "git worktree list", "allow"),
+    ("- No new branches.\n", "git checkout -b feat/x", "warn"),
+    ("- No new branches.\n", "git checkout main", "allow"),
+    ("- NO deploys unless asked\n", "git status", "allow"),
+    ("- No pull requests without approval.\n", "gh pr create --fill", "ask"),
+    ("- No pull requests without approval.\n", "gh pr view 12", "allow"),
+    ("- No pull requests without approval.\n", "git pull", "allow"),
+    ("- No worktrees exist in this checkout yet.\n", "git worktree add ../wt", "allow"),
+    ("- No branch protection on forks.\n", "git checkout -b feat/x", "allow"),
+    # signing stated as required, with or without "commit"
+    ("- GPG signing mandatory\n", "git commit -m x", "deny"),
+    ("- GPG signing mandatory\n", "git commit -S -m x", "allow"),
+    ("- Commit signing is required.\n", "git commit -m x", "deny"),
+    ("- GPG signing is configured on the build machine.\n", "git commit -m x", "allow"),
+    # the ask cue at the end of its clause, over the list of what waits for a yes
+    ("Before executing any of these, always ask for permission:\n\n- `make purge`\n", "make purge", "ask"),
+    ("Before executing any of these, always ask for permission:\n\n- `make purge`\n", "make test", "allow"),
+    ("- `make reset` will ask for confirmation.\n", "make reset", "allow"),
 ]
 
 
@@ -788,6 +810,16 @@ PATH_CASES = [
     (ROOTED, "Edit", "backend/api/gen/server.go", "deny"),
     (ROOTED, "Edit", "backend/api/handlers.go", "allow"),
     (ROOTED, "Edit", "web/gen/x.ts", "allow"),
+    # a noun for the action after "no": the action on the paths it names
+    ("- No changes to `db/migrations/` without approval.\n", "Edit", "db/migrations/0002.sql", "ask"),
+    ("- No changes to `db/migrations/` without approval.\n", "Edit", "db/models.py", "allow"),
+    ("- NO edits to `third_party/`\n", "Write", "third_party/zlib/zlib.h", "deny"),
+    ("- No modification of `src/gen/api.ts` by hand.\n", "Edit", "src/gen/api.ts", "deny"),
+    ("- No changes to `settings.toml` are needed for local runs.\n", "Edit", "settings.toml", "allow"),
+    ("- No changes to the public API without a deprecation note.\n", "Edit", "src/api.py", "allow"),
+    # a statement of practice without a cue word: a warning
+    ("- `vendor/` is not edited by hand.\n", "Edit", "vendor/lib/a.js", "warn"),
+    ("- `vendor/` is not modified by the installer.\n", "Edit", "vendor/lib/a.js", "allow"),
 ]
 
 
