@@ -3905,6 +3905,11 @@ def read_uncued(tokens: list[Token], ctx: Context) -> Frame | None:
             frame.objects = objects
             frame.notes += [f"'{ctx.cue}' and its verb from the heading or intro; the item names the object"] + notes
             _read_tail(tokens, stop, len(tokens), frame)
+            if " ".join(t.low for t in tokens[stop:stop + 2]) in _markers.NARROWING_RELATIVES:
+                # "- `git checkout` that would discard changes": some calls of the command, which
+                # the call does not show; a warning (asking on every `git checkout -b` stops work)
+                frame.modality = AVOID
+                frame.notes.append(f"narrowed by '{join(tokens[stop:])}': a warning")
             if ctx.condition and not frame.condition:
                 frame.condition, frame.condition_text = ctx.condition, ctx.condition_text
             return frame

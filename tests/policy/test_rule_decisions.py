@@ -688,6 +688,9 @@ CASES = [
     ("Before executing any of these, always ask for permission:\n\n- `make purge`\n", "make purge", "ask"),
     ("Before executing any of these, always ask for permission:\n\n- `make purge`\n", "make test", "allow"),
     ("- `make reset` will ask for confirmation.\n", "make reset", "allow"),
+    # a listed command narrowed by a relative clause: some of its calls, which the call does not show
+    ("Before running any of these, ask for confirmation:\n\n- `git checkout` that would discard changes\n",
+     "git checkout -b feat/x", "warn"),
 ]
 
 

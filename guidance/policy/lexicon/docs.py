@@ -75,6 +75,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("confine", e) for e in markers.CONFINE_EXAMPLES]
     out += [("no-fragment", e) for e in markers.NO_FRAGMENT_EXAMPLES]
     out += [("stated-not-done", e) for e in markers.STATED_NOT_DONE_EXAMPLES]
+    out += [("narrowing-relative", e) for e in markers.NARROWING_RELATIVE_EXAMPLES]
     out += [("ignore", e) for e in markers.IGNORE_EXAMPLES]
     out += [("ordering", e) for e in markers.ORDERING_EXAMPLES]
     out += [("workflow-title", e) for e in markers.WORKFLOW_TITLE_EXAMPLES]
@@ -264,6 +265,9 @@ def markdown() -> str:
     lines += ["", f"Substitution markers: {', '.join(m for m, _ in markers.SUBSTITUTIONS)}.",
               "Bans in the passive (the subject's paths, or the list after the intro): "
               + ", ".join(f"be {p} ({a})" for p, a in markers.PASSIVE_PARTICIPLES.items()) + ".",
+              "A listed command narrowed by a relative clause (" + ", ".join(markers.NARROWING_RELATIVES)
+              + "): only some of its calls are meant, a warning. "
+              + _examples(markers.NARROWING_RELATIVE_EXAMPLES).replace("<br>", "; ") + ".",
               "The same stated without a cue word (\"is not\" / \"are never\" + " + ", ".join(markers.STATED_NOT_DONE)
               + "; not when \"by\" names who does it): the project's practice, a warning. "
               + _examples(markers.STATED_NOT_DONE_EXAMPLES).replace("<br>", "; ") + ".",

@@ -565,6 +565,18 @@ CHANGE_EXAMPLES: tuple[Example, ...] = (
 )
 
 #: after a command or path: the ban holds only in a situation no pattern can express
+#: a relative clause after a listed command that says which of its calls are meant ("- `git
+#: checkout` that would discard changes" under "Always ask first:"): the call does not show it,
+#: so the item warns
+NARROWING_RELATIVES: tuple[str, ...] = tuple(f"{r} {m}" for r in ("that", "which")
+                                             for m in ("would", "could", "might", "may", "can", "will"))
+
+NARROWING_RELATIVE_EXAMPLES: tuple[Example, ...] = (
+    ex("Before running any of these, always ask for permission:\n\n- `git checkout` that would discard changes\n"
+       "- `make nuke`\n", "warn command git checkout", "ask command make nuke"),
+    ex("Always ask first:\n\n- `make nuke` (wipes the cache)\n", "ask command make nuke"),
+)
+
 QUALIFIERS_EXAMPLES: tuple[Example, ...] = (
     ex("- Never rebase after a failed merge - start over", "warn command git rebase"),
     ex("- Never rebase after merge.", "warn command git rebase"),
