@@ -340,7 +340,10 @@ def script_of(cmd: Command) -> Command | None:
             skip = arg in _INTERPRETER_VALUES
             continue
         if "/" in arg or "." in arg.rsplit("/", 1)[-1]:
-            return Command([arg, *args[i + 1 :]], text=cmd.text)
+            # where and under what the interpreter runs is where the script runs (`docker compose exec web
+            # python manage.py`: in the container; `uv run python x.py`: under uv)
+            return Command([arg, *args[i + 1 :]], text=cmd.text, origin=cmd.origin, wrappers=cmd.wrappers,
+                           assignments=cmd.assignments)
         return None
     return None
 

@@ -114,6 +114,9 @@ class Frame:
     inherited: bool = False
     #: inferred from the project's choice of a tool ("use pnpm"): yields to what the text names
     preference: bool = False
+    #: the runner the programs are to run under ("run Python through `uv run`"): a ban on them in
+    #: the same sentence ("never bare `python`") leaves the command run that way alone
+    runner: str = ""
     actions: list[str] = field(default_factory=list)
     verb: str = ""
     objects: list[Obj] = field(default_factory=list)
@@ -2009,7 +2012,7 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 continue
         if not allowed and modality == ONLY and _imperative(tokens, i):
             allowed = True  # "Use `x` only when ...": the verb comes first
-        if not allowed and modality == REQUIRE and (run_under := runner_rule(tokens, 0, len(tokens))) is not None:
+        if not allowed and modality in (REQUIRE, ONLY) and (run_under := runner_rule(tokens, 0, len(tokens))) is not None:
             # "pytest must always be invoked through `poetry run`": the subject is run under the runner
             run_under.notes.insert(0, f"'{words}' with a runner")
             frames.append(run_under)
@@ -3431,6 +3434,10 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
     found = action_at(tokens, k, end)
     if found is None and ctx.modality == ASK and ctx.item:
         return frame
+    if found is None and k < end and tokens[k].low in ("prefix", "prepend", "go") and (run_under := runner_rule(tokens, k, end)):
+        # "Always prefix commands with `fvm`", "always go through `uv run`": a verb that only says how to run
+        run_under.notes.insert(0, f"'{words}' with a runner")
+        return run_under
     if modality == ONLY and (alone := _only_tool(tokens, i, j, end)) is not None:
         alone.notes.insert(0, f"'{words}' with one tool of a job")
         return alone
@@ -3451,7 +3458,7 @@ def read_requirement(tokens: list[Token], i: int, j: int, end: int, modality: st
             _only_after_git_verb(tokens, i, j, end, frame)
         return frame
     stop_verbs, names, surface = found
-    if modality == REQUIRE and ("use" in names or "run" in names):
+    if modality in (REQUIRE, ONLY) and ("use" in names or "run" in names):
         run_under = runner_rule(tokens, k, end)
         if run_under is not None:
             run_under.notes.insert(0, f"'{words}' with a runner")
@@ -3539,87 +3546,203 @@ def _labels_own_instruction(tokens: list[Token], first: int) -> bool:
 
 
 _RUNNER_PREPOSITIONS = frozenset(("through", "via", "with", "using", "under"))
+#: prepositions that name a runner only before a container ("inside the `app` container", "in Docker")
+_CONTAINER_PREPOSITIONS = frozenset(("in", "inside", "within", "into"))
+#: the words of a clause that make a required runner a ban on the bare program ("MUST run through
+#: Docker Compose", "only run artisan inside the container"); "always" and "use" leave it a warning
+_STRICT_RUNNER_WORDS = frozenset(("must", "only", "shall", "mandatory", "required", "exclusively"))
+
+
+def _container_at(tokens: list[Token], k: int, end: int) -> bool:
+    """A container named from `k` on ("the `app` container", "\"coolify\" container", "Docker Compose",
+    "the devcontainer"): within three words, a word of lexicon programs.CONTAINER_WORDS."""
+    for m in range(k, min(end, k + 4)):
+        tok = tokens[m]
+        if tok.kind == WORD and tok.low in _programs.CONTAINER_WORDS:
+            return True
+        if tok.kind == PUNCT and tok.text not in "\"'":
+            return False
+    return False
+
+
+def _runner_preposition(tokens: list[Token], first: int, end: int) -> int | None:
+    """Where the runner is introduced: "through", "via", "with", ... or "in"/"inside" before a container."""
+    for m in range(first, end - 1):
+        tok = tokens[m]
+        if tok.kind == WORD and (tok.low in _RUNNER_PREPOSITIONS
+                                 or (tok.low in _CONTAINER_PREPOSITIONS and _container_at(tokens, m + 1, end))):
+            return m
+    return None
+
+
+def _governed(tokens: list[Token]) -> list[Obj] | None:
+    """The programs a runner is for, as written before it: programs ("pytest", `rake`), languages
+    and ecosystems ("Python commands", "PHP/Composer/Artisan commands": lexicon
+    programs.ECOSYSTEM_PROGRAMS), with only words such as "all", "commands", "tasks" around them.
+    [] when nothing but those words is said ("run everything through ..."), None for anything else."""
+    out: list[Obj] = []
+    for tok in tokens:
+        if tok.kind == PUNCT or tok.low in _CONJUNCTIONS or tok.low in _DETERMINERS or tok.low in _RUN_SUBJECT_WORDS:
+            continue
+        if tok.kind not in (WORD, CODE):
+            return None
+        for part in tok.low.strip("*").split("/"):
+            if part in _programs.ECOSYSTEM_PROGRAMS:
+                out += [Obj("program", c.split()[0], meaning={"command": c}) for c in _programs.ECOSYSTEM_PROGRAMS[part]
+                        if not any(o.meaning.get("command") == c for o in out)]
+            elif part in _programs.KNOWN_PROGRAMS:
+                out.append(Obj("program", part))
+            elif part:
+                return None
+    return out
 
 
 def runner_rule(tokens: list[Token], first: int, end: int) -> Frame | None:
-    """"Run Python through `uv run`", "always run pytest via poetry": the program named is to be
-    run under the runner, so running it bare is discouraged (a warning; the reason names the
-    runner). None when the sentence is not of that form."""
+    """"Run Python through `uv run`", "always run pytest via poetry", "Run artisan commands inside
+    the `app` container", "Prefix `flutter` and `dart` with `fvm`", "Always use `uv run`": the
+    programs named (or, when none is, those the document runs under the runner) are to be run
+    under it, so running them bare is discouraged (a warning whose reason names the runner; a ban
+    when the clause says must / only and names them). None when the sentence is not of that form."""
+    k = skip_adverbs(tokens, first, end)
+    if k < end and tokens[k].kind == WORD and tokens[k].low in ("prefix", "prepend"):
+        return _prefixed(tokens, k, end)
+    if k + 2 < end and tokens[k].low == "go" and tokens[k + 1].low in ("through", "via"):
+        return _run_under(tokens, tokens[k + 1], tokens[k + 2:end], [])  # "always go through `uv run`"
     found = action_at(tokens, first, end)
     passive = _passive_run(tokens, first, end) if found is None else None
     if passive is not None:
         # "All python commands should be run via `uv run`": the programs are the subject
-        verb_end, named = passive[0], passive[1]
-        objects = [Obj("program", t.low) for t in named]
-        at = verb_end if verb_end < end - 1 and tokens[verb_end].low in _RUNNER_PREPOSITIONS else None
+        verb_end, named = passive
+        at = verb_end if verb_end < end - 1 and (tokens[verb_end].low in _RUNNER_PREPOSITIONS or (
+            tokens[verb_end].low in _CONTAINER_PREPOSITIONS and _container_at(tokens, verb_end + 1, end))) else None
         if at is None:
             return None
     else:
         if found is None or not {"run", "use"} & set(found[1]):
             return None
-        at = next((m for m in range(found[0], end - 1) if tokens[m].kind == WORD and tokens[m].low in _RUNNER_PREPOSITIONS), None)
+        at = _runner_preposition(tokens, found[0], end)
         if at is None:
-            return _runner_for(tokens, found[0], end) if "use" in found[1] else None
-        objects, _, _ = read_objects(tokens, skip_adverbs(tokens, found[0], at), at)
-        named = [t for t in tokens[found[0]:at] if t.kind != PUNCT and t.low not in _CONJUNCTIONS and t.low not in _DETERMINERS]
-    if not objects and named and all(t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS for t in named):
-        objects = [Obj("program", t.low) for t in named]  # "Run Python via uv": the language is its interpreter here
+            return _runner_for(tokens, skip_adverbs(tokens, found[0], end), end) if "use" in found[1] else None
+        named = tokens[skip_adverbs(tokens, found[0], at):at]
     # "Always run `pytest` via `uv run`": a known program alone in backticks is that program
-    objects = [Obj("program", o.text) if o.kind == "code" and o.text in _programs.KNOWN_PROGRAMS else o for o in objects]
-    programs = [o for o in objects if o.kind == "program" and not o.meaning.get("subset")]
-    if not programs or len(programs) != len(objects):
+    programs = _governed(named)
+    if programs is None:
         return None
-    return _run_under(tokens, tokens[at], tokens[at + 1], programs)
+    return _run_under(tokens, tokens[at], tokens[at + 1:end], programs)
 
 
-def _run_under(tokens: list[Token], marker: Token, runner: Token, programs: list[Obj]) -> Frame | None:
-    """The frame of programs to be run under `runner`: a runner the shell sees through (`uv run`,
-    `bundle exec`, `docker compose exec`) or the project's own script (`bin/docker`, `./run`)."""
-    words = runner.text.split() if runner.kind in (CODE, WORD) else []
+def _prefixed(tokens: list[Token], k: int, end: int) -> Frame | None:
+    """"Prefix `flutter` and `dart` commands with `fvm`", "Always prefix commands with `fvm`",
+    "Prefix every package install with `sfw`": the verb says the code span after "with" is run first."""
+    at = next((m for m in range(k + 1, end - 1) if tokens[m].low == "with" and tokens[m + 1].kind == CODE), None)
+    if at is None:
+        return None
+    programs = _governed(tokens[k + 1:at])
+    if programs is None:
+        return None
+    return _run_under(tokens, tokens[at], tokens[at + 1:end], programs, prefix=True)
+
+
+def _run_under(tokens: list[Token], marker: Token, after: list[Token], programs: list[Obj], *, prefix: bool = False) -> Frame | None:
+    """The frame of programs to be run under the runner `after` opens with: a runner the shell sees
+    through (`uv run`, `bundle exec`, `docker compose exec`), a container named in words ("the `app`
+    container", "Docker Compose"), a prefix tool (`fvm`) or the project's own script (`bin/docker`).
+    No programs: those the document runs under it (resolved from the document's commands)."""
+    if _container_at(after, 0, len(after)) and not (after and after[0].kind == CODE and "/" in after[0].text):
+        runner = "docker compose exec"
+    elif after and after[0].kind in (CODE, WORD):
+        runner = after[0].text
+    else:
+        return None
+    words = runner.split()
     head = words[0].rsplit("/", 1)[-1].lower() if words else ""
-    if not (head in _programs.WRAPPER_RUNNERS or (runner.kind == CODE and "/" in words[0])) or any(o.text == head for o in programs):
+    known = head in _programs.WRAPPER_RUNNERS or head in _programs.PREFIX_RUNNERS or (prefix and bool(_PROGRAM_NAME.fullmatch(head)))
+    if not (known or (after[0].kind == CODE and "/" in words[0])) or any(o.text == head for o in programs):
         return None
-    frame = Frame(AVOID, marker.low, actions=["use"], verb="use", objects=programs, alternatives=[Obj("code", runner.text)],
-                  notes=[f"run {', '.join(o.text for o in programs)} {marker.low} {runner.text}: bare runs are discouraged"])
+    if not programs and after[0].kind == CODE and len(words) > 1:
+        # "Always run tests with `uv run pytest`": the span itself says which program runs under it
+        runner, programs = _wrapped(runner)
+        words = runner.split()
+    strict = bool(programs) and any(t.kind == WORD and t.low in _STRICT_RUNNER_WORDS for t in tokens)
+    objects = programs or [Obj("program", head, meaning={"under": head})]
+    said = ", ".join(o.meaning.get("command", o.text) for o in programs) or f"the programs run under {runner}"
+    frame = Frame(BAN if strict else AVOID, marker.low, actions=["use"], verb="use", objects=objects,
+                  alternatives=[Obj("code", runner)],
+                  notes=[f"run {said} {marker.low} {runner}: bare runs are {'not allowed' if strict else 'discouraged'}"])
     frame.start = tokens[0].start
+    frame.runner = runner
     return frame
 
 
+def _wrapped(written: str) -> tuple[str, list[Obj]]:
+    """`uv run pytest -x` as the runner (`uv run`) and the program it runs (pytest; `python -m
+    pytest` for a module run by the interpreter); the whole span and no program when it runs none."""
+    words = written.split()
+    head = words[0].rsplit("/", 1)[-1].lower()
+    at = 1 + (len(words) > 1 and words[1] in _RUNNER_SUBCOMMAND.get(head, ()))
+    if head in ("docker", "docker-compose", "podman") or at >= len(words) or words[at].startswith("-"):
+        return written, []
+    program = words[at].rsplit("/", 1)[-1]
+    if program in ("python", "python3") and words[at + 1:at + 2] == ["-m"] and at + 2 < len(words):
+        return " ".join(words[:at]), [Obj("program", program, meaning={"command": f"{program} -m {words[at + 2]}"})]
+    if not _PROGRAM_NAME.fullmatch(program):
+        return written, []
+    return " ".join(words[:at]), [Obj("program", program)]
+
+
 def _runner_for(tokens: list[Token], first: int, end: int) -> Frame | None:
-    """"Always use `bundle exec` for rake tasks", "use `uv run` for Python commands": a runner in
-    backticks, then "for" and the programs it is to run (known programs, with only words such as
-    "tasks" or "commands" around them)."""
-    if first + 2 >= end or tokens[first].kind != CODE or tokens[first + 1].low != "for":
+    """"Always use `bundle exec` for rake tasks", "use `uv run` for Python commands", "Always use
+    `uv run`", "Always prioritize `uv run` for consistent environments": a runner in backticks with
+    its run subcommand (or a prefix tool), then "for" and the programs it is to run, or no programs
+    (those the document runs under it)."""
+    if first >= end or tokens[first].kind != CODE:
         return None
-    named = [t for t in tokens[first + 2:end] if t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS]
-    rest = [t for t in tokens[first + 2:end] if t not in named and t.kind != PUNCT and t.low not in _CONJUNCTIONS
-            and t.low not in _DETERMINERS and t.low not in _RUN_SUBJECT_WORDS]
-    if not named or rest:
+    words = tokens[first].text.split()
+    head = words[0].rsplit("/", 1)[-1].lower() if words else ""
+    runs = _RUNNER_SUBCOMMAND.get(head)
+    if not ((len(words) == 2 and runs is not None and words[1] in runs) or (len(words) == 1 and head in _programs.PREFIX_RUNNERS)):
         return None
-    return _run_under(tokens, tokens[first + 1], tokens[first], [Obj("program", t.low) for t in named])
+    rest = first + 1
+    if rest < end and tokens[rest].low == "for":
+        programs = _governed(tokens[rest + 1:end])
+        if programs is None:
+            programs = []  # "for consistent environments": why, not what for
+    elif rest < end and tokens[rest].low == "to" and rest + 1 < end and tokens[rest + 1].low in ("run", "execute", "invoke", "call"):
+        programs = _governed(tokens[rest + 2:end]) or []
+    elif all(t.kind == PUNCT or t.low in ("prefix", "prefixes", "always", "everywhere", "instead") for t in tokens[rest:end]):
+        programs = []
+    else:
+        return None
+    return _run_under(tokens, tokens[rest] if rest < end else tokens[first], tokens[first:end], programs)
+
+
+#: the subcommands through which a runner runs a program (`uv run`, `bundle exec`, `docker compose exec`)
+_RUNNER_SUBCOMMAND: dict[str, tuple[str, ...]] = {
+    "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "pdm": ("run",), "hatch": ("run",), "conda": ("run",),
+    "mamba": ("run",), "pipx": ("run",), "bundle": ("exec",), "npx": (), "bunx": (), "uvx": ()}
 
 
 #: what may stand around the programs named as the subject of "... should be run via `uv run`"
 _RUN_SUBJECT_WORDS = frozenset(("all", "any", "every", "commands", "command", "scripts", "script", "invocations", "calls",
                                 "should", "must", "always", "need", "needs", "to", "have", "has", "are", "is", "tasks",
-                                "task"))
+                                "task", "everything", "anything", "code", "tools", "tooling", "invocation", "programs",
+                                "be", "go", "goes", "run", "only", "executed", "invoked", "tests", "test", "suite"))
 
 
 def _passive_run(tokens: list[Token], first: int, end: int) -> tuple[int, list[Token]] | None:
-    """"All python commands should be run via ...", "pytest must always be invoked through ...": where
-    "be run" ends and the programs of its subject (known programs only, with nothing else said)."""
+    """"All python commands should be run via ...", "pytest must always be invoked through ...", "All
+    npm commands go through `docker compose exec web`": where the verb ends and the words of its subject."""
     be = next((m for m in range(first, end - 1) if tokens[m].low == "be" and tokens[m + 1].low in ("run", "executed", "invoked",
                                                                                                    "called", "launched")), None)
     if be is None:
-        # "All Ruby commands MUST run through `bin/docker`": a modal, then "run" itself
-        be = next((m - 1 for m in range(first + 1, end - 1) if tokens[m].low == "run"
-                   and tokens[m - 1].low in ("must", "should", "shall", "always")), None)
+        # "All Ruby commands MUST run through `bin/docker`": a modal, then "run" itself; "... go through ...": the verb alone
+        be = next((m - 1 for m in range(first + 1, end - 1) if (tokens[m].low == "run"
+                   and tokens[m - 1].low in ("must", "should", "shall", "always", "only"))
+                   or (tokens[m].low in ("go", "goes") and tokens[m + 1].low in ("through", "via"))), None)
         if be is None:
             return None
-    named = [t for t in tokens[first:be] if t.kind == WORD and t.low in _programs.KNOWN_PROGRAMS]
-    rest = [t for t in tokens[first:be] if t not in named and t.kind != PUNCT and t.low not in _CONJUNCTIONS
-            and t.low not in _DETERMINERS and t.low not in _RUN_SUBJECT_WORDS]
-    if not named or rest:
+    named = tokens[first:be]
+    if _governed(named) is None:
         return None
     return be + 2, named
 

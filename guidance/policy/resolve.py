@@ -1073,10 +1073,19 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
     if obj.kind == "program":
         if obj.meaning.get("subset"):
             return []  # "other destructive git commands": which of git's commands is not said
+        if "under" in obj.meaning:
+            # "Always use `uv run`": the programs the document runs under the runner, else its ecosystem's
+            found = _run_under_runner(obj.meaning["under"], place)
+            frame.notes.append(f"no program named: {', '.join(found) or 'none'} (run under {obj.meaning['under']} in the text, "
+                               "else the runner's ecosystem)")
+            return [spec for program in found for spec in _command_object(
+                Obj("program", program.split()[0], meaning={"command": program}), frame, place, "warn" if verdict == "deny" else verdict,
+                lenient=lenient)]
         if obj.meaning.get("program", obj.text) in _FAMILIES:
             frame.notes.append(f"a bare `{obj.text}` names a family of commands, not one: never banned whole")
             return []
-        spec = _command([obj.meaning.get("program", obj.text)], verdict, line, f"`{obj.text}`", _confidence(obj, frame, 0.95))
+        written = obj.meaning.get("command", obj.meaning.get("program", obj.text))
+        spec = _command(written.split(), verdict, line, f"`{written}`", _confidence(obj, frame, 0.95))
         spec.exempt = (_exemptions(spec.pattern, place) + _launchers(spec.pattern[0], frame, place, spec)
                        + _preferred_forms(spec, frame))
         spec.exempt += _prescribed(spec, place)
@@ -1139,6 +1148,31 @@ def _names_commands(words: str, category: str) -> bool:
     return found is not None and words in found.objects
 
 
+def _run_under_runner(runner: str, place: Place) -> list[str]:
+    """The programs the document runs under `runner` (`uv run pytest`, `fvm flutter pub get`,
+    `docker compose exec app php artisan test`), else those of its ecosystem (lexicon
+    programs.RUNNER_ECOSYSTEMS): what "always use `uv run`" is about when it names no program."""
+    out: list[str] = []
+    for words in place.inventory.positives(runner):
+        for cmd in _shell_analysis.analyze(" ".join(shlex.quote(w) for w in words)).commands:
+            launcher = cmd.origin.rsplit(">", 1)[-1].split(" ", 1)[0] if cmd.origin else ""
+            if runner in cmd.wrappers or launcher == runner:
+                program = cmd.program
+            elif cmd.program == runner and len(cmd.argv) > 1 and runner in _programs.PREFIX_RUNNERS:
+                program = cmd.argv[1].rsplit("/", 1)[-1]
+            else:
+                continue
+            if program != runner and program not in out and _NAME.fullmatch(program):
+                out.append(program)
+    if not out:
+        out = list(_programs.ECOSYSTEM_PROGRAMS.get(_programs.RUNNER_ECOSYSTEMS.get(runner, ""), ()))
+    return out[:8]
+
+
+#: a program's name as the document's commands give it (not a path, a variable or a placeholder)
+_NAME = re.compile(r"[A-Za-z][\w.+-]*")
+
+
 def _wrappers_of(pattern: list[str], place: Place, frame: Frame) -> list[str]:
     """Runners the document itself runs the command under (`uv run --project x pytest ...`, `uv run
     python -m pytest`), or the rule names as its alternative ("run Python through `uv run`"): a ban
@@ -1149,7 +1183,9 @@ def _wrappers_of(pattern: list[str], place: Place, frame: Frame) -> list[str]:
     # add` instead of `pip install`" prescribes another command, not `poetry run pip install`
     for alternative in frame.alternatives if len(pattern) == 1 else ():
         head = alternative.text.split()[0].rsplit("/", 1)[-1].lower() if alternative.text.split() else ""
-        if head in _programs.WRAPPER_RUNNERS and head != program and head not in out:
+        if head in _programs.CONTAINER_LAUNCHERS:
+            out += [launcher for launcher in _programs.CONTAINER_LAUNCHERS if launcher not in out]  # any of them runs a container
+        elif head in _programs.WRAPPER_RUNNERS and head != program and head not in out:
             out.append(head)
         # "use `bun` instead of vite": `bunx vite` is the preferred tool's own way of running it
         # (not for a rival of the tool's job: `pnpm exec npm` is no way of using pnpm instead of npm;

@@ -92,6 +92,17 @@ NO_VERIFY_SHORT = "- Never use `git commit -n`.\n"
 SCRIPT_RUN = "- Never run `pnpm run typecheck`.\n"
 #: a required runner: the bare program warns, the wrapped form passes
 VIA_BUNDLE = "- Always use `bundle exec` for rake tasks.\n"
+#: a required runner said in other words: a language's commands, a container named in words, a
+#: prefix tool, no program at all (those the text runs under it), the program inside the runner's span
+PHP_IN_COMPOSE = "**All PHP/Composer commands MUST run through Docker Compose.**\n"
+ARTISAN_INSIDE = "- Only run artisan commands inside the `app` container.\n"
+NODE_GO_THROUGH = "- All npm commands go through `docker compose exec web`.\n"
+FVM_PREFIX = "- Prefix `flutter` and `dart` with `fvm`.\n"
+FVM_INTRO = "**Always prefix commands with `fvm`:**\n\n```bash\nfvm flutter pub get\nfvm dart format .\n```\n"
+UV_ALONE = "- Always prioritize `uv run` for reproducible environments.\n"
+UV_SPAN = "- Always run tests with `uv run pytest`.\n"
+DIRECT_THEN_RUNNER = "- Don't run python directly - always go through `uv run`.\n"
+POETRY_FOR = "> Use `poetry run` for every Python command.\n"
 #: a whole tool banned, one command of it prescribed all the same
 ONE_OFF = "- Never use npm in this repo; use pnpm.\n- Install the CLI once with `npm i -g @acme/cli`.\n"
 #: a program banned on the host, which the document runs in its container: that way passes
@@ -691,6 +702,38 @@ CASES = [
     # a listed command narrowed by a relative clause: some of its calls, which the call does not show
     ("Before running any of these, ask for confirmation:\n\n- `git checkout` that would discard changes\n",
      "git checkout -b feat/x", "warn"),
+    # required runners: the bare program warns (denied when the text says must / only and names it);
+    # the wrapped form, the same command in a container, and other commands pass
+    (PHP_IN_COMPOSE, "php artisan test", "deny"),
+    (PHP_IN_COMPOSE, "composer require acme/pkg", "deny"),
+    (PHP_IN_COMPOSE, "docker compose exec app php artisan test", "allow"),
+    (PHP_IN_COMPOSE, "docker-compose exec app composer install", "allow"),
+    (PHP_IN_COMPOSE, "npm run build", "allow"),
+    (ARTISAN_INSIDE, "php artisan migrate", "deny"),
+    (ARTISAN_INSIDE, "docker exec -it app php artisan tinker", "allow"),
+    (ARTISAN_INSIDE, "php -v", "allow"),
+    (NODE_GO_THROUGH, "npm install", "warn"),
+    (NODE_GO_THROUGH, "docker compose exec web npm install", "allow"),
+    (FVM_PREFIX, "flutter pub get", "warn"),
+    (FVM_PREFIX, "fvm flutter pub get", "allow"),
+    (FVM_PREFIX, "git status", "allow"),
+    (FVM_INTRO, "dart format .", "warn"),
+    (FVM_INTRO, "fvm dart format .", "allow"),
+    (FVM_INTRO, "ls", "allow"),
+    (UV_ALONE, "python src/train.py", "warn"),
+    (UV_ALONE, "uv run python src/train.py", "allow"),
+    (UV_ALONE, "uv sync", "allow"),
+    (UV_SPAN, "pytest -x", "warn"),
+    (UV_SPAN, "uv run pytest -x", "allow"),
+    (UV_SPAN, "npm test", "allow"),
+    (DIRECT_THEN_RUNNER, "python x.py", "deny"),
+    (DIRECT_THEN_RUNNER, "uv run python x.py", "allow"),
+    (POETRY_FOR, "python app.py", "warn"),
+    (POETRY_FOR, "poetry run python app.py", "allow"),
+    (POETRY_FOR, "poetry add requests", "allow"),
+    # a script run by an interpreter in a container is in the container
+    ("- Never run `manage.py` on the host; use the `web` container.\n", "python manage.py migrate", "deny"),
+    ("- Never run `manage.py` on the host; use the `web` container.\n", "docker compose exec web python manage.py migrate", "allow"),
 ]
 
 

@@ -91,18 +91,65 @@ WRAPPER_RUNNERS: frozenset[str] = frozenset(
 #: host", "outside Docker") leaves a command run through them alone
 CONTAINER_LAUNCHERS: tuple[str, ...] = ("docker", "docker-compose", "podman", "podman-compose")
 
+#: words that name a container as where commands run ("inside the `app` container", "through Docker
+#: Compose", "in the devcontainer"): after in / inside / through they name a runner, the container launchers
+CONTAINER_WORDS: frozenset[str] = frozenset(
+    "container containers docker devcontainer dev-container compose docker-compose podman".split())
+
+#: tools that run the command written after them and are named as a prefix ("prefix `flutter` with
+#: `fvm`"): the shell does not see through them, so the command they run is theirs, never the bare one
+PREFIX_RUNNERS: frozenset[str] = frozenset("fvm sfw direnv devbox mise asdf rtx dotenv op aws-vault nix-shell".split())
+
+#: a language or ecosystem named for the commands a runner is for ("Python commands", "all
+#: PHP/Composer/Artisan commands", "rake tasks"): the programs those words mean; a runner named with
+#: no program ("Always use `uv run`") is for the programs the document runs under it, else its ecosystem's
+ECOSYSTEM_PROGRAMS: dict[str, tuple[str, ...]] = {
+    "python": ("python", "python3", "pytest"), "py": ("python", "python3"), "pytest": ("pytest",),
+    "php": ("php", "composer"), "composer": ("composer",), "artisan": ("php artisan",),
+    "ruby": ("ruby", "rake", "rails", "rspec"), "rake": ("rake",), "rails": ("rails",), "rspec": ("rspec",),
+    "node": ("node", "npm", "npx"), "npm": ("npm", "npx"), "flutter": ("flutter", "dart"), "dart": ("dart",),
+    "rust": ("cargo",), "cargo": ("cargo",), "go": ("go",), "django": ("manage.py",), "manage.py": ("manage.py",),
+}
+
+#: the ecosystem a runner serves, for a runner named with no program and none run under it in the text
+RUNNER_ECOSYSTEMS: dict[str, str] = {"uv": "py", "poetry": "py", "pipenv": "py", "pdm": "py", "hatch": "py",
+                                     "bundle": "ruby", "fvm": "flutter"}
+
 WRAPPER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly - use the project runner\n\nRun the tests:\n\n```bash\nuv run --project core pytest tests/\n```\n",
        "deny command pytest via uv"),
     # a program to be run under a runner: running it bare is discouraged, the runner is the way
-    ex("- Run Python through `uv run`.", "warn command python via uv"),
+    ex("- Run Python through `uv run`.", "warn command python via uv", "warn command python3 via uv", "warn command pytest via uv"),
     ex("- Always run pytest via poetry", "warn command pytest via poetry"),
     # the program as the subject, the runner after "be run"
-    ex("All python commands should be run via `uv run python ...`", "warn command python via uv"),
-    ex("- pytest must always be invoked through `poetry run`", "warn command pytest via poetry"),
+    ex("All python commands should be run via `uv run python ...`", "warn command python via uv", "warn command python3 via uv",
+       "warn command pytest via uv"),
+    # "must" / "only" with the programs named: running them bare is not allowed
+    ex("- pytest must always be invoked through `poetry run`", "deny command pytest via poetry"),
     # the program in backticks; the program as the subject of "must run"; the runner "for" the programs
     ex("- Always run `pytest` via `uv run`.", "warn command pytest via uv"),
-    ex("- All Ruby commands MUST run through `bin/docker`.", "warn command ruby via docker"),
+    ex("- All Ruby commands MUST run through `bin/docker`.", "deny command ruby via docker docker-compose podman podman-compose",
+       exact=False),
+    # a language or ecosystem for its programs, a container named in words, "go through"
+    ex("**Every PHP/Composer command MUST go through Docker Compose.**",
+       "deny command php via docker docker-compose podman podman-compose",
+       "deny command composer via docker docker-compose podman podman-compose"),
+    ex("- Only run artisan commands inside the `app` container.",
+       "deny command php artisan via docker docker-compose podman podman-compose"),
+    ex("- Node scripts go through `docker compose exec web`.",
+       "warn command node via docker docker-compose podman podman-compose", exact=False),
+    # a prefix tool; no program named: those the document runs under the runner, else its ecosystem's
+    ex("- Prefix `flutter` and `dart` commands with `fvm`.", "warn command flutter", "warn command dart"),
+    ex("**Always prefix commands with `fvm`:**\n\n```bash\nfvm flutter pub get\n```\n", "warn command flutter", exact=False),
+    ex("- Always use `uv run`.", "warn command python via uv", "warn command python3 via uv"),
+    ex("- Always prefer `poetry run` for consistent environments.", "warn command python via poetry",
+       "warn command python3 via poetry"),
+    # the program inside the runner's span; a ban in the same sentence spares the way it prescribes
+    ex("- Always run tests with `uv run pytest`.", "warn command pytest via uv"),
+    ex("- Do not call python directly - always go through `uv run`.", "deny command python via uv", exact=False),
+    ex("- Run the app in Docker."),
+    ex("- Always use `docker compose` to start services."),
+    ex("- Run `make test` inside the `app` directory."),
     ex("- Always use `bundle exec` for rake tasks.", "warn command rake via bundle"),
     ex("- Always use `make` for the release tasks."),
     # a container the document runs the program in: the ban is on running it on the host
@@ -113,7 +160,7 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `npx` directly on the host machine.", "deny command npx via docker docker-compose podman podman-compose"),
     ex("- Never run `npx` in this repo.", "deny command npx"),
     ex("- The server should be run via `uv run`"),
-    ex("- Run everything through `uv run`."),
+    ex("- Run everything through `uv run`.", "warn command python via uv", "warn command python3 via uv"),
     ex("- Run the tests with `make test`."),
 )
 
