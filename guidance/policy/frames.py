@@ -3649,6 +3649,8 @@ def _run_under(tokens: list[Token], marker: Token, after: list[Token], programs:
     container", "Docker Compose"), a prefix tool (`fvm`) or the project's own script (`bin/docker`).
     No programs: those the document runs under it (resolved from the document's commands)."""
     if _container_at(after, 0, len(after)) and not (after and after[0].kind == CODE and "/" in after[0].text):
+        if not programs:
+            return None  # "Run in Docker (for untrusted packages)": which commands, the words do not say
         runner = "docker compose exec"
     elif after and after[0].kind in (CODE, WORD):
         runner = after[0].text

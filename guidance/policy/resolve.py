@@ -1180,8 +1180,9 @@ def _wrappers_of(pattern: list[str], place: Place, frame: Frame) -> list[str]:
     program = pattern[0]
     out: list[str] = []
     # the rule's alternative and its host qualifier name a runner of the program alone: "use `poetry
-    # add` instead of `pip install`" prescribes another command, not `poetry run pip install`
-    for alternative in frame.alternatives if len(pattern) == 1 else ():
+    # add` instead of `pip install`" prescribes another command, not `poetry run pip install`; a
+    # runner rule's alternative is its runner whatever it runs ("artisan commands inside the container")
+    for alternative in frame.alternatives if len(pattern) == 1 or frame.runner else ():
         head = alternative.text.split()[0].rsplit("/", 1)[-1].lower() if alternative.text.split() else ""
         if head in _programs.CONTAINER_LAUNCHERS:
             out += [launcher for launcher in _programs.CONTAINER_LAUNCHERS if launcher not in out]  # any of them runs a container

@@ -104,10 +104,10 @@ PREFIX_RUNNERS: frozenset[str] = frozenset("fvm sfw direnv devbox mise asdf rtx 
 #: PHP/Composer/Artisan commands", "rake tasks"): the programs those words mean; a runner named with
 #: no program ("Always use `uv run`") is for the programs the document runs under it, else its ecosystem's
 ECOSYSTEM_PROGRAMS: dict[str, tuple[str, ...]] = {
-    "python": ("python", "python3", "pytest"), "py": ("python", "python3"), "pytest": ("pytest",),
+    "python": ("python", "pytest"), "py": ("python",), "pytest": ("pytest",),
     "php": ("php", "composer"), "composer": ("composer",), "artisan": ("php artisan",),
     "ruby": ("ruby", "rake", "rails", "rspec"), "rake": ("rake",), "rails": ("rails",), "rspec": ("rspec",),
-    "node": ("node", "npm", "npx"), "npm": ("npm", "npx"), "flutter": ("flutter", "dart"), "dart": ("dart",),
+    "node": ("node", "npm"), "npm": ("npm",), "flutter": ("flutter", "dart"), "dart": ("dart",),
     "rust": ("cargo",), "cargo": ("cargo",), "go": ("go",), "django": ("manage.py",), "manage.py": ("manage.py",),
 }
 
@@ -119,11 +119,10 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly - use the project runner\n\nRun the tests:\n\n```bash\nuv run --project core pytest tests/\n```\n",
        "deny command pytest via uv"),
     # a program to be run under a runner: running it bare is discouraged, the runner is the way
-    ex("- Run Python through `uv run`.", "warn command python via uv", "warn command python3 via uv", "warn command pytest via uv"),
+    ex("- Run Python through `uv run`.", "warn command python via uv", "warn command pytest via uv"),
     ex("- Always run pytest via poetry", "warn command pytest via poetry"),
     # the program as the subject, the runner after "be run"
-    ex("All python commands should be run via `uv run python ...`", "warn command python via uv", "warn command python3 via uv",
-       "warn command pytest via uv"),
+    ex("All python commands should be run via `uv run python ...`", "warn command python via uv", "warn command pytest via uv"),
     # "must" / "only" with the programs named: running them bare is not allowed
     ex("- pytest must always be invoked through `poetry run`", "deny command pytest via poetry"),
     # the program in backticks; the program as the subject of "must run"; the runner "for" the programs
@@ -141,13 +140,13 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
     # a prefix tool; no program named: those the document runs under the runner, else its ecosystem's
     ex("- Prefix `flutter` and `dart` commands with `fvm`.", "warn command flutter", "warn command dart"),
     ex("**Always prefix commands with `fvm`:**\n\n```bash\nfvm flutter pub get\n```\n", "warn command flutter", exact=False),
-    ex("- Always use `uv run`.", "warn command python via uv", "warn command python3 via uv"),
-    ex("- Always prefer `poetry run` for consistent environments.", "warn command python via poetry",
-       "warn command python3 via poetry"),
+    ex("- Always use `uv run`.", "warn command python via uv"),
+    ex("- Always prefer `poetry run` for consistent environments.", "warn command python via poetry"),
     # the program inside the runner's span; a ban in the same sentence spares the way it prescribes
     ex("- Always run tests with `uv run pytest`.", "warn command pytest via uv"),
     ex("- Do not call python directly - always go through `uv run`.", "deny command python via uv", exact=False),
     ex("- Run the app in Docker."),
+    ex("**Run in Docker (for untrusted input):**\n\n```bash\ndocker run --rm -v $(pwd):/src img /src/bin/tool check\n```\n"),
     ex("- Always use `docker compose` to start services."),
     ex("- Run `make test` inside the `app` directory."),
     ex("- Always use `bundle exec` for rake tasks.", "warn command rake via bundle"),
@@ -160,7 +159,7 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `npx` directly on the host machine.", "deny command npx via docker docker-compose podman podman-compose"),
     ex("- Never run `npx` in this repo.", "deny command npx"),
     ex("- The server should be run via `uv run`"),
-    ex("- Run everything through `uv run`.", "warn command python via uv", "warn command python3 via uv"),
+    ex("- Run everything through `uv run`.", "warn command python via uv"),
     ex("- Run the tests with `make test`."),
 )
 
