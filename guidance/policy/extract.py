@@ -49,6 +49,7 @@ from cf_guidance.policy.frames import (
     read_chain,
     read_clause,
     read_conditions,
+    runner_span,
     then_at,
     heading_change,
     done_at,
@@ -445,10 +446,12 @@ def _read_tokens(toks: list[Token], ctx: Context, later: Context, block: Block, 
         named = {o.text for _, f in sentence_frames if not f.preference for o in f.objects}
         # "Use `pnpm` - never use npm or yarn": what the text names says which others it means
         sentence_frames = [(line, f) for line, f in sentence_frames if not (f.preference and named & {o.text for o in f.objects})]
-        runners = [f.runner for _, f in sentence_frames if f.runner]
+        # "Don't run python directly - always go through `uv run`", "Python goes through `uv run`, never
+        # bare `python`": the runner the sentence names is the way it prescribes, with or without a rule of its own
+        runners = [f.runner for _, f in sentence_frames if f.runner] or [
+            t.text for t in sentence if t.kind == CODE and runner_span(t.text)]
         for _, frame in sentence_frames:
             if runners and not frame.runner and frame.modality in (BAN, AVOID) and not frame.alternatives:
-                # "Don't run python directly - always go through `uv run`": the way the sentence prescribes
                 frame.alternatives = [Obj("code", runner) for runner in runners]
         positive = [o for _, f in sentence_frames if f.modality in ("require", "only", "") and not f.ordering
                     for o in f.objects if o.kind in ("code", "program")]

@@ -2012,6 +2012,12 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
                 continue
         if not allowed and modality == ONLY and _imperative(tokens, i):
             allowed = True  # "Use `x` only when ...": the verb comes first
+        if modality == BAN and i > 0 and j < end and all(t.kind == PUNCT or t.low in _programs.BARE_RUN_WORDS for t in tokens[j:end]) \
+                and (run_under := runner_rule(tokens, 0, i)) is not None and run_under.objects[0].meaning.get("under") is None:
+            # "Run `pytest` via `uv run`, never directly": the programs named run bare is what is banned
+            run_under.notes.insert(0, f"'{words}' after a runner: the bare run")
+            frames.append(run_under)
+            continue
         if not allowed and modality in (REQUIRE, ONLY) and (run_under := runner_rule(tokens, 0, len(tokens))) is not None:
             # "pytest must always be invoked through `poetry run`": the subject is run under the runner
             run_under.notes.insert(0, f"'{words}' with a runner")
@@ -3665,7 +3671,9 @@ def _run_under(tokens: list[Token], marker: Token, after: list[Token], programs:
         # "Always run tests with `uv run pytest`": the span itself says which program runs under it
         runner, programs = _wrapped(runner)
         words = runner.split()
-    strict = bool(programs) and any(t.kind == WORD and t.low in _STRICT_RUNNER_WORDS for t in tokens)
+    # "..., never directly": the bare run banned outright
+    strict = bool(programs) and any(t.kind == WORD and (t.low in _STRICT_RUNNER_WORDS or (
+        t.low in _programs.BARE_RUN_WORDS and m > 0 and tokens[m - 1].low in ("never", "not"))) for m, t in enumerate(tokens))
     objects = programs or [Obj("program", head, meaning={"under": head})]
     said = ", ".join(o.meaning.get("command", o.text) for o in programs) or f"the programs run under {runner}"
     frame = Frame(BAN if strict else AVOID, marker.low, actions=["use"], verb="use", objects=objects,
@@ -3697,12 +3705,7 @@ def _runner_for(tokens: list[Token], first: int, end: int) -> Frame | None:
     `uv run`", "Always prioritize `uv run` for consistent environments": a runner in backticks with
     its run subcommand (or a prefix tool), then "for" and the programs it is to run, or no programs
     (those the document runs under it)."""
-    if first >= end or tokens[first].kind != CODE:
-        return None
-    words = tokens[first].text.split()
-    head = words[0].rsplit("/", 1)[-1].lower() if words else ""
-    runs = _RUNNER_SUBCOMMAND.get(head)
-    if not ((len(words) == 2 and runs is not None and words[1] in runs) or (len(words) == 1 and head in _programs.PREFIX_RUNNERS)):
+    if first >= end or tokens[first].kind != CODE or not runner_span(tokens[first].text):
         return None
     rest = first + 1
     if rest < end and tokens[rest].low == "for":
@@ -3716,6 +3719,15 @@ def _runner_for(tokens: list[Token], first: int, end: int) -> Frame | None:
     else:
         return None
     return _run_under(tokens, tokens[rest] if rest < end else tokens[first], tokens[first:end], programs)
+
+
+def runner_span(text: str) -> bool:
+    """A code span that is a runner with its run subcommand, alone or with the program it runs (`uv
+    run`, `bundle exec rspec`, `poetry run pytest -x`), or a prefix tool alone (`fvm`)."""
+    words = text.split()
+    head = words[0].rsplit("/", 1)[-1].lower() if words else ""
+    runs = _RUNNER_SUBCOMMAND.get(head)
+    return (len(words) >= 2 and runs is not None and words[1] in runs) or (len(words) == 1 and head in _programs.PREFIX_RUNNERS)
 
 
 #: the subcommands through which a runner runs a program (`uv run`, `bundle exec`, `docker compose exec`)

@@ -103,6 +103,14 @@ UV_ALONE = "- Always prioritize `uv run` for reproducible environments.\n"
 UV_SPAN = "- Always run tests with `uv run pytest`.\n"
 DIRECT_THEN_RUNNER = "- Don't run python directly - always go through `uv run`.\n"
 POETRY_FOR = "> Use `poetry run` for every Python command.\n"
+#: the runner named beside a ban of the bare program, with or without a rule of its own; the bare run
+#: banned after the runner ("never directly"); the runner's span with its program and a purpose; the
+#: bare commands the document lists are the shorthand of a runner rule, not exceptions to it
+BARE_BESIDE_RUNNER = "- Scripts go through `poetry run`, never bare `python`.\n"
+NEVER_DIRECTLY = "- Run `pytest` via `uv run`, never directly.\n"
+SPAN_PURPOSE = "- Always use `bundle exec rspec` to run the specs.\n"
+LISTED_BARE = ("- Only run artisan commands inside the `app` container.\n\n## Commands\n\n"
+               "```bash\nphp artisan migrate\nphp artisan tinker\n```\n")
 #: a whole tool banned, one command of it prescribed all the same
 ONE_OFF = "- Never use npm in this repo; use pnpm.\n- Install the CLI once with `npm i -g @acme/cli`.\n"
 #: a program banned on the host, which the document runs in its container: that way passes
@@ -731,6 +739,18 @@ CASES = [
     (POETRY_FOR, "python app.py", "warn"),
     (POETRY_FOR, "poetry run python app.py", "allow"),
     (POETRY_FOR, "poetry add requests", "allow"),
+    (BARE_BESIDE_RUNNER, "python tools/report.py", "deny"),
+    (BARE_BESIDE_RUNNER, "poetry run python tools/report.py", "allow"),
+    (BARE_BESIDE_RUNNER, "poetry install", "allow"),
+    (NEVER_DIRECTLY, "pytest tests/unit", "deny"),
+    (NEVER_DIRECTLY, "uv run pytest tests/unit", "allow"),
+    (NEVER_DIRECTLY, "uv sync", "allow"),
+    (SPAN_PURPOSE, "rspec spec/models", "warn"),
+    (SPAN_PURPOSE, "bundle exec rspec spec/models", "allow"),
+    (SPAN_PURPOSE, "bundle install", "allow"),
+    (LISTED_BARE, "php artisan migrate", "deny"),
+    (LISTED_BARE, "docker compose exec app php artisan migrate", "allow"),
+    (LISTED_BARE, "composer install", "allow"),
     # a script run by an interpreter in a container is in the container
     ("- Never run `manage.py` on the host; use the `web` container.\n", "python manage.py migrate", "deny"),
     ("- Never run `manage.py` on the host; use the `web` container.\n", "docker compose exec web python manage.py migrate", "allow"),

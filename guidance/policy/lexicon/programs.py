@@ -96,6 +96,10 @@ CONTAINER_LAUNCHERS: tuple[str, ...] = ("docker", "docker-compose", "podman", "p
 CONTAINER_WORDS: frozenset[str] = frozenset(
     "container containers docker devcontainer dev-container compose docker-compose podman".split())
 
+#: words that, alone after "never" / "not" following a required runner, ban the run without it
+#: ("Run `pytest` via `uv run`, never directly", "composer goes through the container, not locally")
+BARE_RUN_WORDS: frozenset[str] = frozenset("directly bare natively locally".split())
+
 #: tools that run the command written after them and are named as a prefix ("prefix `flutter` with
 #: `fvm`"): the shell does not see through them, so the command they run is theirs, never the bare one
 PREFIX_RUNNERS: frozenset[str] = frozenset("fvm sfw direnv devbox mise asdf rtx dotenv op aws-vault nix-shell".split())
@@ -144,7 +148,13 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
     ex("- Always prefer `poetry run` for consistent environments.", "warn command python via poetry"),
     # the program inside the runner's span; a ban in the same sentence spares the way it prescribes
     ex("- Always run tests with `uv run pytest`.", "warn command pytest via uv"),
+    ex("- Always use `bundle exec rspec` to run the specs.", "warn command rspec via bundle"),
     ex("- Do not call python directly - always go through `uv run`.", "deny command python via uv", exact=False),
+    # a ban of the bare run after the runner; a ban naming the program beside a runner the sentence names
+    ex("- Run `pytest` via `uv run`, never directly.", "deny command pytest via uv"),
+    ex("- Rake tasks go through `bundle exec`, not directly.", "deny command rake via bundle"),
+    ex("- Scripts go through `poetry run`, never bare `python`.", "deny command python via poetry"),
+    ex("- Run `pytest` via `uv run`, never with `-s`."),
     ex("- Run the app in Docker."),
     ex("**Run in Docker (for untrusted input):**\n\n```bash\ndocker run --rm -v $(pwd):/src img /src/bin/tool check\n```\n"),
     ex("- Always use `docker compose` to start services."),
