@@ -1066,7 +1066,7 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             return []
         spec = _command(pattern, verdict, line, f"`{text}`", _confidence(obj, frame))
         spec.exempt = _exemptions(pattern, place) + _launchers(text, frame, place, spec) + _preferred_forms(spec, frame)
-        if len(pattern) == 1 and not frame.runner:
+        if len(pattern) == 1 and not (frame.runner and frame.modality == BAN):
             spec.exempt += _prescribed(spec, place)
         spec.via = _wrappers_of(pattern, place, frame)
         return [spec]
@@ -1088,9 +1088,10 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
         spec = _command(written.split(), verdict, line, f"`{written}`", _confidence(obj, frame, 0.95))
         spec.exempt = (_exemptions(spec.pattern, place) + _launchers(spec.pattern[0], frame, place, spec)
                        + _preferred_forms(spec, frame))
-        if not frame.runner:
-            # a runner rule says how every run of its programs goes: the bare ones the document lists
-            # ("`php artisan migrate`" under "run artisan inside the container") are its shorthand
+        if not (frame.runner and frame.modality == BAN):
+            # a runner the text makes a must says how every run of its programs goes: the bare ones the
+            # document lists ("`php artisan migrate`" under "only run artisan inside the container") are
+            # its shorthand; under a softer one ("remember to prefix with `fvm`") they pass, as written
             spec.exempt += _prescribed(spec, place)
         spec.via = _wrappers_of(spec.pattern, place, frame)
         return [spec]

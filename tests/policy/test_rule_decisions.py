@@ -109,6 +109,7 @@ POETRY_FOR = "> Use `poetry run` for every Python command.\n"
 BARE_BESIDE_RUNNER = "- Scripts go through `poetry run`, never bare `python`.\n"
 NEVER_DIRECTLY = "- Run `pytest` via `uv run`, never directly.\n"
 SPAN_PURPOSE = "- Always use `bundle exec rspec` to run the specs.\n"
+LISTED_SOFT = "- Remember to prefix commands with `fvm`.\n\n## Commands\n\n```bash\nflutter test\n```\n"
 LISTED_BARE = ("- Only run artisan commands inside the `app` container.\n\n## Commands\n\n"
                "```bash\nphp artisan migrate\nphp artisan tinker\n```\n")
 #: a whole tool banned, one command of it prescribed all the same
@@ -751,6 +752,8 @@ CASES = [
     (LISTED_BARE, "php artisan migrate", "deny"),
     (LISTED_BARE, "docker compose exec app php artisan migrate", "allow"),
     (LISTED_BARE, "composer install", "allow"),
+    (LISTED_SOFT, "flutter test", "allow"),
+    (LISTED_SOFT, "fvm flutter test", "allow"),
     # a script run by an interpreter in a container is in the container
     ("- Never run `manage.py` on the host; use the `web` container.\n", "python manage.py migrate", "deny"),
     ("- Never run `manage.py` on the host; use the `web` container.\n", "docker compose exec web python manage.py migrate", "allow"),
