@@ -96,6 +96,8 @@ ENFORCED = [
     ("Never use `bun <file>` directly", [("command", "deny", "bun *.*")]),
     ("Never commit `.env` files", [("stage", "deny", " ".join(ENV_FAMILY))]),
     ("Do not set a timeout when running `bun bd`", [("command", "deny", "bun bd")]),
+    # the runner's span with its program says how the program runs: bare, it is discouraged
+    ("Always use `uv run pytest`", [("command", "warn", "pytest")]),
 ]
 
 
@@ -120,7 +122,7 @@ MENTIONS = [
     "- Deploys happen with `kubectl apply -f k8s/`",
     "- The script never deletes `data/`",
     "- Use `git push --force-with-lease` when rebasing",
-    "- Always use `uv run pytest`",
+    "- `uv run pytest` runs the tests in the project's environment",
     "- Always run `make coverage` to evaluate coverage",
     # negations whose object is not the span
     "- Don't worry if `git status` shows untracked files",
