@@ -59,7 +59,7 @@ from cf_guidance.policy.frames import (
 from cf_guidance.policy.lexicon import markers as _markers
 from cf_guidance.policy.lexicon.markers import WHEN_TO_RUN_TITLES
 from cf_guidance.policy.lexicon.nouns import PATH_NOUNS
-from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS
+from cf_guidance.policy.lexicon.programs import KNOWN_PROGRAMS, WRAPPER_RUNNERS
 from cf_guidance.policy.markdown import CODE_OPEN, Block
 from cf_guidance.policy.resolve import Inventory, Place, Spec, cap, resolve, spec_key
 from cf_guidance.policy.shapes import listed_types, surfaces_of
@@ -1015,7 +1015,9 @@ def _code_block_commands(block: Block, inventory: Inventory, positive: bool) -> 
         good = positive and "negative" not in comment and "no!" not in trailing.lower()
         for part in _split_commands(text.replace("||", "&&").replace("|", "&&")):
             words = _words(part)
-            if words and (words[0].rsplit("/", 1)[-1] in KNOWN_PROGRAMS or "/" in words[0] or "=" in words[0]
+            program = words[0].rsplit("/", 1)[-1] if words else ""
+            # a runner is how the document runs a program (`mise exec -- pnpm test`)
+            if words and (program in KNOWN_PROGRAMS or program in WRAPPER_RUNNERS or "/" in words[0] or "=" in words[0]
                           or words[0].endswith((".sh", ".py", ".js", ".ts"))):
                 inventory.add(words, context, block.section, good)
 

@@ -139,6 +139,45 @@ def _runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tuple[s
     return strip
 
 
+def _tool_runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tuple[str, ...] = (),
+                 operands: int = 0) -> Callable[[list[Arg], int], int]:
+    """Version managers and environment loaders (`mise exec node@20 -- npm test`, `asdf exec npm
+    test`, `direnv exec . npm test`, `dotenv -e .env -- npm test`): after the subcommand (if
+    any), the command follows a `--` when there is one, else the options and `operands` words."""
+    longs = frozenset(long_arg)
+
+    def strip(args: list[Arg], i: int) -> int:
+        j = i + 1
+        if subcommands:
+            if j >= len(args) or args[j].value not in subcommands:
+                return -1
+            j += 1
+        for k in range(j, len(args)):
+            if args[k].value == "--":
+                return k + 1
+        return skip_options(args, j, short_arg, longs) + operands
+
+    return strip
+
+
+def _nix(args: list[Arg], i: int) -> int:
+    """`nix develop [FLAKE] -c cmd` / `nix shell PKG... --command cmd`: the command after -c."""
+    if i + 1 >= len(args) or args[i + 1].value not in ("develop", "shell"):
+        return -1
+    for k in range(i + 2, len(args)):
+        if args[k].value in ("-c", "--command"):
+            return k + 1
+    return -1
+
+
+def _assigning(args: list[Arg], i: int) -> int:
+    """`cross-env NODE_ENV=test jest`: NAME=value words, then the command."""
+    j = i + 1
+    while j < len(args) and assignment(args[j].value) is not None:
+        j += 1
+    return j
+
+
 #: The subcommand through which a runner runs a command (`uv run pytest`): how a rule names it.
 RUNNER_SUBCOMMANDS: dict[str, tuple[str, ...]] = {
     "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "pdm": ("run",), "hatch": ("run",), "conda": ("run",),
@@ -186,6 +225,15 @@ WRAPPERS: dict[str, Callable[[list[Arg], int], int]] = {
     "uvx": _runner((), "p", ("from", "with", "python")),
     "pipx": _runner(RUNNER_SUBCOMMANDS["pipx"], "", ("spec", "python")),
     "bundle": _runner(RUNNER_SUBCOMMANDS["bundle"], "", ("gemfile",)),
+    "mise": _tool_runner(("exec", "x"), "C", ("cd", "jobs")),
+    "rtx": _tool_runner(("exec", "x"), "C", ("cd",)),
+    "asdf": _tool_runner(("exec",)),
+    "direnv": _tool_runner(("exec",), operands=1),
+    "devbox": _tool_runner(("run",), "c", ("config",)),
+    "dotenv": _tool_runner((), "ecv", ()),
+    "env-cmd": _tool_runner((), "fer", ("file", "environments", "rc-file")),
+    "cross-env": _assigning,
+    "nix": _nix,
 }
 #: `env` is a wrapper with its own rules (assignments, -S), handled apart from WRAPPERS.
 _ENV = "env"

@@ -98,6 +98,31 @@ def test_command_forms(policy: str, command: str, expected: str) -> None:
     assert _verdict(policy, command) == expected
 
 
+#: a banned program run under a wrapper, a runner, a version manager or an environment loader
+NO_PIP = "- Never use `pip`.\n"
+WRAPPED_CASES = [
+    (NO_PIP, "sudo -u dev pip install x", "deny"),
+    (NO_PIP, "timeout -s KILL 60 pip install x", "deny"),
+    (NO_PIP, "bash -c 'pip install x'", "deny"),
+    (NO_PIP, "docker compose exec app pip install x", "deny"),
+    (NO_PIP, "mise exec python@3.12 -- pip install x", "deny"),
+    (NO_PIP, "asdf exec pip install x", "deny"),
+    (NO_PIP, "direnv exec . pip install x", "deny"),
+    (NO_PIP, "devbox run pip install x", "deny"),
+    (NO_PIP, "dotenv -e .env -- pip install x", "deny"),
+    (NO_PIP, "cross-env CI=1 pip install x", "deny"),
+    (NO_PIP, "nix develop -c pip install x", "deny"),
+    (NO_PIP, "mise install", "allow"),
+    (NO_PIP, "uv pip install x", "allow"),
+    (NO_PIP, "echo pip install x", "allow"),
+]
+
+
+@pytest.mark.parametrize(("policy", "command", "expected"), WRAPPED_CASES, ids=[f"{c[1]}->{c[2]}" for c in WRAPPED_CASES])
+def test_wrapped_forms(policy: str, command: str, expected: str) -> None:
+    assert _verdict(policy, command) == expected
+
+
 #: a place not to change: every program that writes, rewrites or deletes there; reading, listing,
 #: naming and copying out of it pass
 PLACE = "- Never edit files in `out/`.\n"
@@ -121,6 +146,11 @@ PATH_CASES = [
     (PLACE, "unzip assets.zip -d out", "deny"),
     (PLACE, "wget -P out https://example.com/a.tgz", "deny"),
     (PLACE, "patch out/a.c < fix.diff", "deny"),
+    (PLACE, "yq -i '.port = 8080' out/app.yaml", "deny"),
+    (PLACE, "jq '.a = 1' out/app.json | sponge out/app.json", "deny"),
+    (PLACE, "sd before after out/notes.txt", "deny"),
+    (PLACE, "yq '.port' out/app.yaml", "allow"),
+    (PLACE, "sd --preview before after out/notes.txt", "allow"),
     (PLACE, "black --check out/", "allow"),
     (PLACE, "ruff format --check out/a.py", "allow"),
     (PLACE, "prettier --check out/app.js", "allow"),

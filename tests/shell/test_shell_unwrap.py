@@ -60,6 +60,17 @@ WRAPPERS = [
     ("pnpm exec rm a", ["rm", "a"], ["pnpm"], []),
     ("bundle exec rake db:drop", ["rake", "db:drop"], ["bundle"], []),
     ("bin/bundle exec --gemfile=G rails db:reset", ["rails", "db:reset"], ["bundle"], []),
+    # version managers and environment loaders run the command after `--` or their options
+    ("mise exec node@20 -- rm a", ["rm", "a"], ["mise"], []),
+    ("mise x -- rm a", ["rm", "a"], ["mise"], []),
+    ("asdf exec rm a", ["rm", "a"], ["asdf"], []),
+    ("direnv exec . rm a", ["rm", "a"], ["direnv"], []),
+    ("devbox run rm a", ["rm", "a"], ["devbox"], []),
+    ("dotenv -e .env.test -- rm a", ["rm", "a"], ["dotenv"], []),
+    ("env-cmd -f .env rm a", ["rm", "a"], ["env-cmd"], []),
+    ("cross-env NODE_ENV=test rm a", ["rm", "a"], ["cross-env"], []),
+    ("nix develop .#ci -c rm a", ["rm", "a"], ["nix"], []),
+    ("nix shell nixpkgs#hello --command rm a", ["rm", "a"], ["nix"], []),
 ]
 
 
@@ -83,6 +94,9 @@ NOT_WRAPPED = [
     ("timeout 5", ["timeout", "5"]),
     ("uv pip install x", ["uv", "pip", "install", "x"]),
     ("poetry install", ["poetry", "install"]),
+    ("mise install", ["mise", "install"]),
+    ("nix build .#x", ["nix", "build", ".#x"]),
+    ("direnv allow", ["direnv", "allow"]),
 ]
 
 

@@ -47,10 +47,12 @@ MUTATORS = frozenset(
     ("rm", "rmdir", "unlink", "shred", "truncate", "touch", "mkdir", "chmod", "chown", "chgrp", "chattr", "setfacl", "wipe", "srm")
 )
 #: Interactive editors: opening a file is writing it.
-EDITORS = frozenset(("vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "code", "subl", "micro", "joe", "kak", "hx"))
+EDITORS = frozenset(("vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "ex", "code", "subl", "micro", "joe", "kak", "hx"))
 #: Formatters and fixers that rewrite the files and directories they are given, by program or
 #: "program subcommand": (options that make them write, options that make them only check or
-#: show). No writing option: they write unless checking (`black src/`, `rustfmt x.rs`).
+#: show). No writing option: they write unless checking (`black src/`, `rustfmt x.rs`). Editors
+#: of structured files name their expression first (`yq -i '.a = 1' f.yaml`, `sd old new f`):
+#: `_EXPRESSIONS` says how many words come before the files.
 IN_PLACE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "prettier": (("--write", "-w"), ()),
     "eslint": (("--fix",), ()),
@@ -82,7 +84,12 @@ IN_PLACE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "php-cs-fixer fix": ((), ("--dry-run",)),
     "dos2unix": ((), ()),
     "unix2dos": ((), ()),
+    "yq": (("-i", "--inplace"), ()),
+    "yq e": (("-i", "--inplace"), ()),
+    "yq eval": (("-i", "--inplace"), ()),
+    "sd": ((), ("-p", "--preview")),
 }
+_EXPRESSIONS = {"yq": 1, "sd": 2}
 #: the formatters' options that take the next word (a config file, a rule set), not a file to rewrite
 _IN_PLACE_VALUES = frozenset(
     ("-c", "--config", "--ignore-path", "--parser", "--plugin", "--ext", "-f", "--format", "-o", "--output-file", "--rule",
@@ -155,8 +162,8 @@ def file_effects(cmd: Command) -> tuple[list[str], list[str]]:
 #: Every program `_file_effects` reads the words of (each branch below names its programs):
 #: any other command only reads and writes through its redirections.
 _WORD_EFFECTS = READERS | PATTERN_FIRST | MUTATORS | EDITORS | frozenset(
-    ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar", "gh",
-     "find", "unzip", "patch")
+    ("mv", "cp", "install", "ln", "rsync", "scp", "tee", "sponge", "dd", "sed", "perl", "git", "curl", "wget", "openssl", "tar",
+     "gh", "find", "unzip", "patch")
 ) | frozenset(name.split(" ", 1)[0] for name in IN_PLACE)
 
 
@@ -197,8 +204,7 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     if program == "find":
         _find_effects(args, reads, writes)
         return _file_words(reads), _file_words(writes)
-    if program in _IN_PLACE_PROGRAMS:
-        _rewritten(program, args, writes)
+    if program in _IN_PLACE_PROGRAMS and _rewritten(program, args, writes):
         return _file_words(reads), _file_words(writes)
     if program in _PLAIN_READERS:
         for arg in args:
@@ -226,7 +232,7 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
             writes.append(pos[-1])
             if program == "ln" and len(pos) == 1:
                 reads.append(pos[0])
-    elif program == "tee":
+    elif program in ("tee", "sponge"):  # `jq . f.json | sponge f.json` soaks up the input, then writes
         writes.extend(pos)
     elif program == "dd":
         for arg in args:
@@ -313,9 +319,10 @@ def fed_effects(cmd: Command, analysis: ShellAnalysis | None) -> tuple[list[str]
 _IN_PLACE_PROGRAMS = frozenset(name.split(" ", 1)[0] for name in IN_PLACE)
 
 
-def _rewritten(program: str, args: list[str], writes: list[str]) -> None:
+def _rewritten(program: str, args: list[str], writes: list[str]) -> bool:
     """The files and directories a formatter or fixer rewrites (IN_PLACE): its path arguments,
-    when it runs in its writing mode (`prettier --write src`, `black src`, not `black --check src`)."""
+    when it runs in its writing mode (`prettier --write src`, `black src`, not `black --check src`).
+    False when it does not write (then it is read like any other command: `yq '.a' f.yaml`)."""
     parsed = Args(args, _IN_PLACE_VALUES)
     pos = parsed.positionals
     mode = IN_PLACE.get(f"{program} {pos[0]}") if pos else None
@@ -324,13 +331,14 @@ def _rewritten(program: str, args: list[str], writes: list[str]) -> None:
     else:
         mode = IN_PLACE.get(program)
         if mode is None:
-            return  # `ruff` without a subcommand it rewrites with, `biome ci`
+            return False  # `ruff` without a subcommand it rewrites with, `biome ci`
     writing, checking = mode
     if any(_given(parsed, args, option) for option in checking):
-        return
+        return False
     if writing and not any(_given(parsed, args, option) for option in writing):
-        return
-    writes.extend(pos)
+        return False
+    writes.extend(pos[_EXPRESSIONS.get(program, 0) :])
+    return True
 
 
 def _given(parsed: Args, args: list[str], option: str) -> bool:

@@ -85,7 +85,8 @@ RUNNERS: frozenset[str] = frozenset("php bundle python python3 node npx bunx uv 
 #: exec app npm test` runs npm in a container): a document that runs a program this way prescribes
 #: that way, and a ban on the bare program ("never run npm on the host") leaves it alone
 WRAPPER_RUNNERS: frozenset[str] = frozenset(
-    "uv poetry pipenv pdm hatch conda mamba npx bunx uvx pipx bundle docker docker-compose podman podman-compose".split())
+    """uv poetry pipenv pdm hatch conda mamba npx bunx uvx pipx bundle docker docker-compose podman podman-compose mise asdf
+    direnv devbox dotenv env-cmd cross-env nix""".split())
 
 #: launchers that run a command in a container: a ban qualified by the host ("never run `npm` on the
 #: host", "outside Docker") leaves a command run through them alone
@@ -168,6 +169,8 @@ WRAPPER_EXAMPLES: tuple[Example, ...] = (
        "deny command rspec via bundle"),
     ex("- Never run `npx` directly on the host machine.", "deny command npx via docker docker-compose podman podman-compose"),
     ex("- Never run `npx` in this repo.", "deny command npx"),
+    # a version manager or environment loader the document runs the program under
+    ex("- Never run `pnpm` directly.\n\nRun the tests:\n\n```bash\nmise exec -- pnpm test\n```\n", "deny command pnpm via mise"),
     ex("- The server should be run via `uv run`"),
     ex("- Run everything through `uv run`.", "warn command python via uv"),
     ex("- Run the tests with `make test`."),
