@@ -269,7 +269,7 @@ def _check(ctx: GateContext, index: _Index, found: Summary | None, out: list[Fin
     globs = index.glob_programs
     if found is not None and (globs or not PREFILTER or not found.programs.isdisjoint(index.programs)
                               or not found.wrappers.isdisjoint(index.programs)
-                              or (index.by_program and any(runs_script(p) for p in found.programs))):
+                              or (index.by_program and any(runs_script(p) or p[-1:].isdigit() for p in found.programs))):
         _commands(ctx, index, found.analysis.commands, out)
     if event.tool:
         for item in index.tools:
@@ -295,6 +295,12 @@ def _commands(ctx: GateContext, index: _Index, commands: list[Command], out: lis
             # `export HUSKY=0 && git commit`: what the line exports, later commands carry
             exported += [pair for pair in map(assignment, cmd.args) if pair is not None]
         _command_checks(ctx, index, cmd, cmd, globs, fired, out, exported)
+        unversioned = cmd.program.rstrip("0123456789.")
+        if unversioned != cmd.program and unversioned and cmd.program not in index.by_program and unversioned in index.by_program:
+            # `pip3.11 install x`, `python3.12 -m pip`: a versioned copy of the program the check names
+            same = Command([unversioned, *cmd.args], text=cmd.text, origin=cmd.origin, assignments=cmd.assignments,
+                           wrappers=cmd.wrappers)
+            _command_checks(ctx, index, same, cmd, (), fired, out, exported)
         for wrapper in cmd.wrappers:
             if wrapper in index.by_program:
                 # "Never use `npx`" / "never use `sudo`": the wrapper is what the rule names, not what it runs

@@ -304,9 +304,9 @@ def expand(pattern: list[str]) -> list[list[str]]:
         variants.append(script)
     out = list(variants)
     for variant in variants:
-        split = _split_cluster(variant)
-        if split is not None and split not in out:
-            out.append(split)
+        for respelled in (_split_cluster(variant), _other_value_form(variant)):
+            if respelled is not None and respelled not in out:
+                out.append(respelled)
     # each option's other spellings, in every combination (`rm -rf` is also `rm -Rf`, `rm --recursive --force`)
     i = 0
     while i < len(out) and len(out) < _MAX_SPELLINGS:
@@ -329,6 +329,21 @@ def expand(pattern: list[str]) -> list[list[str]]:
 
 #: at most this many spellings of one command (options with aliases multiply them)
 _MAX_SPELLINGS = 24
+
+
+def _other_value_form(pattern: list[str]) -> list[str] | None:
+    """`--target upload` as `--target=upload` and the other way round: a long option's value
+    written after `=` or as the next word is the same call (the first such option)."""
+    for i, word in enumerate(pattern[1:], 1):
+        if not word.startswith("--") or len(word) < 4:
+            continue
+        name, eq, value = word.partition("=")
+        if eq and value and not value.startswith("-"):
+            return [*pattern[:i], name, value, *pattern[i + 1 :]]
+        following = pattern[i + 1] if i + 1 < len(pattern) else ""
+        if not eq and following and following[0] not in "-*<?" and not any(c in following for c in "*?["):
+            return [*pattern[:i], f"{word}={following}", *pattern[i + 2 :]]
+    return None
 
 
 def _split_cluster(pattern: list[str]) -> list[str] | None:

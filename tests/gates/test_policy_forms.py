@@ -90,6 +90,11 @@ COMMAND_CASES = [
     (UPLOAD, "flashtool check run -t upload", "allow"),
     (VOLUMES, "docker compose -f compose.dev.yml down -v", "deny"),
     (VOLUMES, "docker compose -f compose.dev.yml down", "allow"),
+    # a long option's value after `=` or as the next word
+    ("- Never run `flashtool run --target upload`.\n", "flashtool run --target=upload", "deny"),
+    ("- Never run `flashtool run --target upload`.\n", "flashtool run --target=build", "allow"),
+    ("- Never use `docker run --privileged=true`.\n", "docker run --privileged true img", "deny"),
+    ("- Never use `docker run --privileged=true`.\n", "docker run img", "allow"),
 ]
 
 
@@ -112,6 +117,8 @@ WRAPPED_CASES = [
     (NO_PIP, "dotenv -e .env -- pip install x", "deny"),
     (NO_PIP, "cross-env CI=1 pip install x", "deny"),
     (NO_PIP, "nix develop -c pip install x", "deny"),
+    (NO_PIP, "pip3.11 install x", "deny"),
+    (NO_PIP, "python3.12 -m pip install x", "deny"),
     (NO_PIP, "mise install", "allow"),
     (NO_PIP, "uv pip install x", "allow"),
     (NO_PIP, "echo pip install x", "allow"),
