@@ -129,14 +129,18 @@ def _runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tuple[s
     longs = frozenset(long_arg)
 
     def strip(args: list[Arg], i: int) -> int:
-        j = i + 1
-        if subcommands:
-            if j >= len(args) or args[j].value not in subcommands:
-                return -1
-            j += 1
-        return skip_options(args, j, short_arg, longs)
+        j = _after_subcommand(args, i, subcommands)
+        return j if j < 0 else skip_options(args, j, short_arg, longs)
 
     return strip
+
+
+def _after_subcommand(args: list[Arg], i: int, subcommands: tuple[str, ...]) -> int:
+    """Where a runner's own options start: after its subcommand when it needs one, -1 when it is absent."""
+    j = i + 1
+    if not subcommands:
+        return j
+    return j + 1 if j < len(args) and args[j].value in subcommands else -1
 
 
 def _tool_runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tuple[str, ...] = (),
@@ -147,11 +151,9 @@ def _tool_runner(subcommands: tuple[str, ...], short_arg: str = "", long_arg: tu
     longs = frozenset(long_arg)
 
     def strip(args: list[Arg], i: int) -> int:
-        j = i + 1
-        if subcommands:
-            if j >= len(args) or args[j].value not in subcommands:
-                return -1
-            j += 1
+        j = _after_subcommand(args, i, subcommands)
+        if j < 0:
+            return -1
         for k in range(j, len(args)):
             if args[k].value == "--":
                 return k + 1
