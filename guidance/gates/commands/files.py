@@ -226,10 +226,11 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
         target = parsed.value("-t", "--target-directory")
         if target:
             reads.extend(pos)
-            writes.extend(target)
+            for directory in target:
+                writes.extend(_into(directory.rstrip("/") + "/", pos))
         elif pos:
             reads.extend(pos[:-1])
-            writes.append(pos[-1])
+            writes.extend(_into(pos[-1], pos[:-1]))
             if program == "ln" and len(pos) == 1:
                 reads.append(pos[0])
     elif program in ("tee", "sponge"):  # `jq . f.json | sponge f.json` soaks up the input, then writes
@@ -281,6 +282,14 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
 
 #: find actions that run a command on what it matches (`{}`), up to `;` or `+`
 _FIND_ACTIONS = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
+
+
+def _into(target: str, sources: list[str]) -> list[str]:
+    """A copy into a target written as a folder (`cp out/a.c /tmp/`) writes the sources' names there,
+    not the whole folder: the folder may hold the repository, and copying into it changes nothing else."""
+    if not target.endswith("/") or not sources:
+        return [target]
+    return [target + source.rstrip("/").rsplit("/", 1)[-1] for source in sources]
 
 
 def _find_effects(args: list[str], reads: list[str], writes: list[str]) -> None:
