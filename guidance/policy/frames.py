@@ -28,6 +28,7 @@ from cf_guidance.policy.lexicon import nouns as _nouns
 from cf_guidance.policy.lexicon import programs as _programs
 from cf_guidance.policy.lexicon import things as _things
 from cf_guidance.policy.text import CJK, CODE, PUNCT, QUOTE, SYMBOL, WORD, Token, join
+from cf_guidance.shell.unwrap import RUNNER_SUBCOMMANDS
 
 BAN, AVOID, ASK, REQUIRE, ONLY = "ban", "avoid", "ask", "require", "only"
 
@@ -3689,7 +3690,7 @@ def _wrapped(written: str) -> tuple[str, list[Obj]]:
     pytest` for a module run by the interpreter); the whole span and no program when it runs none."""
     words = written.split()
     head = words[0].rsplit("/", 1)[-1].lower()
-    at = 1 + (len(words) > 1 and words[1] in _RUNNER_SUBCOMMAND.get(head, ()))
+    at = 1 + (len(words) > 1 and words[1] in RUNNER_SUBCOMMANDS.get(head, ()))
     if head in ("docker", "docker-compose", "podman") or at >= len(words) or words[at].startswith("-"):
         return written, []
     program = words[at].rsplit("/", 1)[-1]
@@ -3726,14 +3727,9 @@ def runner_span(text: str) -> bool:
     run`, `bundle exec rspec`, `poetry run pytest -x`), or a prefix tool alone (`fvm`)."""
     words = text.split()
     head = words[0].rsplit("/", 1)[-1].lower() if words else ""
-    runs = _RUNNER_SUBCOMMAND.get(head)
+    runs = RUNNER_SUBCOMMANDS.get(head)
     return (len(words) >= 2 and runs is not None and words[1] in runs) or (len(words) == 1 and head in _programs.PREFIX_RUNNERS)
 
-
-#: the subcommands through which a runner runs a program (`uv run`, `bundle exec`, `docker compose exec`)
-_RUNNER_SUBCOMMAND: dict[str, tuple[str, ...]] = {
-    "uv": ("run",), "poetry": ("run",), "pipenv": ("run",), "pdm": ("run",), "hatch": ("run",), "conda": ("run",),
-    "mamba": ("run",), "pipx": ("run",), "bundle": ("exec",), "npx": (), "bunx": (), "uvx": ()}
 
 
 #: what may stand around the programs named as the subject of "... should be run via `uv run`"

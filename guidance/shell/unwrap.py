@@ -451,7 +451,8 @@ def _xargs(args: list[Arg]) -> list[Nested]:
     return [Nested("argv", "xargs", args=args[i:], dynamic=True)]
 
 
-_FIND_EXEC = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
+#: find actions that run a command on what find matched (`{}`), up to `;` or `+`
+FIND_ACTIONS = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 
 
 def _find(args: list[Arg]) -> list[Nested]:
@@ -459,7 +460,7 @@ def _find(args: list[Arg]) -> list[Nested]:
     i = 1
     n = len(args)
     while i < n:
-        if args[i].value in _FIND_EXEC:
+        if args[i].value in FIND_ACTIONS:
             j = i + 1
             while j < n and args[j].value not in (";", "+"):
                 j += 1
@@ -974,7 +975,7 @@ _LAUNCHERS: dict[str, Callable[[list[Arg]], list[Nested]]] = {
 
 def _find_may_launch(words: list[str]) -> bool:
     """`_find` launches only from an -exec, -execdir, -ok or -okdir word."""
-    return not _FIND_EXEC.isdisjoint(words)
+    return not FIND_ACTIONS.isdisjoint(words)
 
 
 def _make_may_launch(words: list[str]) -> bool:

@@ -14,6 +14,7 @@ from cf_guidance.gates.commands import Args
 from cf_guidance.gates.commands.git import split as git_split
 from cf_guidance.gates.commands.rm import find_deletes, find_roots, producer_paths
 from cf_guidance.shell.model import Command
+from cf_guidance.shell.unwrap import FIND_ACTIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -280,10 +281,6 @@ def _file_effects(cmd: Command) -> tuple[list[str], list[str]]:
     return _file_words(reads), _file_words(writes)
 
 
-#: find actions that run a command on what it matches (`{}`), up to `;` or `+`
-_FIND_ACTIONS = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
-
-
 def _into(target: str, sources: list[str]) -> list[str]:
     """A copy into a target written as a folder (`cp out/a.c /tmp/`) writes the sources' names there,
     not the whole folder: the folder may hold the repository, and copying into it changes nothing else."""
@@ -300,7 +297,7 @@ def _find_effects(args: list[str], reads: list[str], writes: list[str]) -> None:
     if find_deletes(args):  # also `-exec sh -c 'rm "$1"' _ {} ;`
         writes.extend(roots)
     for i, word in enumerate(args):
-        if word not in _FIND_ACTIONS:
+        if word not in FIND_ACTIONS:
             continue
         end = i + 1
         while end < len(args) and args[end] not in (";", "\\;", "+"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cf_guidance.gates.commands import Args
+from cf_guidance.shell.unwrap import FIND_ACTIONS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def find_deletes(args: list[str]) -> bool:
         arg = args[i]
         if arg == "-delete":
             return True
-        if arg in ("-exec", "-execdir", "-ok", "-okdir") and i + 1 < len(args):
+        if arg in FIND_ACTIONS and i + 1 < len(args):
             program = args[i + 1].rsplit("/", 1)[-1]
             if program in _FIND_DELETE_PROGRAMS:
                 return True
