@@ -9,6 +9,9 @@ Hot path module: standard library only, no `typing` at run time, and no ledger l
                        paths; consecutive edits share one entry), oldest first: what the worker
                        has applied (``<state>/sessions/<id>.json``) plus post-bash/post-edit/
                        post-failure jobs still waiting in the spool (seq None)
+    reads              [paths] the files this session's Read calls were let read
+                       (absolute, most recent last, at most MAX_READS): steps of rules such as
+                       "read `docs/architecture.md` before changing `core/`" (cf_guidance.gates.sequence)
     trust_score        this agent's score in this session, recovered to now (cf_guidance.trust)
     trust_tier         trusted | standard | probation | untrusted
     rate_per_min       decisions this agent of this session received in the last 60 s (applied
@@ -24,7 +27,7 @@ Hot path module: standard library only, no `typing` at run time, and no ledger l
 The worker keeps one summary file per session with `apply_record`, so a hook reads one small
 file instead of the ledger::
 
-    {"session_id", "seq", "history": [...], "decisions": [[epoch, agent, verdict, rule, call]],
+    {"session_id", "seq", "history": [...], "reads": [...], "decisions": [[epoch, agent, verdict, rule, call]],
      "agents": {agent: {"score", "updated", "allow", "warn", "ask", "deny"}}}
 
 Every read is checked (`summary_problem`): a summary of the wrong shape is moved to the state's
@@ -41,7 +44,7 @@ from cf_guidance import _fastjson, trust
 from cf_guidance._fnv import fnv1a32
 from cf_guidance._statefile import quarantine, read_bytes
 from cf_guidance.errors import EventError, StateError
-from cf_guidance.event import WRITE, normalise
+from cf_guidance.event import READ, WRITE, normalise
 from cf_guidance.jobs import spool
 
 TYPE_CHECKING = False
@@ -75,6 +78,14 @@ EDIT_KIND = "post-edit"
 #: paths the entry says `more` (some change not listed: it matches any scope).
 MAX_EDITED_PATHS = 64
 DECISION_KIND = spool.DECISION
+#: Files read kept per session summary (a read is known from the pre-tool decision that let it
+#: through: no post-read hook runs on the most frequent tool call). A set, not history entries:
+#: a read step asks whether the file was read, not what came between.
+MAX_READS = 256
+#: The tools whose call reads a whole file
+READ_TOOLS = ("Read", "NotebookRead")
+#: Verdicts under which a read call goes ahead at once (an asked one may be refused).
+_READ_GOES_AHEAD = ("allow", "warn")
 #: Job kind asking the worker to rebuild a derived file from the ledger.
 REPAIR_KIND = "state-repair"
 #: A denial by these rules does not make the next identical call a "retry of a denied call":
@@ -117,6 +128,9 @@ def summary_problem(summary: object) -> str:
         if not isinstance(entry, dict) or type(entry.get("ok")) is not bool or not (
                 type(entry.get("command")) is str or _paths(entry.get("edited"))):
             return "a history entry is not {command: text, ok: true|false} or {edited: [paths], ok: true}"
+    reads = summary.get("reads", [])
+    if not _paths(reads):
+        return "its reads are not a list of paths"
     decisions = summary.get("decisions", [])
     if not isinstance(decisions, list):
         return "its decisions are not a list"
@@ -208,6 +222,31 @@ def edited_paths(payload: object) -> list[str]:
     return out[:MAX_EDITED_PATHS]
 
 
+def read_paths(payload: object, decision: object) -> list[str]:
+    """The file a Read call was let read, absolute (a relative one joined to its `cwd`); [] for
+    another call (a Grep or a Glob reads no file whole) or one denied or asked."""
+    if not isinstance(decision, dict) or decision.get("decision", decision.get("verdict")) not in _READ_GOES_AHEAD:
+        return []
+    try:
+        event = normalise(payload)
+    except EventError:
+        return []
+    if event.tool not in READ_TOOLS:
+        return []
+    return [os.path.normpath(path if os.path.isabs(path) or not event.cwd else os.path.join(event.cwd, path))
+            for path, access in event.paths if access == READ and path]
+
+
+def add_reads(reads: list[str], paths: list[str]) -> None:
+    """Add `paths` to `reads` (most recent last, each once, at most MAX_READS)."""
+    for path in paths:
+        if path in reads:
+            reads.remove(path)
+        reads.append(path)
+    if len(reads) > MAX_READS:
+        del reads[: len(reads) - MAX_READS]
+
+
 def add_entry(history: list[dict[str, Any]], entry: dict[str, Any]) -> None:
     """Append `entry`; an edit right after an edit entry joins it (its paths, at most
     MAX_EDITED_PATHS of them, then `more`)."""
@@ -270,6 +309,9 @@ def apply_record(summary: dict[str, Any], record: dict[str, Any]) -> bool:
         if len(history) > MAX_HISTORY:
             del history[: len(history) - MAX_HISTORY]
     elif kind == DECISION_KIND:
+        read = read_paths(record.get("event"), record.get("decision"))
+        if read:
+            add_reads(summary.setdefault("reads", []), read)
         at = trust.iso_epoch(ts)
         item = decision_entry(at, str(record.get("agent_id", "")), record.get("decision"))
         trust.record_outcome(summary.setdefault("agents", {}), item[1], item[2], item[3], at)
@@ -320,6 +362,7 @@ def extras_for(event: Event, state_dir: str, policy_key: str = "", *, trusted: b
     agent = trust.agent_key(event.agent_id)
     summary = load_summary(state_dir, session_id) if session_id else empty_summary("")
     history = list(summary["history"])
+    reads = list(summary.get("reads") or ())
     decisions = [d for d in summary["decisions"] if d[1] == agent]
     if session_id:
         for job in _pending_jobs(state_dir, session_id):
@@ -329,8 +372,10 @@ def extras_for(event: Event, state_dir: str, policy_key: str = "", *, trusted: b
             entry = outcome_entry(kind, job.get("event"), None, created)
             if entry is not None:
                 add_entry(history, entry)
-            elif kind == DECISION_KIND and trust.agent_key(str(job.get("agent_id", ""))) == agent:
-                decisions.append(decision_entry(trust.iso_epoch(created), agent, job.get("decision")))
+            elif kind == DECISION_KIND:
+                add_reads(reads, read_paths(job.get("event"), job.get("decision")))
+                if trust.agent_key(str(job.get("agent_id", ""))) == agent:
+                    decisions.append(decision_entry(trust.iso_epoch(created), agent, job.get("decision")))
     horizon = now - RATE_WINDOW_S
     rate = 0
     for item in decisions:
@@ -352,6 +397,7 @@ def extras_for(event: Event, state_dir: str, policy_key: str = "", *, trusted: b
     score, tier_name = trust.current(summary["agents"], event.agent_id, now)
     return {
         "history": history,
+        "reads": reads,
         "trust_score": score,
         "trust_tier": tier_name,
         "rate_per_min": rate,

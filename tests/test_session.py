@@ -265,3 +265,35 @@ def test_edits_join_the_history_as_paths() -> None:
     for k in range(session.MAX_EDITED_PATHS + 5):
         session.add_entry(many, edited(f"/p/f{k}.py"))
     assert len(many) == 1 and len(many[0]["edited"]) == session.MAX_EDITED_PATHS and many[0]["more"] is True  # type: ignore[arg-type]
+
+
+def read_call(state: str, path: str, verdict: str = "allow", sid: str = "s1", tool: str = "Read") -> None:
+    """A read tool's pre-tool call as the hook records it: the event and its decision."""
+    spool.enqueue(state, spool.DECISION, {"session_id": sid, "cwd": "/p", "tool_name": tool, "tool_input": {"file_path": path},
+                                          "tool_use_id": f"toolu_{next(_TOOL_USE)}"},
+                  {"decision": verdict, "rule": "", "reason": "", "findings": [], "call": ""})
+
+
+def test_reads_come_from_the_decisions_that_let_read_calls_through(state: str) -> None:
+    """"Read `docs/a.md` before changing `core/`" needs the session's reads: the files of the Read
+    calls a pre-tool decision allowed or warned about (applied or still spooled), most recent
+    last; a denied or asked call, another session's read, a Grep or a Glob add none."""
+    read_call(state, "docs/a.md")
+    read_call(state, "/p/secret.env", verdict="deny")
+    read_call(state, "/p/b.md", verdict="ask")
+    read_call(state, "docs/c.md", sid="other")
+    worker.drain(state)
+    read_call(state, "/p/d.md", verdict="warn")  # still in the spool
+    read_call(state, "/p/docs/a.md")  # again: once, now the most recent
+    spool.enqueue(state, spool.DECISION, {"session_id": "s1", "cwd": "/p", "tool_name": "Grep", "tool_input": {"pattern": "x", "path": "/p/e.md"}},
+                  {"decision": "allow"})
+    assert extras(state)["reads"] == ["/p/d.md", "/p/docs/a.md"]
+    summary = session.load_summary(state, "s1")
+    assert summary["reads"] == ["/p/docs/a.md"] and session.summary_problem(summary) == ""
+    assert session.summary_problem(dict(summary, reads=[3])) == "its reads are not a list of paths"
+
+
+def test_reads_are_bounded() -> None:
+    reads: list[str] = []
+    session.add_reads(reads, [f"/p/f{k}" for k in range(session.MAX_READS + 10)])
+    assert len(reads) == session.MAX_READS and reads[-1] == f"/p/f{session.MAX_READS + 9}"

@@ -1,4 +1,5 @@
-"""Sequence rules: "Run `make test` before every commit", checked against the session's past.
+"""Sequence rules: "Run `make test` before every commit", "Read `docs/a.md` before changing
+`core/`", checked against the session's past.
 
 Hot path module: standard library only.
 
@@ -32,6 +33,7 @@ from cf_guidance.gates.commands.files import file_effects, may_touch_files
 from cf_guidance.gates.commands.summary import summary
 from cf_guidance.gates.patterns import has_glob, in_order, literal_positionals, matches, required_words
 from cf_guidance.gates.reasons import doc, finding
+from cf_guidance.event import WRITE
 from cf_guidance.gates.scope import applies
 from cf_guidance._glob import _match_segment, glob_match
 from cf_guidance.gates.policy_rules import pushed_branches, script_of
@@ -56,11 +58,13 @@ MISSING = "SEQ001"
 NO_HISTORY = "SEQ002"
 
 RULES = (
-    Rule(MISSING, "sequence-not-satisfied", DENY, "A command ran without the command CLAUDE.md says must come first",
+    Rule(MISSING, "sequence-not-satisfied", DENY, "An action ran without the step CLAUDE.md says must come first",
          doc("Enforces the sequence rules compiled from CLAUDE.md (\"Always run `X` before `Y`\", \"Run `make test` before "
              "every commit\", a guidance block's `require X before Y`). A command matching `Y` is denied unless the most "
              "recent `X` of this session succeeded and came after the last successful `Y`, or `X &&` precedes it on the "
-             "same line. The verdict is the rule's (deny unless it says otherwise); the message says what to run.",
+             "same line. A step that is a tool use (\"Read `docs/a.md` before changing `core/`\", \"Update `CHANGELOG.md` "
+             "before every commit\") needs a read of the file earlier in the session, or an edit of it since the last "
+             "`Y`. The verdict is the rule's (deny unless it says otherwise); the message says what to do first.",
              "The project decided that, for example, nothing is committed without passing tests; the agent forgets.",
              "# CLAUDE.md: - Run `make test` before every commit\ngit commit -m \"fix parser\"",
              "make test && git commit -m \"fix parser\"")),
@@ -275,8 +279,15 @@ PREFILTER = True
 
 
 def check(ctx: GateContext) -> list[Finding]:
-    if ctx.event.command is None:
-        return []
+    found = _command_steps(ctx) if ctx.event.command is not None else []
+    steps = _step_index(ctx.bundle)
+    if steps:
+        found += _tool_steps(ctx, steps)
+    return found
+
+
+def _command_steps(ctx: GateContext) -> list[Finding]:
+    """The rules whose step is a command, for the commands of a Bash event."""
     index = _index(ctx.bundle)
     if not index:
         return []
@@ -563,3 +574,175 @@ def _decide(commands: list[Command], then: _Pattern, befores: list[_Pattern | _A
     if not if_ok and not if_failed:
         return _NOTHING
     return tuple(if_ok), tuple(if_failed)
+
+
+# -- steps that are tool uses ------------------------------------------------------------------
+#
+# "Read `docs/architecture.md` before changing `core/`", "At the start of each session, read
+# `TODO.md`", "Update `CHANGELOG.md` before every commit", "When you change `settings.py`,
+# update `docs/settings.md`": a check of kind "sequence" whose `step` is "read" or "edit" has
+# the step's files in `paths` (globs relative to the project) and gates either the commands of
+# `then` (as above) or, with `then_paths`, the edits of those files (`**`: any file).
+#
+# A read step is done once in the session: any earlier read of one of its files, by a read tool
+# (the session's `reads`, cf_guidance.session: the files of every read call the hooks let
+# through) or by a Bash command the shell analysis sees read it (`cat`, `head`, `sed -n`, ...),
+# satisfies it; "before editing" asks for the read before the edits, not before each one. An
+# edit step is owed again after each `then` ("before every commit"): an edit of one of its files
+# by a file tool (an `edited` entry) or a Bash command that writes it (`sed -i`, `>>`), after the
+# last successful `then`, satisfies it. With `edits` ("when you change `settings.py`, update
+# `docs/settings.md`") the edit is owed only when one of those files changed since that `then`.
+
+
+class _Steps:
+    """The tool-step checks of a bundle: those gating commands (with their `then` patterns) and
+    those gating edits."""
+
+    __slots__ = ("commands", "edits")
+
+    def __init__(self) -> None:
+        self.commands: list[tuple[dict[str, Any], _Pattern]] = []
+        self.edits: list[dict[str, Any]] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.commands or self.edits)
+
+
+_STEP_CACHE: dict[int, tuple[object, _Steps]] = {}
+
+
+def _paths_of(value: object) -> list[str]:
+    return [p for p in value if isinstance(p, str) and p] if isinstance(value, list) else []
+
+
+def _step_index(bundle: dict[str, Any]) -> _Steps:
+    cached = _STEP_CACHE.get(id(bundle))
+    if cached is not None and cached[0] is bundle:
+        return cached[1]
+    steps = _Steps()
+    for item in bundle.get("checks") or []:
+        if item.get("kind") != "sequence" or item.get("step") not in (READ_STEP, EDIT_STEP) or not _paths_of(item.get("paths")):
+            continue
+        then = item.get("then")
+        if _paths_of(item.get("then_paths")):
+            steps.edits.append(item)
+        elif isinstance(then, list) and then and all(isinstance(w, str) for w in then):
+            steps.commands.append((item, _Pattern(list(then))))
+    if len(_STEP_CACHE) > 8:
+        _STEP_CACHE.clear()
+    _STEP_CACHE[id(bundle)] = (bundle, steps)
+    return steps
+
+
+#: the `step` of a check whose step is a read of a file, or an edit of one
+READ_STEP = "read"
+EDIT_STEP = "edit"
+
+
+def _tool_steps(ctx: GateContext, steps: _Steps) -> list[Finding]:
+    out: list[Finding] = []
+    history = ctx.extra("history")
+    if ctx.event.command is not None:
+        analysis = ctx.shell
+        if analysis is None:
+            return out
+        if steps.commands:
+            for item, then in steps.commands:
+                cmd = next((c for c in analysis.commands if then.match(c) and _to_target(item, c)), None)
+                if cmd is not None and applies(ctx, item) and not _step_done(ctx, item, history, then):
+                    out.append(_step_missing(ctx, item, describe(cmd), history))
+        if steps.edits:
+            written = [path for cmd in analysis.commands if may_touch_files(cmd) for path in file_effects(cmd)[1]]
+            if written:
+                out += _gated_edits(ctx, steps.edits, written, history)
+        return out
+    if steps.edits and ctx.event.tool_class == "edit":
+        out += _gated_edits(ctx, steps.edits, [path for path, access in ctx.event.paths if access == WRITE and path], history)
+    return out
+
+
+def _to_target(item: dict[str, Any], cmd: Command) -> bool:
+    target = item.get("target")
+    return not isinstance(target, str) or not target or any(_match_segment(target, ref) for ref in pushed_branches(cmd.args))
+
+
+def _gated_edits(ctx: GateContext, items: list[dict[str, Any]], written: list[str], history: object) -> list[Finding]:
+    """The edit-gated rules one of the `written` files falls under, whose step is not done; an
+    edit of a file the step itself names is the step, not an edit it gates."""
+    out: list[Finding] = []
+    for item in items:
+        own = _paths_of(item.get("paths"))
+        gated = [p for p in written if _in_scope(ctx, p, _paths_of(item.get("then_paths"))) and not _in_scope(ctx, p, own)]
+        if gated and applies(ctx, item) and not _step_done(ctx, item, history, None):
+            out.append(_step_missing(ctx, item, gated[0], history))
+    return out
+
+
+def _step_done(ctx: GateContext, item: dict[str, Any], history: object, then: _Pattern | None) -> bool:
+    """Whether the session did the rule's step where it must come (see above). Without a
+    history the step cannot be seen: the rule is reported (NO_HISTORY)."""
+    if not isinstance(history, list):
+        return False
+    paths = _paths_of(item.get("paths"))
+    if item.get("step") == READ_STEP:
+        reads = ctx.extra("reads")
+        if isinstance(reads, list) and any(isinstance(p, str) and _in_scope(ctx, p, paths) for p in reads):
+            return True
+        for entry in history:
+            command = entry.get("command") if isinstance(entry, dict) else None
+            if isinstance(command, str) and any(
+                    _in_scope(ctx, p, paths) for cmd in ctx.past_command(command).commands if may_touch_files(cmd) for p in file_effects(cmd)[0]):
+                return True
+        return False
+    tied = _paths_of(item.get("edits"))
+    changed = not tied
+    for entry in reversed(history):
+        if not isinstance(entry, dict):
+            continue
+        edited = entry.get("edited")
+        if isinstance(edited, list):
+            files = [p for p in edited if isinstance(p, str)]
+            if any(_in_scope(ctx, p, paths) for p in files):
+                return True
+            changed = changed or bool(entry.get("more")) or any(_in_scope(ctx, p, tied) for p in files)
+            continue
+        command = entry.get("command")
+        if not isinstance(command, str):
+            continue
+        commands = ctx.past_command(command).commands
+        if then is not None and entry.get("ok") is True and any(then.match(cmd) for cmd in commands):
+            break  # the last `then`: what came before it was owed to that one
+        written = [p for cmd in commands if may_touch_files(cmd) for p in file_effects(cmd)[1]]
+        if any(_in_scope(ctx, p, paths) for p in written):
+            return True
+        changed = changed or any(_in_scope(ctx, p, tied) for p in written)
+    return not changed
+
+
+def _step_missing(ctx: GateContext, item: dict[str, Any], what: str, history: object) -> Finding:
+    """The finding of a rule whose step is not done: what the text asks (the check's message),
+    what this session did not do, and where the rule is."""
+    paths = _paths_of(item.get("paths"))
+    shown = " or ".join(f"`{p}`" for p in paths[:3]) + (" (or another of its files)" if len(paths) > 3 else "")
+    source = item.get("source") or ""
+    rule = item.get("rule") or ""
+    origin = f" ({rule}, {source})" if rule and source else (f" ({source or rule})" if source or rule else "")
+    reading = item.get("step") == READ_STEP
+    if not isinstance(history, list):
+        verdict = WARN if ctx.level == STANDARD else ASK
+        return finding(GATE, NO_HISTORY, verdict, f"`{what}` must follow a {'read' if reading else 'change'} of {shown}, "
+                                                  f"but this session's history is unavailable{origin}", segment=what)
+    message = item.get("message")
+    asked = message if isinstance(message, str) else ""
+    if reading:
+        asked = asked or f"Read {shown} first."
+        status = "this session has not read it"
+        hint = f"read {shown} first (the Read tool or `cat`), then retry"
+    else:
+        then = _pattern_text(item.get("then") or [])
+        asked = asked or f"Update {shown} first."
+        status = f"this session has not changed it since the last `{then}`" if then else "this session has not changed it"
+        hint = f"update {shown} first, then retry"
+    wanted = item.get("verdict")
+    return finding(GATE, MISSING, wanted if wanted in (DENY, ASK, WARN) else WARN, f"{asked.rstrip('.')}: {status}{origin}.",
+                   segment=what, hint=hint)

@@ -17,6 +17,16 @@ _LEAD = {"deny": "Not allowed", "ask": "Only with the user's approval", "warn": 
 
 def reason(spec: Spec) -> str:
     """One or two sentences the agent can act on: what is banned and what to do instead."""
+    if spec.kind == "sequence" and spec.step:
+        files = " or ".join(f"`{p}`" for p in spec.paths[:3]) + (" (or another of them)" if len(spec.paths) > 3 else "")
+        then = " ".join(spec.then or [])
+        action = f"`{then}`" if then else ("editing files" if spec.then_paths == ["**"] else "editing " + ", ".join(
+            f"`{g}`" for g in spec.then_paths[:4]))
+        if spec.step == "read":
+            return f"Read {files} before {action}."
+        if spec.edits:
+            return f"After changing {', '.join(f'`{g}`' for g in spec.edits[:4])}, update {files} before {action}."
+        return f"Update {files} before {action}" + (" (again after each one)." if then else ".")
     if spec.kind == "sequence":
         before = " ".join(spec.before or [])
         then = " ".join(spec.then or [])
@@ -79,6 +89,11 @@ def to_check(spec: Spec) -> dict[str, Any]:
             check["target"] = spec.target
         if spec.edits:
             check["edits"] = list(spec.edits)
+        if spec.step:
+            check["step"] = spec.step
+            check["paths"] = list(spec.paths)
+            if spec.then_paths:
+                check["then_paths"] = list(spec.then_paths)
     else:
         check["pattern"] = list(spec.pattern) if isinstance(spec.pattern, (list, tuple)) else spec.pattern
     if spec.kind in ("command", "message", "arguments", "shape"):
@@ -135,7 +150,9 @@ def short(check: dict[str, Any]) -> str:
         before = " ".join(check.get("before") or [])
         if check.get("category"):
             before = f"<{check['category']}>"
-        then = " ".join(check.get("then") or [])
+        if check.get("step"):
+            before = f"{check['step']} {' '.join(check.get('paths') or [])}"
+        then = " ".join(check.get("then") or []) or "edit " + " ".join(check.get("then_paths") or [])
         target = f" to {check['target']}" if check.get("target") else ""
         edits = check.get("edits") or []
         changed = "" if not edits else " after any change" if edits == ["**"] else " after " + " ".join(edits)

@@ -370,6 +370,8 @@ def _tools(rule: Rule) -> list[str]:
         for check in rule.checks:
             if check["kind"] == "tool":
                 wanted.add(tool_class(check["pattern"]) or "all")
+            elif check.get("then_paths"):
+                wanted.update(("edit", "bash"))  # edits by a file tool or a command
             else:
                 wanted.add(_KIND_TOOL[check["kind"]])
     return [t for t in _TOOL_ORDER if t in wanted] or ["all"]

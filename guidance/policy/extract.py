@@ -618,6 +618,14 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
         last = last[colons[-1] + 1 :]
     if not (blocks[intro].inline.masked.rstrip().endswith(COLONS) or blocks[intro].kind == "bullet" or _lead_in(blocks[intro])):
         return
+    from cf_guidance.policy.steps import read_step
+
+    reading = read_step(last, find_cues(last), ctx, intro=True) if blocks[intro].inline.masked.rstrip().endswith(COLONS) else None
+    if reading is not None and reading.ordering is not None and not reading.ordering.first and ctx.step is None:
+        # "Read these first:", "Always read these at the start of each cycle:": the items' files
+        ctx.step = reading.ordering
+        unit.context.append(f"intro (line {blocks[intro].line}): read the items' files first")
+        return
     situation = _situation(last)
     if situation:
         # "If a migration failed:" over "- don't push again": the items hold only in that situation

@@ -105,6 +105,11 @@ class Ordering:
     #: said without must / always / never ("Run the tests before committing"): a task it names, read
     #: as the document's command for it, is a warning (a command it names keeps the ordering's force)
     plain: bool = False
+    #: the step is a tool use, not a command (cf_guidance.policy.steps): "read" or "edit" of the
+    #: files `first` names ("Read `docs/a.md` before changing `core/`")
+    step: str = ""
+    #: the action is an edit of these files (`**`: any) rather than the git action `then`
+    then_paths: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -207,6 +212,8 @@ class Context:
     #: the ordering is read from the order of numbered steps alone ("1. ... 3. Commit"): only the
     #: steps that check the work come before the action, not chores ("run the release script")
     steps: bool = False
+    #: the intro says to read the items' files first ("Read these first:"): its ordering, without files
+    step: Ordering | None = None
 
 
 # --- table indexes ----------------------------------------------------------------------------
@@ -1925,6 +1932,11 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
     """The frames of one English clause."""
     frames: list[Frame] = []
     cues = find_cues(tokens)
+    from cf_guidance.policy.steps import item_step, read_step  # builds on this module's frames
+
+    step = read_step(tokens, cues, ctx) or item_step(tokens, ctx)
+    if step is not None:
+        return [step]
     ordering = read_ordering(tokens, cues, [o for o in ctx.following if o.role == "block"],
                              [o for o in ctx.label if o.kind == "code"])
     if ordering is not None:

@@ -136,6 +136,11 @@ class CheckModel(_Strict):
     #: sequence: `before` must run after the last change of these files (globs; `**`: any file) and
     #: before `then`, instead of before every `then`
     edits: list[str] | None = None
+    #: sequence: the step is a read or an edit of one of `paths` (globs) rather than the command `before`
+    step: Literal["read", "edit"] | None = None
+    paths: list[str] | None = None
+    #: sequence: the gated action is an edit of one of these files (`**`: any) rather than the command `then`
+    then_paths: list[str] | None = None
     #: arguments: each inner list is one required option and its spellings
     requires: list[list[str]] | None = None
     #: message: phrases the message text must not hold (lowercase); with `absent`, one it must hold

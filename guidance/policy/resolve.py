@@ -24,7 +24,7 @@ from cf_guidance import shell as _shell_analysis
 from cf_guidance._glob import glob_match
 from cf_guidance.gates.commands.message import BODY_COMMANDS, COMMIT_COMMANDS, TITLE_COMMANDS
 from cf_guidance.policy import grammar
-from cf_guidance.policy.frames import ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, root_place
+from cf_guidance.policy.frames import ANY_CHANGE, ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, root_place
 from cf_guidance.policy.lexicon import actions as _actions
 from cf_guidance.policy.lexicon import categories as _categories
 from cf_guidance.policy.lexicon import markers as _markers
@@ -84,6 +84,11 @@ class Spec:
     target: str = ""
     #: sequence: `before` must run after the last change of these files (`**`: any) rather than before each `then`
     edits: list[str] = field(default_factory=list)
+    #: sequence: the step is a tool use ("read" / "edit") of these files rather than the command `before`
+    step: str = ""
+    paths: list[str] = field(default_factory=list)
+    #: sequence: the gated action is an edit of these files (`**`: any) rather than the command `then`
+    then_paths: list[str] = field(default_factory=list)
     requires: list[list[str]] = field(default_factory=list)
     phrases: list[str] = field(default_factory=list)
     #: message: the phrases must be there (a required text), not absent
@@ -1946,6 +1951,8 @@ def _timeout(frame: Frame, objects: list[Obj], verdict: str, line: int) -> list[
 def _sequence(frame: Frame, place: Place) -> list[Spec]:
     ordering = frame.ordering
     assert ordering is not None
+    if ordering.step and ordering.then_paths:
+        return [_tool_step(frame, place, [])]
     thens = [list(p) for p in _THEN_GROUPS.get(ordering.then, ())]
     then = _THEN.get(ordering.then)
     if then is None and ordering.then.startswith("`"):
@@ -1971,6 +1978,8 @@ _THEN_GROUPS: dict[str, tuple[tuple[str, ...], ...]] = {
 def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
     ordering = frame.ordering
     assert ordering is not None
+    if ordering.step:
+        return [_tool_step(frame, place, then)]
     verdict = "warn" if ordering.soft or frame.condition else "deny"
     specs: list[Spec] = []
     first: list[Obj] = []
@@ -2037,6 +2046,25 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
         joined.what = f"`{' '.join(then)}` before one of " + ", ".join(f"`{' '.join(s.before or [])}`" for s in codes) + " ran"
         specs = [spec for spec in specs if spec not in codes[1:]]
     return specs
+
+
+def _tool_step(frame: Frame, place: Place, then: list[str]) -> Spec:
+    """The check of an ordering whose step is reading or updating files (cf_guidance.policy.steps),
+    before the command `then` or, with none, before the edits of `then_paths`; globs of a
+    subdirectory's file are below its directory."""
+    ordering = frame.ordering
+    assert ordering is not None
+
+    def scoped(globs: list[str]) -> list[str]:
+        return [g if g == ANY_CHANGE or not place.scope else grammar.scoped_glob(g, place.scope) for g in globs]
+
+    paths = scoped([o.text for o in ordering.first])
+    then_paths = scoped(ordering.then_paths) if not then else []
+    verb = "a read of" if ordering.step == "read" else "an update of"
+    action = f"`{' '.join(then)}`" if then else ("any edit" if then_paths == [ANY_CHANGE] else "edits of " + ", ".join(then_paths))
+    return Spec("sequence", "warn" if ordering.soft or frame.condition else "deny", place.line, then=list(then), target=ordering.target,
+                edits=scoped(ordering.edits), step=ordering.step, paths=paths, then_paths=then_paths,
+                confidence=0.85 if not frame.inherited else 0.8, what=f"{action} before {verb} " + ", ".join(f"`{p}`" for p in paths))
 
 
 def _unwrapped(before: list[str]) -> list[str]:

@@ -516,3 +516,86 @@ ANY_BUNDLE = {"root": "/p", "checks": [
 )
 def test_any_of_several_befores_and_a_target_branch(command: str, history: list[dict[str, Any]], rules: list[str]) -> None:
     assert [f.message.rsplit("(", 1)[1].split(",")[0] for f in run(command, history, bundle=ANY_BUNDLE)] == rules
+
+
+# -- steps that are tool uses (a read or an edit of a file) --------------------------------------
+
+STEP_BUNDLE = {"root": "/p", "checks": [
+    # "Read `docs/arch.md` before changing anything in `core/`"
+    {"id": "R#1", "rule": "R", "kind": "sequence", "verdict": "warn", "step": "read", "paths": ["docs/arch.md"],
+     "then": [], "then_paths": ["core/**"], "source": "CLAUDE.md:1"},
+    # "Update `CHANGELOG.md` before every commit"
+    {"id": "C#1", "rule": "C", "kind": "sequence", "verdict": "deny", "step": "edit", "paths": ["CHANGELOG.md"],
+     "then": ["git", "commit"], "source": "CLAUDE.md:2"},
+    # "When you change `api/settings.py`, update `docs/settings.md`"
+    {"id": "S#1", "rule": "S", "kind": "sequence", "verdict": "warn", "step": "edit", "paths": ["docs/settings.md"],
+     "then": ["git", "commit"], "edits": ["api/settings.py"], "source": "CLAUDE.md:3"},
+    # "Read `CONTRIBUTING.md` before opening a PR"
+    {"id": "P#1", "rule": "P", "kind": "sequence", "verdict": "warn", "step": "read", "paths": ["CONTRIBUTING.md"],
+     "then": ["gh", "pr", "create"], "source": "CLAUDE.md:4"},
+]}
+
+
+def edited(*paths: str) -> dict[str, Any]:
+    return {"edited": [f"/p/{p}" for p in paths], "ok": True, "seq": None, "ts": ""}
+
+
+def step_rules(tool: str, target: str, history: list[dict[str, Any]] | None, reads: tuple[str, ...] = ()) -> list[str]:
+    if tool == "Bash":
+        event = Event(tool="Bash", command=target, session_id="s", cwd="/p")
+    else:
+        event = Event(tool=tool, paths=[(f"/p/{target}", "write")], session_id="s", cwd="/p")
+    extras: dict[str, Any] = {} if history is None else {"history": history, "reads": [f"/p/{p}" for p in reads]}
+    findings = sequence.check(GateContext(event, STEP_BUNDLE, extras=extras))
+    return [f.rule if f.rule == sequence.NO_HISTORY else f"{f.verdict} {f.message.rsplit('CLAUDE.md:', 1)[1].split(')')[0]}"
+            for f in findings]
+
+
+@pytest.mark.parametrize(
+    ("tool", "target", "history", "reads", "found"),
+    [
+        # a read step gates the edits of its files, once per session
+        ("Edit", "core/a.py", [], (), ["warn 1"]),
+        ("Edit", "core/a.py", [], ("docs/arch.md",), []),
+        ("Edit", "core/sub/b.py", [h("git commit -m x")], ("docs/arch.md",), []),  # a read holds for the session
+        ("Edit", "core/a.py", [h("cat docs/arch.md")], (), []),  # read through the shell
+        ("Edit", "core/a.py", [h("head -50 docs/arch.md | less")], (), []),
+        ("Edit", "core/a.py", [h("ls docs")], (), ["warn 1"]),  # a listing reads no file
+        ("Edit", "core/a.py", [h("echo docs/arch.md")], (), ["warn 1"]),
+        ("Edit", "web/a.ts", [], (), []),  # outside the gated files
+        ("Write", "docs/arch.md", [], (), []),
+        ("Bash", "sed -i s/a/b/ core/a.py", [], (), ["warn 1"]),  # a shell edit is an edit
+        ("Bash", "cat core/a.py", [], (), []),
+        # an edit step is owed again after each `then`
+        ("Bash", "git commit -m x", [], (), ["deny 2"]),
+        ("Bash", "git commit -m x", [edited("CHANGELOG.md")], (), []),
+        ("Bash", "git commit -m x", [edited("src/a.py", "CHANGELOG.md")], (), []),
+        ("Bash", "git commit -m x", [edited("CHANGELOG.md"), h("git commit -m a")], (), ["deny 2"]),
+        ("Bash", "git commit -m x", [edited("CHANGELOG.md"), h("git commit -m a", ok=False)], (), []),
+        ("Bash", "git commit -m x", [h("echo '- fix' >> CHANGELOG.md")], (), []),
+        ("Bash", "git commit -m x", [h("cat CHANGELOG.md")], (), ["deny 2"]),
+        ("Bash", "git status", [], (), []),
+        # tied to a change: owed only when the named file changed since the last `then`
+        ("Bash", "git commit -m x", [edited("CHANGELOG.md", "api/settings.py")], (), ["warn 3"]),
+        ("Bash", "git commit -m x", [edited("CHANGELOG.md"), edited("api/settings.py")], (), ["warn 3"]),
+        ("Bash", "git commit -m x", [edited("api/settings.py"), h("pytest"), edited("CHANGELOG.md")], (), ["warn 3"]),
+        ("Bash", "git commit -m x", [edited("api/settings.py"), edited("docs/settings.md", "CHANGELOG.md")], (), []),
+        ("Bash", "git commit -m x", [edited("api/settings.py"), h("git commit -m a"), edited("CHANGELOG.md")], (), []),
+        # a read step before a command
+        ("Bash", "gh pr create --fill", [], (), ["warn 4"]),
+        ("Bash", "gh pr create --fill", [], ("CONTRIBUTING.md",), []),
+        ("Bash", "gh pr view 3", [], (), []),
+        # no history: the rule cannot be checked
+        ("Bash", "gh pr create --fill", None, (), [sequence.NO_HISTORY]),
+    ],
+)
+def test_steps_that_are_tool_uses(tool: str, target: str, history: list[dict[str, Any]] | None, reads: tuple[str, ...],
+                                  found: list[str]) -> None:
+    assert step_rules(tool, target, history, reads) == found
+
+
+def test_a_step_finding_says_what_to_do() -> None:
+    finding = sequence.check(GateContext(Event(tool="Edit", paths=[("/p/core/a.py", "write")], session_id="s", cwd="/p"), STEP_BUNDLE,
+                                         extras={"history": [], "reads": []}))[0]
+    assert finding.message.startswith("Read `docs/arch.md` first: this session has not read it (R, CLAUDE.md:1)")
+    assert finding.hint.startswith("read `docs/arch.md` first")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from cf_guidance.policy.lexicon import Example
-from cf_guidance.policy.lexicon import actions, categories, cjk, cues, european, markers, nouns, programs, shapes, things
+from cf_guidance.policy.lexicon import actions, categories, cjk, cues, european, markers, nouns, programs, shapes, steps, things
 
 
 def entries() -> list[tuple[str, Any]]:
@@ -28,6 +28,8 @@ def entries() -> list[tuple[str, Any]]:
     out += [(f"equivalent:{e.forms[0]}", e) for e in programs.EQUIVALENTS]
     out += [(f"path-noun:{n.words[0]}", n) for n in nouns.PATH_NOUNS]
     out += [(f"content:{n.words[0]}", n) for n in nouns.CONTENT_NOUNS]
+    out += [(f"step-verb:{v.step}", v) for v in steps.STEP_VERBS]
+    out += [(f"step-moment:{m.then}", m) for m in steps.STEP_MOMENTS]
     out += [(f"work-state:{w.phrases[0]}", w) for w in markers.WORK_STATES]
     out += [(f"confinement:{c.phrases[0]}", c) for c in markers.CONFINEMENTS]
     out += [(f"nominal:{n.phrases[0]}", n) for n in markers.NOMINAL_ACTIONS]
@@ -113,6 +115,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("rival-tools", e) for e in programs.RIVAL_EXAMPLES]
     out += [("stated-tool", e) for e in programs.STATED_TOOL_EXAMPLES]
     out += [("implied-writes", e) for e in categories.IMPLIED_WRITE_EXAMPLES]
+    out += [("step-file", e) for e in steps.STEP_FILE_EXAMPLES]
     return out
 
 
@@ -272,6 +275,17 @@ def markdown() -> str:
               + "; not when \"by\" names who does it): the project's practice, a warning. "
               + _examples(markers.STATED_NOT_DONE_EXAMPLES).replace("<br>", "; ") + ".",
               f"Ordering markers: {', '.join(markers.ORDERING)}.",
+              "Steps that are tool uses: a file to read ("
+              + ", ".join(next(v.words for v in steps.STEP_VERBS if v.step == "read")) + ") or to update ("
+              + ", ".join(next(v.words for v in steps.STEP_VERBS if v.step == "edit"))
+              + ") before a git action or command after \"before\", before edits (" + ", ".join(
+                  next(m.phrases for m in steps.STEP_MOMENTS if m.then == "edit")[:12])
+              + ", ...: of the paths that follow, any file without), or at the start of the work (\"first\", \"at the "
+              "start of each session\", ...: the session's first edits, a warning); an update after a change of named "
+              "files (\"When you change `A`, update `B`\") is owed before the next commit. Files by their usual name: "
+              + ", ".join(f"{words[0]} ({' '.join(globs)})" for words, globs in steps.STEP_FILES) + ". Examples: "
+              + _examples(next(v.examples for v in steps.STEP_VERBS if v.step == "read")).replace("<br>", "; ") + "; "
+              + _examples(next(v.examples for v in steps.STEP_VERBS if v.step == "edit")).replace("<br>", "; ") + ".",
               "Headings of a checklist or workflow gone through before a git action (their steps' commands run first): "
               + ", ".join(f"{title} ({then})" for title, then in markers.WORKFLOW_TITLES) + ".",
               f"A workflow on one line, its steps joined by {' '.join(markers.CHAIN_ARROWS)} or numbered \"2)\": the commands "
