@@ -22,7 +22,9 @@ from typing import Any
 
 from cf_guidance import shell as _shell_analysis
 from cf_guidance._glob import glob_match
+from cf_guidance.gates.commands import runs_script
 from cf_guidance.gates.commands.message import BODY_COMMANDS, COMMIT_COMMANDS, TITLE_COMMANDS
+from cf_guidance.gates.policy_rules import script_of
 from cf_guidance.policy import grammar
 from cf_guidance.policy.frames import ANY_CHANGE, ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, root_place
 from cf_guidance.policy.lexicon import actions as _actions
@@ -33,6 +35,7 @@ from cf_guidance.policy.lexicon import programs as _programs
 from cf_guidance.policy.lexicon import shapes as _shapes
 from cf_guidance.policy.shapes import strong_cue, surfaces_of
 from cf_guidance.policy.lexicon import things as _things
+from cf_guidance.shell.model import Command, program_name
 
 DENY_CONFIDENCE = 0.8
 #: categories whose "change"/"update" is running their commands (not editing a file)
@@ -367,19 +370,17 @@ def _split_cluster(pattern: list[str]) -> list[str] | None:
 def _script_run(pattern: list[str]) -> list[str] | None:
     """`python manage.py migrate` -> `manage.py migrate`: a script named after its interpreter is
     the same run when started another way (`./manage.py migrate`, `uv run manage.py migrate`, `sh
-    x.sh` for `bash x.sh`); the gate matches a script by its file name, however it is started."""
-    if not pattern or pattern[0].rstrip("0123456789.") not in _programs.INTERPRETERS:
+    x.sh` for `bash x.sh`); the gate matches a script by its file name, however it is started
+    (policy_rules.script_of reads the words the same way at run time)."""
+    if not pattern or not runs_script(program_name(pattern[0])):
         return None
-    for i, word in enumerate(pattern[1:], 1):
-        if word.startswith("-"):
-            if word in ("-c", "-e", "-m", "--eval", "-p", "--print"):
-                return None  # inline code or a module, not a file
-            continue
-        name = word.rstrip("/").rsplit("/", 1)[-1]
-        if "/" in word or ("." in name and not any(c in name for c in "*?[<")):
-            return [name, *pattern[i + 1 :]]
+    script = script_of(Command(list(pattern)))
+    if script is None:
         return None
-    return None
+    name = script.argv[0].rstrip("/").rsplit("/", 1)[-1]
+    if not name or any(c in name for c in "*?[<"):
+        return None
+    return [name, *script.argv[1:]]
 
 
 def _script_shorthand(pattern: list[str]) -> list[str] | None:

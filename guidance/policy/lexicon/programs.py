@@ -11,8 +11,6 @@
 - `OPTION_VALUES`: options that take the next word as their value, per program: that word is
   not a subcommand or a package (`pip install -r requirements.txt` installs no new package,
   `git -C dir push` is a push).
-- `INTERPRETERS`: programs that run a script given as their first argument (`bash x.sh` runs
-  `x.sh`, so a ban on `x.sh` covers it).
 """
 
 from __future__ import annotations
@@ -550,7 +548,3 @@ OPTION_VALUES: dict[str, tuple[str, ...]] = {
     "conda": ("-n", "--name", "-p", "--prefix", "-c", "--channel"),
 }
 
-#: programs that run the script named by their first positional argument
-INTERPRETERS: frozenset[str] = frozenset(
-    "python python3 node bash sh zsh dash fish ruby perl php pwsh powershell ts-node tsx deno bun".split()
-)
