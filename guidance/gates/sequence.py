@@ -1,4 +1,4 @@
-"""Sequence rules: "Run `make test` before every commit", "Read `docs/a.md` before changing
+"""Sequence rules: "`make test` must pass before every commit", "Read `docs/a.md` before changing
 `core/`", checked against the session's past.
 
 Hot path module: standard library only.
@@ -6,9 +6,12 @@ Hot path module: standard library only.
 A compiled check of kind "sequence" has `before` and `then` command patterns. When a Bash
 event runs a command matching `then`, the most recent command matching `before` must have
 succeeded, and after the last successful `then` ("before every commit" means each commit
-needs its own test run). A check's `before_any` lists other commands that satisfy it as well
-(`npm run flint` for `flint`, a category's test commands for "run the tests"); its `target`
-limits it to `then` commands that push to that branch. The past is the session history the
+needs its own test run); else the check's verdict: deny where the text states the step as hard
+("must pass", "only push after", "never commit without"), warn where it states practice
+("Always run `make test` before committing", "Run `make lint` before pushing"). A check's
+`before_any` lists other commands that satisfy it as well (`npm run flint` for `flint`, a
+category's test commands for "run the tests"); its `target` limits it to `then` commands that
+push to that branch. The past is the session history the
 engine passes as `ctx.extra("history")` (cf_guidance.session: commands the worker applied plus
 post-bash jobs still spooled). `before` earlier in the same command line counts only when
 joined to `then` by `&&` alone (other `&&`-joined commands may stand between), so `make test
@@ -59,14 +62,17 @@ NO_HISTORY = "SEQ002"
 
 RULES = (
     Rule(MISSING, "sequence-not-satisfied", DENY, "An action ran without the step CLAUDE.md says must come first",
-         doc("Enforces the sequence rules compiled from CLAUDE.md (\"Always run `X` before `Y`\", \"Run `make test` before "
-             "every commit\", a guidance block's `require X before Y`). A command matching `Y` is denied unless the most "
-             "recent `X` of this session succeeded and came after the last successful `Y`, or `X &&` precedes it on the "
-             "same line. A step that is a tool use (\"Read `docs/a.md` before changing `core/`\", \"Update `CHANGELOG.md` "
-             "before every commit\") needs a read of the file earlier in the session, or an edit of it since the last "
-             "`Y`. The verdict is the rule's (deny unless it says otherwise); the message says what to do first.",
+         doc("Enforces the sequence rules compiled from CLAUDE.md (\"`make test` must pass before every commit\", \"Always "
+             "run `X` before `Y`\", a guidance block's `require X before Y`). A command matching `Y` is flagged unless the "
+             "most recent `X` of this session succeeded and came after the last successful `Y`, or `X &&` precedes it on "
+             "the same line. A step that is a tool use (\"Read `docs/a.md` before changing `core/`\", \"Update "
+             "`CHANGELOG.md` before every commit\") needs a read of the file earlier in the session, or an edit of it since "
+             "the last `Y`. The verdict is the rule's, as strong as the text says: deny when it states the step as hard "
+             "(\"must pass\", \"mandatory\", \"only push after `X`\", \"never commit without `X`\", a guidance block's "
+             "`require`), a warning when it states practice (\"Always run `X` before committing\", \"Run `X` before "
+             "pushing\") or softly; the message says what to do first.",
              "The project decided that, for example, nothing is committed without passing tests; the agent forgets.",
-             "# CLAUDE.md: - Run `make test` before every commit\ngit commit -m \"fix parser\"",
+             "# CLAUDE.md: - `make test` must pass before every commit\ngit commit -m \"fix parser\"",
              "make test && git commit -m \"fix parser\"")),
     Rule(NO_HISTORY, "sequence-history-unavailable", WARN, "A sequence rule applies but the session history is unavailable",
          doc("Reports a command gated by a sequence rule when the session history could not be read (no session id, no "

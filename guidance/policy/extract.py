@@ -38,6 +38,7 @@ from cf_guidance.policy.frames import (
     ask_after,
     does_action,
     find_cues,
+    hard,
     command_family,
     family_label,
     files_title,
@@ -163,6 +164,8 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
                 at = next(k for k, t in enumerate(toks) if t.low == "before") + 1
                 found = then_at(toks, at, len(toks))
                 then = found[1] if found else ""
+                # "## Before committing": its steps warn, unless the heading says they must pass
+                soft = not hard(find_cues(toks))
                 if then and done_at(toks, at, len(toks)):
                     # "### Run before considering work complete": the next commit after a change, a warning
                     soft, edits = True, (ANY_CHANGE,)
@@ -171,7 +174,7 @@ def extract(source: str, blocks: list[Block], scope: str = "", tokens: BlockToke
             elif (titled_then := workflow_title(words)):
                 # "## Pre-commit checklist": a warning, unless it says its steps must pass; "## Task
                 # completion checklist": the end of the work, the next commit after a change (a warning)
-                then, soft, workflow = titled_then, not any(c[2] == REQUIRE for c in find_cues(toks)), True
+                then, soft, workflow = titled_then, not hard(find_cues(toks)), True
                 if then == "done":
                     then, soft, edits = "commit", True, (ANY_CHANGE,)
             actions: tuple[str, ...] = ()
@@ -659,13 +662,14 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
         # "Commits MUST:", "PR titles should:": the items are forms of those texts, said with that force
         ctx.texts, ctx.texts_cue = texts, required[0][3]
         unit.context.append(f"intro (line {blocks[intro].line}): the form of {', '.join(texts)} texts, '{required[0][3]}'")
-    # "Before committing, always run the following commands:" (a requirement cue says it strongly)
+    # "Before committing, run the following commands:" (as strongly as its cue says)
     if not any(c[2] in (BAN, AVOID, ASK) for c in cues) and any(t.kind == WORD and t.low == "before" for t in last):
         k = next(k for k, t in enumerate(last) if t.low == "before")
         found = then_at(last, k + 1, len(last))
         if found is not None and (not ctx.then or cues):
-            # the intro is nearer than the heading: "always run the following" under "## Pre-commit checklist" is strong
-            ctx.then, ctx.soft = found[1], ctx.soft and not cues
+            # the intro is nearer than the heading: "the following must pass" under "## Pre-commit checklist"
+            # is hard; a plain "Before committing, run:" warns unless a heading above says its steps must pass
+            ctx.then, ctx.soft = found[1], not hard(cues) and (ctx.soft or not ctx.then)
             unit.context.append(f"intro: ordering before {found[1]}")
             if done_at(last, k + 1, len(last)):
                 # "After making code changes and before declaring a task complete, you MUST:": the work
@@ -674,7 +678,7 @@ def _inherit_intro(ctx: Context, blocks: list[Block], intro: int, toks: list[Tok
     elif not any(c[2] in (BAN, AVOID, ASK) for c in cues) and not ctx.then and (changed := heading_change(last)) is not None:
         # "After touching the API:", "When you change a migration, run:" and the steps below
         ctx.then, ctx.edits = "commit", list(changed)
-        ctx.soft = changed == (ANY_CHANGE,) and not any(c[2] == REQUIRE for c in cues) or changed != (ANY_CHANGE,)
+        ctx.soft = changed == (ANY_CHANGE,) and not hard(cues) or changed != (ANY_CHANGE,)
         unit.context.append(f"intro: ordering after a change ({' '.join(changed)}), before the next commit")
 
 
@@ -851,7 +855,7 @@ def _steps_block(source: str, blocks: list[Block], index: int, headings: list[_H
         return
     # a code block is shown more often than prescribed ("### Before committing" and the usual
     # commands): a warning, unless the heading says the steps must pass
-    soft = heading.soft or not any(c[2] == REQUIRE for c in find_cues(tokens_of(heading.index)))
+    soft = heading.soft or not hard(find_cues(tokens_of(heading.index)))
     frame = Frame(REQUIRE, ordering=Ordering(first, heading.then, soft=soft, edits=list(heading.edits)), start=0,
                   text=join(tokens_of(heading.index)), inherited=True,
                   notes=[f"the commands of the code block at line {blocks[index].line} before {heading.then}"])

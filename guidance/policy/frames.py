@@ -102,9 +102,6 @@ class Ordering:
     either: bool = False
     #: "after changing `*.sql`, run X": X must run after the last change of these files (`**`: any)
     edits: list[str] = field(default_factory=list)
-    #: said without must / always / never ("Run the tests before committing"): a task it names, read
-    #: as the document's command for it, is a warning (a command it names keeps the ordering's force)
-    plain: bool = False
     #: the step is a tool use, not a command (cf_guidance.policy.steps): "read" or "edit" of the
     #: files `first` names ("Read `docs/a.md` before changing `core/`")
     step: str = ""
@@ -481,6 +478,19 @@ def find_cues(tokens: list[Token]) -> list[tuple[int, int, str, str]]:
                 continue
         kept.append(cue)
     return kept
+
+
+#: the require phrases of a hard rule (lexicon.cues, `hard`: "must", "is required", "mandatory")
+_HARD = frozenset(" ".join(_words(p)) for cue in _cues.CUES if cue.hard for p in cue.phrases)
+
+
+def hard(cues: list[tuple[int, int, str, str]]) -> bool:
+    """Whether a clause states its rule as a hard one: a ban ("never commit without X") or a hard
+    require cue ("X must pass before committing"); "only push after X" is read as hard where it
+    is read. An ordering said otherwise ("Always run X before committing", "Run X before
+    committing", "make sure to run X") is practice the agent is reminded of: a warning, as the
+    text's strength says ("if only docs changed, run X" is no "only" of the ordering)."""
+    return any(c[2] == BAN or c[2] == REQUIRE and c[3] in _HARD for c in cues)
 
 
 def subject_allows(tokens: list[Token], start: int) -> tuple[bool, str]:
@@ -1181,15 +1191,14 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 described = bool(left) and not any(c[2] == REQUIRE for c in cues)
             else:
                 described = False
-            plain = not any(c[2] in (REQUIRE, ONLY, BAN, AVOID) for c in cues)
             if left and _kind_of_change(tokens, m):
                 # "Test API changes with `make e2e` before committing": after changes of a kind no tool call names
                 described = True
             if left:
                 # "run `npm test` before committing changes to `src/cli/`": after a change of those paths
                 edits = _changed_paths(tokens, then[0], n) if tokens[then[0] - 1].low in ("changes", "code") else []
-                return Frame(REQUIRE, ordering=Ordering(left, then[1], soft=done or described, edits=[ANY_CHANGE] if done else edits,
-                                                        plain=plain),
+                return Frame(REQUIRE, ordering=Ordering(left, then[1], soft=done or described or not hard(cues),
+                                                        edits=[ANY_CHANGE] if done else edits),
                              start=tokens[0].start, notes=[f"ordering: {join(tokens[:m])} before {then[1]}"])
             if _commands_only(tokens, m):
                 # "`make lint` before committing": an order without its verb, said tersely (a warning)
@@ -1201,7 +1210,7 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                     t.kind == WORD and t.low in _POINTING for t in tokens[then[0]:]):
                 right = []  # "Before creating a PR, run these checks:": the checks are the code block's commands
             if right:
-                return Frame(REQUIRE, ordering=Ordering(right, then[1], soft=done, edits=[ANY_CHANGE] if done else [], plain=plain),
+                return Frame(REQUIRE, ordering=Ordering(right, then[1], soft=done or not hard(cues), edits=[ANY_CHANGE] if done else []),
                              start=tokens[0].start,
                              notes=[f"ordering: before {then[1]}, {join(tokens[then[0]:])}"])
             approval = _approval(tokens, then[0], n) or _approval(tokens, 0, m)
@@ -1224,7 +1233,7 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
             if block and tokens[-1].kind == PUNCT and tokens[-1].text == ":" and (_imperative(tokens, m) or m == 0):
                 # the commands are in the code block below: how closely they must be followed is the
                 # reader's to judge (a warning), unless the sentence says must / always
-                strong = any(c[2] == REQUIRE for c in cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
+                strong = hard(cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
                 return Frame(REQUIRE, ordering=Ordering(list(block), then[1], soft=not strong or done,
                                                         edits=[ANY_CHANGE] if done else []),
                              start=tokens[0].start,
@@ -1306,7 +1315,7 @@ def read_chain(tokens: list[Token], ctx: Context) -> list[Frame]:
     a workflow on one line, its steps joined by arrows (lexicon.markers.CHAIN_ARROWS) or numbers.
     The commands of the steps after one git action (or from the start) run before the next one;
     a step in brackets is for some changes only, and a command that does a git action is no step
-    before it. A warning unless the line says must / always; [] when the line is no such chain (a
+    before it. A warning unless the line says must; [] when the line is no such chain (a
     pipeline with no git action, a ban)."""
     steps = _chain_steps(tokens)
     if len(steps) < 3 or ctx.modality in (BAN, AVOID, ASK):
@@ -1314,7 +1323,7 @@ def read_chain(tokens: list[Token], ctx: Context) -> list[Frame]:
     cues = find_cues(tokens)
     if any(c[2] in (BAN, AVOID, ASK) for c in cues):
         return []
-    strong = any(c[2] in (REQUIRE, ONLY) for c in cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
+    strong = hard(cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
     frames: list[Frame] = []
     pending: list[Obj] = []
     for step in steps:
@@ -1395,7 +1404,7 @@ def _required_by_change(tokens: list[Token], cues: list[tuple[int, int, str, str
         first = _runnable([Obj("code", t.text) for t in tokens[m + 1 :] if t.kind == CODE], anything)
     if not first:
         return None
-    strong = any(c[2] == REQUIRE for c in cues) and not guessed and not anything
+    strong = hard(cues) and not guessed and not anything
     return Frame(REQUIRE, ordering=Ordering(first, "commit", soft=not strong, edits=scope), start=tokens[0].start,
                  notes=[f"ordering: {join(tokens[:stop])} require {join(tokens[m + 1:])}: after the last change, before the next commit"])
 
@@ -1709,7 +1718,7 @@ def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m:
     change of the phrase's files, before the next commit (or the action a "before ..." names). A
     change of any file asks only for checks ("run lint after changes"), not for chores ("run `cargo
     dev generate-all` after changes"): which files the chore is for, the words do not say. Said
-    with "always" / "must" it denies; plainly, or with files guessed from a noun, it warns."""
+    with "must" it denies; with "always", plainly, or with files guessed from a noun, it warns."""
     n = len(tokens)
     stop, scope, guessed = changed
     anything = scope == [ANY_CHANGE]
@@ -1730,7 +1739,7 @@ def _after_change(tokens: list[Token], cues: list[tuple[int, int, str, str]], m:
             if named is not None and not named[1].startswith("`"):
                 then = named[1]
             break
-    strong = any(c[2] == REQUIRE for c in cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
+    strong = hard(cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
     shown = "any change" if anything else " ".join(scope)
     return Frame(REQUIRE, ordering=Ordering(first, then, soft=guessed or not strong, edits=scope), start=tokens[0].start,
                  notes=[f"ordering: after {join(tokens[m + 1:stop])} ({shown}) means before the next {then}, after the last change"])
@@ -1988,7 +1997,9 @@ def read_english(tokens: list[Token], ctx: Context) -> list[Frame]:
             first = [o for o in first if o.kind != "code" or _names_check(o.text)
                      or ctx.steps and o.text.strip() in _programs.KNOWN_PROGRAMS]
         if first:
-            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=ctx.soft, either=_either(tokens), edits=list(ctx.edits)),
+            # the heading's or intro's force, or the item's own ("- `make lint` must pass")
+            soft = ctx.soft and not hard(cues)
+            return [Frame(REQUIRE, ordering=Ordering(first, ctx.then, soft=soft, either=_either(tokens), edits=list(ctx.edits)),
                           start=tokens[0].start,
                           text=join(tokens),
                           inherited=True, notes=[f"ordering from the heading or intro: before {ctx.then}"])]

@@ -2033,8 +2033,7 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
             patterns = [p for i, p in enumerate(steps) if p and p not in steps[:i]]
             if not patterns:
                 continue
-            # "Run the tests before committing", said plainly: which command is the task's is a reading (a warning)
-            spec = Spec("sequence", "warn" if ordering.target or ordering.plain else verdict, place.line, before=patterns[0],
+            spec = Spec("sequence", "warn" if ordering.target else verdict, place.line, before=patterns[0],
                         before_any=patterns[1:], then=list(then), target=ordering.target, category=category, edits=list(ordering.edits),
                         confidence=0.85, what=f"`{' '.join(then)}` before {_category_what(category)} ran")
             specs.append(spec)

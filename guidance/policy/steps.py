@@ -230,7 +230,7 @@ def read_step(tokens: list[Token], cues: list[tuple[int, int, str, str]], ctx: C
     """The ordering of a clause whose step is reading or updating a file, or None. With `intro`
     (the sentence introduces a list: "Read these first:"), the ordering may name no file: the
     items name them (`item_step`)."""
-    from cf_guidance.policy.frames import ANY_CHANGE, ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, Ordering, _change_phrase
+    from cf_guidance.policy.frames import ANY_CHANGE, ASK, AVOID, BAN, ONLY, REQUIRE, Frame, Obj, Ordering, _change_phrase, hard
 
     n = len(tokens)
     if n < 3 or any(c[2] in (BAN, AVOID, ASK) for c in cues):
@@ -295,7 +295,8 @@ def read_step(tokens: list[Token], cues: list[tuple[int, int, str, str]], ctx: C
         # "Working under `web/`? Read `web/AGENTS.md` first": a directory's own instructions are
         # for the work in it
         then_paths = [paths[0].rsplit("/", 1)[0] + "/**"]
-    strong = any(c[2] in (REQUIRE, ONLY) for c in cues) and not any(t.kind == WORD and t.low == "should" for t in tokens)
+    # as strong as the text says ("must", "required", "only after"; "always" states practice)
+    strong = (hard(cues) or any(c[2] == ONLY for c in cues)) and not any(t.kind == WORD and t.low == "should" for t in tokens)
     # a read the session cannot see may have happened (an earlier session, a file the client loaded,
     # a subagent's read): a read step warns, however strongly it is said
     soft = step == "read" or kinded or not strong or ctx.advised

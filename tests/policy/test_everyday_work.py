@@ -103,7 +103,7 @@ def _h(command: str) -> dict[str, Any]:
     return {"command": command, "ok": True, "seq": None, "ts": ""}
 
 
-@pytest.mark.parametrize(("history", "expected"), [([], ["deny"]), (["bundle exec rspec"], [])])
+@pytest.mark.parametrize(("history", "expected"), [([], ["warn"]), (["bundle exec rspec"], [])])
 def test_servers_are_no_steps(history: list[str], expected: list[str]) -> None:
     bundle = {"root": "/p", "checks": compile_sources(f"# Rules\n\n{CHECKLIST}")["checks"]}
     event = Event(tool="Bash", command="git commit -m x", session_id="s", cwd="/p")

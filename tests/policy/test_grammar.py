@@ -82,14 +82,20 @@ ENFORCED = [
     ("Never open or print `secrets/**`", [("read", "deny", "secrets/**")]),
     ("Never read or edit `.env.production`",
      [("write", "deny", ".env.production"), ("read", "deny", ".env.production")]),
-    ("Always run `make test` before committing", [("sequence", "deny", "make test", "git commit")]),
-    ("Run `npm run lint` before pushing", [("sequence", "deny", "npm run lint", "git push")]),
-    ("Always run `make test` before `git commit`", [("sequence", "deny", "make test", "git commit")]),
-    ("Run `pytest` before every commit", [("sequence", "deny", "pytest", "git commit")]),
-    ("Make sure to run `cargo fmt` before each push", [("sequence", "deny", "cargo fmt", "git push")]),
-    ("Before committing, always run `ruff check .`", [("sequence", "deny", "ruff check .", "git commit")]),
+    ("Always run `make test` before committing", [("sequence", "warn", "make test", "git commit")]),
+    ("Run `npm run lint` before pushing", [("sequence", "warn", "npm run lint", "git push")]),
+    ("Always run `make test` before `git commit`", [("sequence", "warn", "make test", "git commit")]),
+    ("Run `pytest` before every commit", [("sequence", "warn", "pytest", "git commit")]),
+    ("Make sure to run `cargo fmt` before each push", [("sequence", "warn", "cargo fmt", "git push")]),
+    ("Before committing, always run `ruff check .`", [("sequence", "warn", "ruff check .", "git commit")]),
     ("Always run `npm test` and `npm run lint` before committing",
-     [("sequence", "deny", "npm test", "git commit"), ("sequence", "deny", "npm run lint", "git commit")]),
+     [("sequence", "warn", "npm test", "git commit"), ("sequence", "warn", "npm run lint", "git commit")]),
+    # the ordering takes the text's strength: "must", "mandatory", "required" deny; "always", "make
+    # sure" and a plain imperative state practice (a warning)
+    ("`make test` must pass before committing", [("sequence", "deny", "make test", "git commit")]),
+    ("You must run `npm run lint` before pushing", [("sequence", "deny", "npm run lint", "git push")]),
+    ("Running `cargo fmt` is mandatory before every push", [("sequence", "deny", "cargo fmt", "git push")]),
+    ("Before committing, you have to run `ruff check .`", [("sequence", "deny", "ruff check .", "git commit")]),
     # forms the first grammar missed (these were in MENTIONS, asserting the miss)
     ("Never commit without running `npm test`", [("sequence", "deny", "npm test", "git commit")]),
     ("Never push directly to main; open a PR with `gh pr create`", [("target", "deny", "main")]),
@@ -177,12 +183,12 @@ OUTSIDE_BULLETS = [
     ('- 禁止 ("forbidden") lists with path bans (`a.js`, `b.json`) are common', []),
     # an ordering names a chain: each command of it must run first
     ("- Before pushing, run `pnpm lint && pnpm test`. CI runs exactly these.",
-     [("sequence", "deny", "pnpm lint", "git push"), ("sequence", "deny", "pnpm test", "git push")]),
+     [("sequence", "warn", "pnpm lint", "git push"), ("sequence", "warn", "pnpm test", "git push")]),
     # items that are only a command, under an intro that says when
     ("- Before pushing, run at least:\n  - `python3 -m py_compile app.py`\n  - `shellcheck build.sh`",
-     [("sequence", "deny", "python3 -m py_compile app.py", "git push"), ("sequence", "deny", "shellcheck build.sh", "git push")]),
+     [("sequence", "warn", "python3 -m py_compile app.py", "git push"), ("sequence", "warn", "shellcheck build.sh", "git push")]),
     # what comes after an option may be its value: the command is satisfied up to its first option
-    ("- Before pushing, run `cargo clippy --tests -- -D warnings`", [("sequence", "deny", "cargo clippy", "git push")]),
+    ("- Before pushing, run `cargo clippy --tests -- -D warnings`", [("sequence", "warn", "cargo clippy", "git push")]),
     ("- `git push --force`는 금지입니다.", [("command", "deny", "git push --force")]),
     ("**Out of scope** (do NOT touch):\n\n- The two call sites (`src/q/a.ts`, `src/q/b.ts`). They need no change.\n"
      "- The real `.env` file — never read, edit, or print its values.",

@@ -10,7 +10,7 @@ from cf_guidance.policy.report import render_bundle_text
 
 def test_lists_rules_checks_settings_and_diagnostics() -> None:
     bundle = compile_sources(
-        "## Safety\n- [R1] Never run `git push --force`\n- Always run `make test` before committing\n"
+        "## Safety\n- [R1] Never run `git push --force`\n- `make test` must pass before committing\n"
         "- Keep it simple\n```guidance\nallow tool Read\nbogus\n```\n",
         None,
     )

@@ -27,13 +27,13 @@ FIX = "- Before committing, run `make test` and fix any failures.\n"
 
 CASES: list[tuple[str, str, list[dict[str, Any]], list[str]]] = [
     # a later step missing
-    (VALIDATE, "git commit -m x", [edit("src/a.ts"), ran("x lint"), ran("npm test")], ["deny"]),
+    (VALIDATE, "git commit -m x", [edit("src/a.ts"), ran("x lint"), ran("npm test")], ["warn"]),
     (FORMAT_THEN_LINT, "git commit -m x", [edit("a.py"), ran("ruff format")], ["warn"]),
-    (NOTE, "git commit -m x", [ran("make lint")], ["deny"]),
-    (NUMBERED, "git push", [ran("npm run lint")], ["deny"]),
+    (NOTE, "git commit -m x", [ran("make lint")], ["warn"]),
+    (NUMBERED, "git push", [ran("npm run lint")], ["warn"]),
     (THREE, "git commit -m x", [ran("git diff"), ran("make test")], ["deny"]),
     (ALSO, "git commit -m x", [edit("src/a.rs"), ran("cargo fmt")], ["warn"]),
-    (LEAD, "gh pr create --title a --body b", [ran("make check")], ["deny"]),
+    (LEAD, "gh pr create --title a --body b", [ran("make check")], ["warn"]),
     # every step done
     (VALIDATE, "git commit -m x", [edit("src/a.ts"), ran("x lint"), ran("npm test"), ran("x tsc --noEmit")], []),
     (FORMAT_THEN_LINT, "git commit -m x", [edit("a.py"), ran("ruff format"), ran("ruff check")], []),

@@ -46,7 +46,7 @@ def shorts(markdown: str) -> list[str]:
         ("- Read `CONTRIBUTING.md` before opening a pull request.\n", ["warn sequence read CONTRIBUTING.md -> gh pr create"]),
         # an update before a git action, again after each one
         ("- Update `CHANGELOG.md` before every commit.\n", ["warn sequence edit CHANGELOG.md -> git commit"]),
-        ("- Always record the results in `RESULTS.md` before committing.\n", ["deny sequence edit RESULTS.md -> git commit"]),
+        ("- Always record the results in `RESULTS.md` before committing.\n", ["warn sequence edit RESULTS.md -> git commit"]),
         ("- Summarize the scores (model, metric, params) in `RESULTS.md` before pushing.\n",
          ["warn sequence edit RESULTS.md -> git push"]),
         ("1. **CHANGELOG updates** are required before every commit\n", ["deny sequence edit CHANGELOG* -> git commit"]),

@@ -126,8 +126,8 @@ CASES = [
     (ASCII_ARROWS, "git commit -m x", ["npm run lint"], ["warn"]),
     (INLINE_NUMBERS, "git commit -m x", ["cargo fmt"], ["warn"]),
     (STRONG_CHAIN, "git push", ["make lint"], ["deny"]),
-    (RELEASE, "git tag -a v1.2.0 -m v1.2.0", [], ["deny"]),
-    (RELEASE, "gh release create v1.2.0", [], ["deny"]),
+    (RELEASE, "git tag -a v1.2.0 -m v1.2.0", [], ["warn"]),
+    (RELEASE, "gh release create v1.2.0", [], ["warn"]),
     (ARROWS, "git commit -m x", ["make test"], []),
     (ARROWS, "git push", [], []),  # the test step comes before the commit, not before each push
     (ASCII_ARROWS, "git commit -m x", ["npm run lint", "npm test"], []),
@@ -139,7 +139,7 @@ CASES = [
     # must block: the steps did not run
     (CHECKLIST, "git commit -m x", [], ["warn"]),
     (CHECKLIST, "git commit -m x", ["make lint"], ["warn"]),
-    (NESTED, "git commit -m x", ["go test ./..."], ["deny"]),  # "always run the following": strong
+    (NESTED, "git commit -m x", ["go test ./..."], ["warn"]),  # "always run the following": practice, a warning
     (BLOCK, "git commit -m x", ["./scripts/lint.sh"], ["warn"]),
     (STEPS, "git commit -m x", ["pnpm lint"], ["warn"]),
     (DONE, "git commit -m x", [], ["warn"]),
@@ -251,7 +251,7 @@ TASK_VERBS = "- Always lint code before committing\n"
 
 YOU_MUST = "- You must run `make test` before committing\n"
 
-STRONG_BLOCK = """## Pre-push checklist
+ALWAYS_BLOCK = """## Pre-push checklist
 
 Always run these commands before pushing code:
 
@@ -310,9 +310,9 @@ DONE_CASES = [
     (DONE_STRONG, "git commit -m x", [EDIT], ["warn"]),
     (DONE_HEADING, "git commit -m x", [EDIT, "./mvnw test"], ["warn"]),
     (DONE_STEPS, "git commit -m x", [EDIT, "pnpm lint:check"], ["warn"]),
-    (TASK_VERBS, "git commit -m x", [], ["deny"]),
+    (TASK_VERBS, "git commit -m x", [], ["warn"]),
     (YOU_MUST, "git commit -m x", [], ["deny"]),
-    (STRONG_BLOCK, "git push", ["make lint"], ["deny"]),
+    (ALWAYS_BLOCK, "git push", ["make lint"], ["warn"]),
     (PR_DETERMINER, "gh pr create --fill", ["go fmt ./..."], ["deny"]),
     # no change in the session: the changes may predate it, a warning at most
     (DONE_INTRO, "git commit -m x", [], ["warn"]),
@@ -325,13 +325,13 @@ DONE_CASES = [
     (DONE_INTRO, "git push", [EDIT], []),
     (TASK_VERBS, "git commit -m x", ["npm run lint"], []),
     (YOU_MUST, "git commit -m x", ["make test"], []),
-    (STRONG_BLOCK, "git push", ["make lint", "make test"], []),
+    (ALWAYS_BLOCK, "git push", ["make lint", "make test"], []),
     (PR_DETERMINER, "gh pr create --fill", ["go fmt ./...", "go test ./..."], []),
     (RELEASE_STEPS, "gh pr create --fill", [], []),  # a release chore, not a check before every PR
     # a prescribed form of a command: that form satisfies the ordering, the bare form does not, and
     # the bare form itself stays allowed (the text bans nothing)
     (NIGHTLY, "git commit -m x", ["cargo +nightly fmt --all"], []),
-    (NIGHTLY, "git commit -m x", ["cargo fmt"], ["deny"]),
+    (NIGHTLY, "git commit -m x", ["cargo fmt"], ["warn"]),
     (NIGHTLY, "cargo fmt", [], []),
     (FORMS, "git commit -m x", ["npm run lint:fix", "uv run pytest -q"], []),
     (FORMS, "git commit -m x", ["npm run lint", "uv run pytest"], ["deny"]),

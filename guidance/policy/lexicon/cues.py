@@ -30,6 +30,11 @@ class Cue:
     modality: str
     phrases: tuple[str, ...]
     examples: tuple[Example, ...] = ()
+    #: a require cue that states a hard rule ("must", "mandatory"): an ordering said with it denies.
+    #: The others ("always", "make sure", a plain imperative) state practice, however firmly: an
+    #: ordering said with them warns (the first commit of a session is not stopped for it). Bans
+    #: and "only" are hard by their modality ("never commit without X", "only push after X").
+    hard: bool = False
 
 
 CUES: tuple[Cue, ...] = (
@@ -204,14 +209,25 @@ CUES: tuple[Cue, ...] = (
         ),
     ),
     Cue(
+        "must",
+        "require",
+        ("must", "have to", "has to", "is required", "are required", "required to", "is mandatory", "mandatory"),
+        examples=(
+            ex("- `make test` must pass before committing", "deny sequence make test -> git commit"),
+            ex("- You must run `make lint` before pushing", "deny sequence make lint -> git push"),
+            ex("- Running `make check` is mandatory before every commit", "deny sequence make check -> git commit"),
+            ex("- Branch names must start with `feat/`", "deny branch feat/*"),
+        ),
+        hard=True,
+    ),
+    Cue(
         "always",
         "require",
-        ("always", "must", "make sure to", "make sure that", "make sure", "ensure that", "ensure", "be sure to",
-         "remember to", "need to", "needs to", "have to", "has to", "is required", "are required", "required to",
-         "is mandatory", "mandatory"),
+        ("always", "make sure to", "make sure that", "make sure", "ensure that", "ensure", "be sure to",
+         "remember to", "need to", "needs to"),
         examples=(
-            ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
-            ex("- Branch names must start with `feat/`", "deny branch feat/*"),
+            ex("- Always run `make test` before committing", "warn sequence make test -> git commit"),
+            ex("- Make sure to run `make lint` before pushing", "warn sequence make lint -> git push"),
             ex("- Always write tests"),
         ),
     ),
@@ -276,7 +292,7 @@ LABEL_CUES: tuple[Cue, ...] = (
                   ex("- **Ask first:** changing `schema.sql`; running `make migrate`.", "ask write schema.sql",
                      "ask command make migrate"))),
     Cue("label-require", "require", ("always", "always do", "must", "must do", "required", "do", "必须", "必須", "반드시", "항상"),
-        examples=(ex("- \u2705 **Always do:** run `npm test` before committing", "deny sequence npm test -> git commit"),
+        examples=(ex("- \u2705 **Always do:** run `npm test` before committing", "warn sequence npm test -> git commit"),
                   ex("- **Always:** keep functions small"))),
     Cue("label-user", "ask", ("the user will", "the user handles", "the user does", "the user is responsible for",
                               "leave to the user", "left to the user", "only the user", "only the user may", "the human will",

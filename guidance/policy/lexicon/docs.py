@@ -140,7 +140,8 @@ def markdown() -> str:
     lines = ["<!-- lexicon:begin (generated from guidance/policy/lexicon; do not edit by hand) -->", ""]
     lines += ["### Cues", "", "| Cue | Force | Words | Examples |", "|---|---|---|---|"]
     for cue in cues.CUES:
-        lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
+        force = f"{cue.modality} (hard)" if cue.hard else cue.modality
+        lines.append(f"| {cue.name} | {force} | {_cell(', '.join(cue.phrases))} | {_examples(cue.examples)} |")
     lines += ["", "Headings that give their section a force:", "", "| Heading | Force | Words |", "|---|---|---|"]
     for cue in cues.HEADING_CUES:
         lines.append(f"| {cue.name} | {cue.modality} | {_cell(', '.join(cue.phrases))} |")
@@ -289,7 +290,7 @@ def markdown() -> str:
               "Headings of a checklist or workflow gone through before a git action (their steps' commands run first): "
               + ", ".join(f"{title} ({then})" for title, then in markers.WORKFLOW_TITLES) + ".",
               f"A workflow on one line, its steps joined by {' '.join(markers.CHAIN_ARROWS)} or numbered \"2)\": the commands "
-              "of the steps before a git action run before it (a warning unless the line says must / always). Examples: "
+              "of the steps before a git action run before it (a warning unless the line says must). Examples: "
               + _examples(markers.CHAIN_EXAMPLES).replace("<br>", "; ") + ".",
               f"Two commands a sentence joins as one ({' '.join(markers.SAME_COMMAND_LINKS)}, parentheses allowed; not "
               "items of a longer list): either satisfies a step owed before an action, as a script run through its "

@@ -91,9 +91,9 @@ LONG_RUNNING: tuple[str, ...] = ("server", "dev", "watch", "start", "serve", "--
 
 LONG_RUNNING_EXAMPLES: tuple[Example, ...] = (
     ex("Before any commit:\n\n- run `bundle exec rspec`\n- make sure `npm run dev` is running\n",
-       "deny sequence rspec -> git commit"),
+       "warn sequence rspec -> git commit"),
     ex("- Keep `rails server` running before you commit"),
-    ex("- Always run `npm run build` before pushing", "deny sequence npm run build -> git push"),
+    ex("- Always run `npm run build` before pushing", "warn sequence npm run build -> git push"),
 )
 
 #: words that narrow a ban on a program's commands to the ones that change something ("`aws`
@@ -296,17 +296,17 @@ WORKFLOW_TITLE_EXAMPLES: tuple[Example, ...] = (
        "warn sequence npm run lint -> git commit after any change", "warn sequence npm test -> git commit after any change"),
     ex("## Pre-commit checklist\n\n- Lint: `make lint`\n- Config: `config/settings.yaml`\n", "warn sequence make lint -> git commit"),
     ex("Always run these checks before creating a git commit:\n\n1. `cargo fmt --check` - formatting\n",
-       "deny sequence cargo fmt -> git commit", exact=False),
+       "warn sequence cargo fmt -> git commit", exact=False),
     ex("Before creating any pull request, you MUST:\n\n1. Run `go fmt ./...`\n", "deny sequence go fmt ./... -> gh pr create"),
     ex("## Pre-push checklist\n\nAlways run these commands before pushing:\n\n```bash\nmake lint\n```\n",
-       "deny sequence make lint -> git push"),
+       "warn sequence make lint -> git push"),
     ex("### Release process\n\n1. Run the release script:\n\n   ```bash\n   ./scripts/release.sh\n   ```\n\n"
        "2. Open PR: \"Bump version\"\n"),
 )
 
 #: what joins the steps of a workflow written on one line ("edit → `make test` → commit → push",
 #: "1) `cargo fmt` 2) `cargo clippy` 3) commit"; a number and ")" join them too): the commands
-#: of the steps before a git action run before it (a warning unless the line says must / always)
+#: of the steps before a git action run before it (a warning unless the line says must)
 CHAIN_ARROWS: tuple[str, ...] = ("\u2192", "->", "=>", "\u21d2", "\u279c", "\u2794", "\u27f6", "\u27a1")
 
 CHAIN_EXAMPLES: tuple[Example, ...] = (
@@ -315,8 +315,8 @@ CHAIN_EXAMPLES: tuple[Example, ...] = (
        "warn sequence npm test -> git commit"),
     ex("1) `cargo fmt` 2) `cargo clippy` 3) commit", "warn sequence cargo fmt -> git commit",
        "warn sequence cargo clippy -> git commit"),
-    ex("- Always follow `make lint` \u2192 `make test` \u2192 `git commit`", "deny sequence make lint -> git commit",
-       "deny sequence make test -> git commit"),
+    ex("- Always follow `make lint` \u2192 `make test` \u2192 `git commit`", "warn sequence make lint -> git commit",
+       "warn sequence make test -> git commit"),
     ex("- Release: commit \u2192 `make e2e` \u2192 push", "warn sequence make e2e -> git push"),
     ex("- Release loop: `make dist-check` -> `git tag -a v1.2.0` -> push", "warn sequence make dist-check -> git tag -a",
        "warn sequence make dist-check -> git tag -s", "warn sequence make dist-check -> gh release create"),
@@ -336,32 +336,32 @@ CHAIN_EXAMPLES: tuple[Example, ...] = (
 SAME_COMMAND_LINKS: tuple[str, ...] = ("or", "/", "alias", "aka", "shorthand", "short", "i.e.", "=")
 
 SAME_COMMAND_EXAMPLES: tuple[Example, ...] = (
-    ex("- `just fmt` or `just f` - format the sources\n- Run `just fmt` before committing\n", "deny sequence just fmt -> git commit"),
-    ex("- Always run `make fmt` (or `gofmt -w .`) before committing.", "deny sequence make fmt -> git commit"),
+    ex("- `just fmt` or `just f` - format the sources\n- Run `just fmt` before committing\n", "warn sequence just fmt -> git commit"),
+    ex("- Always run `make fmt` (or `gofmt -w .`) before committing.", "warn sequence make fmt -> git commit"),
     ex("- `npm run check` / `npm run c`: all checks\n- Run `npm run check` before pushing\n",
-       "deny sequence npm run check -> git push"),
+       "warn sequence npm run check -> git push"),
     # a list of several commands is no pair of spellings: each stays a step of its own
-    ex("- Run `make lint`, `make test` or `make e2e` before committing", "deny sequence make lint -> git commit",
-       "deny sequence make test -> git commit", "deny sequence make e2e -> git commit"),
+    ex("- Run `make lint`, `make test` or `make e2e` before committing", "warn sequence make lint -> git commit",
+       "warn sequence make test -> git commit", "warn sequence make e2e -> git commit"),
 )
 
 ORDERING_EXAMPLES: tuple[Example, ...] = (
-    ex("- Always run `make test` before committing", "deny sequence make test -> git commit"),
+    ex("- Always run `make test` before committing", "warn sequence make test -> git commit"),
     # steps in verb phrases of their own, joined by a comma, "and" or "then"; a label before the clause
     ex("- After changing code: format with `ruff format`, then lint with `ruff check`.",
        "warn sequence ruff format -> git commit after any change", "warn sequence ruff check -> git commit after any change"),
     ex("Important: after any change, always validate with `make lint` and run `make test`.",
-       "deny sequence make lint -> git commit after any change", "deny sequence make test -> git commit after any change"),
+       "warn sequence make lint -> git commit after any change", "warn sequence make test -> git commit after any change"),
     ex("- Before each commit, check `git diff`, run `make test` and format with `make fmt`.",
-       "deny sequence git diff -> git commit", "deny sequence make test -> git commit", "deny sequence make fmt -> git commit"),
+       "warn sequence git diff -> git commit", "warn sequence make test -> git commit", "warn sequence make fmt -> git commit"),
     ex("- After changing code, run `make lint` to catch errors and update the docs.",
        "warn sequence make lint -> git commit after any change"),
-    ex("- Before committing, make sure `tools/format.js` is run", "deny sequence format.js -> git commit"),
+    ex("- Before committing, make sure `tools/format.js` is run", "warn sequence format.js -> git commit"),
     ex("- **ONLY** push up changes after running `bun bd test <file>`", "deny sequence bun bd test -> git push"),
     ex("- Never commit without running `npm test`", "deny sequence npm test -> git commit"),
     # changes of a kind no tool call names: only some commits need the step (a warning)
     ex("- Test API changes with `make e2e` before committing", "warn sequence make e2e -> git commit"),
-    ex("- Test your changes with `make test` before committing", "deny sequence make test -> git commit"),
+    ex("- Test your changes with `make test` before committing", "warn sequence make test -> git commit"),
     ex("- Don't run `make test` before committing, CI does it"),
     ex("Releases:\n\n- Run `pnpm changelog add` for each user-facing change\n- Open a PR only after changelog entries exist\n",
        "deny sequence pnpm changelog add -> gh pr create"),
@@ -375,30 +375,30 @@ ORDERING_EXAMPLES: tuple[Example, ...] = (
     ex("### Regenerate the clients after template changes\n\n```bash\nmake clients\n```\n",
        "warn sequence make clients -> git commit after *template* **/*template*/**"),
     ex("- Run `npm test` before committing changes to `src/cli/` or `src/site/`",
-       "deny sequence npm test -> git commit after src/cli/** src/site/**"),
+       "warn sequence npm test -> git commit after src/cli/** src/site/**"),
     ex("- We run `make test` before every push"),
-    ex("- Always inspect `git status` before committing", "deny sequence git status -> git commit"),
-    ex("- Lint with `rubocop -A` before any git commit.", "deny sequence rubocop -> git commit"),
-    ex("- Format using `black .` before pushing", "deny sequence black . -> git push"),
+    ex("- Always inspect `git status` before committing", "warn sequence git status -> git commit"),
+    ex("- Lint with `rubocop -A` before any git commit.", "warn sequence rubocop -> git commit"),
+    ex("- Format using `black .` before pushing", "warn sequence black . -> git push"),
     ex("- Test with care before releasing"),
     ex("- Before pushing, confirm the branch name matches the issue."),
     # a release as the moment: an annotated or signed tag, or a GitHub release
-    ex("- Before tagging a release, run `make dist-check`.", "deny sequence make dist-check -> git tag -a",
-       "deny sequence make dist-check -> git tag -s", "deny sequence make dist-check -> gh release create"),
-    ex("- Always run `cargo test` before cutting a release", "deny sequence cargo test -> gh release create", exact=False),
+    ex("- Before tagging a release, run `make dist-check`.", "warn sequence make dist-check -> git tag -a",
+       "warn sequence make dist-check -> git tag -s", "warn sequence make dist-check -> gh release create"),
+    ex("- Always run `cargo test` before cutting a release", "warn sequence cargo test -> gh release create", exact=False),
     ex("- Before release, update the docs"),
     ex("Before creating or updating any PR:\n\n1) Run the linters: `make lint`\n2) Run the tests: `make test`\n",
-       "deny sequence make lint -> gh pr create", "deny sequence make test -> gh pr create"),
+       "warn sequence make lint -> gh pr create", "warn sequence make test -> gh pr create"),
     ex("- Before pushing, confirm with the user.", "ask command git push"),
     ex("- Always get user confirmation before merging any PR", "ask command gh pr merge"),
     ex("- `make lint` before committing.", "warn sequence make lint -> git commit"),
     # alternatives: one rule that either satisfies
-    ex("- Always run `make lint` or `make check` before committing", "deny sequence make lint -> git commit"),
+    ex("- Always run `make lint` or `make check` before committing", "warn sequence make lint -> git commit"),
     ex("- `pre-commit` hooks run before committing"),
     ex("Before pushing, rebase onto the latest `main`:\n\n```bash\ngit fetch origin main\ngit rebase origin/main\n```\n",
        "warn sequence git fetch origin main -> git push", "warn sequence git rebase origin/main -> git push"),
-    ex("- Before running any remote command, run `git remote -v`", "deny sequence git remote -> git push",
-       "deny sequence git remote -> git fetch", "deny sequence git remote -> git pull"),
+    ex("- Before running any remote command, run `git remote -v`", "warn sequence git remote -> git push",
+       "warn sequence git remote -> git fetch", "warn sequence git remote -> git pull"),
     ex("- 每次 GitHub 操作前先切换账户：\n\n  ```bash\n  gh auth switch --user alice\n  ```\n",
        "warn sequence gh auth switch -> gh pr create", exact=False),
     ex("- 提交前必须运行 `make test`", "deny sequence make test -> git commit"),
@@ -474,7 +474,7 @@ TASK_VERB_OBJECTS: tuple[str, ...] = ("code", "the", "your", "all", "my", "our",
                                       "files", "file", "everything", "it", "them", "locally", "first", "always", "project",
                                       "codebase", "work", "properly", "thoroughly")
 TASK_VERB_EXAMPLES: tuple[Example, ...] = (
-    ex("- Always lint code before committing", "deny sequence <lint> -> git commit"),
+    ex("- Always lint code before committing", "warn sequence <lint> -> git commit"),
     ex("- Format and lint your changes before pushing", "warn sequence <format> -> git push", "warn sequence <lint> -> git push"),
     ex("- You must run lint, format, and test before opening pull requests", "deny sequence <lint> -> gh pr create",
        "deny sequence <format> -> gh pr create", "deny sequence <test> -> gh pr create"),
@@ -549,7 +549,7 @@ CHANGE_EXAMPLES: tuple[Example, ...] = (
     ex("- If you change files in `proto/`, run `buf generate` before pushing",
        "warn sequence buf generate -> git push after proto/**"),
     ex("- Run lint after making changes", "warn sequence <lint> -> git commit after any change"),
-    ex("- Always run the tests after completing a task", "deny sequence <test> -> git commit after any change"),
+    ex("- Always run the tests after completing a task", "warn sequence <test> -> git commit after any change"),
     ex("- After editing code, run `pnpm lint:fix`", "warn sequence pnpm lint:fix -> git commit after any change"),
     ex("- Run `cargo dev generate-all` after changes"),
     ex("- After any code change, run: `make analyze`", "warn sequence make analyze -> git commit after any change"),

@@ -47,7 +47,7 @@ STEP_VERBS: tuple[StepVerb, ...] = (
     StepVerb(("update", "edit", "bump", "add", "document", "record", "note", "log", "summarize", "summarise", "write",
               "append", "fill in"), "edit",
              examples=(ex("- Update `CHANGELOG.md` before every commit", "warn sequence edit CHANGELOG.md -> git commit"),
-                       ex("- Always add an entry to `CHANGES.md` before pushing", "deny sequence edit CHANGES.md -> git push"),
+                       ex("- Always add an entry to `CHANGES.md` before pushing", "warn sequence edit CHANGES.md -> git push"),
                        ex("- When you change `api/settings.py`, update `docs/settings.md` to match",
                           "warn sequence edit docs/settings.md -> git commit after api/settings.py"),
                        ex("- Update `CHANGELOG.md` when you release"),
