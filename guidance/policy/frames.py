@@ -1294,14 +1294,17 @@ def read_ordering(tokens: list[Token], cues: list[tuple[int, int, str, str]], bl
                 # unless skipped (`--no-verify`); no other command has to come first
                 return _no_skipping(tokens, hooks, f"the hooks run inside {then[1]}: a ban on skipping them", cue)
             first = _first_objects(tokens, m + 1, n)
-            soft = False
+            # "never mark a task complete without running the tests": the work declared done is seen
+            # at the next commit after the last change, a warning (as "before declaring it done")
+            done = bool(done_at(tokens, skip_adverbs(tokens, cue[1], m), m))
+            soft = done
             if not first and low == "without" and read_conditions(tokens, m, n)[0] not in ("permission", "judgment"):
                 # "never commit without changesets": after what the document's command makes, a warning
                 # (the words may not cover every case the author had in mind)
                 first, soft = _made_things(tokens, m + 1, n), True
             if then is not None and first:
-                return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=soft), start=tokens[0].start,
-                             notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
+                return Frame(REQUIRE, ordering=Ordering(first, then[1], soft=soft, edits=[ANY_CHANGE] if done else []),
+                             start=tokens[0].start, notes=[f"ordering: never {then[1]} {low} {join(tokens[m + 1:])}"])
     return _work_state(tokens, bans)
 
 

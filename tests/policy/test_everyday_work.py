@@ -109,3 +109,31 @@ def test_servers_are_no_steps(history: list[str], expected: list[str]) -> None:
     event = Event(tool="Bash", command="git commit -m x", session_id="s", cwd="/p")
     found = sequence.check(GateContext(event, bundle, extras={"history": [_h(c) for c in history]}))
     assert sorted({f.verdict for f in found}) == expected
+
+
+#: (L) an ordering takes its text's strength: the first commit of a session, nothing run yet, is
+#: warned by a reminder ("always", a plain imperative, "make sure", the work declared done) and
+#: stopped only where the text says the step is hard ("must", "mandatory", "only after", "never
+#: ... without")
+STRENGTHS = [
+    ("- Always run `make test` before committing", "git commit -m x", ["warn"]),
+    ("- Run `make lint` before pushing", "git push origin feat", ["warn"]),
+    ("- Make sure to run `make check` before committing", "git commit -m x", ["warn"]),
+    ("Before committing, run:\n\n```bash\nmake fmt\n```\n", "git commit -m x", ["warn"]),
+    ("- Never mark a task complete without running `make test`", "git commit -m x", ["warn"]),
+    ("- `make test` must pass before committing", "git commit -m x", ["deny"]),
+    ("- Running `make check` is mandatory before every commit", "git commit -m x", ["deny"]),
+    ("- Only push after running `make e2e`", "git push origin feat", ["deny"]),
+    ("- Never commit without running `make fmt`", "git commit -m x", ["deny"]),
+    # the step done: nothing to say, whatever the strength
+    ("- Always run `make test` before committing", "make test && git commit -m x", []),
+    ("- `make test` must pass before committing", "make test && git commit -m x", []),
+]
+
+
+@pytest.mark.parametrize(("policy", "command", "expected"), STRENGTHS, ids=[f"{p[:40]}->{e}" for p, _, e in STRENGTHS])
+def test_ordering_takes_the_texts_strength(policy: str, command: str, expected: list[str]) -> None:
+    bundle = {"root": "/p", "checks": compile_sources(f"# Rules\n\n{policy}\n")["checks"]}
+    event = Event(tool="Bash", command=command, session_id="s", cwd="/p")
+    found = sequence.check(GateContext(event, bundle, extras={"history": []}))
+    assert sorted({f.verdict for f in found}) == expected

@@ -98,6 +98,8 @@ ENFORCED = [
     ("Before committing, you have to run `ruff check .`", [("sequence", "deny", "ruff check .", "git commit")]),
     # forms the first grammar missed (these were in MENTIONS, asserting the miss)
     ("Never commit without running `npm test`", [("sequence", "deny", "npm test", "git commit")]),
+    # the work declared done is seen at the next commit after a change: a warning, as "before declaring it done"
+    ("Never mark a task complete without running `npm test`", [("sequence", "warn", "npm test", "git commit")]),
     ("Never push directly to main; open a PR with `gh pr create`", [("target", "deny", "main")]),
     ("Never use `bun <file>` directly", [("command", "deny", "bun *.*")]),
     ("Never commit `.env` files", [("stage", "deny", " ".join(ENV_FAMILY))]),
