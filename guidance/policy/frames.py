@@ -107,6 +107,9 @@ class Ordering:
     step: str = ""
     #: the action is an edit of these files (`**`: any) rather than the git action `then`
     then_paths: list[str] = field(default_factory=list)
+    #: the step comes "first": before the work of the document, or of the section it is under
+    #: (one kind of work, which no edit shows: no check there)
+    sectional: bool = False
 
 
 @dataclass

@@ -1953,7 +1953,7 @@ def _sequence(frame: Frame, place: Place) -> list[Spec]:
     ordering = frame.ordering
     assert ordering is not None
     if ordering.step and ordering.then_paths:
-        return [_tool_step(frame, place, [])]
+        return _tool_step(frame, place, [])
     thens = [list(p) for p in _THEN_GROUPS.get(ordering.then, ())]
     then = _THEN.get(ordering.then)
     if then is None and ordering.then.startswith("`"):
@@ -1980,7 +1980,7 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
     ordering = frame.ordering
     assert ordering is not None
     if ordering.step:
-        return [_tool_step(frame, place, then)]
+        return _tool_step(frame, place, then)
     verdict = "warn" if ordering.soft or frame.condition else "deny"
     specs: list[Spec] = []
     first: list[Obj] = []
@@ -2048,12 +2048,16 @@ def _sequence_of(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
     return specs
 
 
-def _tool_step(frame: Frame, place: Place, then: list[str]) -> Spec:
+def _tool_step(frame: Frame, place: Place, then: list[str]) -> list[Spec]:
     """The check of an ordering whose step is reading or updating files (cf_guidance.policy.steps),
     before the command `then` or, with none, before the edits of `then_paths`; globs of a
-    subdirectory's file are below its directory."""
+    subdirectory's file are below its directory. "First" under a section (below the document's
+    title) is before the work that section is about: no check."""
     ordering = frame.ordering
     assert ordering is not None
+    if ordering.sectional and len(place.section) > 1:
+        frame.notes.append(f"'first' under '{place.section[-1]}': before that work, which no edit shows")
+        return []
 
     def scoped(globs: list[str]) -> list[str]:
         return [g if g == ANY_CHANGE or not place.scope else grammar.scoped_glob(g, place.scope) for g in globs]
@@ -2062,9 +2066,9 @@ def _tool_step(frame: Frame, place: Place, then: list[str]) -> Spec:
     then_paths = scoped(ordering.then_paths) if not then else []
     verb = "a read of" if ordering.step == "read" else "an update of"
     action = f"`{' '.join(then)}`" if then else ("any edit" if then_paths == [ANY_CHANGE] else "edits of " + ", ".join(then_paths))
-    return Spec("sequence", "warn" if ordering.soft or frame.condition else "deny", place.line, then=list(then), target=ordering.target,
-                edits=scoped(ordering.edits), step=ordering.step, paths=paths, then_paths=then_paths,
-                confidence=0.85 if not frame.inherited else 0.8, what=f"{action} before {verb} " + ", ".join(f"`{p}`" for p in paths))
+    return [Spec("sequence", "warn" if ordering.soft or frame.condition else "deny", place.line, then=list(then), target=ordering.target,
+                 edits=scoped(ordering.edits), step=ordering.step, paths=paths, then_paths=then_paths,
+                 confidence=0.85 if not frame.inherited else 0.8, what=f"{action} before {verb} " + ", ".join(f"`{p}`" for p in paths))]
 
 
 def _unwrapped(before: list[str]) -> list[str]:

@@ -46,7 +46,11 @@ _FILES = _phrase_table([(tuple(w.split()), globs) for words, globs in _steps.STE
 
 #: words that may stand before the verb of an order ("Please always read ...", "You must first update ...")
 _LEAD = frozenset(("please", "always", "also", "then", "and", "you", "first", "important", "critical", "note", "mandatory",
-                   "required", "must", "should", "make", "sure", "to", "remember", "do", "don't", "never"))
+                   "required", "must", "should", "make", "sure", "to", "remember"))
+#: extensions a file named without backticks has ("update TODO.md"): documents and data, so that
+#: a product's name ("Node.js", "Next.js") or an abbreviation ("e.g.") is not a file
+_WORD_EXTENSIONS = frozenset(("md", "mdx", "markdown", "rst", "txt", "adoc", "org", "yaml", "yml", "json", "toml", "ini", "cfg",
+                              "xml", "csv", "lock"))
 #: words that refer to the files of the sentences before ("read it first")
 _PRONOUNS = ("it", "them", "these", "this", "that", "those")
 #: words that open a clause's leading situation, before a comma or a question mark ("When working on `web/`, ...")
@@ -73,7 +77,8 @@ def _pathlike(tok: Token) -> bool:
     extension = body.lstrip(".").rsplit(".", 1)[1] if "." in body.lstrip(".") else ""
     named = extension.isalnum() and not extension.isdigit()
     if tok.kind == WORD:
-        return named  # "TODO_MVP.md"; a slash in prose is not a path ("features/tasks", "and/or")
+        # "TODO_MVP.md"; a slash in prose is not a path ("features/tasks", "and/or")
+        return extension.lower() in _WORD_EXTENSIONS and len(body) > len(extension) + 1
     return "/" in text or named or (body.startswith(".") and len(body) > 1)
 
 
@@ -186,10 +191,10 @@ def _moments(tokens: list[Token], i: int, end: int) -> list[tuple[str, object, b
     while m < end:
         if tokens[m].kind == PUNCT and tokens[m].text in ("(", ")"):
             depth = depth + 1 if tokens[m].text == "(" else max(0, depth - 1)
-        if tokens[m].kind != WORD or depth:
-            m += 1  # "(not just before committing)": an aside is no moment of the step
-            continue
         moment = _at(_MOMENTS, tokens, m, end)
+        if tokens[m].kind != WORD or depth and not (moment is not None and moment[1] == "session"):
+            m += 1  # "(not just before committing)": an aside is no moment of the step; "(every session)" says when
+            continue
         if moment is not None:
             edge = moment[0]
             stop = _clause_stop(tokens, edge, end)
@@ -271,9 +276,12 @@ def read_step(tokens: list[Token], cues: list[tuple[int, int, str, str]], ctx: C
     found = _moments(tokens, after, n) + _moments(tokens, 0, lead)
     then = next((str(v) for kind, v, _ in found if kind == "then"), "")
     scoped = next((list(v) for kind, v, _ in found if kind == "edit" and v), None)  # type: ignore[call-overload]
-    start = not then and scoped is None and any(kind == "start" for kind, _, _ in found) and not any(
+    start = not then and scoped is None and any(kind in ("start", "session") for kind, _, _ in found) and not any(
         kind == "edit" for kind, _, _ in found)
-    then_paths: list[str] = [] if then else scoped or ([ANY_CHANGE] if any(kind in ("edit", "start") for kind, _, _ in found) else [])
+    # "first" without the session named: the work of the document, or of the section it is under
+    bound = start and not any(kind == "session" for kind, _, _ in found)
+    then_paths: list[str] = [] if then else scoped or (
+        [ANY_CHANGE] if any(kind in ("edit", "start", "session") for kind, _, _ in found) else [])
     # an edit moment of a kind of change ("before adding analytics"): which edits those are, the
     # words do not say; every edit is warned
     kinded = not then and scoped is None and any(flag for kind, _, flag in found if kind == "edit")
@@ -302,7 +310,7 @@ def read_step(tokens: list[Token], cues: list[tuple[int, int, str, str]], ctx: C
     soft = step == "read" or kinded or not strong or ctx.advised
     shown = then or ("the first edit" if start else "edits of " + " ".join(then_paths))
     frame = Frame(REQUIRE, ordering=Ordering([Obj("path", p) for p in paths], then, soft=soft, edits=edits, step=step,
-                                             then_paths=then_paths), start=tokens[0].start,
+                                             then_paths=then_paths, sectional=bound), start=tokens[0].start,
                   notes=[f"a {step} of {', '.join(paths)} before {shown}" + (f", after a change of {' '.join(edits)}" if edits else "")])
     frame.text = join(tokens)
     return frame
@@ -320,6 +328,6 @@ def item_step(tokens: list[Token], ctx: Context) -> Frame | None:
     if not paths:
         return None
     ordering = Ordering([Obj("path", p) for p in paths], template.then, soft=template.soft, step=template.step,
-                        then_paths=list(template.then_paths))
+                        then_paths=list(template.then_paths), sectional=template.sectional)
     return Frame(REQUIRE, ordering=ordering, start=tokens[0].start, text=join(tokens), inherited=True,
                  notes=[f"a read of {', '.join(paths)}, as the list's introduction says"])

@@ -47,6 +47,7 @@ def shorts(markdown: str) -> list[str]:
         # an update before a git action, again after each one
         ("- Update `CHANGELOG.md` before every commit.\n", ["warn sequence edit CHANGELOG.md -> git commit"]),
         ("- Always record the results in `RESULTS.md` before committing.\n", ["warn sequence edit RESULTS.md -> git commit"]),
+        ("- You must update STATUS.md before committing.\n", ["deny sequence edit STATUS.md -> git commit"]),
         ("- Summarize the scores (model, metric, params) in `RESULTS.md` before pushing.\n",
          ["warn sequence edit RESULTS.md -> git push"]),
         ("1. **CHANGELOG updates** are required before every commit\n", ["deny sequence edit CHANGELOG* -> git commit"]),
@@ -75,6 +76,8 @@ def test_steps_read_from_real_wordings(text: str, checks: list[str]) -> None:
         "- ALWAYS update `TODO.md` right after finishing a task (not only before committing).\n",  # the moment is an aside
         "- Update the status log first.\n",  # an update at the start: no edit shows which work it is for
         "- Plans are written to `plans/` and reviewed before implementing.\n",
+        "- Read the Next.js docs before changing routing code.\n",  # a product's name is no file
+        "- Always review the features/tasks list before editing.\n",  # a slash in prose is no path
     ],
 )
 def test_look_alikes_order_no_step(text: str) -> None:

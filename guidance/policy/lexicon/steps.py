@@ -9,9 +9,10 @@ times, an edit step 18 times.
 - `STEP_VERBS`: the verbs whose object (a path, or the path after "in" / "to") is the step's
   file, by the kind of step (read, edit).
 - `STEP_MOMENTS`: the words that say which tool calls the step comes before: the work of the
-  session (its first edit: "at the start of each session", "first"), or edits ("before changing
-  ...", "when working on `dir/`", scoped to the paths that follow them). A git action or a command
-  after "before" is read as for commands (frames.then_at).
+  session (its first edit: "at the start of each session"), the work of the document or of the
+  section ("first": under a section about one kind of work, that work, which no edit shows: no
+  check), or edits ("before changing ...", "when working on `dir/`", scoped to the paths that
+  follow them). A git action or a command after "before" is read as for commands (frames.then_at).
 - `STEP_FILES`: files a step names by their usual name without a path ("the changelog").
 
 The check is an ordering (kind "sequence") with `step` and `paths`; the gate
@@ -58,7 +59,8 @@ STEP_VERBS: tuple[StepVerb, ...] = (
 @dataclass(frozen=True)
 class StepMoment:
     phrases: tuple[str, ...]
-    #: start: the session's first edits (any file); edit: the edits of the paths that follow (any file without)
+    #: session: the session's first edits (any file); start: the same, unless the text is under a
+    #: section about one kind of work; edit: the edits of the paths that follow (any file without)
     then: str
     examples: tuple[Example, ...] = ()
 
@@ -74,14 +76,19 @@ def _starts() -> tuple[str, ...]:
 
 
 STEP_MOMENTS: tuple[StepMoment, ...] = (
-    StepMoment(_starts() + ("at session start", "at the start", "every session", "each session", "every new session",
-                            "first", "first of all", "before anything else", "before doing anything", "before doing anything else",
-                            "before starting any work", "before starting work", "before you start", "before starting",
-                            "before starting a task", "before starting any task", "before any task", "before every task",
-                            "before each task", "before beginning work", "before beginning any work"), "start",
+    StepMoment(_starts() + ("at session start", "every session", "each session", "every new session"), "session",
                examples=(ex("- At the start of each session, read `.tasks/TODO.md`", "warn sequence read .tasks/TODO.md -> edit **"),
-                         ex("- Read `docs/SPEC.md` first", "warn sequence read docs/SPEC.md -> edit **"),
+                         ex("## Testing\n\n- Read `docs/TESTING.md` at the start of every session",
+                            "warn sequence read docs/TESTING.md -> edit **"),
+                         ex("- At the start of each session, the agent loads `MEMORY.md`"))),
+    StepMoment(("first", "first of all", "before anything else", "before doing anything", "before doing anything else",
+                "before starting any work", "before starting work", "before you start", "before starting",
+                "before starting a task", "before starting any task", "before any task", "before every task",
+                "before each task", "before beginning work", "before beginning any work"), "start",
+               examples=(ex("- Read `docs/SPEC.md` first", "warn sequence read docs/SPEC.md -> edit **"),
                          ex("- You MUST read `docs/SPEC.md` before starting any task", "warn sequence read docs/SPEC.md -> edit **"),
+                         # under a section about one kind of work, "first" is before that work, which no edit shows
+                         ex("# Guide\n\n## Changing the parser\n\nRead these first: `parser/NOTES.md`"),
                          ex("- First, run `npm install`"))),
     StepMoment(("before editing", "before changing", "before modifying", "before touching", "before writing",
                 "before making changes", "before making any changes", "before making any change", "before making code changes",
