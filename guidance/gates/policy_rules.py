@@ -743,8 +743,11 @@ def _git(ctx: GateContext, index: _Index, commands: list[Command], out: list[Fin
                 if sub == "push" and action in ("push", "commit", "merge"):
                     refs = pushed_branches(args, from_another=action == "merge")
                     hit = any(_lands(item, glob, ref) for ref in refs if ref != "HEAD")
-                    if not hit and action != "merge" and _pushes_current(args, refs):
-                        current = (cmd, on_branch) if on_branch else _checked_out(ctx, cmd, current)
+                    if not hit and action != "merge" and _pushes_current(args, refs) and on_branch:
+                        # `git checkout main && git push`: the agent moved onto the branch on this line
+                        hit = _lands(item, glob, on_branch)
+                    elif not hit and action != "merge" and _pushes_current(args, refs):
+                        current = _checked_out(ctx, cmd, current)
                         if current[1] and _lands(item, glob, current[1]):
                             fired.add(id(item))
                             out.append(_on_branch(ctx, item, describe(cmd), current[1], "push"))

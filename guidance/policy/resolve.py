@@ -58,9 +58,14 @@ _CREATORS = ("git commit", "gh pr create", "glab mr create", "hub pull-request",
 _INSTALLERS = ("pip install", "conda install", "mamba install", "brew install", "apt install", "apt-get install",
                "npm install", "pnpm add", "yarn add", "bun add", "cargo install", "cargo add", "go install", "go get",
                "gem install", "pipx install", "uv tool install", "uv pip install", "uv add", "poetry add", "pdm add")
+#: the formats of a file of secrets as real files name it (`secrets.yaml`, `Secrets.xcconfig`, a
+#: manifest's `secret.yaml`, `workers.secret.yml`); its template (`secrets.example.yaml`,
+#: `secret.template.yaml`), a sealed secret and a page about secrets (`secrets.md`) are no such file
+_SECRET_FORMATS = ("yaml", "yml", "json", "toml", "env", "xcconfig")
 #: files that hold secrets, for "never commit secrets"
 SECRET_GLOBS = (".env", ".env.local", ".env.*.local", ".env.production", ".env.development", "*.pem", "*.key", "id_rsa",
-                "id_ed25519", "credentials.json", "*.p12", "secrets.*")
+                "id_ed25519", "credentials.json", "*.p12") + tuple(
+    f"{name}.{ext}" for name in ("[Ss]ecrets", "[Ss]ecret", "*.secret") for ext in _SECRET_FORMATS)
 
 
 @dataclass
@@ -1655,6 +1660,17 @@ _PARTIAL_GIT_ACTIONS = ("push", "pull", "merge", "rebase", "amend", "squash", "r
 _TARGET_GERUNDS = {"commit": "committing to", "push": "pushing to", "merge": "merging into"}
 
 
+#: words after a git verb that leave the action whole: the objects that mean the action itself
+#: ("your changes"), manner adverbs ("directly") and the words of doing it on one's own ("unasked",
+#: "on your own initiative"), which are the rule's condition, never some of the calls
+_WHOLE_ACTION_WORDS = _markers.WHOLE_ACTION_OBJECTS | set(_markers.ADVERBS) | {
+    word for phrase in _markers.ON_YOUR_OWN for word in phrase.split()}
+
+
+def _whole_action(phrase: str) -> bool:
+    return set(phrase.split()) <= _WHOLE_ACTION_WORDS
+
+
 def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, verdict: str) -> list[Spec]:
     from cf_guidance.policy.lexicon.actions import ACTIONS
 
@@ -1723,8 +1739,7 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         if objects and any(o.kind in ("code", "noun", "quote") for o in objects if o.role not in ("to", "on", "for", "with")):
             frame.notes.append(f"{action}'s object is not a path or secret: advisory")
             return []
-        if not objects and frame.phrase and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS | set(
-                _markers.ADVERBS) | set(_markers.ON_YOUR_OWN):
+        if not objects and frame.phrase and not _whole_action(frame.phrase):
             # "never commit large files": what it names is no path, and every commit is not what it bans
             frame.notes.append(f"{action}'s object ('{frame.phrase}') is not a path or secret: advisory")
             return []
@@ -1757,7 +1772,7 @@ def _git_action(action: str, frame: Frame, objects: list[Obj], place: Place, ver
         frame.notes.append(f"'{unread}' narrows the {action} to a situation no tool call shows: advisory")
         return []
     some = action in _PARTIAL_GIT_ACTIONS and (bool(unread) or bool(frame.phrase) and not any(
-        o.kind in ("code", "flag") for o in objects) and not set(frame.phrase.split()) <= _markers.WHOLE_ACTION_OBJECTS)
+        o.kind in ("code", "flag") for o in objects) and not _whole_action(frame.phrase))
     flags = [o.text for o in objects if o.kind in ("code", "flag") and o.role == "with" and o.text.startswith("-")]
     published = action in ("amend", "squash", "rebase") and _mentions_any(frame.text, _markers.PUBLISHED)
     for command in entry.commands:

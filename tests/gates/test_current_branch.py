@@ -5,7 +5,7 @@
 gate reads the branch checked out from the repository's HEAD file (a worktree's own HEAD, no
 branch when it is detached) and warns: scratch and new repositories sit on their default
 branch, and a denial there would stop ordinary work. What the line itself names stays denied
-(`git checkout main && git commit`, `git push origin main`), and so does a commit or push after
+(`git checkout main && git commit`, `git checkout main && git push`, `git push origin main`), and so does a commit or push after
 the session itself moved onto the protected branch (`git checkout main` earlier in its history)."""
 
 from __future__ import annotations
@@ -54,6 +54,11 @@ CASES = [
     # the line names the branch: denied as before
     (NEVER_MAIN, "refs/heads/feat/x", "git checkout main && git commit -m x", "deny"),
     (NEVER_MAIN, "refs/heads/feat/x", "git push origin main", "deny"),
+    # the line moves onto the protected branch, then a bare push updates it
+    (NEVER_PUSH, "refs/heads/feat/x", "git checkout master && git merge feat/x && git push", "deny"),
+    (NEVER_PUSH, "refs/heads/master", "git checkout master && git pull && git push", "deny"),
+    (NEVER_PUSH, "refs/heads/master", "git checkout -b feat/z && git push -u origin HEAD", "allow"),
+    (NEVER_PUSH, "refs/heads/feat/x", "git checkout master && git pull", "allow"),
     # another branch checked out, or made on the line before the commit
     (NEVER_MAIN, "refs/heads/feat/x", "git commit -m x", "allow"),
     (NEVER_MAIN, "refs/heads/feat/x", "git push", "allow"),

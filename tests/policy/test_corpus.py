@@ -82,7 +82,7 @@ EXPECTED_CHECKS = {
     ("10-konnpei-swing-station.md", 228, "ask write .github/workflows"),
     ("10-konnpei-swing-station.md", 228, "ask write .github/workflows/**"),
     ("10-konnpei-swing-station.md", 229, "deny command <env-change>"),
-    ("10-konnpei-swing-station.md", 230, "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key id_rsa id_ed25519 credentials.json *.p12 secrets.*"),
+    ("10-konnpei-swing-station.md", 230, "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key id_rsa id_ed25519 credentials.json *.p12 [Ss]ecrets.yaml [Ss]ecrets.yml [Ss]ecrets.json [Ss]ecrets.toml [Ss]ecrets.env [Ss]ecrets.xcconfig [Ss]ecret.yaml [Ss]ecret.yml [Ss]ecret.json [Ss]ecret.toml [Ss]ecret.env [Ss]ecret.xcconfig *.secret.yaml *.secret.yml *.secret.json *.secret.toml *.secret.env *.secret.xcconfig"),
     ("10-konnpei-swing-station.md", 252, "warn sequence <review-changes> -> git push to main"),
     ("11-syntrixbase-pepasus.md", 4, "warn sequence <test> -> git commit after any change"),
     ("11-syntrixbase-pepasus.md", 16, "ask command <add-dependency>"),

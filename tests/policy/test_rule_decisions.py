@@ -247,6 +247,10 @@ JUST_COMMIT = "- Don't push, just commit.\n"
 #: commands listed in parentheses after words that name none are the objects; "`x` etc" is `x`
 TOOLS_LISTED = "- Don't run the underlying tools (`tsc`, `eslint`) directly.\n"
 ETC = "- Never run `bun run test` etc, it takes ten minutes.\n"
+UNASKED = "- Never commit or push unasked.\n"
+ON_OWN = "- Do not rebase on your own initiative.\n"
+SOME_PUSHES = "- Never push large binaries.\n"
+SECRETS = "- Never commit plaintext secrets.\n"
 
 CASES = [
     (TOOLS_LISTED, "tsc --noEmit", "deny"),
@@ -757,6 +761,24 @@ CASES = [
     # a script run by an interpreter in a container is in the container
     ("- Never run `manage.py` on the host; use the `web` container.\n", "python manage.py migrate", "deny"),
     ("- Never run `manage.py` on the host; use the `web` container.\n", "docker compose exec web python manage.py migrate", "allow"),
+    # doing it on one's own is the rule's condition, for a push or a merge as for a commit: each asks
+    (UNASKED, "git push", "ask"),
+    (UNASKED, "git commit -m x", "ask"),
+    (UNASKED, "git status", "allow"),
+    (ON_OWN, "git rebase -i HEAD~3", "ask"),
+    (ON_OWN, "git log --oneline", "allow"),
+    # words that name some pushes stay a warning
+    (SOME_PUSHES, "git push", "warn"),
+    # a file of secrets as projects name it, in any folder and either case; its template, a sealed
+    # secret and a page about secrets are committed
+    (SECRETS, "git add k8s/apps/db/secret.yaml", "deny"),
+    (SECRETS, "git add -f App/Support/Secrets.xcconfig", "deny"),
+    (SECRETS, "git add config/secrets.json", "deny"),
+    (SECRETS, "git add deploy/workers.secret.yml", "deny"),
+    (SECRETS, "git add k8s/apps/db/sealed-secret.yaml k8s/apps/db/secret.template.yaml", "allow"),
+    (SECRETS, "git add App/Support/Secrets.xcconfig.example", "allow"),
+    (SECRETS, "git add config/secrets.example.json", "allow"),
+    (SECRETS, "git add docs/secrets.md scripts/create_secrets.sh", "allow"),
 ]
 
 

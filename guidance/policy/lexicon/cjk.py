@@ -123,7 +123,11 @@ CUES: tuple[Entry, ...] = (
     Entry("ja-ban-weak", "ja", "ban",
           ("しない", "しません", "行わない", "行いません", "ない", "ません"), weak=True,
           examples=(ex("- 機密情報をコミットしない", "deny stage .env .env.local .env.*.local .env.production "
-                       ".env.development *.pem *.key id_rsa id_ed25519 credentials.json *.p12 secrets.*"),
+                       ".env.development *.pem *.key id_rsa id_ed25519 credentials.json *.p12 "
+                       "[Ss]ecrets.yaml [Ss]ecrets.yml [Ss]ecrets.json [Ss]ecrets.toml [Ss]ecrets.env "
+                       "[Ss]ecrets.xcconfig [Ss]ecret.yaml [Ss]ecret.yml [Ss]ecret.json [Ss]ecret.toml "
+                       "[Ss]ecret.env [Ss]ecret.xcconfig *.secret.yaml *.secret.yml *.secret.json *.secret.toml "
+                       "*.secret.env *.secret.xcconfig"),
                     ex("- mainブランチには直接コミットしない", "deny target commit main"),
                     ex("- 自動的にコミットやプッシュを行わない", "ask command git commit", "ask command git push"),
                     ex("このスクリプトは `data/` を変更しない。"),
@@ -457,7 +461,11 @@ NOUNS: tuple[Entry, ...] = (
            "api 키", "토큰", "secrets", "secret", "credentials"),
           (ex("- 密钥存放在 `vault/`"),
            ex("- 禁止提交密钥", "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key "
-              "id_rsa id_ed25519 credentials.json *.p12 secrets.*"),)),
+              "id_rsa id_ed25519 credentials.json *.p12 "
+              "[Ss]ecrets.yaml [Ss]ecrets.yml [Ss]ecrets.json [Ss]ecrets.toml [Ss]ecrets.env "
+              "[Ss]ecrets.xcconfig [Ss]ecret.yaml [Ss]ecret.yml [Ss]ecret.json [Ss]ecret.toml "
+              "[Ss]ecret.env [Ss]ecret.xcconfig *.secret.yaml *.secret.yml *.secret.json *.secret.toml "
+              "*.secret.env *.secret.xcconfig"),)),
     Entry("dependencies", "cjk", "category:add-dependency",
           ("依存", "依存関係", "依赖", "依赖包", "第三方库", "의존성", "パッケージ", "ライブラリ", "新的包", "패키지", "라이브러리"),
           (ex("- 依存関係は `package.json` で管理する"),

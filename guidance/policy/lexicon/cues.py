@@ -272,7 +272,11 @@ LABEL_CUES: tuple[Cue, ...] = (
         examples=(ex("- **Never:** edit `dist/`; run `make nuke`", "deny write dist/**", "deny command make nuke"),
                   ex("**Never**\n\n- Commit secrets.\n- Push directly to `main`.\n",
                      "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key id_rsa id_ed25519 "
-                     "credentials.json *.p12 secrets.*", "deny target push main"),
+                     "credentials.json *.p12 "
+                     "[Ss]ecrets.yaml [Ss]ecrets.yml [Ss]ecrets.json [Ss]ecrets.toml [Ss]ecrets.env "
+                     "[Ss]ecrets.xcconfig [Ss]ecret.yaml [Ss]ecret.yml [Ss]ecret.json [Ss]ecret.toml "
+                     "[Ss]ecret.env [Ss]ecret.xcconfig *.secret.yaml *.secret.yml *.secret.json *.secret.toml "
+                     "*.secret.env *.secret.xcconfig", "deny target push main"),
                   ex("- **Never**\n  - Run `terraform destroy`.\n", "deny command terraform destroy"),
                   ex("| Tier | Examples |\n|---|---|\n| **Never do** | Run `make nuke`; edit `vendor/` |\n",
                      "deny command make nuke", "deny write vendor/**"),

@@ -457,7 +457,11 @@ GLOSSES: tuple[Gloss, ...] = (
            "es": ("secretos", "contraseñas", "credenciales"), "pt": ("segredos", "senhas", "credenciais"),
            "it": ("segreti", "credenziali")},
           (ex("- Niemals Zugangsdaten committen", "deny stage .env .env.local .env.*.local .env.production .env.development *.pem "
-              "*.key id_rsa id_ed25519 credentials.json *.p12 secrets.*"),
+              "*.key id_rsa id_ed25519 credentials.json *.p12 "
+              "[Ss]ecrets.yaml [Ss]ecrets.yml [Ss]ecrets.json [Ss]ecrets.toml [Ss]ecrets.env "
+              "[Ss]ecrets.xcconfig [Ss]ecret.yaml [Ss]ecret.yml [Ss]ecret.json [Ss]ecret.toml "
+              "[Ss]ecret.env [Ss]ecret.xcconfig *.secret.yaml *.secret.yml *.secret.json *.secret.toml "
+              "*.secret.env *.secret.xcconfig"),
            ex("- Zugangsdaten liegen im Vault"))),
     # where the agent works anyway: read as the English "in the repository", which does not narrow a ban
     Gloss("repository", "repository",

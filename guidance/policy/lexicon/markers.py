@@ -151,6 +151,7 @@ ON_YOUR_OWN: tuple[str, ...] = ("automatically", "proactively", "autonomously", 
 ON_YOUR_OWN_EXAMPLES: tuple[Example, ...] = (
     ex("- Do NOT run `git commit` automatically", "ask command git commit"),
     ex("- Never push proactively", "ask command git push"),
+    ex("- Never commit or push unasked", "ask command git commit", "ask command git push"),
 )
 
 #: objects of a change that mean every file of the project ("don't modify files unless asked", "no
@@ -771,7 +772,11 @@ HOST_QUALIFIERS: tuple[str, ...] = ("on the host", "on host", "on the host machi
                                     "in this repo", "in this repository", "in the repo", "in the repository", "to the repo",
                                     "to the repository", "on the pr", "on prs", "on pull requests", "on the pull request",
                                     "on issues", "on the issue", "in the pr", "in prs", "in the project", "in this project",
-                                    "in the codebase", "in this codebase")
+                                    "in the codebase", "in this codebase",
+                                    # where the agent itself works: every call it makes is there
+                                    "in claude code", "in a claude code session", "in claude sessions", "in this session",
+                                    "in your session", "in your sessions", "in agent sessions", "in this environment",
+                                    "in your environment")
 
 #: verbs of a purpose that says what the banned flag or command does, the misuse the ban is about
 #: ("never use `--no-verify` to bypass hooks"): the purpose explains the ban, it does not narrow it
@@ -1026,6 +1031,8 @@ HOST_QUALIFIER_EXAMPLES: tuple[Example, ...] = (
     ex("- Never run `pytest` directly on the host - use `breeze`", "deny command pytest via docker docker-compose podman podman-compose"),
     ex("- Do not run `rails db:migrate` outside Docker", "deny command rails db:migrate"),
     ex("- Don't open issues on GitHub", "deny command gh issue create", exact=False),
+    ex("- Do not run `make release` in Claude Code sessions", "deny command make release"),
+    ex("- Never run `npm publish` in this environment", "deny command npm publish", exact=False),
 )
 
 #: qualifiers that open a situation: "when any test fails" narrows, where "on any branch" does not
@@ -1043,7 +1050,11 @@ WHOLE_ACTION_EXAMPLES: tuple[Example, ...] = (
     ex("- Do not push half-finished experiments.", "warn command git push"),
     ex("- Never push tags.", "deny command git push --tags", "deny command git push --follow-tags"),
     ex("- Never push secrets.", "deny stage .env .env.local .env.*.local .env.production .env.development *.pem *.key "
-       "id_rsa id_ed25519 credentials.json *.p12 secrets.*"),
+       "id_rsa id_ed25519 credentials.json *.p12 "
+       "[Ss]ecrets.yaml [Ss]ecrets.yml [Ss]ecrets.json [Ss]ecrets.toml [Ss]ecrets.env "
+       "[Ss]ecrets.xcconfig [Ss]ecret.yaml [Ss]ecret.yml [Ss]ecret.json [Ss]ecret.toml "
+       "[Ss]ecret.env [Ss]ecret.xcconfig *.secret.yaml *.secret.yml *.secret.json *.secret.toml "
+       "*.secret.env *.secret.xcconfig"),
     # a relative clause narrows the object to some cases: warned, not stopped
     ex("- Never push commits which other people have not reviewed.", "warn command git push"),
 )
