@@ -345,6 +345,11 @@ def _read_block(source: str, blocks: list[Block], index: int, unit: Unit, headin
             ctx.then, ctx.edits = "", []
             unit.context = [c for c in unit.context if not c.startswith("heading: ordering")]
         _inherit_intro(ctx, blocks, intro, tokens(intro), unit)
+        outer = _intro(blocks, intro) if blocks[intro].kind == "bullet" else None
+        if not ctx.modality and outer is not None and blocks[intro].inline.masked.rstrip().endswith(COLONS):
+            # "do not make changes to:" / "- Vendored dependencies:" / "  - `src/leveldb`": an item that only
+            # names a group of the list passes the list's force down to its own items
+            _inherit_intro(ctx, blocks, outer, tokens(outer), unit)
     if not ctx.then and block.kind == "bullet" and block.ordered:
         # "1. Run `make` 2. Fix what fails 3. Commit and push": the steps before the commit
         step_action = _later_action(blocks, index, tokens)

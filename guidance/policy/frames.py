@@ -15,7 +15,7 @@ clauses are read by guidance.policy.cjk into the same frames.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -649,7 +649,8 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                 else:
                     # "`console.log` statements", "`service` objects": the span names a kind of thing
                     obj.role, obj.head = "attr", nxt.low
-            objects.append(obj)
+            # "`src/{leveldb,secp256k1}`": shell brace alternatives name each path, not all of `src/`
+            objects += [replace(obj, text=text) for text in brace_alternatives(tok.text)]
             unknown_run = 0
             k += 1
             continue
@@ -965,6 +966,19 @@ def _pathlike(word: str) -> bool:
         return True  # ".pem files", ".env or .pem files": a kind of file, a dotfile
     stem, _, extension = word.rpartition(".")
     return bool(stem) and extension.isalpha() and 1 <= len(extension) <= 5 and word[0].isalnum() and extension.lower() not in ("e", "g", "i")
+
+
+_BRACES = re.compile(r"\{([^{}\s]*,[^{}\s]*)\}")
+
+
+def brace_alternatives(text: str) -> list[str]:
+    """The texts a span's shell brace groups stand for (`src/{a,b}.ts`: `src/a.ts`, `src/b.ts`), or
+    the span itself: a command (it has spaces) or a placeholder without a comma (`{name}`) stays whole."""
+    found = _BRACES.search(text)
+    if found is None or any(c.isspace() for c in text):
+        return [text]
+    return [alt for part in found.group(1).split(",")
+            for alt in brace_alternatives(text[: found.start()] + part + text[found.end():])]
 
 
 def _globlike(word: str) -> bool:
@@ -2804,6 +2818,28 @@ _PROGRAM_ADJECTIVES = _NEUTRAL_BEFORE | frozenset(("system", "global", "globally
     | frozenset(_markers.STATE_CHANGING)  # "never destructive az CLI": the program, narrowed when resolved
 
 
+def _means_program(tokens: list[Token], start: int, k: int, end: int) -> Obj | None:
+    """A known program a verb the tables do not know acts on or through ("never apply Terraform",
+    "don't check status with kubectl get", "don't read logs with kubectl"): the program, with its
+    subcommand when the words name one, else the clause's words from `start` for the resolver to
+    find the subcommand among the document's own commands (lexicon markers.MEANS_EXAMPLES)."""
+    for m in range(k + 1, min(end, k + 8)):
+        tok = tokens[m]
+        if tok.kind != WORD:
+            return None
+        if tok.low not in _programs.KNOWN_PROGRAMS or tok.low in _programs.VERB_PROGRAMS:
+            continue
+        before = tokens[m - 1].low
+        if m != k + 1 and before not in _markers.TASK_PREPOSITIONS:
+            return None
+        words = _bare_command(tokens, m, end)
+        if len(words) > 1:
+            return Obj("program", tok.low, "with", meaning={"command": " ".join(words)})
+        doing = tuple(t.low for t in tokens[start:m] if t.kind == WORD and t.low not in _DETERMINERS)
+        return Obj("program", tok.low, "with", meaning={"doing": doing})
+    return None
+
+
 def _program_at(tokens: list[Token], k: int, end: int) -> bool:
     """A program named plainly at `k` ("mvn", "Maven"): a known program or a tool's name."""
     if k >= end or tokens[k].kind != WORD:
@@ -2847,13 +2883,17 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
                     break
     if (found is None or _command_verb(tokens, k, found[0], end)) and k < end and tokens[k].kind == WORD \
             and tokens[k].low in _programs.KNOWN_PROGRAMS and k + 1 < end:
-        if _english_verb(tokens, k, end):
+        english = _english_verb(tokens, k, end)
+        if english:
             frame.notes.append(f"'{tokens[k].text}' is the English verb here, not the program")
-            _read_tail(tokens, k + 1, end, frame)
-            return frame
+            if found is None:
+                _read_tail(tokens, k + 1, end, frame)
+                return frame
+            # "Do not make commits.", "do not make changes to:" (a list follows): the table's verb
+            # phrase, with nothing or the list's items as its object
         # "Never git commit unless ...", "Never npm install (use pnpm)", "Never: npm install, yarn add":
         # commands written without backticks, one or a list of them
-        words_ = _bare_command(tokens, k, end)
+        words_ = [] if english else _bare_command(tokens, k, end)
         if len(words_) > 1:
             objects, m, notes = read_objects(tokens, k, end)
             frame.actions = ["run"]
@@ -2913,6 +2953,11 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
                     frame.notes += notes
                     _read_tail(tokens, stop, end, frame)
                     return frame
+                means = _means_program(tokens, k, k, end)
+                if means is not None:
+                    frame.objects, frame.actions, frame.verb, frame.guessed = [means], ["run"], "run", True
+                    frame.notes.append(f"'{tokens[k].low}' with `{means.text}`: the command that does it (a guess: asked)")
+                    return frame
                 # "Don't rely on `git stash`", "never needed": a verb the tables do not know governs the rest
                 _read_tail(tokens, k, end, frame)
                 return frame
@@ -2934,6 +2979,12 @@ def read_action_frame(tokens: list[Token], i: int, j: int, end: int, modality: s
     before_verb = {t.low for t in tokens[j:stop_verbs] if t.kind == WORD}
     k = skip_adverbs(tokens, stop_verbs, end)
     objects, stop, notes = read_objects(tokens, k, end)
+    if objects and all(o.kind == "program" and o.role == "with" for o in objects) and all(_action_kind_of(a) == "read" for a in names):
+        means = _means_program(tokens, j, stop_verbs - 1, end) if stop_verbs > j else None
+        if means is not None:
+            # "Don't read logs with kubectl": not every run of the program, the one that reads them
+            objects, frame.actions, frame.verb, frame.guessed = [means], ["run"], "run", True
+            notes.append(f"reading with `{means.text}`: the command that does it (a guess: asked)")
     if "content" in names and all(o.role or (o.kind == "noun" and "content" in o.meaning) for o in objects):
         # "never mention Claude, AI or assistants in commit messages": the words themselves, when a surface follows
         # (with the text the tables know among them: "Claude or AI assistance")

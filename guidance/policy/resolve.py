@@ -190,6 +190,11 @@ class Inventory:
     def in_section(self, section: tuple[str, ...]) -> list[list[str]]:
         return [words for words, _, sect, positive in self.entries if positive and sect[: len(section)] == section and section]
 
+    def subcommands(self, program: str, words: set[str]) -> list[str]:
+        """`program` and its subcommand, for each subcommand of it the document names that is one of `words`."""
+        return list(dict.fromkeys(f"{program} {found[1]}" for found, _, _, _ in self.entries
+                                  if len(found) >= 2 and found[0] == program and found[1] in words))
+
     def script(self, name: str) -> list[list[str]]:
         """Commands of the document that run the package script or make target `name`."""
         return [words for words, _, _, _ in self.entries if len(words) >= 2 and words[-1] == name
@@ -1107,6 +1112,14 @@ def _command_object(obj: Obj, frame: Frame, place: Place, verdict: str, *, lenie
             return [spec for program in found for spec in _command_object(
                 Obj("program", program.split()[0], meaning={"command": program}), frame, place, "warn" if verdict == "deny" else verdict,
                 lenient=lenient)]
+        if "doing" in obj.meaning:
+            # "never apply Terraform", "don't read logs with kubectl": the document's own subcommand named
+            # by the clause's words (`terraform apply`, `kubectl logs`), never the whole program
+            doing = set(obj.meaning["doing"])
+            commands = place.inventory.subcommands(obj.text, doing)
+            frame.notes.append(f"`{obj.text}` subcommands the document runs among the words: {', '.join(commands) or 'none'}")
+            return [spec for command in commands for spec in _command_object(
+                Obj("program", obj.text, meaning={"command": command}), frame, place, verdict, lenient=lenient)]
         if obj.meaning.get("program", obj.text) in _FAMILIES:
             frame.notes.append(f"a bare `{obj.text}` names a family of commands, not one: never banned whole")
             return []

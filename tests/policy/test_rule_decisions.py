@@ -252,7 +252,17 @@ ON_OWN = "- Do not rebase on your own initiative.\n"
 SOME_PUSHES = "- Never push large binaries.\n"
 SECRETS = "- Never commit plaintext secrets.\n"
 
+#: a verb phrase of the tables that starts with a program's name ("make commits") at a clause's end
+MAKE_COMMITS = "- Do not make commits.\n"
+NO_CHANGES_TO = ("Do not make changes to:\n\n- `dist/` - build output\n- Third-party code:\n"
+                 "  - `lib/{zlib,json}`\n")
+
 CASES = [
+    (MAKE_COMMITS, 'git commit -m "wip"', "deny"),
+    (MAKE_COMMITS, "make test", "allow"),
+    (MAKE_COMMITS, "git status", "allow"),
+    ("- Never make changes to `config/prod.yml` without review.\n", "make build", "allow"),
+    ("- Don't make noise in the logs.\n", "make", "allow"),
     (TOOLS_LISTED, "tsc --noEmit", "deny"),
     (TOOLS_LISTED, "eslint src", "deny"),
     (TOOLS_LISTED, "npm run lint", "allow"),
@@ -911,6 +921,18 @@ PATH_CASES = [
     # a statement of practice without a cue word: a warning
     ("- `vendor/` is not edited by hand.\n", "Edit", "vendor/lib/a.js", "warn"),
     ("- `vendor/` is not modified by the installer.\n", "Edit", "vendor/lib/a.js", "allow"),
+    # "make changes to" at the end of an intro: the list's items are what is not changed, and an item
+    # that only names a group passes the force down to its own items; brace groups name each path
+    (NO_CHANGES_TO, "Edit", "dist/app.js", "deny"),
+    (NO_CHANGES_TO, "Edit", "lib/zlib/inflate.c", "deny"),
+    (NO_CHANGES_TO, "Write", "lib/json/json.h", "deny"),
+    (NO_CHANGES_TO, "Edit", "lib/core/main.c", "allow"),
+    (NO_CHANGES_TO, "Edit", "lib/jsonutil.c", "allow"),
+    (NO_CHANGES_TO, "Edit", "src/app.c", "allow"),
+    ("- Never edit `gen/{api,models}.ts` by hand.\n", "Edit", "gen/api.ts", "deny"),
+    ("- Never edit `gen/{api,models}.ts` by hand.\n", "Edit", "gen/models.ts", "deny"),
+    ("- Never edit `gen/{api,models}.ts` by hand.\n", "Edit", "gen/client.ts", "allow"),
+    ("- Never edit `templates/{name}.html` by hand.\n", "Edit", "templates/home.html", "deny"),
 ]
 
 

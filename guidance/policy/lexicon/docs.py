@@ -72,6 +72,7 @@ def all_examples() -> list[tuple[str, Example]]:
     out += [("no-action", e) for e in cues.NO_ACTION_EXAMPLES]
     out += [("file-title", e) for e in cues.FILE_TITLE_EXAMPLES]
     out += [("substitution", e) for e in markers.SUBSTITUTION_EXAMPLES]
+    out += [("means", e) for e in markers.MEANS_EXAMPLES]
     out += [("passive", e) for e in markers.PASSIVE_EXAMPLES]
     out += [("aside", e) for e in markers.ADVERB_EXAMPLES]
     out += [("confine", e) for e in markers.CONFINE_EXAMPLES]

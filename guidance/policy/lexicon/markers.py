@@ -254,6 +254,20 @@ TASK_VERBS: tuple[str, ...] = ("lint", "format", "test", "typecheck", "type-chec
                                "compile", "regenerate", "generate", "rebuild")
 TASK_PREPOSITIONS: tuple[str, ...] = ("with", "using", "via", "through")
 
+#: a verb the tables do not know, over or through a program named in words ("never apply Terraform",
+#: "don't read logs with kubectl"): the program's subcommand that does it, when the words name one
+#: ("with kubectl get") or the document itself runs one of the verb's words (`terraform apply`,
+#: `kubectl logs`); never the whole program, and asked, not denied: which run is meant is a reading
+MEANS_EXAMPLES: tuple[Example, ...] = (
+    ex("- Never apply Terraform in production.\n\nPlan with `terraform plan` and apply with `terraform apply plan.out`.\n",
+       "ask command terraform apply"),
+    ex("- Don't read pod logs with kubectl.\n\nInspect with `kubectl logs web-0` or `kubectl get pods`.\n",
+       "ask command kubectl logs"),
+    ex("- Don't check the rollout with kubectl get, ask the user.\n", "ask command kubectl get"),
+    ex("- Never apply Terraform in production.\n"),
+    ex("- Don't fix formatting with prettier, leave it to CI.\n\nRun `prettier --check .` to see it.\n"),
+)
+
 #: headings that name a checklist or workflow gone through before a git action, with that action
 #: ("## Pre-commit checklist", "### Definition of Done"): the commands of their items, of code
 #: blocks nested in the items and of a code block right under the heading must run first; a
