@@ -610,8 +610,11 @@ def read_objects(tokens: list[Token], i: int, end: int) -> tuple[list[Obj], int,
                 # "never commit these: `a`", "**Never commit:** `a`, `b`": the colon hands the verb its objects
                 k += 1
                 continue
-            if tok.text == ":" and k == i and not objects and k + 1 < end and match(tokens, k + 1, "nouns", end) is not None:
-                # "Never access: environment files (`.env*`)": the colon hands the verb a noun phrase
+            if tok.text == ":" and k == i and not objects and k + 1 < end and (
+                    match(tokens, k + 1, "nouns", end) is not None or tokens[k + 1].kind == WORD):
+                # "Never access: environment files (`.env*`)", "NEVER commit: ROM files, `.wasm` files":
+                # the colon hands the verb what follows it (words the reader does not know are an
+                # unread object, never the bare verb)
                 k += 1
                 continue
             if tok.text == ":" and k + 1 < end and tokens[k + 1].kind == CODE and objects and objects[-1].kind == "noun" \
@@ -3165,6 +3168,8 @@ def _action_kind_of(name: str) -> str:
 def _phrase(tokens: list[Token], i: int, end: int) -> str:
     """The words of an object phrase before its first preposition ("test plan" in "add test plan to PR description")."""
     words: list[str] = []
+    if i < end and tokens[i].kind == PUNCT and tokens[i].text == ":":
+        i += 1  # "NEVER commit: ROM files": the colon hands the verb its object phrase
     for tok in tokens[i:end]:
         if tok.kind != WORD or tok.low in _PREPOSITIONS or tok.low in _STOPS:
             break

@@ -27,6 +27,8 @@ THESE_GIT = "NEVER run these git commands:\n\n- `git reset --hard`\n- `git clean
 INLINE = "- **Forbidden npm commands:** `npm publish`, `npm unpublish`.\n"
 SUCH_AS = "Never run destructive git operations such as:\n\n- `git push --force`\n"
 PROHIBITED_HEADING = "## Prohibited git operations\n\n- `git push --force`\n- `git rebase -i`\n"
+#: a ban verb whose colon hands it a list that opens with words the reader does not know
+NEVER_COMMIT_LIST = "- **NEVER commit**: ROM files, build artifacts, `.wasm` files\n"
 #: a lead-in whose items name nothing a check holds: its own check only warns
 VAGUE_ITEMS = "Never run these npm commands:\n\n- the ones that publish\n- the ones that deprecate\n"
 MIGRATION = "## Database\n\nIf a migration failed:\n\n- don't just fix the file and push again\n- roll back first\n"
@@ -85,6 +87,10 @@ CASES = [
     (LOCAL_PATH, "git push origin feat", "warn"),
     (LARGE, "git commit -m 'fix: x'", "allow"),
     (WHOLE, "git push origin feat", "deny"),
+    # (M) the colon after the ban's verb hands it its objects: the list, never the bare verb
+    (NEVER_COMMIT_LIST, "git add dist/gameboy.wasm", "deny"),
+    (NEVER_COMMIT_LIST, "git add src/cpu.c", "allow"),
+    (NEVER_COMMIT_LIST, "git commit -m 'fix: x'", "allow"),
 ]
 
 
