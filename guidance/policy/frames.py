@@ -488,12 +488,13 @@ _HARD = frozenset(" ".join(_words(p)) for cue in _cues.CUES if cue.hard for p in
 
 
 def hard(cues: list[tuple[int, int, str, str]]) -> bool:
-    """Whether a clause states its rule as a hard one: a ban ("never commit without X") or a hard
-    require cue ("X must pass before committing"); "only push after X" is read as hard where it
-    is read. An ordering said otherwise ("Always run X before committing", "Run X before
-    committing", "make sure to run X") is practice the agent is reminded of: a warning, as the
-    text's strength says ("if only docs changed, run X" is no "only" of the ordering)."""
-    return any(c[2] == BAN or c[2] == REQUIRE and c[3] in _HARD for c in cues)
+    """Whether a clause states its ordering as a hard one: a hard require cue ("X must pass before
+    committing", "is mandatory"); "only push after X" and "never commit without X" are read as
+    hard where they are read. An ordering said otherwise ("Always run X before committing", "Run X
+    before committing", "make sure to run X") is practice the agent is reminded of: a warning, as
+    the text's strength says. Neither "only" nor a ban elsewhere in the clause hardens it ("if only
+    docs changed, run X"; "put `bin/` on PATH (else the linter can't find it)" says why)."""
+    return any(c[2] == REQUIRE and c[3] in _HARD for c in cues)
 
 
 def subject_allows(tokens: list[Token], start: int) -> tuple[bool, str]:

@@ -131,6 +131,8 @@ STRENGTHS = [
     ("- Running `make check` is mandatory before every commit", "git commit -m x", ["deny"]),
     ("- Only push after running `make e2e`", "git push origin feat", ["deny"]),
     ("- Never commit without running `make fmt`", "git commit -m x", ["deny"]),
+    # a ban that says what goes wrong otherwise is no force of the ordering
+    ("- Before committing: run `make fmt` (else the linter can't parse the files)", "git commit -m x", ["warn"]),
     # the step done: nothing to say, whatever the strength
     ("- Always run `make test` before committing", "make test && git commit -m x", []),
     ("- `make test` must pass before committing", "make test && git commit -m x", []),
