@@ -33,7 +33,7 @@ LAYOUT = {
         "- Don't edit files in `schema/`\n"
         "- Never run `make regen`\n"
         "- Never read `fixtures/private/`\n"
-        "- Always run `make check` before `git commit`\n"
+        "- `make check` must pass before `git commit`\n"
     ),
     "docs/AGENTS.md": "- Never run `npm run release`\n",
 }

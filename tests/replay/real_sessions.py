@@ -89,7 +89,7 @@ LIVE_POLICY = "# Service\n\n## Safety\n\n- Never run `make deploy`.\n"
 #: Rules the tests replay as candidates: a ban on a command that only ever failed, a sequence
 #: rule that would have stopped commits that were kept (and one that was reset), an advisory rule.
 BAN_FAILING = "- Never run `make fail`."
-SEQUENCE = "- Always run `make test` before `git commit`."
+SEQUENCE = "- `make test` must pass before every `git commit`."
 ADVISORY = "- Prefer small, focused commits."
 
 
